@@ -1,0 +1,53 @@
+"""Maintainer sessions. ``nox -s tests`` runs the tests; ``nox -s demo`` is the main job."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.default_venv_backend = "venv"
+nox.options.sessions = ["tests", "lint"]
+nox.options.reuse_existing_virtualenvs = True
+
+PYTHON = "3.11"
+
+
+def _install(session: nox.Session) -> None:
+    session.install("-e", ".[test]")
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Every lane, in parallel (``pytest -n auto lanes/``)."""
+    _install(session)
+    session.run("pytest", "-n", "auto", "-p", "no:cacheprovider", "lanes/", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def lanes(session: nox.Session) -> None:
+    """One curated lane by name (``nox -s lanes -- runtime``), or all of them."""
+    _install(session)
+    names = session.posargs or [""]
+    session.run("pytest", "-n", "auto", *(f"lanes/{name}" for name in names))
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check."""
+    session.install("ruff>=0.6")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python=PYTHON)
+def demo(session: nox.Session) -> None:
+    """A scripted chat, then the register tour across the four registers."""
+    _install(session)
+    session.run("python", "-m", "reference", "demo")
+    session.run("python", "-m", "reference", "demo", "register-tour")
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Benchmarks: medians and ratios, measured in one run."""
+    _install(session)
+    session.run("python", "tools/bench.py", *session.posargs)

@@ -1,0 +1,203 @@
+"""The ratification gate: check a pack file, seal its mastery report, write both atomically.
+
+Ratifying is idempotent: the report holds no timestamps, so running it twice
+over the same pack writes byte-identical files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from reference.canonical import canonical_json, pretty_json
+from reference.errors import RegisterError
+from reference.registers.loader import read_pack_file
+from reference.registers.model import PER_INTENT_KEY, SEAL_FIELD, RegisterPack
+from reference.registers.seal import build_report, report_path_for, seal_report
+from reference.registers.validate import fail, validate_register_id
+
+EvidenceProbe = Callable[[RegisterPack], dict]
+
+DEFAULT_FILE_MODE = 0o644
+
+METHOD_NULL = "byte_identity_null_lift"
+METHOD_OVERRIDES = "known_key_overrides_invariant_grounding"
+METHOD_MARKERS = "seeded_variation_replay_equivalence"
+
+
+def is_null_pack(pack: RegisterPack) -> bool:
+    """True when the pack has no overrides, no openings and no closings."""
+    markers = pack.discourse_markers
+    return not pack.realizer_overrides and not markers.openings and not markers.closings
+
+
+def check_gate(pack: RegisterPack) -> None:
+    """Refuse a null pack that claims a non-standard depth (REGISTER_EMPTY_NON_NULL)."""
+    if is_null_pack(pack) and pack.depth_preference != "standard":
+        message = (
+            f"register {pack.register_id!r} claims depth_preference "
+            f"{pack.depth_preference!r} but has no realizer_overrides, openings or closings; "
+            "a non-null register needs at least one of them"
+        )
+        fail("REGISTER_EMPTY_NON_NULL", message, "depth_preference")
+
+
+def ratification_methods(pack: RegisterPack) -> list[str]:
+    """The sorted method labels that ratify this kind of pack."""
+    if is_null_pack(pack):
+        return [METHOD_NULL]
+    markers = pack.discourse_markers
+    methods = []
+    if pack.realizer_overrides:
+        methods.append(METHOD_OVERRIDES)
+    if markers.openings or markers.closings:
+        methods.append(METHOD_MARKERS)
+    return sorted(methods)
+
+
+def static_evidence(pack: RegisterPack) -> dict[str, Any]:
+    """Evidence read off the pack itself: bucket sizes, override keys, null status."""
+    markers = pack.discourse_markers
+    per_intent = pack.realizer_overrides.get(PER_INTENT_KEY, {})
+    return {
+        "marker_bucket_sizes": {
+            "openings": len(markers.openings),
+            "transitions": len(markers.transitions),
+            "closings": len(markers.closings),
+        },
+        "per_intent_keys": sorted(per_intent),
+        "transitions_reserved": bool(markers.transitions),
+        "realizer_overrides_keys": sorted(pack.realizer_overrides),
+        "null_register": is_null_pack(pack),
+    }
+
+
+def run_probe(probe: EvidenceProbe, pack: RegisterPack) -> dict[str, Any]:
+    """Run *probe* on *pack*; refuse with REGISTER_PROBE_FAILED unless it vouches for it."""
+    try:
+        result = probe(pack)
+        canonical_json(result)
+    except Exception as exc:
+        fail("REGISTER_PROBE_FAILED", f"evidence probe raised {type(exc).__name__}: {exc}", "probe")
+    if not isinstance(result, dict):
+        fail("REGISTER_PROBE_FAILED", "evidence probe did not return a JSON object", "probe")
+    if result.get("ok") is False:
+        reason = result.get("reason", "no reason given")
+        fail("REGISTER_PROBE_FAILED", f"evidence probe refused: {reason}", "probe")
+    return result
+
+
+def _file_mode(path: Path) -> int:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return DEFAULT_FILE_MODE
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace *path* with *text* (UTF-8) via a synced temp file in the same directory.
+
+    Readers see either the old file or the new one, never a partial write; an
+    existing file keeps its permission bits.
+    """
+    mode = _file_mode(path)
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_name, mode)
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _read_for_ratify(path: Path) -> RegisterPack:
+    if path.suffix != ".json":
+        fail("REGISTER_MALFORMED", f"{path}: a register pack file must end in .json", "path")
+    if not path.is_file():
+        fail("REGISTER_NOT_FOUND", f"{path}: no such register pack file", "path")
+    validate_register_id(path.stem)
+    pack, _ = read_pack_file(path, expected_id=path.stem)
+    return pack
+
+
+def _write_sealed(path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
+    sealed_pack = {**pack.as_json(), SEAL_FIELD: report["seal"]}
+    try:
+        write_atomic(report_path_for(path), pretty_json(report))
+        write_atomic(path, pretty_json(sealed_pack))
+    except OSError as exc:
+        fail("REGISTER_WRITE_FAILED", f"{path}: cannot write: {exc.strerror or exc}", "path")
+
+
+def ratify_pack_file(path: Path, *, evidence_probe: EvidenceProbe | None = None) -> dict:
+    """Ratify the pack at *path* and return its sealed mastery report.
+
+    Writes ``<stem>.mastery_report.json`` beside the pack and rewrites the pack
+    in normal form with ``mastery_report_sha256`` set to the report's seal.
+    """
+    path = Path(path)
+    pack = _read_for_ratify(path)
+    check_gate(pack)
+    evidence = static_evidence(pack)
+    if evidence_probe is not None:
+        evidence["probe"] = run_probe(evidence_probe, pack)
+    report = seal_report(build_report(pack, ratification_methods(pack), evidence))
+    _write_sealed(path, pack, report)
+    return report
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.splitlines())
+
+
+def main_ratify(
+    paths: Sequence[str],
+    *,
+    evidence_probe: EvidenceProbe | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Ratify each path, one line per pack; returns 2 if any pack was refused, else 0.
+
+    *out* and *err* default to the current ``sys.stdout`` and ``sys.stderr``.
+    Refusals print ``error: <CODE>: <path>: <message>`` on one line, never a traceback.
+    """
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    if not paths:
+        print("error: USAGE: ratify needs at least one register pack path", file=err)
+        return 2
+    status = 0
+    for raw_path in paths:
+        try:
+            report = ratify_pack_file(Path(raw_path), evidence_probe=evidence_probe)
+        except RegisterError as exc:
+            print(f"error: {exc.code}: {_one_line(f'{raw_path}: {exc.message}')}", file=err)
+            status = 2
+            continue
+        methods = ",".join(report["methods"])
+        print(
+            f"ratified {report['register_id']} seal={report['seal'][:12]} methods={methods}",
+            file=out,
+        )
+    return status

@@ -1,0 +1,6 @@
+"""The chat runtime: the truth pipeline, then the realizer under a register."""
+
+from reference.runtime.chat import ChatResponse, ChatRuntime, TurnEvent
+from reference.runtime.config import RuntimeConfig
+
+__all__ = ["ChatResponse", "ChatRuntime", "RuntimeConfig", "TurnEvent"]

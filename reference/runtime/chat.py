@@ -1,0 +1,105 @@
+"""``ChatRuntime``: seal the truth of a turn, then realize and decorate its surface."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from reference.lexicon import Lexicon
+from reference.realize import decorate, realize
+from reference.registers.loader import load_register_pack
+from reference.registers.model import RegisterPack, is_unregistered
+from reference.runtime.audit import AuditLog
+from reference.runtime.config import RuntimeConfig
+from reference.truth.pipeline import TruthPipeline
+
+
+@dataclass(frozen=True)
+class ChatResponse:
+    """What one turn returns. ``register_id`` is None under the UNREGISTERED sentinel."""
+
+    surface: str
+    pre_decoration_surface: str
+    trace_hash: str
+    grounding_source: str
+    intent: str
+    subject: str | None
+    turn_idx: int
+    versor_condition: float
+    register_id: str | None
+    register_variant_id: str
+
+    def as_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class TurnEvent:
+    """The turn log's record of one turn: identifiers, not content."""
+
+    turn_idx: int
+    intent: str
+    grounding_source: str
+    trace_hash: str
+    register_id: str | None
+    register_variant_id: str
+
+    def as_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+class ChatRuntime:
+    """One chat session under one register."""
+
+    def __init__(
+        self,
+        config: RuntimeConfig | None = None,
+        *,
+        register_pack: RegisterPack | None = None,
+        lexicon: Lexicon | None = None,
+    ) -> None:
+        self.config = config if config is not None else RuntimeConfig()
+        self.register = register_pack or load_register_pack(
+            self.config.register_pack_id, search_path=self.config.register_search_path
+        )
+        self.register_id = None if is_unregistered(self.register) else self.register.register_id
+        self.truth = TruthPipeline(lexicon)
+        self.turn_log: list[TurnEvent] = []
+        self.audit = AuditLog(self.config.audit_path, with_content=self.config.audit_content)
+
+    def chat(self, text: str) -> ChatResponse:
+        """Run one turn: the trace hash is sealed before any surface exists."""
+        record = self.truth.run(text)
+        turn_idx = len(self.turn_log)
+        pre = realize(record, self.register.realizer_overrides)
+        markers = self.register.discourse_markers
+        decoration = decorate(
+            pre,
+            openings=markers.openings,
+            closings=markers.closings,
+            register_id=self.register.register_id,
+            trace_hash=record.trace_hash,
+            turn_idx=turn_idx,
+        )
+        response = ChatResponse(
+            surface=decoration.surface,
+            pre_decoration_surface=pre,
+            trace_hash=record.trace_hash,
+            grounding_source=record.grounding.source,
+            intent=record.intent.name,
+            subject=record.subject,
+            turn_idx=turn_idx,
+            versor_condition=record.versor_condition,
+            register_id=self.register_id,
+            register_variant_id=decoration.variant_id,
+        )
+        event = TurnEvent(
+            turn_idx,
+            response.intent,
+            response.grounding_source,
+            response.trace_hash,
+            response.register_id,
+            response.register_variant_id,
+        )
+        self.turn_log.append(event)
+        self.audit.write(event, text=text, surface=response.surface)
+        return response

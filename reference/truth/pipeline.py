@@ -1,0 +1,52 @@
+"""The truth pipeline: one turn of text in, one sealed truth record out."""
+
+from __future__ import annotations
+
+from functools import reduce
+
+from reference.algebra import IDENTITY, geometric_product
+from reference.lexicon import Lexicon, default_lexicon
+from reference.lexicon.versors import lemma_versor
+from reference.truth.field import SessionField
+from reference.truth.grounding import decide_grounding
+from reference.truth.intent import classify_intent
+from reference.truth.record import TruthRecord
+from reference.truth.teaching import TeachingGraph
+from reference.truth.text import normalize, tokenize
+from reference.truth.vault import Vault
+
+
+class TruthPipeline:
+    """Session state on the truth side (field, vault, turn counter) and the turn procedure."""
+
+    def __init__(self, lexicon: Lexicon | None = None) -> None:
+        self.lexicon = lexicon if lexicon is not None else default_lexicon()
+        self.graph = TeachingGraph(self.lexicon.chains)
+        self.field = SessionField()
+        self.vault = Vault()
+        self.turn_idx = 0
+
+    def run(self, text: str) -> TruthRecord:
+        """Classify, ground, evolve the field, seal the record, then remember the turn."""
+        normalized = normalize(text)
+        tokens = tokenize(normalized)
+        intent = classify_intent(normalized, tokens, self.lexicon)
+        grounding = decide_grounding(intent, self.lexicon, self.graph, self.vault)
+        versors = [lemma_versor(e.lemma, e.pos, e.domains) for e in grounding.lemmas]
+        anchor = versors[0] if versors else None
+        self.field.step(reduce(geometric_product, versors, IDENTITY), anchor)
+        record = TruthRecord.seal(
+            turn_idx=self.turn_idx,
+            normalized_input=normalized,
+            tokens=tokens,
+            intent=intent.intent,
+            subject=intent.subject,
+            grounding=grounding,
+            field_digest=self.field.digest(),
+            versor_condition=self.field.versor_condition(),
+        )
+        subject = grounding.subject_lemma
+        if subject is not None:
+            self.vault.store(subject.lemma, self.turn_idx, grounding.claim)
+        self.turn_idx += 1
+        return record

@@ -1,0 +1,78 @@
+"""The truth record of a turn and its trace hash.
+
+The trace hash is the SHA-256 of the canonical JSON of :meth:`TruthRecord.sealed_content`.
+It is computed once, before any surface is realized, and nothing on the
+realizer side can feed back into it. ``docs/trace-hash.md`` defines every field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reference.canonical import digest
+from reference.lexicon import Lemma
+from reference.truth.grounding import Grounding
+from reference.truth.intent import IntentTag
+
+RECORD_SCHEMA = "core-truth-record/1"
+
+
+def lemma_content(entry: Lemma) -> dict[str, object]:
+    """The full grounded content of a lemma: every domain, and the gloss (or null)."""
+    return {
+        "domains": list(entry.domains),
+        "gloss": entry.gloss,
+        "lemma": entry.lemma,
+        "pack_id": entry.pack_id,
+        "pos": entry.pos,
+    }
+
+
+@dataclass(frozen=True)
+class TruthRecord:
+    """Everything the truth path decided about one turn, sealed by ``trace_hash``."""
+
+    turn_idx: int
+    normalized_input: str
+    tokens: tuple[str, ...]
+    intent: IntentTag
+    subject: str | None
+    grounding: Grounding
+    field_digest: str
+    versor_condition: float
+    trace_hash: str
+
+    @staticmethod
+    def sealed_content(
+        *,
+        turn_idx: int,
+        normalized_input: str,
+        tokens: tuple[str, ...],
+        intent: IntentTag,
+        subject: str | None,
+        grounding: Grounding,
+        field_digest: str,
+    ) -> dict[str, object]:
+        """The JSON object the trace hash is taken over (no floats)."""
+        path = grounding.path
+        return {
+            "claim": grounding.claim,
+            "field_digest": field_digest,
+            "grounded": [lemma_content(entry) for entry in grounding.lemmas],
+            "grounding_source": grounding.source,
+            "input": normalized_input,
+            "intent": intent.name,
+            "schema": RECORD_SCHEMA,
+            "subject": subject,
+            "teaching_path": path.as_json() if path is not None else [],
+            "tokens": list(tokens),
+            "turn_idx": turn_idx,
+            "unknown": list(grounding.unknown),
+            "vault_hits": [grounding.vault_hit.as_json()] if grounding.vault_hit else [],
+        }
+
+    @classmethod
+    def seal(cls, *, versor_condition: float, **content) -> TruthRecord:
+        """Build the record and compute its trace hash from the sealed content."""
+        trace_hash = digest(cls.sealed_content(**content))
+        return cls(versor_condition=versor_condition, trace_hash=trace_hash, **content)
