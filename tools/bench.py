@@ -14,14 +14,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reference.runtime import ChatRuntime, RuntimeConfig  # noqa: E402
-from reference.runtime.probe import probe_script  # noqa: E402
+from reference.runtime.sessions import lexicon_script  # noqa: E402
 
 REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
 
 
 def turn_times(register: str | None, turns: int) -> list[float]:
     """Wall time of each chat turn (seconds) over *turns* turns of the probe script."""
-    script = probe_script()
+    script = lexicon_script()
     runtime = ChatRuntime(RuntimeConfig(register_pack_id=register))
     times = []
     for i in range(turns):

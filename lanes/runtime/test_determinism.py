@@ -9,7 +9,7 @@ import sys
 
 from reference.canonical import wire_json
 from reference.runtime import ChatRuntime
-from reference.runtime.probe import probe_script
+from reference.runtime.sessions import lexicon_script
 
 RESPONSE_FIELDS = {
     "surface",
@@ -31,13 +31,13 @@ def _transcript(script: list[str]) -> str:
 
 
 def test_two_fresh_runtimes_are_byte_identical():
-    script = probe_script()
+    script = lexicon_script()
     assert _transcript(script) == _transcript(script)
 
 
 def test_turn_log_mirrors_responses():
     runtime = ChatRuntime()
-    responses = [runtime.chat(p) for p in probe_script()[:20]]
+    responses = [runtime.chat(p) for p in lexicon_script()[:20]]
     assert [e.trace_hash for e in runtime.turn_log] == [r.trace_hash for r in responses]
     assert [e.turn_idx for e in runtime.turn_log] == list(range(20))
 
@@ -61,7 +61,7 @@ def test_once_json_prints_every_field():
 
 
 def _long_script(n: int) -> str:
-    base = probe_script()
+    base = lexicon_script()
     return "\n".join(base[i % len(base)] for i in range(n)) + "\n"
 
 

@@ -109,3 +109,9 @@ def test_teaching_chain_grounds_transitive_query():
 def test_partial_grounding():
     response = ChatRuntime().chat("Compare light and zorbleflax.")
     assert response.grounding_source == "partial"
+
+
+def test_no_lemma_is_a_stopword():
+    from reference.truth.text import STOPWORDS
+
+    assert [e.lemma for e in default_lexicon().lemmas if e.lemma in STOPWORDS] == []

@@ -12,15 +12,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 
+def select_bucket_index(
+    bucket: Sequence[str], *, trace_hash: str, register_id: str, turn_idx: int, bucket_name: str
+) -> int | None:
+    """``int(sha256(seed)[:8], big-endian) % len(bucket)``, or None for an empty bucket.
+
+    The seed is the UTF-8 of ``f"{trace_hash}|{register_id}|{turn_idx}|{bucket_name}"``.
+    """
+    if not bucket:
+        return None
+    seed = f"{trace_hash}|{register_id}|{turn_idx}|{bucket_name}".encode()
+    return int.from_bytes(hashlib.sha256(seed).digest()[:8], "big") % len(bucket)
+
+
 def select_bucket_entry(
     bucket: Sequence[str], *, trace_hash: str, register_id: str, turn_idx: int, bucket_name: str
 ) -> str:
-    """Pick ``bucket[int(sha256(seed)[:8], big-endian) % len(bucket)]``, or ``""`` if empty."""
-    if not bucket:
-        return ""
-    seed = f"{trace_hash}|{register_id}|{turn_idx}|{bucket_name}".encode()
-    index = int.from_bytes(hashlib.sha256(seed).digest()[:8], "big") % len(bucket)
-    return bucket[index]
+    """The entry at :func:`select_bucket_index`, or ``""`` for an empty bucket."""
+    index = select_bucket_index(
+        bucket,
+        trace_hash=trace_hash,
+        register_id=register_id,
+        turn_idx=turn_idx,
+        bucket_name=bucket_name,
+    )
+    return "" if index is None else bucket[index]
 
 
 def variant_id(opening: str, closing: str) -> str:

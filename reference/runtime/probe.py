@@ -1,40 +1,16 @@
 """The ratification probe: run the engine under a candidate register and check the seam.
 
-The probe script asks one question per lexicon lemma, cycling through intent
-templates, so every lemma (glossed or not) is exercised under the pack.
+The probe script (:func:`lexicon_script`) asks one question per lexicon lemma,
+cycling through intent templates, so every lemma, glossed or not, is exercised.
 """
 
 from __future__ import annotations
 
 from reference.canonical import digest
-from reference.lexicon import default_lexicon
 from reference.registers.model import UNREGISTERED, RegisterPack
+from reference.registers.ratify import is_null_pack
 from reference.runtime.chat import ChatResponse, ChatRuntime
-
-TEMPLATES = (
-    "What is {a}?",
-    "Tell me about {a}.",
-    "Give me an example of {a}.",
-    "How do I work with {a}?",
-    "Compare {a} and {b}.",
-    "How is {a} connected to {b}?",
-    "What did I say about {a}?",
-    "No, {a} is {b}.",
-    "Why {a}?",
-    "Is {a} a kind of {b}?",
-    "Think of {a} as {b}.",
-    "What is {a}?",
-)
-
-
-def probe_script() -> list[str]:
-    """One prompt per lemma, cycling through intent templates, plus out-of-lexicon turns."""
-    names = [entry.lemma for entry in default_lexicon().lemmas]
-    prompts = [
-        TEMPLATES[i % len(TEMPLATES)].format(a=name, b=names[(i * 7 + 3) % len(names)])
-        for i, name in enumerate(names)
-    ]
-    return [*prompts, "What is a zorbleflax?", "hello", "What is light?"]
+from reference.runtime.sessions import lexicon_script
 
 
 def run_session(pack: RegisterPack, script: list[str]) -> list[ChatResponse]:
@@ -45,13 +21,11 @@ def run_session(pack: RegisterPack, script: list[str]) -> list[ChatResponse]:
 
 def register_probe(pack: RegisterPack) -> dict[str, object]:
     """Evidence that *pack* changes wording only: truth invariant, replay exact."""
-    script = probe_script()
+    script = lexicon_script()
     baseline = run_session(UNREGISTERED, script)
     first = run_session(pack, script)
     second = run_session(pack, script)
-    null_pack = not pack.realizer_overrides and not (
-        pack.discourse_markers.openings or pack.discourse_markers.closings
-    )
+    null_pack = is_null_pack(pack)
     checks = {
         "trace_hash_invariant": all(
             a.trace_hash == b.trace_hash for a, b in zip(baseline, first, strict=True)

@@ -1,0 +1,46 @@
+"""Drive an engine through common sequences: sessions, ratification, batched calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.engines.base import EngineClient
+
+FOUR_REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
+
+
+def run_script(
+    engine: EngineClient,
+    register_id: str | None,
+    script: list[str],
+    files: dict[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """Open a fresh session under *register_id*, chat every prompt, close it."""
+    args: dict[str, Any] = {"register_id": register_id}
+    if files:
+        args["files"] = files
+    session = engine.call("session.open", args)["session"]
+    responses = [engine.call("session.chat", {"session": session, "text": t}) for t in script]
+    engine.call("session.close", {"session": session})
+    return responses
+
+
+def run_four(engine: EngineClient, script: list[str]) -> list[list[dict[str, Any]]]:
+    """The same script in a fresh session under each of the four registers."""
+    return [run_script(engine, register, script) for register in FOUR_REGISTERS]
+
+
+def ratified_files(engine: EngineClient, pack: dict[str, Any]) -> dict[str, str]:
+    """Ratify *pack* through the engine; return its sealed files (base64 by name)."""
+    return engine.call("register.ratify", {"pack": pack})["files"]
+
+
+def many(engine: EngineClient, op: str, arg_list: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Results of *op* for every args object, batched when the engine claims ``batch``."""
+    if "batch" not in engine.capabilities():
+        return [engine.call(op, args) for args in arg_list]
+    requests = [{"id": i, "op": op, "args": args} for i, args in enumerate(arg_list)]
+    responses = engine.call("batch", {"requests": requests})["responses"]
+    if len(responses) != len(requests):
+        raise AssertionError(f"batch of {len(requests)} answered with {len(responses)}")
+    return [engine.unwrap(op, i, r) for i, r in enumerate(responses)]

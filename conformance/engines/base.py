@@ -1,0 +1,120 @@
+"""What the suite needs from an engine, and the typed ways an engine can let it down."""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any
+
+FAULT_KINDS = ("crash", "timeout", "protocol")
+
+
+class EngineFault(Exception):
+    """The engine crashed, hung or broke the protocol; ``kind`` is one of FAULT_KINDS."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.message = message
+
+
+class EngineRefused(Exception):
+    """The engine answered with a well-formed error response."""
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.field = field
+
+
+@dataclass
+class Transcript:
+    """Requests and responses of the current example, in order."""
+
+    exchanges: list[dict[str, Any]] = field(default_factory=list)
+
+    def record(self, request: dict[str, Any], response: dict[str, Any] | None) -> None:
+        self.exchanges.append({"request": request, "response": response})
+
+
+class EngineClient(abc.ABC):
+    """Base of every engine adapter: numbered requests, recorded transcripts, typed failures.
+
+    Subclasses implement :meth:`_exchange`, which sends one request object and
+    returns the raw response object (or raises :class:`EngineFault`).
+    """
+
+    description = "engine"
+
+    def __init__(self, *, strict: bool = False) -> None:
+        self.strict = strict
+        self.transcript = Transcript()
+        self._next_id = 0
+        self._hello: dict[str, Any] | None = None
+
+    @abc.abstractmethod
+    def _exchange(self, request: dict[str, Any]) -> Any:
+        """Send one request object; return the raw response object."""
+
+    def close(self) -> None:  # noqa: B027  (nothing to release by default)
+        """Release the engine (a subprocess is terminated)."""
+
+    @abc.abstractmethod
+    def restart(self) -> None:
+        """Bring a faulted engine back to a fresh state."""
+
+    def begin_example(self) -> None:
+        """Start a fresh transcript for the next generated example."""
+        self.transcript = Transcript()
+
+    def raw(self, request: dict[str, Any]) -> Any:
+        """Send a request object as is; return the raw response (for protocol requirements)."""
+        if self.strict:
+            from conformance.protocol.validate import validate_request
+
+            validate_request(request)
+        try:
+            response = self._exchange(request)
+        except EngineFault:
+            self.transcript.record(request, None)
+            raise
+        self.transcript.record(request, response)
+        return response
+
+    def call(self, op: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Send ``op`` with ``args``; return the result or raise EngineRefused/EngineFault."""
+        self._next_id += 1
+        request = {"id": self._next_id, "op": op, "args": args or {}}
+        response = self.raw(request)
+        return self.unwrap(op, request["id"], response)
+
+    def unwrap(self, op: str, request_id: Any, response: Any) -> dict[str, Any]:
+        """Check a response's envelope (and, strictly, its schema); return its result."""
+        if not isinstance(response, dict) or response.get("id") != request_id:
+            raise EngineFault("protocol", f"response to {op} #{request_id} has the wrong id")
+        if self.strict:
+            from conformance.protocol.validate import ProtocolViolation, validate_response
+
+            try:
+                validate_response(op, response)
+            except ProtocolViolation as exc:
+                raise EngineFault("protocol", str(exc)) from None
+        if response.get("ok") is True and isinstance(response.get("result"), dict):
+            return response["result"]
+        error = response.get("error")
+        if response.get("ok") is False and isinstance(error, dict):
+            code, message = error.get("code"), error.get("message")
+            if isinstance(code, str) and isinstance(message, str):
+                raise EngineRefused(code, message, error.get("field"))
+        raise EngineFault("protocol", f"malformed response to {op}: {str(response)[:200]}")
+
+    def hello(self) -> dict[str, Any]:
+        """The engine's hello (cached)."""
+        if self._hello is None:
+            self._hello = self.call("hello")
+        return self._hello
+
+    def capabilities(self) -> frozenset[str]:
+        caps = self.hello().get("capabilities", [])
+        return frozenset(c for c in caps if isinstance(c, str))

@@ -1,0 +1,44 @@
+"""Plug a Python engine in-process: ``module:factory`` returns an object with ``handle``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+from conformance.engines.base import EngineClient, EngineFault
+
+
+def load_factory(spec: str):
+    """Import ``module:attribute`` and return the attribute."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"engine spec {spec!r} is not of the form module:factory")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+class InProcessEngine(EngineClient):
+    """Calls ``handler.handle(request) -> response`` directly.
+
+    Requests and responses go through a JSON round trip, so an engine cannot
+    pass anything a subprocess engine could not.
+    """
+
+    def __init__(self, spec: str, *, strict: bool = False, factory=None) -> None:
+        super().__init__(strict=strict)
+        self.spec = spec
+        self.description = f"python:{spec}"
+        self._factory = factory or load_factory(spec)
+        self._handler = self._factory()
+
+    def _exchange(self, request: dict[str, Any]) -> Any:
+        try:
+            response = self._handler.handle(json.loads(json.dumps(request)))
+            return json.loads(json.dumps(response, allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise EngineFault("protocol", f"response is not JSON: {exc}") from None
+        except Exception as exc:  # an in-process engine crashing is a fault, not a suite error
+            raise EngineFault("crash", f"{type(exc).__name__}: {exc}") from None
+
+    def restart(self) -> None:
+        self._handler = self._factory()

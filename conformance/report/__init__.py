@@ -1,0 +1,1 @@
+"""Reports: report.json for machines, a Markdown certificate for people, JUnit XML for CI."""

@@ -1,0 +1,13 @@
+"""Every requirement the suite certifies, registered under its stable id on import."""
+
+from conformance.requirements import (  # noqa: F401  (registration by import)
+    invariants,
+    loader,
+    overrides,
+    protocol,
+    uniformity,
+    variation,
+)
+from conformance.requirements.registry import REGISTRY, Requirement, SuiteContext
+
+__all__ = ["REGISTRY", "Requirement", "SuiteContext"]

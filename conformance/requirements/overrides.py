@@ -1,0 +1,141 @@
+"""Realizer overrides: per_intent over flat over default, the clamp, the gate, end to end."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from conformance import oracle
+from conformance import strategies as gen
+from conformance.driver import ratified_files, run_script
+from conformance.engines.base import EngineRefused
+from conformance.requirements.registry import requirement
+
+PER_INTENT = "ADR-0071 § Per-intent override schema"
+CLAMP = "ADR-0070 § Wiring shape (the defensive clamp)"
+GATE = "ADR-0071 § Ratify gate widening (per_intent keys must be IntentTag names)"
+
+
+def _resolve(engine, overrides: dict, intent: str) -> int:
+    args = {"realizer_overrides": overrides, "intent": intent}
+    return engine.call("overrides.resolve", args)["disclosure_domain_count"]
+
+
+@requirement(
+    "OVR-RESOLVE-001",
+    "disclosure depth resolves per_intent[intent] over the flat key over the default 3",
+    family="overrides",
+    capabilities=("overrides",),
+    seed=PER_INTENT,
+    strategy=lambda ctx: st.tuples(gen.overrides(), gen.intents).map(list),
+)
+def precedence(engine, scenario):
+    overrides, intent = scenario
+    got, expected = _resolve(engine, overrides, intent), oracle.resolve_depth(overrides, intent)
+    assert got == expected, f"{overrides} for {intent}: engine {got}, spec {expected}"
+
+
+@requirement(
+    "OVR-RESOLVE-002",
+    "a malformed depth (not an int in {1, 2, 3}) clamps to 3 instead of failing",
+    family="overrides",
+    capabilities=("overrides",),
+    seed=CLAMP,
+    strategy=lambda ctx: st.tuples(gen.malformed_depths, gen.depths, gen.intents).map(list),
+)
+def clamp(engine, scenario):
+    bad, good, intent = scenario
+    flat = _resolve(engine, {"disclosure_domain_count": bad}, intent)
+    assert flat == 3, f"flat depth {bad!r} resolved to {flat}, not 3"
+    scoped = {
+        "disclosure_domain_count": good,
+        "per_intent": {intent: {"disclosure_domain_count": bad}},
+    }
+    assert _resolve(engine, scoped, intent) == 3, f"per_intent depth {bad!r} did not clamp to 3"
+
+
+@requirement(
+    "OVR-GATE-001",
+    "a per_intent key that is not an IntentTag name is refused (REGISTER_UNKNOWN_INTENT)",
+    family="overrides",
+    capabilities=("registers.validate",),
+    seed=GATE,
+    strategy=lambda ctx: st.tuples(
+        gen.register_ids,
+        st.text(min_size=1, max_size=20).filter(lambda s: s not in oracle.INTENT_NAMES),
+    ).map(list),
+)
+def unknown_intent_refused(engine, scenario):
+    register_id, intent = scenario
+    overrides = {"per_intent": {intent: {"disclosure_domain_count": 1}}}
+    document = gen.pack(register_id, overrides=overrides, depth_preference="terse")
+    try:
+        engine.call("register.validate", {"pack": document, "expected_id": register_id})
+    except EngineRefused as refusal:
+        assert refusal.code == "REGISTER_UNKNOWN_INTENT", f"refused with {refusal.code}"
+        return
+    raise AssertionError(f"per_intent key {intent!r} was accepted")
+
+
+def _depth_pack(register_id: str, overrides: dict) -> dict:
+    return gen.pack(register_id, overrides=overrides, depth_preference="terse")
+
+
+@requirement(
+    "OVR-CHAT-001",
+    "in chat, a per_intent depth acts on its intent exactly like that flat depth, and other "
+    "intents keep the flat depth",
+    family="overrides",
+    capabilities=("sessions", "registers.ratify", "lexicon"),
+    seed=PER_INTENT,
+    strategy=lambda ctx: st.tuples(
+        st.lists(gen.lexicon_lemmas(ctx, glossed=False), min_size=1, max_size=4),
+        st.sampled_from(((1, 2), (1, 3), (2, 3), (2, 1), (3, 1))),
+    ).map(list),
+    max_examples=30,
+)
+def per_intent_end_to_end(engine, scenario):
+    lemmas, (scoped, flat) = scenario
+    script = [f"What is {lemma}?" for lemma in lemmas] + [
+        f"Tell me about {lemma}." for lemma in lemmas
+    ]
+    packs = {
+        "conf_scoped_v1": {
+            "disclosure_domain_count": flat,
+            "per_intent": {"DEFINITION": {"disclosure_domain_count": scoped}},
+        },
+        "conf_as_scoped_v1": {"disclosure_domain_count": scoped},
+        "conf_as_flat_v1": {"disclosure_domain_count": flat},
+    }
+    runs = {}
+    for register_id, overrides in packs.items():
+        files = ratified_files(engine, _depth_pack(register_id, overrides))
+        runs[register_id] = run_script(engine, register_id, script, files)
+    for i, response in enumerate(runs["conf_scoped_v1"]):
+        like = "conf_as_scoped_v1" if response["intent"] == "DEFINITION" else "conf_as_flat_v1"
+        said, expected = response["pre_decoration_surface"], runs[like][i]["pre_decoration_surface"]
+        assert said == expected, (
+            f"{script[i]!r} ({response['intent']}): per_intent pack says {said!r}, "
+            f"{like} says {expected!r}"
+        )
+    assert any(r["intent"] == "DEFINITION" for r in runs["conf_scoped_v1"]), "no DEFINITION turn"
+
+
+@requirement(
+    "OVR-CHAT-002",
+    "disclosure depth is observable: depth 1 and depth 3 differ on some gloss-less lemma",
+    family="overrides",
+    capabilities=("sessions", "registers.ratify", "lexicon"),
+    seed="ADR-0070 § The composer change",
+)
+def depth_is_observable(engine, _):
+    from conformance.requirements.registry import SuiteContext
+
+    glossless = [e.lemma for e in SuiteContext.from_engine(engine).lexicon if not e.has_gloss]
+    assert glossless, "the engine's lexicon has no lemma without a gloss"
+    script = [f"What is {lemma}?" for lemma in glossless]
+    surfaces = {}
+    for depth in (1, 3):
+        register_id = f"conf_depth{depth}_v1"
+        files = ratified_files(engine, _depth_pack(register_id, {"disclosure_domain_count": depth}))
+        surfaces[depth] = [r["surface"] for r in run_script(engine, register_id, script, files)]
+    assert surfaces[1] != surfaces[3], "depth 1 and depth 3 give identical surfaces everywhere"
