@@ -1,11 +1,11 @@
-"""Maintainer sessions. ``nox -s tests`` runs the tests; ``nox -s demo`` is the main job."""
+"""Maintainer sessions. ``nox -s conformance`` is the main job; ``nox -s tests`` runs the tests."""
 
 from __future__ import annotations
 
 import nox
 
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["tests", "lint"]
+nox.options.sessions = ["conformance", "tests", "lint"]
 nox.options.reuse_existing_virtualenvs = True
 
 PYTHON = "3.11"
@@ -16,10 +16,36 @@ def _install(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
-def tests(session: nox.Session) -> None:
-    """Every lane, in parallel (``pytest -n auto lanes/``)."""
+def conformance(session: nox.Session) -> None:
+    """Certify the reference engine over the subprocess protocol; print the certificate."""
     _install(session)
-    session.run("pytest", "-n", "auto", "-p", "no:cacheprovider", "lanes/", *session.posargs)
+    session.run(
+        "python",
+        "-m",
+        "conformance",
+        "certify",
+        "--engine",
+        "python -m reference serve",
+        "--report",
+        "out/conformance",
+        *session.posargs,
+    )
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Every lane and the suite's self-test, in parallel."""
+    _install(session)
+    session.run(
+        "pytest",
+        "-n",
+        "auto",
+        "-p",
+        "no:cacheprovider",
+        "lanes/",
+        "conformance/selftest/",
+        *session.posargs,
+    )
 
 
 @nox.session(python=PYTHON)

@@ -1,17 +1,21 @@
-"""Benchmarks for ``nox -s bench``: medians and ratios measured in one run.
+"""Benchmarks for ``nox -s bench``: medians and ratios, all measured in one run.
 
-Targets (not asserted anywhere): a chat turn below 1 ms on a 2-core machine.
+Targets (never asserted in tests): a chat turn below 1 ms; a ci-profile
+certification of the reference engine over the subprocess protocol below 2 minutes.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from reference.runtime import ChatRuntime, RuntimeConfig  # noqa: E402
 from reference.runtime.sessions import lexicon_script  # noqa: E402
@@ -20,7 +24,7 @@ REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
 
 
 def turn_times(register: str | None, turns: int) -> list[float]:
-    """Wall time of each chat turn (seconds) over *turns* turns of the probe script."""
+    """Wall time of each chat turn (seconds) over *turns* turns of the lexicon script."""
     script = lexicon_script()
     runtime = ChatRuntime(RuntimeConfig(register_pack_id=register))
     times = []
@@ -31,23 +35,60 @@ def turn_times(register: str | None, turns: int) -> list[float]:
     return times
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=2000)
-    args = parser.parse_args()
+def bench_turns(turns: int) -> None:
     turn_times(None, 50)
     medians = {}
     for register in REGISTERS:
-        times = turn_times(register, args.turns)
+        times = sorted(turn_times(register, turns))
         medians[register] = statistics.median(times)
-        p95 = sorted(times)[int(0.95 * len(times))]
         print(
-            f"chat turn [{register or 'none':<19}] median {medians[register] * 1e3:7.3f} ms"
-            f"   p95 {p95 * 1e3:7.3f} ms   ({args.turns} turns)"
+            f"chat turn   {register or 'none':<19} median {medians[register] * 1e3:7.3f} ms"
+            f"   p95 {times[int(0.95 * len(times))] * 1e3:7.3f} ms   ({turns} turns)"
         )
-    base = medians[None]
     for register in REGISTERS[1:]:
-        print(f"ratio {register:<19} / none = {medians[register] / base:5.2f}")
+        print(f"ratio       {register:<19} / none = {medians[register] / medians[None]:5.2f}")
+
+
+def bench_certify(runs: int) -> None:
+    """Wall time of ``python -m conformance certify`` (ci profile, subprocess engine)."""
+    times = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as out:
+            start = time.perf_counter()
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "conformance",
+                    "certify",
+                    "--quiet",
+                    "--report",
+                    out,
+                    "--engine",
+                    f"{sys.executable} -m reference serve",
+                ],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+            )
+            times.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            print(done.stdout[-2000:], done.stderr[-2000:])
+            raise SystemExit("certification failed")
+    print(
+        f"certify     ci profile, subprocess    median {statistics.median(times):7.1f} s"
+        f"   ({runs} runs: {', '.join(f'{t:.1f}' for t in times)})"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=2000)
+    parser.add_argument("--certify-runs", type=int, default=1)
+    args = parser.parse_args()
+    bench_turns(args.turns)
+    if args.certify_runs:
+        bench_certify(args.certify_runs)
     return 0
 
 

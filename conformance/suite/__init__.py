@@ -1,0 +1,1 @@
+"""The suite as pytest items: ``pytest --pyargs conformance.suite``."""
