@@ -77,3 +77,17 @@ def bench(session: nox.Session) -> None:
     """Benchmarks: medians and ratios, measured in one run."""
     _install(session)
     session.run("python", "tools/bench.py", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def cognition(session: nox.Session) -> None:
+    """Cognition lane metrics, the four registers side by side (holdout in aggregate)."""
+    _install(session)
+    session.run("python", "tools/cognition_report.py")
+
+
+@nox.session(python=PYTHON)
+def golden(session: nox.Session) -> None:
+    """Ratify a golden change: ``nox -s golden -- --ratify ID --reason TEXT``."""
+    _install(session)
+    session.run("python", "tools/ratify_golden.py", *session.posargs)

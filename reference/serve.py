@@ -191,8 +191,12 @@ def intent_arg(args: Mapping[str, Any], name: str) -> str:
 
 
 def is_plain_file_name(name: str) -> bool:
-    """A plain ``*.json`` name: no separator, no ``..``, no NUL or other control character."""
-    if "/" in name or "\\" in name or ".." in name:
+    """A plain ``*.json`` name: no ``/`` or ``\\``, no NUL or other control character.
+
+    Without a separator a name cannot leave its directory, so ``..`` inside one is
+    harmless (a pack whose id ends in ``.`` is ratified as ``<id>.json`` = ``x..json``).
+    """
+    if "/" in name or "\\" in name:
         return False
     return name.endswith(".json") and all(ord(c) >= 0x20 and c != "\x7f" for c in name)
 

@@ -220,6 +220,13 @@ def test_register_load(call):
     assert loaded["realizer_overrides"] == {"disclosure_domain_count": 1}
 
 
+def test_an_id_ending_in_a_dot_round_trips(call):
+    files = result(call, "register.ratify", {"pack": user_pack("v1.")})["files"]
+    assert sorted(files) == ["v1..json", "v1..mastery_report.json"]
+    loaded = result(call, "register.load", {"register_id": "v1.", "files": files})["pack"]
+    assert loaded["register_id"] == "v1."
+
+
 def test_variation_select(call):
     args = {
         "bucket": ["a", "b", "c"],
@@ -917,3 +924,13 @@ def test_variant_id_vectors(call):
     ]
     answers = batch_results(call, "variation.decorate", arg_list)
     assert [a["register_variant_id"] for a in answers] == list(table.values())
+
+
+def test_the_documented_transcript_is_what_the_reference_says():
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.startswith(("> ", "< "))]
+    sent = [line[2:] for line in lines if line.startswith("> ")]
+    answered = [line[2:] for line in lines if line.startswith("< ")]
+    assert len(sent) == len(answered) >= 10
+    handler = factory()
+    assert [handler.handle_line(line) for line in sent] == answered

@@ -56,6 +56,9 @@ def _base_forms(word: str) -> Iterable[str]:
     yield word
     if word.endswith("ies") and len(word) > 4:
         yield word[:-3] + "y"
+    if word.endswith("ves") and len(word) > 4:
+        yield word[:-3] + "f"
+        yield word[:-3] + "fe"
     if word.endswith("es") and len(word) > 4:
         yield word[:-2]
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from reference.lexicon import Lexicon
-from reference.truth.text import content_terms
+from reference.truth.text import content_terms, tokenize
 
 
 class IntentTag(enum.Enum):
@@ -45,6 +45,7 @@ RULES: tuple[tuple[IntentTag, re.Pattern[str]], ...] = (
         IntentTag.TRANSITIVE_QUERY,
         _rule(
             r"\b(?:connected|related|linked) to\b",
+            r"\bhow (?:is|are) .+ (?:connected|related|linked)\b",
             r"\bwhat (?:connects|links)\b",
             r"\bpath from\b",
             r"\blead to\b",
@@ -52,7 +53,7 @@ RULES: tuple[tuple[IntentTag, re.Pattern[str]], ...] = (
     ),
     (
         IntentTag.FRAME_TRANSFER,
-        _rule(r"\bin terms of\b", r"\bthink of \S+ as\b", r"\banalogy\b", r"\b(?:is|are) like\b"),
+        _rule(r"\bin terms of\b", r"\bthink of (?:\S+ ){1,3}as\b", r"\banalogy\b", r"\b(?:is|are) like\b"),
     ),
     (
         IntentTag.CAUSE,
@@ -93,9 +94,13 @@ RULES: tuple[tuple[IntentTag, re.Pattern[str]], ...] = (
             r"\bwhat does \S+ mean\b",
             r"\bdefine\b",
             r"\bmeaning of\b",
+            r"^explain\b",
         ),
     ),
 )
+
+_STORY_FRAME = re.compile(r"\b(?:a )?stor(?:y|ies) (?:about|of)\b")
+"""A narrative frame whose own noun is not the subject ("a story about the moon")."""
 
 _CLAIM = re.compile(r"\b(?:is|are) (?P<claim>[^.!?]+?)[.!?]*$")
 
@@ -130,7 +135,9 @@ def classify_intent(
 ) -> IntentResult:
     """Classify a normalised turn; the subject is the first lexicon term, else the first term."""
     intent = match_intent(normalized)
-    terms = _order_by_lexicon(content_terms(tokens), lexicon)
+    framed = _STORY_FRAME.sub(" ", normalized) if intent is IntentTag.NARRATIVE else None
+    focus = tokenize(framed) if framed is not None else tokens
+    terms = _order_by_lexicon(content_terms(focus), lexicon)
     subject = terms[0] if terms else None
     claim = None
     if intent is IntentTag.CORRECTION:

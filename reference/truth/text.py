@@ -19,7 +19,8 @@ STOPWORDS = frozenset(
     describe compare comparison difference differences between versus vs like example
     examples instance remember recall true false verify confirm step steps way ways cause
     causes caused connect connected connects relate related relates link linked links terms
-    talk thing things one ok okay hi hello thanks wrong incorrect right think
+    talk thing things one ok okay hi hello thanks wrong incorrect right think differ
+    differs different analogy analogies
     """.split()
 )
 """Function words and intent trigger words: never a turn's subject."""

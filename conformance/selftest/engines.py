@@ -1,0 +1,142 @@
+"""Every deliberately broken engine, with the requirement ids that must fail on it.
+
+Each engine is a ``reference.serve.ProtocolHandler`` subclass with one defect; its
+class is its factory, so ``conformance.selftest.engines:<ClassName>`` plugs it into
+``python -m conformance --engine-python``. ``BROKEN`` maps a short name to a
+:class:`BrokenEngine`; the self-test proves every id in ``catches`` fails on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from conformance.selftest.mutants.loader import (
+    BucketBoundOffByOne,
+    DepthBoundLoose,
+    EmptyNonNullRatified,
+    IdNotChecked,
+    MarkerBoundOffByOne,
+    MismatchUnchecked,
+    NotFoundCodeWrong,
+    NullPackRefused,
+    RatifyNotIdempotent,
+    SchemaUnchecked,
+    SealUnchecked,
+    TamperNotDetected,
+    UnknownKeyAccepted,
+    UnratifiedLoads,
+    WrongMissingFieldCode,
+)
+from conformance.selftest.mutants.overrides import (
+    FlatBeatsPerIntent,
+    LenientResolve,
+    NoClamp,
+    PerIntentIgnored,
+    UnknownIntentAccepted,
+)
+from conformance.selftest.mutants.protocol import (
+    BadHello,
+    BatchReordered,
+    ChatShapeWrong,
+    UnknownOpOk,
+    UnreachableLemma,
+)
+from conformance.selftest.mutants.registers import (
+    DepthIgnoredInChat,
+    DriftingField,
+    NeutralDecorates,
+    RegisterInTraceHash,
+    RegisterPerturbsCondition,
+    ReplayLeak,
+    TerseChangesGrounding,
+    TerseNotShorter,
+    UnregisteredDecorates,
+    UserPacksUndecorated,
+)
+from conformance.selftest.mutants.variation import (
+    BiasedSelector,
+    BucketNameIgnored,
+    DecorationMemoized,
+    LittleEndianSeed,
+    SpaceBeforeClosing,
+    SurfaceSeeded,
+    TransitionsConsumed,
+    TurnIndexFrozen,
+    VariantIdWithoutBar,
+)
+from reference.serve import ProtocolHandler
+
+
+@dataclass(frozen=True)
+class BrokenEngine:
+    """One broken engine: its factory, the ids that must fail on it, and its defect."""
+
+    name: str
+    factory: Callable[[], ProtocolHandler]
+    catches: tuple[str, ...]
+    description: str
+
+    @property
+    def spec(self) -> str:
+        """The ``module:factory`` spec that plugs this engine in by name."""
+        return f"{__name__}:{self.factory.__name__}"
+
+
+def _broken(name: str, factory: Callable[[], ProtocolHandler], *catches: str) -> BrokenEngine:
+    description = (factory.__doc__ or "").strip().splitlines()[0]
+    return BrokenEngine(name, factory, catches, description)
+
+
+_TABLE = (
+    _broken(
+        "little_endian_seed", LittleEndianSeed, "VAR-SELECT-001", "VAR-SELECT-002", "VAR-CHAT-001"
+    ),
+    _broken("surface_seeded", SurfaceSeeded, "VAR-CHAT-001"),
+    _broken(
+        "bucket_name_ignored", BucketNameIgnored, "VAR-SELECT-001", "VAR-SELECT-003", "VAR-UNIF-002"
+    ),
+    _broken("biased_selector", BiasedSelector, "VAR-UNIF-001"),
+    _broken("turn_index_frozen", TurnIndexFrozen, "VAR-CHAT-001"),
+    _broken("decoration_memoized", DecorationMemoized, "VAR-CHAT-001", "REG-TURN-001"),
+    _broken("variant_id_wrong", VariantIdWithoutBar, "VAR-DECOR-001", "VAR-DECOR-002"),
+    _broken("space_before_closing", SpaceBeforeClosing, "VAR-DECOR-001", "VAR-CHAT-001"),
+    _broken("transitions_consumed", TransitionsConsumed, "REG-TRANS-001"),
+    _broken("per_intent_ignored", PerIntentIgnored, "OVR-RESOLVE-001", "OVR-CHAT-001"),
+    _broken("flat_beats_per_intent", FlatBeatsPerIntent, "OVR-RESOLVE-001"),
+    _broken("no_clamp", NoClamp, "OVR-RESOLVE-002"),
+    _broken("unknown_intent_accepted", UnknownIntentAccepted, "OVR-GATE-001"),
+    _broken("lenient_resolve", LenientResolve, "PROTO-ERROR-002"),
+    _broken("register_in_trace_hash", RegisterInTraceHash, "REG-INV-003", "VAR-CHAT-001"),
+    _broken("terse_changes_grounding", TerseChangesGrounding, "REG-INV-004"),
+    _broken("register_perturbs_condition", RegisterPerturbsCondition, "REG-INV-005"),
+    _broken("neutral_decorates", NeutralDecorates, "REG-INV-002"),
+    _broken("unregistered_decorates", UnregisteredDecorates, "REG-INV-001", "REG-INV-002"),
+    _broken("user_packs_undecorated", UserPacksUndecorated, "VAR-CHAT-002"),
+    _broken("replay_leak", ReplayLeak, "REG-REPLAY-001"),
+    _broken("terse_not_shorter", TerseNotShorter, "REG-TERSE-001"),
+    _broken("depth_ignored_in_chat", DepthIgnoredInChat, "OVR-CHAT-002", "REG-TERSE-001"),
+    _broken("drifting_field", DriftingField, "REG-CLOSE-001"),
+    _broken("unreachable_lemma", UnreachableLemma, "LEX-REACH-001"),
+    _broken("marker_bound_off_by_one", MarkerBoundOffByOne, "LOAD-BOUND-001"),
+    _broken("bucket_bound_off_by_one", BucketBoundOffByOne, "LOAD-BOUND-002"),
+    _broken("depth_bound_loose", DepthBoundLoose, "LOAD-BOUND-003"),
+    _broken("null_pack_refused", NullPackRefused, "LOAD-VALID-001"),
+    _broken("tamper_not_detected", TamperNotDetected, "LOAD-TAMPER-001"),
+    _broken("seal_unchecked", SealUnchecked, "LOAD-SEAL-002"),
+    _broken("unratified_loads", UnratifiedLoads, "LOAD-SEAL-001"),
+    _broken("wrong_missing_field_code", WrongMissingFieldCode, "LOAD-FIELD-001"),
+    _broken("id_not_checked", IdNotChecked, "LOAD-ID-001"),
+    _broken("mismatch_unchecked", MismatchUnchecked, "LOAD-ID-002"),
+    _broken("schema_unchecked", SchemaUnchecked, "LOAD-SCHEMA-001"),
+    _broken("unknown_key_accepted", UnknownKeyAccepted, "LOAD-KEY-001"),
+    _broken("ratify_not_idempotent", RatifyNotIdempotent, "LOAD-RATIFY-001"),
+    _broken("empty_non_null_ratified", EmptyNonNullRatified, "LOAD-RATIFY-001"),
+    _broken("not_found_code_wrong", NotFoundCodeWrong, "LOAD-FOUND-001"),
+    _broken("batch_reordered", BatchReordered, "PROTO-BATCH-001"),
+    _broken("unknown_op_ok", UnknownOpOk, "PROTO-ERROR-001"),
+    _broken("bad_hello", BadHello, "PROTO-HELLO-001"),
+    _broken("chat_shape_wrong", ChatShapeWrong, "PROTO-CHAT-001"),
+)
+
+BROKEN: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

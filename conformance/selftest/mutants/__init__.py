@@ -1,0 +1,1 @@
+"""Deliberately broken engines, one defect each, grouped by the part of the engine they break."""

@@ -1,0 +1,77 @@
+"""The persistent core's bytes: ``core.jsonl`` encoding, decoding and the state identity.
+
+Records are written one canonical JSON line each, ordered by ``(kind, key)`` in UTF-8
+byte order. Decoding refuses anything the encoder would not have written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from reference.canonical import canonical_bytes, sha256_hex
+from reference.state.records import malformed, validate_record
+
+Key = tuple[str, str]
+
+
+def sort_key(record: dict) -> tuple[bytes, bytes]:
+    """The ``(kind, key)`` order of the core, as UTF-8 bytes."""
+    return record["kind"].encode("utf-8"), record["key"].encode("utf-8")
+
+
+def encode_record(record: dict) -> bytes:
+    """One core line: the canonical JSON of the record and ``\\n``."""
+    return canonical_bytes(record) + b"\n"
+
+
+def encode_core(records: Iterable[dict]) -> bytes:
+    """The bytes of ``core.jsonl`` for already validated, normalised records."""
+    return b"".join(encode_record(record) for record in sorted(records, key=sort_key))
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _parse_line(line: bytes, number: int) -> object:
+    try:
+        return json.loads(line.decode("utf-8"), parse_constant=_refuse_constant)
+    except ValueError as exc:
+        raise malformed(f"core.jsonl line {number} is not JSON: {exc}", "record") from exc
+
+
+def _decode_line(line: bytes, number: int, schema_version: int) -> dict:
+    record = validate_record(_parse_line(line, number), schema_version)
+    if encode_record(record) != line + b"\n":
+        raise malformed(f"core.jsonl line {number} is not in canonical form", "record")
+    return record
+
+
+def _check_order(previous: dict | None, record: dict, number: int) -> None:
+    if previous is None or sort_key(previous) < sort_key(record):
+        return
+    problem = "duplicates" if sort_key(previous) == sort_key(record) else "is out of order after"
+    raise malformed(f"core.jsonl line {number} {problem} the line before it", "key")
+
+
+def decode_core(data: bytes, schema_version: int) -> dict[Key, dict]:
+    """Parse ``core.jsonl`` bytes into ``{(kind, key): record}``; refuse malformed input."""
+    if not data:
+        return {}
+    if not data.endswith(b"\n"):
+        raise malformed("core.jsonl does not end with a newline", "record")
+    records: dict[Key, dict] = {}
+    previous = None
+    for number, line in enumerate(data[:-1].split(b"\n"), start=1):
+        record = _decode_line(line, number, schema_version)
+        _check_order(previous, record, number)
+        records[(record["kind"], record["key"])] = record
+        previous = record
+    return records
+
+
+def identity(schema_version: int, core_bytes: bytes) -> str:
+    """The state identity: SHA-256 over the schema version and the core bytes."""
+    prefix = b"core-state/" + str(schema_version).encode("ascii") + b"\n"
+    return sha256_hex(prefix + core_bytes)

@@ -1,0 +1,128 @@
+"""The generation manifest: building it, and checking a generation directory against it.
+
+``check_generation`` answers whether a generation is valid in the sense of docs/state.md
+(manifest parses, checksum matches, listed files match) and then checks its schema
+version, which is an error rather than a reason to fall back.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from reference.canonical import canonical_bytes, digest, sha256_hex
+from reference.state.core import identity
+from reference.state.errors import StateError
+from reference.state.layout import CORE, MANIFEST, gen_number
+from reference.state.records import CURRENT_SCHEMA_VERSION
+
+_FIELDS = {"checksum", "files", "generation", "identity", "turn_count"}
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A valid generation as read from disk."""
+
+    generation: int
+    schema_version: int
+    turn_count: int
+    identity: str
+    core: bytes
+
+
+class InvalidGeneration(Exception):
+    """A generation that is not valid; the message says why. Internal to the loader."""
+
+
+def build_manifest(
+    generation: int, schema_version: int, turn_count: int, core_bytes: bytes
+) -> bytes:
+    """The bytes of ``manifest.json`` for a generation: canonical JSON and ``\\n``."""
+    body = {
+        "files": {CORE: sha256_hex(core_bytes)},
+        "generation": generation,
+        "identity": identity(schema_version, core_bytes),
+        "schema_version": schema_version,
+        "turn_count": turn_count,
+    }
+    return canonical_bytes({**body, "checksum": digest(body)}) + b"\n"
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _read_manifest(directory: Path) -> dict:
+    try:
+        manifest = json.loads((directory / MANIFEST).read_bytes().decode("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InvalidGeneration(f"{MANIFEST} unreadable ({exc.__class__.__name__})") from exc
+    if not isinstance(manifest, dict) or not _FIELDS <= set(manifest):
+        raise InvalidGeneration(f"{MANIFEST} lacks required fields")
+    body = {key: value for key, value in manifest.items() if key != "checksum"}
+    try:
+        expected = digest(body)
+    except TypeError as exc:
+        raise InvalidGeneration(f"{MANIFEST} holds a float") from exc
+    if manifest["checksum"] != expected:
+        raise InvalidGeneration(f"{MANIFEST} checksum mismatch")
+    return manifest
+
+
+def _check_files(directory: Path, files: object) -> bytes:
+    if not isinstance(files, dict) or CORE not in files:
+        raise InvalidGeneration(f"{MANIFEST} does not list {CORE}")
+    contents = {}
+    for name, expected in sorted(files.items()):
+        if "/" in name or name in ("", ".", ".."):
+            raise InvalidGeneration(f"{MANIFEST} lists a bad file name {name!r}")
+        try:
+            contents[name] = (directory / name).read_bytes()
+        except OSError as exc:
+            raise InvalidGeneration(f"{name} unreadable ({exc.__class__.__name__})") from exc
+        if sha256_hex(contents[name]) != expected:
+            raise InvalidGeneration(f"{name} does not match its SHA-256")
+    return contents[CORE]
+
+
+def check_schema_version(value: object) -> int:
+    """Return a loadable schema version or raise the schema refusal of docs/state.md."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise StateError(
+            f"schema_version {value!r} is not a positive integer",
+            field="schema_version",
+            code="STATE_SCHEMA_MALFORMED",
+        )
+    if value > CURRENT_SCHEMA_VERSION:
+        raise StateError(
+            f"schema_version {value} is newer than {CURRENT_SCHEMA_VERSION}",
+            field="schema_version",
+            code="STATE_SCHEMA_TOO_NEW",
+        )
+    return value
+
+
+def _check_consistent(directory: Path, manifest: dict, core: bytes, version: int) -> None:
+    generation = manifest["generation"]
+    if not _is_count(generation) or generation != gen_number(directory.name):
+        raise InvalidGeneration(f"{MANIFEST} names another generation")
+    if not _is_count(manifest["turn_count"]):
+        raise InvalidGeneration(f"{MANIFEST} turn_count is not a count")
+    if manifest["identity"] != identity(version, core):
+        raise InvalidGeneration(f"{MANIFEST} identity does not match {CORE}")
+
+
+def check_generation(directory: Path) -> Generation:
+    """Read a generation; raise InvalidGeneration (fall back) or StateError (refuse)."""
+    manifest = _read_manifest(directory)
+    core = _check_files(directory, manifest["files"])
+    version = check_schema_version(manifest.get("schema_version"))
+    _check_consistent(directory, manifest, core, version)
+    return Generation(
+        generation=manifest["generation"],
+        schema_version=version,
+        turn_count=manifest["turn_count"],
+        identity=manifest["identity"],
+        core=core,
+    )
