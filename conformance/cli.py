@@ -7,6 +7,7 @@ replay fails / regression; 2 usage or input errors (one line on stderr).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -69,6 +70,9 @@ def cmd_certify(args: argparse.Namespace) -> int:
         expected = ExpectedFailures.load(args.xfail) if args.xfail else ExpectedFailures.none()
     except (KeyError, ExpectedFailuresError) as exc:
         raise UsageError(str(exc)) from None
+    profile = PROFILES[args.profile]
+    if args.kills is not None:
+        profile = dataclasses.replace(profile, kills=args.kills)
     engine = _open(args)
     on_result, progress = _progress(requirements, is_interactive() and not args.quiet)
     try:
@@ -77,7 +81,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         report, pairs = certify(
             engine,
             requirements,
-            PROFILES[args.profile],
+            profile,
             expected=expected,
             max_examples=args.examples,
             on_result=on_result,
@@ -145,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("--report", metavar="DIR", default="out", help="report directory")
     cert.add_argument("--profile", choices=sorted(PROFILES), default="ci")
     cert.add_argument("--examples", type=int, help="examples per generated requirement")
+    cert.add_argument("--kills", type=int, help="SIGKILLs for STATE-KILL-001 (ci: 200)")
     cert.add_argument("--xfail", metavar="FILE", help="expected failures: [{id, reason}]")
     cert.add_argument("--id", action="append", default=[], help="only this requirement id")
     cert.add_argument("-k", dest="keyword", help="only ids or titles containing this")

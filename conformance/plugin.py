@@ -7,6 +7,7 @@ reference engine is certified in-process.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--engine-strict", action="store_true", help="validate message schemas")
     group.addoption("--conformance-profile", choices=sorted(PROFILES), default="ci")
     group.addoption("--conformance-examples", type=int, help="examples per requirement")
+    group.addoption("--conformance-kills", type=int, help="SIGKILLs for STATE-KILL-001")
     group.addoption("--conformance-xfail", metavar="FILE", help="expected failures file")
     group.addoption(
         "--conformance-counterexamples",
@@ -62,8 +64,11 @@ def conformance_expected(request: pytest.FixtureRequest) -> ExpectedFailures:
 @pytest.fixture(scope="session")
 def conformance_options(request: pytest.FixtureRequest) -> dict:
     option = request.config.getoption
+    profile = PROFILES[option("--conformance-profile")]
+    if option("--conformance-kills") is not None:
+        profile = dataclasses.replace(profile, kills=option("--conformance-kills"))
     return {
-        "profile": PROFILES[option("--conformance-profile")],
+        "profile": profile,
         "examples": option("--conformance-examples"),
         "counterexamples": Path(option("--conformance-counterexamples")),
         "engine_flag": _engine_flag(option("--engine"), option("--engine-python")),

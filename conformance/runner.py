@@ -22,6 +22,7 @@ class Profile:
     name: str
     max_examples: int
     derandomize: bool
+    kills: int = 200
 
     def settings(self, max_examples: int) -> settings:
         return settings(
@@ -37,7 +38,7 @@ class Profile:
 
 PROFILES = {
     "ci": Profile("ci", max_examples=25, derandomize=True),
-    "dev": Profile("dev", max_examples=100, derandomize=False),
+    "dev": Profile("dev", max_examples=100, derandomize=False, kills=40),
 }
 
 
@@ -138,7 +139,7 @@ def run_requirement(
         if req.strategy is None:
             body(None)
         else:
-            examples = max_examples or req.max_examples or profile.max_examples
+            examples = _examples(req, profile, max_examples)
             runner = profile.settings(examples)(given(req.strategy(ctx))(body))
             runner()
         verdict, message = "pass", ""
@@ -161,6 +162,14 @@ def run_requirement(
         fault=attempt.fault if failed else None,
         counterexample=attempt.failure if failed else None,
     )
+
+
+def _examples(req: Requirement, profile: Profile, override: int | None) -> int:
+    if req.scale == "kills":
+        from conformance.requirements.state_crash import kill_examples
+
+        return kill_examples(profile.kills)
+    return override or req.max_examples or profile.max_examples
 
 
 def _verdict_of(attempt: _Attempt, exc: Exception) -> tuple[str, str]:

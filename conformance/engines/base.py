@@ -64,13 +64,21 @@ class EngineClient(abc.ABC):
     def restart(self) -> None:
         """Bring a faulted engine back to a fresh state."""
 
+    def spawn_command(self) -> list[str] | None:
+        """A command that starts a fresh process of this engine (for kill and lock tests)."""
+        return None
+
     def begin_example(self) -> None:
         """Start a fresh transcript for the next generated example."""
         self.transcript = Transcript()
 
-    def raw(self, request: dict[str, Any]) -> Any:
-        """Send a request object as is; return the raw response (for protocol requirements)."""
-        if self.strict:
+    def raw(self, request: dict[str, Any], *, checked: bool = True) -> Any:
+        """Send a request object as is; return the raw response (for protocol requirements).
+
+        In strict mode the request is validated against the schemas first, unless
+        ``checked`` is false (a requirement sending a deliberately malformed request).
+        """
+        if self.strict and checked:
             from conformance.protocol.validate import validate_request
 
             validate_request(request)
@@ -82,11 +90,13 @@ class EngineClient(abc.ABC):
         self.transcript.record(request, response)
         return response
 
-    def call(self, op: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    def call(
+        self, op: str, args: dict[str, Any] | None = None, *, checked: bool = True
+    ) -> dict[str, Any]:
         """Send ``op`` with ``args``; return the result or raise EngineRefused/EngineFault."""
         self._next_id += 1
         request = {"id": self._next_id, "op": op, "args": args or {}}
-        response = self.raw(request)
+        response = self.raw(request, checked=checked)
         return self.unwrap(op, request["id"], response)
 
     def unwrap(self, op: str, request_id: Any, response: Any) -> dict[str, Any]:

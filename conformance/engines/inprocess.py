@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from typing import Any
 
 from conformance.engines.base import EngineClient, EngineFault
@@ -39,6 +40,9 @@ class InProcessEngine(EngineClient):
             raise EngineFault("protocol", f"response is not JSON: {exc}") from None
         except Exception as exc:  # an in-process engine crashing is a fault, not a suite error
             raise EngineFault("crash", f"{type(exc).__name__}: {exc}") from None
+
+    def spawn_command(self) -> list[str]:
+        return [sys.executable, "-m", "conformance.engines.host", self.spec]
 
     def restart(self) -> None:
         self._handler = self._factory()

@@ -80,14 +80,20 @@ class SubprocessEngine(EngineClient):
             code = self._process.wait()
             raise EngineFault("crash", f"engine exited with {code}; stderr: {self.stderr_tail()}")
         try:
-            return json.loads(line)
+            message = json.loads(line)
         except (UnicodeDecodeError, json.JSONDecodeError):
             raise EngineFault("protocol", f"not a JSON line on stdout: {line[:120]!r}") from None
+        if isinstance(message, dict) and "event" in message and "ok" not in message:
+            return self._read_response()
+        return message
 
     def _kill(self) -> None:
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
+
+    def spawn_command(self) -> list[str]:
+        return shlex.split(self.command)
 
     def restart(self) -> None:
         """Kill the current process and start a fresh one, within the restart budget."""

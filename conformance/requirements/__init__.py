@@ -5,6 +5,8 @@ from conformance.requirements import (  # noqa: F401  (registration by import)
     loader,
     overrides,
     protocol,
+    state,
+    state_crash,
     uniformity,
     variation,
 )

@@ -35,6 +35,7 @@ class Requirement:
     check: Check
     strategy: StrategyFactory | None = None
     max_examples: int | None = None
+    scale: str | None = None
 
     @property
     def generated(self) -> bool:
@@ -53,6 +54,7 @@ def requirement(
     seed: str,
     strategy: StrategyFactory | None = None,
     max_examples: int | None = None,
+    scale: str | None = None,
 ) -> Callable[[Check], Check]:
     """Register the decorated check under a stable requirement id."""
     if not ID_PATTERN.fullmatch(req_id):
@@ -62,7 +64,7 @@ def requirement(
         if req_id in REGISTRY:
             raise ValueError(f"requirement id {req_id} registered twice")
         REGISTRY[req_id] = Requirement(
-            req_id, title, family, capabilities, seed, check, strategy, max_examples
+            req_id, title, family, capabilities, seed, check, strategy, max_examples, scale
         )
         return check
 

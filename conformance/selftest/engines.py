@@ -90,7 +90,7 @@ def _broken(name: str, factory: Callable[[], ProtocolHandler], *catches: str) ->
 
 _TABLE = (
     _broken(
-        "little_endian_seed", LittleEndianSeed, "VAR-SELECT-001", "VAR-SELECT-002", "VAR-CHAT-001"
+        "little_endian_seed", LittleEndianSeed, "VAR-SELECT-001", "VAR-SELECT-002", "VAR-CHAT-002"
     ),
     _broken("surface_seeded", SurfaceSeeded, "VAR-CHAT-001"),
     _broken(

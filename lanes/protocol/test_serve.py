@@ -40,11 +40,12 @@ from reference.registers.ratify import ratify_pack_file
 from reference.registers.seal import verify_report_seal
 from reference.runtime import ChatRuntime, RuntimeConfig
 from reference.runtime.sessions import lexicon_script
-from reference.serve import CAPABILITIES, OPS, ProtocolHandler, factory, serve
+from reference.protocol.handler import CAPABILITIES, OPS, ProtocolHandler, factory
+from reference.protocol.stdio import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "conformance" / "data" / "vectors"
-SHARED_VECTORS = Path("/work/shared/vectors")
+SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
 FOUR_REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
 INTENTS = (
     "DEFINITION",

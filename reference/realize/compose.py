@@ -8,11 +8,14 @@ of the gloss-less pack surface, resolved for the turn's intent.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from reference.lexicon import Lemma
 from reference.realize.depth import resolve_disclosure_domain_count
 from reference.truth.intent import IntentTag
-from reference.truth.record import TruthRecord
+
+if TYPE_CHECKING:
+    from reference.truth.record import TruthRecord
 
 REFUSAL = "I don't know — insufficient grounding for that yet."
 

@@ -126,4 +126,3 @@ class RecordingFileOps(FileOps):
     def unlink(self, path: Path) -> None:
         super().unlink(path)
         self._record("unlink", path=self._rel(path))
-

@@ -70,9 +70,11 @@ def _named(path: Path, number: int) -> tuple[Generation | None, str | None]:
         return None, f"CURRENT names invalid {gen_name(number)}: {exc}"
 
 
-def _fall_back(path: Path, why: str) -> tuple[Generation, str]:
+def _fall_back(path: Path, why: str, named: int | None) -> tuple[Generation, str]:
     problems = [why]
     for number in reversed(generations(path)):
+        if number == named:
+            continue
         try:
             found = check_generation(path / gen_name(number))
         except InvalidGeneration as exc:
@@ -90,7 +92,7 @@ def _select(path: Path) -> tuple[Generation, str | None]:
         found, why = _named(path, number)
         if found is not None:
             return found, None
-    return _fall_back(path, why)
+    return _fall_back(path, why, number)
 
 
 def _is_fresh(path: Path) -> bool:

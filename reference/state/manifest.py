@@ -58,7 +58,7 @@ def _read_manifest(directory: Path) -> dict:
         manifest = json.loads((directory / MANIFEST).read_bytes().decode("utf-8"))
     except (OSError, ValueError) as exc:
         raise InvalidGeneration(f"{MANIFEST} unreadable ({exc.__class__.__name__})") from exc
-    if not isinstance(manifest, dict) or not _FIELDS <= set(manifest):
+    if not isinstance(manifest, dict) or not _FIELDS.issubset(manifest):
         raise InvalidGeneration(f"{MANIFEST} lacks required fields")
     body = {key: value for key, value in manifest.items() if key != "checksum"}
     try:
@@ -86,11 +86,13 @@ def _check_files(directory: Path, files: object) -> bytes:
     return contents[CORE]
 
 
-def check_schema_version(value: object) -> int:
-    """Return a loadable schema version or raise the schema refusal of docs/state.md."""
+def check_schema_version(manifest: dict) -> int:
+    """Return the manifest's loadable schema version or raise the schema refusal."""
+    value = manifest.get("schema_version")
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        shown = repr(value) if "schema_version" in manifest else "missing"
         raise StateError(
-            f"schema_version {value!r} is not a positive integer",
+            f"schema_version {shown} is not a positive integer",
             field="schema_version",
             code="STATE_SCHEMA_MALFORMED",
         )
@@ -117,7 +119,7 @@ def check_generation(directory: Path) -> Generation:
     """Read a generation; raise InvalidGeneration (fall back) or StateError (refuse)."""
     manifest = _read_manifest(directory)
     core = _check_files(directory, manifest["files"])
-    version = check_schema_version(manifest.get("schema_version"))
+    version = check_schema_version(manifest)
     _check_consistent(directory, manifest, core, version)
     return Generation(
         generation=manifest["generation"],

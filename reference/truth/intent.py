@@ -53,7 +53,12 @@ RULES: tuple[tuple[IntentTag, re.Pattern[str]], ...] = (
     ),
     (
         IntentTag.FRAME_TRANSFER,
-        _rule(r"\bin terms of\b", r"\bthink of (?:\S+ ){1,3}as\b", r"\banalogy\b", r"\b(?:is|are) like\b"),
+        _rule(
+            r"\bin terms of\b",
+            r"\bthink of (?:\S+ ){1,3}as\b",
+            r"\banalogy\b",
+            r"\b(?:is|are) like\b",
+        ),
     ),
     (
         IntentTag.CAUSE,

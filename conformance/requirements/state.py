@@ -1,0 +1,404 @@
+"""Persisted engine state: schema tolerance, byte-stable ordering, lineage, journals, locks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+from hypothesis import strategies as st
+
+from conformance.engines.base import EngineRefused
+from conformance.requirements.registry import requirement
+from conformance.state import oracle
+from conformance.state.driver import (
+    Stores,
+    copy_fixture,
+    expected_fixtures,
+    fixture_names,
+    load,
+    put,
+    scratch,
+)
+
+BRIEF = "L10 brief"
+STATE = ("state",)
+keys = st.text("abcdefghij", min_size=1, max_size=4)
+recognizers = st.builds(
+    lambda key, pattern, weight, label: {
+        "kind": "recognizer",
+        "key": key,
+        "pattern": pattern,
+        "weight": weight,
+        **({"label": label} if label else {}),
+    },
+    keys,
+    st.text(max_size=12),
+    st.integers(-5, 10**6),
+    st.sampled_from(["", "", "tone"]),
+)
+candidates = st.builds(
+    lambda key, lemma, score, status, evidence: {
+        "kind": "candidate",
+        "key": key,
+        "lemma": lemma,
+        "score": score,
+        "status": status,
+        **({"evidence": evidence} if evidence is not None else {}),
+    },
+    keys,
+    st.text(min_size=1, max_size=10),
+    st.integers(0, 1000),
+    st.sampled_from(["speculative", "coherent", "rejected"]),
+    st.one_of(st.none(), st.integers(0, 9)),
+)
+sessions = st.builds(
+    lambda register: {"kind": "session", "key": "session", "register_id": register},
+    st.one_of(st.none(), st.sampled_from(["terse_v1", "convivial_v1"])),
+)
+records = st.lists(st.one_of(recognizers, candidates, sessions), max_size=12)
+
+
+def _unique(rows: list[dict]) -> list[dict]:
+    return list({(r["kind"], r["key"]): r for r in rows}.values())
+
+
+def _core_bytes(directory, generation: int) -> bytes:
+    return (directory / f"gen-{generation:08d}" / "core.jsonl").read_bytes()
+
+
+def _commit(stores: Stores, directory, rows: list[dict]) -> dict:
+    store = stores.open(directory)["store"]
+    stores.engine.call("state.apply", {"store": store, "mutations": [put(r) for r in rows]})
+    done = stores.engine.call("state.checkpoint", {"store": store})
+    stores.close(store)
+    return done
+
+
+@requirement(
+    "STATE-SCHEMA-001",
+    "every shipped fixture (each past schema version, future, missing and malformed "
+    "versions, bad pointers) loads or is refused exactly as expected",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § Step 2 ruling (tolerate version <= current, refuse newer)",
+)
+def schema_matrix(engine, _):
+    expected = expected_fixtures()
+    with scratch() as root:
+        for name in fixture_names():
+            want = expected[name]
+            try:
+                got = load(engine, copy_fixture(name, root))
+            except EngineRefused as refusal:
+                assert "error" in want, f"fixture {name}: refused {refusal.code}, expected {want}"
+                assert refusal.code == want["error"], f"fixture {name}: {refusal.code}"
+                continue
+            assert "error" not in want, f"fixture {name}: loaded, expected {want['error']}"
+            for key in ("identity", "generation", "turn_count", "schema_version"):
+                assert got[key] == want[key], f"fixture {name}: {key} {got[key]!r} != {want[key]!r}"
+            assert bool(got.get("recovered")) == bool(want.get("recovered")), f"{name}: recovered"
+            assert not got.get("fresh"), f"fixture {name} loaded as a fresh state"
+
+
+BAD_VERSIONS = st.one_of(
+    st.integers(4, 10**6).map(lambda v: (v, "STATE_SCHEMA_TOO_NEW")),
+    st.integers(-(10**6), 0).map(lambda v: (v, "STATE_SCHEMA_MALFORMED")),
+    st.sampled_from(
+        [
+            ("3", "STATE_SCHEMA_MALFORMED"),
+            (3.0, "STATE_SCHEMA_MALFORMED"),
+            (None, "STATE_SCHEMA_MALFORMED"),
+            ([3], "STATE_SCHEMA_MALFORMED"),
+        ]
+    ),
+)
+
+
+@requirement(
+    "STATE-SCHEMA-002",
+    "a newer, missing or malformed schema version is refused with its code, never a fresh start",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § Step 2 ruling (REFUSE version > current; never silently mis-load)",
+    strategy=lambda ctx: st.tuples(records, BAD_VERSIONS).map(list),
+)
+def schema_refusals(engine, scenario):
+    rows, (version, code) = scenario
+    with scratch() as directory:
+        oracle.write_generation(directory, 1, oracle.encode_core(rows), version)
+        try:
+            got = load(engine, directory)
+        except EngineRefused as refusal:
+            assert refusal.code == code, f"schema_version {version!r}: {refusal.code}, not {code}"
+            return
+        raise AssertionError(f"schema_version {version!r} loaded: {got}")
+
+
+@requirement(
+    "STATE-POINTER-001",
+    "a garbage, empty or dangling pointer falls back to the newest valid generation and says "
+    "so; with no valid generation the load fails (STATE_CORRUPT), never a fresh life",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § M4 (power loss is the common case)",
+    strategy=lambda ctx: st.tuples(
+        records,
+        records,
+        st.one_of(st.binary(max_size=40), st.just(b""), st.just(b"gen-00000009\n")),
+    ).map(list),
+)
+def pointer_fallback(engine, scenario):
+    older, newer, pointer = scenario
+    with scratch() as directory:
+        oracle.write_generation(directory, 1, oracle.encode_core(older))
+        oracle.write_generation(directory, 2, oracle.encode_core(newer), point=False)
+        if pointer in (b"gen-00000001\n", b"gen-00000002\n"):
+            return
+        (directory / "CURRENT").write_bytes(pointer)
+        got = load(engine, directory)
+        assert got["generation"] == 2, f"pointer {pointer!r}: loaded generation {got['generation']}"
+        assert got["identity"] == oracle.identity(3, oracle.encode_core(newer))
+        assert got.get("recovered"), f"pointer {pointer!r}: fell back without saying so"
+        for gen in ("gen-00000001", "gen-00000002"):
+            (directory / gen / "core.jsonl").write_bytes(b"torn")
+        try:
+            got = load(engine, directory)
+        except EngineRefused as refusal:
+            assert refusal.code == "STATE_CORRUPT", f"no valid generation: {refusal.code}"
+            return
+        raise AssertionError(f"no valid generation, yet it loaded {got}")
+
+
+@requirement(
+    "STATE-ORDER-001",
+    "any insertion order of the same records gives byte-identical core.jsonl, equal to the "
+    "normative encoding, and the normative identity",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § 4 (byte-stable incl. deterministic line ordering)",
+    strategy=lambda ctx: st.tuples(records, st.randoms(use_true_random=False)).map(list),
+)
+def byte_stable_ordering(engine, scenario):
+    rows, rng = scenario
+    rows = _unique(rows)
+    shuffled = rows[:]
+    rng.shuffle(shuffled)
+    expected = oracle.encode_core(rows)
+    with scratch() as root, Stores(engine) as stores:
+        for name, order in (("a", rows), ("b", shuffled), ("c", rows[::-1])):
+            (root / name).mkdir()
+            done = _commit(stores, root / name, order)
+            assert _core_bytes(root / name, done["generation"]) == expected, f"order {name}"
+            assert done["identity"] == oracle.identity(3, expected), f"identity, order {name}"
+
+
+@requirement(
+    "STATE-ORDER-002",
+    "save, load, save is the identity: a reopened store checkpoints the same bytes",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § 1 (byte-identity round trip)",
+    strategy=lambda ctx: records,
+)
+def save_load_save(engine, rows):
+    with scratch() as directory, Stores(engine) as stores:
+        first = _commit(stores, directory, rows)
+        store = stores.open(directory)["store"]
+        second = engine.call("state.checkpoint", {"store": store})
+        stores.close(store)
+        assert second["identity"] == first["identity"], "identity changed after a reload"
+        assert second["generation"] == first["generation"] + 1
+        assert _core_bytes(directory, second["generation"]) == _core_bytes(
+            directory, first["generation"]
+        ), "core.jsonl bytes changed after a reload"
+
+
+@requirement(
+    "STATE-ORDER-003",
+    "additive-optional fields are omitted when default (bytes equal to the older encoding) "
+    "and round trip when set",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § Step 2 ruling (omitted-when-default, byte-equality with older encodings)",
+    strategy=lambda ctx: records,
+)
+def additive_optional(engine, rows):
+    defaults = [{**r, **oracle.OPTIONAL_DEFAULTS.get(r["kind"], {})} for r in _unique(rows)]
+    with scratch() as directory, Stores(engine) as stores:
+        done = _commit(stores, directory, defaults)
+        core = _core_bytes(directory, done["generation"])
+        assert core == oracle.encode_core(defaults), "default-valued optional fields were written"
+        assert b'"label":""' not in core and b'"evidence":0' not in core
+        reopened = stores.open(directory)
+        assert reopened["identity"] == done["identity"], "defaults did not round trip"
+
+
+@requirement(
+    "STATE-LINEAGE-001",
+    "identity hashes schema version and core bytes; every boot appends a lineage event "
+    "(fresh, resume, schema_migration) naming its parent",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § 4 (lineage-chain identity); § Step 2 ruling (migration is a lineage event)",
+)
+def lineage(engine, _):
+    with scratch() as root, Stores(engine) as stores:
+        fresh = stores.open(root / "life")
+        assert fresh["reason"] == "fresh", f"first boot reason {fresh['reason']!r}"
+        engine.call(
+            "state.apply",
+            {
+                "store": fresh["store"],
+                "mutations": [put({"kind": "recognizer", "key": "k", "pattern": "p", "weight": 1})],
+            },
+        )
+        done = engine.call("state.checkpoint", {"store": fresh["store"]})
+        core = _core_bytes(root / "life", done["generation"])
+        assert done["identity"] == oracle.identity(3, core), "identity is not the spec's formula"
+        stores.close(fresh["store"])
+        resumed = stores.open(root / "life")
+        assert resumed["reason"] == "resume" and resumed["parent"] == done["identity"]
+        stores.close(resumed["store"])
+        migrated = stores.open(copy_fixture("v1", root))
+        assert migrated["reason"] == "schema_migration", f"v1 boot: {migrated['reason']!r}"
+        stores.close(migrated["store"])
+        events = engine.call(
+            "state.journal", {"dir": str(root / "life"), "name": "lineage", "repair": False}
+        )["entries"]
+        assert [e["reason"] for e in events] == ["fresh", "resume"], f"lineage {events}"
+        assert events[1]["parent"] == done["identity"] and events[0]["parent"] is None
+
+
+@requirement(
+    "STATE-SHUTDOWN-001",
+    "a clean shutdown's checkpoint is byte-identical to the last per-turn checkpoint",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § 1 (graceful-shutdown checkpoint byte-identical: kill-9 = clean exit)",
+    strategy=lambda ctx: records,
+)
+def clean_shutdown(engine, rows):
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in rows]})
+        last = engine.call("state.checkpoint", {"store": store})
+        before = {
+            p.name: p.read_bytes() for p in (directory / f"gen-{last['generation']:08d}").iterdir()
+        }
+        closed = stores.close(store)
+        assert closed["identity"] == last["identity"]
+        after = load(engine, directory)
+        gen = directory / f"gen-{after['generation']:08d}"
+        assert {p.name: p.read_bytes() for p in gen.iterdir()} == before, "shutdown changed bytes"
+
+
+@requirement(
+    "STATE-MODE-001",
+    "file modes of the live generation are preserved by the next checkpoint",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § M1 (operator's file system)",
+    strategy=lambda ctx: st.sampled_from([0o600, 0o640, 0o644, 0o444]),
+)
+def modes_preserved(engine, mode):
+    with scratch() as directory, Stores(engine) as stores:
+        first = _commit(stores, directory, [])
+        for path in (directory / f"gen-{first['generation']:08d}").iterdir():
+            os.chmod(path, mode)
+        second = _commit(
+            stores, directory, [{"kind": "session", "key": "session", "register_id": None}]
+        )
+        for path in (directory / f"gen-{second['generation']:08d}").iterdir():
+            assert path.stat().st_mode & 0o777 == mode, f"{path.name}: {oct(path.stat().st_mode)}"
+
+
+@requirement(
+    "STATE-LEFTOVER-001",
+    "leftovers of a crashed commit (staging directories, CURRENT.tmp) never leak into the "
+    "next checkpoint",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § M4 (kill -9 at any instruction)",
+    strategy=lambda ctx: st.tuples(records, st.binary(max_size=64)).map(list),
+)
+def leftovers_do_not_leak(engine, scenario):
+    rows, junk = scenario
+    with scratch() as directory, Stores(engine) as stores:
+        first = _commit(stores, directory, [])
+        staging = directory / f"staging-{first['generation'] + 1:08d}"
+        staging.mkdir()
+        (staging / "core.jsonl").write_bytes(junk)
+        (staging / "manifest.json").write_bytes(junk)
+        (directory / "CURRENT.tmp").write_bytes(junk)
+        done = _commit(stores, directory, rows)
+        assert _core_bytes(directory, done["generation"]) == oracle.encode_core(rows)
+        assert not (directory / "CURRENT.tmp").exists(), "CURRENT.tmp left behind"
+        assert not list(directory.glob("staging-*")), "staging directory left behind"
+
+
+@requirement(
+    "STATE-LOCK-001",
+    "a second writer on the same directory is refused with STATE_LOCKED until the first closes",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § M1 (single-writer enforcement)",
+)
+def second_writer_refused(engine, _):
+    with scratch() as directory, Stores(engine) as stores:
+        first = stores.open(directory)["store"]
+        try:
+            stores.open(directory)
+        except EngineRefused as refusal:
+            assert refusal.code == "STATE_LOCKED", f"second writer refused with {refusal.code}"
+        else:
+            raise AssertionError("a second writer opened a locked directory")
+        stores.close(first)
+        stores.close(stores.open(directory)["store"])
+
+
+@requirement(
+    "STATE-LOCK-002",
+    "a writer in another process is refused, and a SIGKILLed holder does not block the next start",
+    family="state",
+    capabilities=STATE,
+    seed=f"{BRIEF} § M1 (single writer); § M4 (power loss)",
+)
+def lock_across_processes(engine, _):
+    import json
+    import signal
+
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    with scratch() as directory, Stores(engine) as stores:
+        holder = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            request = {"id": 1, "op": "state.open", "args": {"dir": str(directory)}}
+            holder.stdin.write(json.dumps(request).encode() + b"\n")
+            holder.stdin.flush()
+            opened = json.loads(holder.stdout.readline())
+            assert opened.get("ok"), f"the holder could not open: {opened}"
+            try:
+                stores.open(directory)
+            except EngineRefused as refusal:
+                assert refusal.code == "STATE_LOCKED", f"refused with {refusal.code}"
+            else:
+                raise AssertionError("a second process opened a directory another one holds")
+        finally:
+            os.killpg(holder.pid, signal.SIGKILL)
+            holder.wait()
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                stores.close(stores.open(directory)["store"])
+                return
+            except EngineRefused as refusal:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"a SIGKILLed holder still blocks: {refusal}") from None
+                time.sleep(0.05)

@@ -1,0 +1,215 @@
+"""Crash safety: journals that survive tearing, SIGKILL mid-soak, and enumerated crash states."""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+from hypothesis import strategies as st
+
+from conformance.requirements.registry import requirement
+from conformance.state import oracle
+from conformance.state.crashstates import crash_states, materialise, snapshot
+from conformance.state.driver import Stores, load, put, scratch
+from conformance.state.killer import KillPlan, soak_and_kill
+
+BRIEF = "L10 brief"
+PENDING_CAP = 256
+KILLS_PER_EXAMPLE = 4
+proposals = st.fixed_dictionaries(
+    {"lemma": st.text(min_size=1, max_size=8), "claim": st.text(max_size=20)}
+)
+
+
+def _journal(engine, directory, name: str, repair: bool) -> dict:
+    return engine.call("state.journal", {"dir": str(directory), "name": name, "repair": repair})
+
+
+def _propose_all(engine, stores: Stores, directory, items: list[dict]) -> list[dict]:
+    store = stores.open(directory)["store"]
+    answers = [engine.call("state.propose", {"store": store, "proposal": p}) for p in items]
+    stores.close(store)
+    return answers
+
+
+@requirement(
+    "STATE-JOURNAL-001",
+    "a torn last journal line is detected and cut on recovery; every whole line survives",
+    family="state",
+    capabilities=("state",),
+    seed=f"{BRIEF} § 6 (checksummed/length-prefixed lines, skip-corrupt on read)",
+    strategy=lambda ctx: st.tuples(
+        st.lists(proposals, min_size=1, max_size=6), st.integers(1, 10**6)
+    ).map(list),
+)
+def torn_tail(engine, scenario):
+    items, cut = scenario
+    with scratch() as directory, Stores(engine) as stores:
+        _propose_all(engine, stores, directory, items)
+        path = directory / "proposals.journal"
+        data = path.read_bytes()
+        last = oracle.journal_lines(data)[-1]
+        keep = len(data) - len(last) + cut % len(last)
+        path.write_bytes(data[:keep])
+        got = _journal(engine, directory, "proposals", repair=True)
+        assert got["entries"] == items[:-1], f"recovered {got['entries']}"
+        assert got["cut_bytes"] == keep - (len(data) - len(last)), f"cut {got['cut_bytes']}"
+        assert path.read_bytes() == data[: len(data) - len(last)], "torn tail not cut from file"
+
+
+@requirement(
+    "STATE-JOURNAL-002",
+    "a corrupt line in the middle of a journal is reported and skipped; the lines after it "
+    "are kept",
+    family="state",
+    capabilities=("state",),
+    seed=f"{BRIEF} § 6 (skip-corrupt on read)",
+    strategy=lambda ctx: st.tuples(
+        st.lists(proposals, min_size=3, max_size=6), st.integers(0, 10**6), st.integers(0, 10**6)
+    ).map(list),
+)
+def corrupt_middle(engine, scenario):
+    items, which, where = scenario
+    with scratch() as directory, Stores(engine) as stores:
+        _propose_all(engine, stores, directory, items)
+        path = directory / "proposals.journal"
+        lines = oracle.journal_lines(path.read_bytes())
+        index = 1 + which % (len(lines) - 2)
+        line = bytearray(lines[index])
+        position = 18 + where % (len(line) - 19)
+        line[position] = ord("#") if line[position] != ord("#") else ord("%")
+        lines[index] = bytes(line)
+        path.write_bytes(b"".join(lines))
+        got = _journal(engine, directory, "proposals", repair=True)
+        assert got["skipped"] == [index + 1], f"skipped {got['skipped']}, corrupted {index + 1}"
+        assert got["entries"] == items[:index] + items[index + 1 :], "lines after it were lost"
+
+
+@requirement(
+    "STATE-JOURNAL-003",
+    f"past {PENDING_CAP} pending proposals, new ones spill to the overflow journal, the caller "
+    "is told, and none is lost",
+    family="state",
+    capabilities=("state",),
+    seed=f"{BRIEF} § M5 (backpressure under an absent reviewer)",
+    strategy=lambda ctx: st.integers(1, 40),
+    max_examples=5,
+)
+def backpressure(engine, extra):
+    items = [{"lemma": f"l{i}", "claim": str(i)} for i in range(PENDING_CAP + extra)]
+    with scratch() as directory, Stores(engine) as stores:
+        answers = _propose_all(engine, stores, directory, items)
+        queued = [a["queued"] for a in answers]
+        assert queued == [True] * PENDING_CAP + [False] * extra, "queue cap is not 256"
+        assert all(a["spilled"] for a in answers[PENDING_CAP:]), "spill not reported"
+        pending = _journal(engine, directory, "proposals", repair=False)["entries"]
+        overflow = _journal(engine, directory, "overflow", repair=False)["entries"]
+        assert pending + overflow == items, "a proposal was lost or reordered"
+
+
+def _kill_plans(ctx):
+    plan = st.builds(KillPlan, st.integers(0, 2**16), st.integers(1, 6), st.integers(0, 50_000))
+    return st.lists(plan, min_size=KILLS_PER_EXAMPLE, max_size=KILLS_PER_EXAMPLE).map(
+        lambda plans: [[p.seed, p.acks, p.delay_us] for p in plans]
+    )
+
+
+def _check_kill(engine, command, directory, plan: KillPlan) -> str | None:
+    record = soak_and_kill(command, str(directory), plan, timeout=30.0)
+    if record.error:
+        return f"{plan}: {record.error}"
+    allowed = record.allowed()
+    got = load(engine, directory)
+    if not allowed:
+        return None if got.get("fresh") else f"{plan}: nothing committed, loaded {got}"
+    if allowed.get(got["generation"]) != got["identity"]:
+        last = record.acks[-1][0] if record.acks else 0
+        lost = " (an acknowledged checkpoint was lost)" if got["generation"] < last else ""
+        return f"{plan}: loaded generation {got['generation']}{lost}; allowed {allowed}"
+    return None
+
+
+@requirement(
+    "STATE-KILL-001",
+    "SIGKILL at any moment of a soak: every restart loads an acknowledged checkpoint or the "
+    "one in flight, and no acknowledged checkpoint is ever lost",
+    family="state",
+    capabilities=("state", "state.soak"),
+    seed=f"{BRIEF} § M4 (kill -9 at any instruction lands on a valid prior checkpoint)",
+    strategy=_kill_plans,
+    scale="kills",
+)
+def survives_sigkill(engine, plans):
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    with scratch() as root:
+        jobs = [(root / f"kill{i}", KillPlan(*p)) for i, p in enumerate(plans)]
+        for directory, _ in jobs:
+            directory.mkdir()
+        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+            problems = list(pool.map(lambda job: _check_kill(engine, command, *job), jobs))
+    failures = [p for p in problems if p]
+    assert not failures, "; ".join(failures)
+
+
+def kill_examples(kills: int) -> int:
+    """Examples needed for *kills* SIGKILLs."""
+    return max(1, math.ceil(kills / KILLS_PER_EXAMPLE))
+
+
+@requirement(
+    "STATE-CRASH-001",
+    "every crash state of a recorded checkpoint (prefixes, lost unsynced operations, torn "
+    "last write) loads the previous or the new checkpoint; complete ones load the new one",
+    family="state",
+    capabilities=("state", "state.trace"),
+    seed=f"{BRIEF} § M4; ALICE / CrashMonkey crash-state enumeration",
+    strategy=lambda ctx: st.tuples(
+        st.lists(
+            st.builds(
+                lambda k, w: {"kind": "recognizer", "key": k, "pattern": "p", "weight": w},
+                st.text("abc", min_size=1, max_size=2),
+                st.integers(0, 9),
+            ),
+            max_size=4,
+        ),
+        st.lists(
+            st.builds(
+                lambda k: {
+                    "kind": "candidate",
+                    "key": k,
+                    "lemma": "x",
+                    "score": 1,
+                    "status": "coherent",
+                },
+                st.text("xyz", min_size=1, max_size=2),
+            ),
+            min_size=1,
+            max_size=3,
+        ),
+    ).map(list),
+    max_examples=8,
+)
+def crash_states_load(engine, scenario):
+    first, second = scenario
+    with scratch() as root, Stores(engine) as stores:
+        directory = root / "live"
+        store = stores.open(directory)["store"]
+        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in first]})
+        old = engine.call("state.checkpoint", {"store": store})
+        image = snapshot(directory)
+        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in second]})
+        traced = engine.call("state.trace_checkpoint", {"store": store})
+        stores.close(store)
+        ops, new = traced["ops"], (traced["generation"], traced["identity"])
+        allowed = {(old["generation"], old["identity"]), new}
+        for number, state in enumerate(crash_states(ops)):
+            target = root / f"crash{number}"
+            target.mkdir()
+            materialise(image, ops, state, target)
+            got = load(engine, target)
+            pair = (got["generation"], got["identity"])
+            if state.complete:
+                assert pair == new, f"{state.describe()}: the acknowledged checkpoint was lost"
+            else:
+                assert pair in allowed, f"{state.describe()}: loaded {pair}, allowed {allowed}"

@@ -1,0 +1,84 @@
+"""The suite catches every broken engine, and certifies the engines that are not broken.
+
+Each broken engine in ``BROKEN`` must fail (or error on) every requirement in its
+``catches`` under the ci profile, leaving a recorded counterexample. The reference
+engine and :class:`ComposedHandler` (the base most broken engines change one step
+of) must pass, so a failure is the defect's doing and nothing else's.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.certify import certify
+from conformance.engines import REFERENCE_FACTORY, InProcessEngine
+from conformance.report.expected import ExpectedFailures
+from conformance.requirements import REGISTRY, SuiteContext
+from conformance.runner import PROFILES, Outcome, run_requirement
+from conformance.selftest.composed import ComposedHandler
+from conformance.selftest.engines import BROKEN
+from reference.serve import CAPABILITIES, ProtocolHandler
+
+CI = PROFILES["ci"]
+CASES = [(name, req_id) for name, broken in BROKEN.items() for req_id in broken.catches]
+COMPOSED_CATCHES = sorted(
+    {
+        req_id
+        for b in BROKEN.values()
+        if issubclass(b.factory, ComposedHandler)
+        for req_id in b.catches
+    }
+)
+
+
+def run_in_process(spec: str, factory, req_id: str) -> Outcome:
+    """Run one requirement against a fresh in-process engine under the ci profile."""
+    engine = InProcessEngine(spec, factory=factory)
+    return run_requirement(REGISTRY[req_id], engine, SuiteContext.from_engine(engine), CI)
+
+
+@pytest.mark.parametrize(("name", "req_id"), CASES, ids=[f"{n}:{r}" for n, r in CASES])
+def test_broken_engine_is_caught(name: str, req_id: str) -> None:
+    broken = BROKEN[name]
+    outcome = run_in_process(broken.spec, broken.factory, req_id)
+    assert outcome.verdict in ("fail", "error"), f"{name} ({broken.description}) passes {req_id}"
+    case = outcome.counterexample
+    assert isinstance(case, dict) and case["requirement"] == req_id
+    assert case["message"] and case["transcript"], "the counterexample records no exchange"
+    if REGISTRY[req_id].generated:
+        assert case["scenario"] is not None, "a generated requirement records its scenario"
+
+
+@pytest.mark.parametrize("req_id", COMPOSED_CATCHES)
+def test_composed_handler_passes(req_id: str) -> None:
+    outcome = run_in_process("conformance.selftest.composed:factory", ComposedHandler, req_id)
+    assert outcome.verdict == "pass", outcome.message
+
+
+def test_reference_is_certified() -> None:
+    engine = InProcessEngine(REFERENCE_FACTORY)
+    requirements = [REGISTRY[i] for i in sorted(REGISTRY)]
+    report, pairs = certify(engine, requirements, CI, expected=ExpectedFailures.none())
+    failed = [(o.id, o.verdict, o.message) for _, o in pairs if o.verdict in ("fail", "error")]
+    assert report["summary"]["certified"], failed
+
+
+def claimed_by_reference() -> set[str]:
+    return {i for i, req in REGISTRY.items() if set(req.capabilities) <= set(CAPABILITIES)}
+
+
+def test_every_claimed_requirement_is_caught() -> None:
+    caught = set().union(*(broken.catches for broken in BROKEN.values()))
+    assert caught <= set(REGISTRY), f"unknown ids in catches: {sorted(caught - set(REGISTRY))}"
+    assert claimed_by_reference() <= caught, (
+        f"no broken engine breaks {sorted(claimed_by_reference() - caught)}"
+    )
+
+
+def test_table_is_well_formed() -> None:
+    factories = [broken.factory for broken in BROKEN.values()]
+    assert len(set(factories)) == len(factories), "two entries share one engine"
+    for name, broken in BROKEN.items():
+        assert broken.name == name and broken.catches and broken.description
+        assert issubclass(broken.factory, ProtocolHandler)
+        assert broken.factory is not ComposedHandler

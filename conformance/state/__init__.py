@@ -1,0 +1,1 @@
+"""Persisted-state certification: the format oracle, crash states and the SIGKILL harness."""

@@ -1,0 +1,113 @@
+"""SIGKILL an engine in the middle of a soak and record what it had acknowledged.
+
+The engine's ``state.soak`` op writes a ``begin`` event before each checkpoint and an
+``ack`` event once the checkpoint is durable. The harness waits for a chosen number
+of acks, sleeps a chosen delay, sends SIGKILL, then drains every line the engine
+wrote before it died.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+
+SOAK_ITERATIONS = 1_000_000
+
+
+@dataclass(frozen=True)
+class KillPlan:
+    """When to kill: after *acks* acknowledged checkpoints plus *delay_us* microseconds."""
+
+    seed: int
+    acks: int
+    delay_us: int
+
+
+@dataclass(frozen=True)
+class KillRecord:
+    """The soak events seen before the kill: (generation, identity) pairs, in order."""
+
+    begins: tuple[tuple[int, str], ...]
+    acks: tuple[tuple[int, str], ...]
+    error: str | None = None
+
+    def allowed(self) -> dict[int, str]:
+        """Generation -> identity of every state a restart may load."""
+        last = self.acks[-1][0] if self.acks else 0
+        states = {last: self.acks[-1][1]} if self.acks else {}
+        states.update({g: i for g, i in self.begins if g == last + 1})
+        return states
+
+
+def _pump(stream, lines: queue.Queue) -> None:
+    for line in iter(stream.readline, b""):
+        lines.put(line)
+    lines.put(None)
+
+
+def _event(line: bytes) -> dict | None:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    return message if isinstance(message, dict) and "event" in message else message
+
+
+def soak_and_kill(command: list[str], directory: str, plan: KillPlan, timeout: float) -> KillRecord:
+    """Run ``state.soak`` in *directory*, SIGKILL it per *plan*, return what it acknowledged."""
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
+    request = {
+        "id": 1,
+        "op": "state.soak",
+        "args": {"dir": directory, "iterations": SOAK_ITERATIONS, "seed": plan.seed},
+    }
+    process.stdin.write(json.dumps(request).encode() + b"\n")
+    process.stdin.flush()
+    begins, acks, error = [], [], None
+    deadline = time.monotonic() + timeout
+    while len(acks) < plan.acks and error is None:
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            error = f"timeout: fewer than {plan.acks} acks within {timeout:g} s"
+            break
+        error = _record(line, begins, acks)
+    time.sleep(plan.delay_us / 1e6)
+    _kill(process)
+    while (line := lines.get(timeout=timeout)) is not None:
+        error = error or _record(line, begins, acks)
+    return KillRecord(tuple(begins), tuple(acks), error)
+
+
+def _record(line: bytes | None, begins: list, acks: list) -> str | None:
+    if line is None:
+        return "the engine exited before it was killed"
+    message = _event(line)
+    if not isinstance(message, dict):
+        return f"not a JSON object on stdout: {line[:80]!r}"
+    event = message.get("event")
+    if event in ("begin", "ack"):
+        (begins if event == "begin" else acks).append((message["generation"], message["identity"]))
+        return None
+    return f"soak ended or failed before the kill: {json.dumps(message)[:200]}"
+
+
+def _kill(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    process.stdin.close()

@@ -1,0 +1,83 @@
+"""The suite's own statement of the on-disk state format (docs/state.md).
+
+Used to compute the bytes and identities a conforming engine must produce, and to
+build fixtures and crash states, without importing any engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+
+from conformance.canonical import canonical_json
+
+CURRENT_SCHEMA_VERSION = 3
+OPTIONAL_DEFAULTS = {"recognizer": {"label": ""}, "candidate": {"evidence": 0}}
+
+
+def normalize(record: dict) -> dict:
+    """Drop optional fields that equal their default."""
+    defaults = OPTIONAL_DEFAULTS.get(record["kind"], {})
+    return {k: v for k, v in record.items() if k not in defaults or v != defaults[k]}
+
+
+def encode_core(records: Iterable[dict]) -> bytes:
+    """core.jsonl: canonical JSON lines sorted by (kind, key), defaults omitted."""
+    unique = {(r["kind"], r["key"]): normalize(r) for r in records}
+    ordered = sorted(unique, key=lambda k: (k[0].encode(), k[1].encode()))
+    return b"".join(canonical_json(unique[k]).encode("utf-8") + b"\n" for k in ordered)
+
+
+def identity(schema_version: int, core: bytes) -> str:
+    """``sha256(b"core-state/" + version + b"\\n" + core)``."""
+    return hashlib.sha256(b"core-state/%d\n" % schema_version + core).hexdigest()
+
+
+def manifest(schema_version, generation: int, turn_count: int, core: bytes) -> bytes:
+    """A manifest with a correct checksum (schema_version may be anything, for fixtures)."""
+    body = {
+        "files": {"core.jsonl": hashlib.sha256(core).hexdigest()},
+        "generation": generation,
+        "identity": identity(schema_version, core) if isinstance(schema_version, int) else "",
+        "turn_count": turn_count,
+    }
+    if schema_version is not None:
+        body["schema_version"] = schema_version
+    checksum = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+    return canonical_json({**body, "checksum": checksum}).encode("utf-8") + b"\n"
+
+
+def write_generation(
+    directory: Path,
+    generation: int,
+    core: bytes,
+    schema_version=3,
+    turn_count: int = 0,
+    *,
+    point: bool = True,
+) -> None:
+    """Write ``gen-N/`` (and, with *point*, ``CURRENT``) in the normative format."""
+    gen = directory / f"gen-{generation:08d}"
+    gen.mkdir(parents=True, exist_ok=True)
+    (gen / "core.jsonl").write_bytes(core)
+    (gen / "manifest.json").write_bytes(manifest(schema_version, generation, turn_count, core))
+    if point:
+        (directory / "CURRENT").write_bytes(f"gen-{generation:08d}\n".encode())
+
+
+def frame(payload: dict) -> bytes:
+    """One journal line: length and CRC-32 in 8 hex digits each, then the payload."""
+    data = canonical_json(payload).encode("utf-8")
+    return b"%08x %08x " % (len(data), zlib.crc32(data)) + data + b"\n"
+
+
+def journal_lines(data: bytes) -> list[bytes]:
+    """The raw lines of a journal file (the last may be torn)."""
+    return data.splitlines(keepends=True)
+
+
+def payload(line: bytes) -> dict:
+    return json.loads(line[18:-1])

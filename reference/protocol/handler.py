@@ -1,0 +1,329 @@
+"""``ProtocolHandler``: answers parsed ``core-engine/1`` requests, one method per op."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import reference
+from reference.canonical import pretty_json
+from reference.errors import EngineError
+from reference.lexicon import default_lexicon
+from reference.protocol.args import (
+    encode_file,
+    files_arg,
+    index_arg,
+    intent_arg,
+    markers_arg,
+    nullable_string_arg,
+    object_arg,
+    staged_files,
+    string_arg,
+    string_list,
+)
+from reference.protocol.envelope import (
+    PROTOCOL,
+    SESSION_UNKNOWN,
+    UNKNOWN_OP,
+    OpSpec,
+    bad_arg,
+    check_arg_names,
+    encode_response,
+    engine_error_response,
+    internal_error_response,
+    ok_response,
+    parse_line,
+    read_envelope,
+    refuse,
+)
+from reference.protocol.state_ops import STATE_CAPABILITIES, STATE_OPS, StateOps
+from reference.realize.depth import resolve_disclosure_domain_count
+from reference.realize.variation import Decoration, decorate, select_bucket_index
+from reference.registers.loader import load_register_pack
+from reference.registers.model import RegisterPack
+from reference.registers.ratify import ratify_pack_file
+from reference.registers.seal import report_path_for
+from reference.registers.validate import parse_pack
+
+if TYPE_CHECKING:
+    from reference.runtime import ChatRuntime
+
+CAPABILITIES = (
+    "batch",
+    "lexicon",
+    "overrides",
+    "registers.load",
+    "registers.ratify",
+    "registers.validate",
+    "sessions",
+    "variation",
+    *STATE_CAPABILITIES,
+)
+
+OPS: Mapping[str, OpSpec] = {
+    "hello": OpSpec("op_hello"),
+    "lexicon.list": OpSpec("op_lexicon_list"),
+    "register.validate": OpSpec("op_register_validate", ("pack",), ("expected_id",)),
+    "register.ratify": OpSpec("op_register_ratify", ("pack",)),
+    "register.load": OpSpec("op_register_load", ("register_id", "files")),
+    "variation.select": OpSpec(
+        "op_variation_select", ("bucket", "trace_hash", "register_id", "turn_idx", "bucket_name")
+    ),
+    "variation.decorate": OpSpec(
+        "op_variation_decorate",
+        ("surface", "discourse_markers", "register_id", "trace_hash", "turn_idx"),
+    ),
+    "overrides.resolve": OpSpec("op_overrides_resolve", ("realizer_overrides", "intent")),
+    "session.open": OpSpec("op_session_open", ("register_id",), ("files",)),
+    "session.chat": OpSpec("op_session_chat", ("session", "text")),
+    "session.close": OpSpec("op_session_close", ("session",)),
+    "batch": OpSpec("op_batch", ("requests",)),
+    **STATE_OPS,
+}
+
+
+class ProtocolHandler(StateOps):
+    """Answers ``core-engine/1`` requests; each op is one overridable ``op_<name>`` method.
+
+    Sessions live as long as the handler. Subclasses may override an op, or one of
+    the engine hooks the ops call (``select_index``, ``decorate``, ``resolve_overrides``,
+    ``validate_pack``, ``ratify_pack``, ``load_pack``, ``new_runtime``, ``chat``).
+    """
+
+    ops: Mapping[str, OpSpec] = OPS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sessions: dict[str, Any] = {}
+        self.sessions_opened = 0
+
+    def handle(self, request: object) -> dict[str, Any]:
+        """Answer one parsed request with a response dict; never raises."""
+        try:
+            result = self.dispatch(request)
+        except EngineError as exc:
+            return engine_error_response(request, exc)
+        except Exception as exc:
+            return internal_error_response(request, exc)
+        return ok_response(request["id"], result)
+
+    def handle_line(self, line: str | bytes) -> str:
+        """Answer one request line (str, or bytes taken as UTF-8) with a response line."""
+        try:
+            request = parse_line(line)
+        except EngineError as exc:
+            return encode_response(engine_error_response(None, exc))
+        return encode_response(self.handle(request))
+
+    def dispatch(self, request: object) -> dict[str, Any]:
+        """Check the envelope and the argument names, then run the op's method."""
+        op, args = read_envelope(request)
+        spec = self.ops.get(op)
+        if spec is None:
+            refuse(UNKNOWN_OP, f"unknown op {op!r}", "op")
+        check_arg_names(spec, args)
+        self.current_id = request["id"]
+        return getattr(self, spec.method)(args)
+
+    # Ops -------------------------------------------------------------------------------------
+
+    def op_hello(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The protocol, the engine's name and version, and its sorted capabilities."""
+        capabilities = sorted(self.capabilities())
+        return {"protocol": PROTOCOL, "engine": self.engine_info(), "capabilities": capabilities}
+
+    def op_lexicon_list(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Every lemma, sorted by lemma text."""
+        return {"lemmas": sorted(self.lexicon_rows(), key=lambda row: row["lemma"])}
+
+    def op_register_validate(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Structural validation of a pack object; the id it declares."""
+        pack = object_arg(args, "pack")
+        expected_id = nullable_string_arg(args, "expected_id")
+        return {"register_id": self.validate_pack(pack, expected_id).register_id}
+
+    def op_register_ratify(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Ratify a copy of the pack in a fresh directory; return both files and the report."""
+        pack = object_arg(args, "pack")
+        register_id = self.validate_pack(pack, None).register_id
+        with tempfile.TemporaryDirectory(prefix="core-ratify-") as tmp:
+            path = Path(tmp) / f"{register_id}.json"
+            path.write_text(pretty_json(pack), encoding="utf-8")
+            report = self.ratify_pack(path)
+            files = {item.name: encode_file(item) for item in (path, report_path_for(path))}
+        return {"files": files, "report": report}
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Load a ratified pack from the given files (then the shipped packs)."""
+        register_id = string_arg(args, "register_id")
+        files = files_arg(args, "files")
+        with staged_files(files) as directory:
+            pack = self.load_pack(register_id, (directory,))
+        return {"pack": pack.as_json()}
+
+    def op_variation_select(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The seeded choice from one marker bucket: its entry and index."""
+        bucket = string_list(args.get("bucket"), "bucket", "argument 'bucket'")
+        index = self.select_index(
+            bucket,
+            trace_hash=string_arg(args, "trace_hash"),
+            register_id=string_arg(args, "register_id"),
+            turn_idx=index_arg(args, "turn_idx"),
+            bucket_name=string_arg(args, "bucket_name"),
+        )
+        return {"entry": "" if index is None else bucket[index], "index": index}
+
+    def op_variation_decorate(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Decorate a surface with seeded opening and closing markers."""
+        decoration = self.decorate(
+            string_arg(args, "surface"),
+            markers_arg(args, "discourse_markers"),
+            register_id=string_arg(args, "register_id"),
+            trace_hash=string_arg(args, "trace_hash"),
+            turn_idx=index_arg(args, "turn_idx"),
+        )
+        return {
+            "decorated": decoration.surface,
+            "opening": decoration.opening,
+            "closing": decoration.closing,
+            "register_variant_id": decoration.variant_id,
+        }
+
+    def op_overrides_resolve(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The disclosure domain count the overrides give an intent (fail-soft)."""
+        overrides = object_arg(args, "realizer_overrides")
+        count = self.resolve_overrides(overrides, intent_arg(args, "intent"))
+        return {"disclosure_domain_count": count}
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Open a fresh chat session under a register; user packs come as files."""
+        register_id = nullable_string_arg(args, "register_id")
+        if "files" not in args:
+            return {"session": self.add_session(self.new_runtime(register_id, ()))}
+        with staged_files(files_arg(args, "files")) as directory:
+            runtime = self.new_runtime(register_id, (directory,))
+        return {"session": self.add_session(runtime)}
+
+    def op_session_chat(self, args: dict[str, Any]) -> dict[str, Any]:
+        """One turn in a session: the chat response as JSON."""
+        runtime = self.session(string_arg(args, "session"))
+        return self.chat(runtime, string_arg(args, "text"))
+
+    def op_session_close(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Forget a session."""
+        session_id = string_arg(args, "session")
+        self.session(session_id)
+        del self.sessions[session_id]
+        return {}
+
+    def op_batch(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Answer each request in order exactly as if sent alone; no batch inside a batch."""
+        requests = args.get("requests")
+        if not isinstance(requests, list):
+            bad_arg("requests", "argument 'requests' must be a list")
+        for index, item in enumerate(requests):
+            if isinstance(item, dict) and item.get("op") == "batch":
+                bad_arg("requests", f"requests[{index}] is a nested batch")
+        return {"responses": [self.handle(item) for item in requests]}
+
+    # Engine hooks ----------------------------------------------------------------------------
+
+    def capabilities(self) -> Sequence[str]:
+        """The capabilities ``hello`` claims."""
+        return CAPABILITIES
+
+    def engine_info(self) -> dict[str, str]:
+        """The engine's name and version."""
+        return {"name": reference.ENGINE_NAME, "version": reference.__version__}
+
+    def lexicon_rows(self) -> list[dict[str, Any]]:
+        """One row per lemma: lemma, pack, pos, has_gloss."""
+        return [
+            {"lemma": e.lemma, "pack": e.pack_id, "pos": e.pos, "has_gloss": e.has_gloss}
+            for e in default_lexicon().lemmas
+        ]
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        """Structurally validate a pack object (REGISTER_* codes)."""
+        return parse_pack(pack, expected_id=expected_id)
+
+    def ratify_pack(self, path: Path) -> dict[str, Any]:
+        """Ratify the pack file at *path* in place, without an evidence probe."""
+        return ratify_pack_file(path)
+
+    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
+        """Load a ratified pack along *search_path*, then the shipped packs."""
+        return load_register_pack(register_id, search_path=search_path)
+
+    def select_index(
+        self,
+        bucket: Sequence[str],
+        *,
+        trace_hash: str,
+        register_id: str,
+        turn_idx: int,
+        bucket_name: str,
+    ) -> int | None:
+        """The seeded index into *bucket*, or None when it is empty."""
+        return select_bucket_index(
+            bucket,
+            trace_hash=trace_hash,
+            register_id=register_id,
+            turn_idx=turn_idx,
+            bucket_name=bucket_name,
+        )
+
+    def decorate(
+        self,
+        surface: str,
+        markers: Mapping[str, Sequence[str]],
+        *,
+        register_id: str,
+        trace_hash: str,
+        turn_idx: int,
+    ) -> Decoration:
+        """Decorate *surface* with markers chosen from the openings and closings buckets."""
+        return decorate(
+            surface,
+            openings=markers["openings"],
+            closings=markers["closings"],
+            register_id=register_id,
+            trace_hash=trace_hash,
+            turn_idx=turn_idx,
+        )
+
+    def resolve_overrides(self, overrides: Mapping[str, Any], intent_name: str) -> int:
+        """``disclosure_domain_count`` for *intent_name* under *overrides*."""
+        return resolve_disclosure_domain_count(overrides, intent_name)
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        """A fresh chat runtime; the register is loaded now, so *search_path* may vanish after."""
+        from reference.runtime import ChatRuntime, RuntimeConfig
+
+        config = RuntimeConfig(register_pack_id=register_id, register_search_path=search_path)
+        return ChatRuntime(config)
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        """One turn of *runtime*, as the JSON result of ``session.chat``."""
+        return runtime.chat(text).as_json()
+
+    def add_session(self, runtime: Any) -> str:
+        """Register *runtime* under the next session id (``s1``, ``s2``, ...)."""
+        self.sessions_opened += 1
+        session_id = f"s{self.sessions_opened}"
+        self.sessions[session_id] = runtime
+        return session_id
+
+    def session(self, session_id: str) -> Any:
+        """The runtime of an open session, or SESSION_UNKNOWN."""
+        runtime = self.sessions.get(session_id)
+        if runtime is None:
+            refuse(SESSION_UNKNOWN, f"no open session {session_id!r}", "session")
+        return runtime
+
+
+def factory() -> ProtocolHandler:
+    """A fresh handler: the in-process plug-in point ``reference.serve:factory``."""
+    return ProtocolHandler()

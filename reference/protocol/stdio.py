@@ -1,0 +1,59 @@
+"""The stdio loop: one request line in, one response line out, until end of input."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
+
+from reference.canonical import wire_json
+from reference.protocol.handler import ProtocolHandler, factory
+
+if TYPE_CHECKING:
+    pass
+
+# The stdio loop ------------------------------------------------------------------------------
+
+
+def line_reader(stdin: TextIO) -> Callable[[], str | bytes]:
+    """A ``readline`` over the raw bytes of *stdin* when it has them, else over its text."""
+    return getattr(stdin, "buffer", stdin).readline
+
+
+def line_writer(stdout: TextIO) -> Callable[[str], None]:
+    """Write one line plus ``\\n`` as UTF-8 (to the byte layer when there is one) and flush."""
+    target = getattr(stdout, "buffer", None)
+
+    def write(line: str) -> None:
+        if target is None:
+            stdout.write(line + "\n")
+            stdout.flush()
+        else:
+            target.write(line.encode("utf-8") + b"\n")
+            target.flush()
+
+    return write
+
+
+def strip_newline(line: str | bytes) -> str | bytes:
+    """*line* without its trailing ``\\n`` (a ``\\r`` before it is JSON whitespace)."""
+    newline = b"\n" if isinstance(line, bytes) else "\n"
+    return line[:-1] if line.endswith(newline) else line
+
+
+def serve(stdin: TextIO, stdout: TextIO, handler: ProtocolHandler | None = None) -> int:
+    """Answer request lines from *stdin* on *stdout* until EOF; returns 0.
+
+    Anything else the engine might print goes to stderr, so stdout carries responses only.
+    """
+    handler = factory() if handler is None else handler
+    read, write = line_reader(stdin), line_writer(stdout)
+    handler.emit = lambda message: write(wire_json(message))
+    with contextlib.redirect_stdout(sys.stderr):
+        while line := read():
+            try:
+                write(handler.handle_line(strip_newline(line)))
+            except BrokenPipeError:
+                return 0
+    return 0

@@ -1,0 +1,72 @@
+"""Mutations of the in-memory core: ``put`` a record, ``delete`` one, count a ``turn``.
+
+``apply_mutations`` checks every mutation before applying any, so a batch is applied
+whole or not at all. Deleting an absent record is a no-op.
+"""
+
+from __future__ import annotations
+
+from reference.state.core import Key
+from reference.state.errors import StateError
+from reference.state.records import CURRENT_SCHEMA_VERSION, REQUIRED, validate_record
+
+_SHAPES = {"put": {"op", "record"}, "delete": {"op", "kind", "key"}, "turn": {"op"}}
+
+
+def bad(message: str, field: str) -> StateError:
+    """The ``STATE_BAD_MUTATION`` refusal naming *field*."""
+    return StateError(message, field=field, code="STATE_BAD_MUTATION")
+
+
+def _check_shape(mutation: object, index: int) -> str:
+    if not isinstance(mutation, dict):
+        raise bad(f"mutation {index} is not an object", f"mutations[{index}]")
+    op = mutation.get("op")
+    if not isinstance(op, str) or op not in _SHAPES:
+        raise bad(f"mutation {index} has unknown op {op!r}", f"mutations[{index}].op")
+    unknown = sorted(set(mutation) - _SHAPES[op], key=str)
+    if unknown:
+        field = unknown[0]
+        raise bad(f"{op} mutation {index} has unknown {field!r}", f"mutations[{index}].{field}")
+    missing = sorted(_SHAPES[op] - set(mutation))
+    if missing:
+        field = missing[0]
+        raise bad(f"{op} mutation {index} lacks {field!r}", f"mutations[{index}].{field}")
+    return op
+
+
+def _check_delete(mutation: dict, index: int) -> Key:
+    kind, key = mutation["kind"], mutation["key"]
+    if not isinstance(kind, str) or kind not in REQUIRED:
+        raise bad(f"delete mutation {index} names unknown kind {kind!r}", "kind")
+    if not isinstance(key, str) or not key:
+        raise bad(f"delete mutation {index} needs a non-empty key", "key")
+    return kind, key
+
+
+def check_mutation(mutation: object, index: int) -> tuple[str, object]:
+    """Return ``(op, argument)`` of one mutation: a normalised record, a key, or None."""
+    op = _check_shape(mutation, index)
+    if op == "put":
+        return op, validate_record(mutation["record"], CURRENT_SCHEMA_VERSION)
+    if op == "delete":
+        return op, _check_delete(mutation, index)
+    return op, None
+
+
+def apply_mutations(
+    records: dict[Key, dict], turn_count: int, mutations: object
+) -> tuple[dict[Key, dict], int]:
+    """The records and turn count after *mutations*; the inputs are left unchanged."""
+    if not isinstance(mutations, list):
+        raise bad("mutations is a list", "mutations")
+    checked = [check_mutation(mutation, index) for index, mutation in enumerate(mutations)]
+    records = dict(records)
+    for op, argument in checked:
+        if op == "put":
+            records[(argument["kind"], argument["key"])] = argument
+        elif op == "delete":
+            records.pop(argument, None)
+        else:
+            turn_count += 1
+    return records, turn_count

@@ -1,0 +1,64 @@
+"""A deterministic soak: many turns, each checkpointed, announcing begin and ack.
+
+Each iteration applies mutations derived from ``(seed, i)`` alone, emits ``begin`` with
+the identity about to be committed, checkpoints, and emits ``ack`` only once the
+checkpoint is durable. A harness that kills the process at any point can then check that
+the directory loads to the last acknowledged identity or to the one begun after it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+from reference.state.records import STATUSES
+from reference.state.store import StateStore
+
+KEYS = 24
+
+
+def _bytes(seed: int, iteration: int) -> bytes:
+    return hashlib.sha256(f"soak/{seed}/{iteration}".encode("ascii")).digest()
+
+
+def _recognizer(h: bytes) -> dict:
+    record = {"kind": "recognizer", "key": f"r{h[0] % KEYS:02d}", "pattern": f"p{h[1]}"}
+    return {**record, "weight": h[2] - 128, "label": f"l{h[3]}" if h[3] % 3 == 0 else ""}
+
+
+def _candidate(h: bytes) -> dict:
+    record = {"kind": "candidate", "key": f"c{h[4] % KEYS:02d}", "lemma": f"w{h[5]}"}
+    status = STATUSES[h[6] % len(STATUSES)]
+    return {**record, "score": h[7] * 3 - 300, "status": status, "evidence": h[8] % 4}
+
+
+def _session(h: bytes) -> dict:
+    register = None if h[10] % 2 else f"register-{h[11] % 4}"
+    return {"kind": "session", "key": "session", "register_id": register}
+
+
+def soak_mutations(seed: int, iteration: int) -> list[dict]:
+    """The mutations of one soak iteration: a function of ``(seed, iteration)`` only."""
+    h = _bytes(seed, iteration)
+    mutations = [{"op": "put", "record": _recognizer(h)}, {"op": "put", "record": _candidate(h)}]
+    if h[9] % 4 == 0:
+        mutations.append({"op": "put", "record": _session(h)})
+    if h[12] % 5 == 0:
+        mutations.append({"op": "delete", "kind": "candidate", "key": f"c{h[13] % KEYS:02d}"})
+    return [*mutations, {"op": "turn"}]
+
+
+def soak(path: Path, *, iterations: int, seed: int, emit: Callable[[dict], None]) -> dict:
+    """Run *iterations* checkpointed turns on the state in *path*; return the last commit."""
+    store = StateStore.open(Path(path))
+    try:
+        for iteration in range(iterations):
+            store.apply(soak_mutations(seed, iteration))
+            begun = store.digest()["identity"]
+            emit({"event": "begin", "generation": store.generation + 1, "identity": begun})
+            info = store.checkpoint()
+            emit({"event": "ack", "generation": info.generation, "identity": info.identity})
+    finally:
+        final = store.close()
+    return {"iterations": iterations, "generation": final.generation, "identity": final.identity}

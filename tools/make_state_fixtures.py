@@ -1,0 +1,244 @@
+"""Regenerate conformance/data/state_fixtures/ deterministically from the tables below.
+
+Each fixture is a state directory as docs/state.md describes it (no LOCK, no journals);
+``expected.json`` maps its name to what loading it gives: the identity, generation, turn
+count, schema version and whether the loader fell back, or the error code. Run
+``python tools/make_state_fixtures.py`` to rewrite them, ``--check`` to compare only.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from reference.canonical import canonical_bytes, digest, pretty_json, sha256_hex  # noqa: E402
+from reference.state.core import encode_core, identity  # noqa: E402
+from reference.state.layout import CORE, CURRENT, MANIFEST, gen_name, pointer_text  # noqa: E402
+from reference.state.records import validate_record  # noqa: E402
+
+OUT = ROOT / "conformance" / "data" / "state_fixtures"
+ABSENT = object()
+
+BASE = [
+    {"kind": "candidate", "key": "c-alpha", "lemma": "alpha", "score": 12, "status": "coherent"},
+    {"kind": "candidate", "key": "c-beta", "lemma": "beta", "score": -3, "status": "speculative"},
+    {"kind": "candidate", "key": "c-gamma", "lemma": "gamma", "score": 0, "status": "rejected"},
+    {"kind": "recognizer", "key": "r-greet", "pattern": "hello|hi", "weight": 7},
+    {"kind": "recognizer", "key": "r-bye", "pattern": "bye", "weight": 2},
+    {"kind": "session", "key": "session", "register_id": None},
+]
+V2_EXTRA = [
+    {"kind": "recognizer", "key": "r-label", "pattern": "thanks", "weight": 1, "label": "polite"},
+    {"kind": "session", "key": "session", "register_id": "plain"},
+]
+V3_EXTRA = [
+    {"kind": "candidate", "key": "c-ñandú", "lemma": "ñandú", "score": 5, "status": "coherent"},
+    {
+        "kind": "candidate",
+        "key": "c-delta",
+        "lemma": "delta",
+        "score": 9,
+        "status": "speculative",
+        "evidence": 4,
+    },
+]
+
+
+def records_for(version: int) -> list[dict]:
+    """The records of the schema *version* fixture (later puts replace earlier ones)."""
+    chosen = BASE + (V2_EXTRA if version >= 2 else []) + (V3_EXTRA if version >= 3 else [])
+    by_key = {(r["kind"], r["key"]): validate_record(r, version) for r in chosen}
+    return list(by_key.values())
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    os.chmod(path, 0o644)
+
+
+def manifest_bytes(body: dict) -> bytes:
+    """A manifest with a valid checksum over whatever *body* holds."""
+    return canonical_bytes({**body, "checksum": digest(body)}) + b"\n"
+
+
+def write_generation(
+    state: Path, generation: int, version: object, turn_count: int, core: bytes
+) -> str:
+    """Write ``gen-N/`` with *core* and a manifest naming *version*; return its identity."""
+    ident = identity(version if isinstance(version, int) else 3, core)
+    body = {
+        "files": {CORE: sha256_hex(core)},
+        "generation": generation,
+        "identity": ident,
+        "turn_count": turn_count,
+    }
+    if version is not ABSENT:
+        body["schema_version"] = version
+    _write(state / gen_name(generation) / CORE, core)
+    _write(state / gen_name(generation) / MANIFEST, manifest_bytes(body))
+    return ident
+
+
+def _loaded(ident: str, generation: int, turns: int, version: int, recovered: bool) -> dict:
+    return {
+        "identity": ident,
+        "generation": generation,
+        "turn_count": turns,
+        "schema_version": version,
+        "recovered": recovered,
+    }
+
+
+def version_fixture(version: int, generation: int, turns: int) -> Callable[[Path], dict]:
+    """A valid state at schema *version* with the records of that version."""
+
+    def build(state: Path) -> dict:
+        ident = write_generation(
+            state, generation, version, turns, encode_core(records_for(version))
+        )
+        _write(state / CURRENT, pointer_text(generation))
+        return _loaded(ident, generation, turns, version, False)
+
+    return build
+
+
+def schema_refusal(version: object, code: str) -> Callable[[Path], dict]:
+    """A state whose only generation names schema *version* (checksum valid)."""
+
+    def build(state: Path) -> dict:
+        write_generation(state, 2, version, 4, encode_core(records_for(3)))
+        _write(state / CURRENT, pointer_text(2))
+        return {"error": code}
+
+    return build
+
+
+def _two_generations(state: Path) -> tuple[str, str]:
+    older = write_generation(state, 5, 3, 10, encode_core(records_for(2)))
+    newer = write_generation(state, 6, 3, 11, encode_core(records_for(3)))
+    return older, newer
+
+
+def pointer_fixture(pointer: bytes | None) -> Callable[[Path], dict]:
+    """Two valid generations (5 and 6) and a bad pointer: falls back to generation 6."""
+
+    def build(state: Path) -> dict:
+        _, newer = _two_generations(state)
+        if pointer is not None:
+            _write(state / CURRENT, pointer)
+        return _loaded(newer, 6, 11, 3, True)
+
+    return build
+
+
+def torn_generation(state: Path) -> dict:
+    """CURRENT names generation 6, whose core was truncated: falls back to generation 5."""
+    older, _ = _two_generations(state)
+    core = state / gen_name(6) / CORE
+    _write(core, core.read_bytes()[:40])
+    _write(state / CURRENT, pointer_text(6))
+    return _loaded(older, 5, 10, 3, True)
+
+
+def uncommitted_newer(state: Path) -> dict:
+    """CURRENT names generation 5 while an unacknowledged generation 6 exists: loads 5."""
+    older, _ = _two_generations(state)
+    _write(state / CURRENT, pointer_text(5))
+    return _loaded(older, 5, 10, 3, False)
+
+
+def all_corrupt(state: Path) -> dict:
+    """Generation 5's manifest fails its checksum and generation 6's core is torn."""
+    _two_generations(state)
+    manifest = state / gen_name(5) / MANIFEST
+    _write(manifest, manifest.read_bytes().replace(b'"turn_count":10', b'"turn_count":99'))
+    core = state / gen_name(6) / CORE
+    _write(core, core.read_bytes()[:-7])
+    _write(state / CURRENT, pointer_text(6))
+    return {"error": "STATE_CORRUPT"}
+
+
+def unsorted_core(state: Path) -> dict:
+    """A generation with valid checksums whose core lines are out of order."""
+    lines = encode_core(records_for(3)).splitlines(keepends=True)
+    write_generation(state, 3, 3, 2, b"".join(reversed(lines)))
+    _write(state / CURRENT, pointer_text(3))
+    return {"error": "STATE_RECORD_MALFORMED"}
+
+
+def v1_unknown_field(state: Path) -> dict:
+    """A schema 1 generation whose recognizer carries ``label`` (introduced in 2)."""
+    write_generation(state, 3, 1, 2, encode_core(records_for(2)))
+    _write(state / CURRENT, pointer_text(3))
+    return {"error": "STATE_RECORD_MALFORMED"}
+
+
+FIXTURES: dict[str, Callable[[Path], dict]] = {
+    "v1": version_fixture(1, 3, 5),
+    "v2": version_fixture(2, 4, 8),
+    "v3": version_fixture(3, 7, 13),
+    "v4-future": schema_refusal(4, "STATE_SCHEMA_TOO_NEW"),
+    "missing-version": schema_refusal(ABSENT, "STATE_SCHEMA_MALFORMED"),
+    "string-version": schema_refusal("3", "STATE_SCHEMA_MALFORMED"),
+    "zero-version": schema_refusal(0, "STATE_SCHEMA_MALFORMED"),
+    "pointer-garbage": pointer_fixture(b"\x00\x07not a generation\n"),
+    "pointer-dangling": pointer_fixture(pointer_text(9)),
+    "pointer-empty": pointer_fixture(b""),
+    "pointer-missing": pointer_fixture(None),
+    "torn-generation": torn_generation,
+    "uncommitted-newer": uncommitted_newer,
+    "all-corrupt": all_corrupt,
+    "unsorted-core": unsorted_core,
+    "v1-unknown-field": v1_unknown_field,
+}
+
+
+def build(out: Path) -> None:
+    """Write every fixture and ``expected.json`` into the empty or missing directory *out*."""
+    expected = {}
+    for name, builder in FIXTURES.items():
+        (out / name).mkdir(parents=True)
+        expected[name] = builder(out / name)
+    _write(out / "expected.json", pretty_json(expected).encode("utf-8"))
+
+
+def _same_tree(left: Path, right: Path) -> bool:
+    compared = filecmp.dircmp(left, right)
+    if compared.left_only or compared.right_only or compared.funny_files:
+        return False
+    _, mismatch, errors = filecmp.cmpfiles(left, right, compared.common_files, shallow=False)
+    if mismatch or errors:
+        return False
+    return all(_same_tree(left / sub, right / sub) for sub in compared.common_dirs)
+
+
+def check(out: Path = OUT) -> bool:
+    """Whether *out* holds exactly what ``build`` writes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        build(Path(tmp) / "fixtures")
+        return _same_tree(Path(tmp) / "fixtures", out)
+
+
+def main(argv: list[str]) -> int:
+    """Rewrite the fixtures, or with ``--check`` report whether they are current."""
+    if argv == ["--check"]:
+        current = check()
+        print("state fixtures are current" if current else "state fixtures are stale")
+        return 0 if current else 1
+    shutil.rmtree(OUT, ignore_errors=True)
+    build(OUT)
+    print(f"wrote {len(FIXTURES)} state fixtures to {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
