@@ -93,7 +93,7 @@ def corrupt_middle(engine, scenario):
     capabilities=("state",),
     seed=f"{BRIEF} § M5 (backpressure under an absent reviewer)",
     strategy=lambda ctx: st.integers(1, 40),
-    max_examples=5,
+    max_examples=2,
 )
 def backpressure(engine, extra):
     items = [{"lemma": f"l{i}", "claim": str(i)} for i in range(PENDING_CAP + extra)]
@@ -114,8 +114,7 @@ def _kill_plans(ctx):
     )
 
 
-def _check_kill(engine, command, directory, plan: KillPlan) -> str | None:
-    record = soak_and_kill(command, str(directory), plan, timeout=30.0)
+def _check_kill(engine, directory, plan: KillPlan, record) -> str | None:
     if record.error:
         return f"{plan}: {record.error}"
     allowed = record.allowed()
@@ -147,7 +146,14 @@ def survives_sigkill(engine, plans):
         for directory, _ in jobs:
             directory.mkdir()
         with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-            problems = list(pool.map(lambda job: _check_kill(engine, command, *job), jobs))
+            records = list(
+                pool.map(
+                    lambda job: soak_and_kill(command, str(job[0]), job[1], timeout=30.0), jobs
+                )
+            )
+        problems = [
+            _check_kill(engine, *job, record) for job, record in zip(jobs, records, strict=True)
+        ]
     failures = [p for p in problems if p]
     assert not failures, "; ".join(failures)
 
