@@ -6,12 +6,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, Verbosity, given, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.requirements.registry import Requirement, SuiteContext
 
 VERDICTS = ("pass", "fail", "error", "not-claimed")
+SEARCH_PHASES = tuple(p for p in Phase if p != Phase.explain)
+"""Every phase but ``explain``: it only annotates a failure and can cost most of the run."""
 MAX_TRANSCRIPT = 400
 
 
@@ -33,6 +35,7 @@ class Profile:
             print_blob=True,
             verbosity=Verbosity.quiet,
             suppress_health_check=list(HealthCheck),
+            phases=SEARCH_PHASES,
         )
 
 
@@ -56,7 +59,11 @@ class Outcome:
 
 
 class _Timeout(BaseException):
-    """Raised through Hypothesis to stop at once: a hung engine is not shrunk."""
+    """Raised through Hypothesis to stop at once: a hung or crashed engine is not shrunk.
+
+    Shrinking would restart the engine for every attempt and could use up its restart
+    budget; the first scenario that made it crash or hang is kept as the counterexample.
+    """
 
     def __init__(self, fault: EngineFault) -> None:
         super().__init__(fault.message)
@@ -103,7 +110,7 @@ def _body(req: Requirement, engine: EngineClient, attempt: _Attempt):
         except EngineFault as fault:
             attempt.fault = fault.kind
             attempt.failure = _failure(req, engine, scenario, str(fault))
-            if fault.kind == "timeout":
+            if fault.kind in ("timeout", "crash"):
                 raise _Timeout(fault) from None
             engine.restart()
             raise AssertionError(str(fault)) from None
@@ -129,7 +136,11 @@ def run_requirement(
     max_examples: int | None = None,
 ) -> Outcome:
     """Certify one requirement: pass, fail (with a shrunk counterexample), error, not-claimed."""
-    missing = sorted(set(req.capabilities) - engine.capabilities())
+    try:
+        missing = sorted(set(req.capabilities) - engine.capabilities())
+    except EngineFault as fault:
+        _restart_quietly(engine)
+        return Outcome(req.id, "error", message=f"hello failed: {fault}", fault=fault.kind)
     if missing:
         return Outcome(req.id, "not-claimed", message=f"capabilities not claimed: {missing}")
     attempt = _Attempt()
@@ -144,7 +155,7 @@ def run_requirement(
             runner()
         verdict, message = "pass", ""
     except _Timeout as stop:
-        verdict, message = "error", f"timeout: {stop.fault.message}"
+        verdict, message = "error", str(stop.fault)
         _restart_quietly(engine)
     except EngineFault as fault:
         verdict, message, attempt.fault = "error", str(fault), fault.kind

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import json
 
 from hypothesis import strategies as st
 
@@ -227,6 +228,11 @@ def unknown_override_key(engine, scenario):
     assert key in (refusal.field or "") or key in refusal.message, "the refusal does not name it"
 
 
+def _other_seal(seal: str) -> str:
+    """A well-formed seal that differs from *seal* in its first hex digit."""
+    return ("0" if seal[0] != "0" else "1") + seal[1:]
+
+
 def _load(engine, register_id: str, files: dict[str, str]) -> dict:
     return engine.call("register.load", {"register_id": register_id, "files": files})
 
@@ -244,7 +250,6 @@ def _b64(data: bytes) -> str:
     strategy=lambda ctx: gen.valid_packs(),
 )
 def not_ratified(engine, document):
-    import json
 
     rid = document["register_id"]
     files = {f"{rid}.json": _b64(json.dumps(document, sort_keys=True, indent=2).encode() + b"\n")}
@@ -271,6 +276,14 @@ def seal_mismatch(engine, scenario):
         lambda: _load(engine, rid, swapped),
         "REGISTER_SEAL_MISMATCH",
         "pack with another pack's report",
+    )
+    raw = base64.b64decode(files[f"{rid}.json"])
+    seal = json.loads(raw)["mastery_report_sha256"]
+    forged = raw.replace(seal.encode(), _other_seal(seal).encode())
+    _expect_code(
+        lambda: _load(engine, rid, {**files, f"{rid}.json": _b64(forged)}),
+        "REGISTER_SEAL_MISMATCH",
+        "pack naming a seal its own report does not have",
     )
 
 
@@ -330,7 +343,6 @@ METHODS = {
     max_examples=60,
 )
 def ratify_gate(engine, document):
-    import json
 
     result = engine.call("register.ratify", {"pack": document})
     report = result["report"]

@@ -32,6 +32,7 @@ def hello_shape(engine, _):
     assert isinstance(info.get("version"), str) and info["version"], "engine.version missing"
     caps = hello.get("capabilities")
     assert isinstance(caps, list) and all(isinstance(c, str) for c in caps), "capabilities"
+    assert caps == sorted(set(caps)), f"capabilities are not sorted and unique: {caps}"
 
 
 def _still_alive(engine) -> None:
@@ -81,6 +82,7 @@ def malformed_args(engine, op):
         engine.call(op, MALFORMED_ARGS[op], checked=False)
     except EngineRefused as refusal:
         assert re.fullmatch(r"[A-Z][A-Z0-9_]+", refusal.code), f"code {refusal.code!r}"
+        assert refusal.code != "ENGINE_INTERNAL", f"{op}: an internal error, not a typed refusal"
     else:
         raise AssertionError(f"{op} with malformed args was answered with ok")
     _still_alive(engine)

@@ -80,7 +80,7 @@ class BrokenEngine:
     @property
     def spec(self) -> str:
         """The ``module:factory`` spec that plugs this engine in by name."""
-        return f"{__name__}:{self.factory.__name__}"
+        return f"{self.factory.__module__}:{self.factory.__name__}"
 
 
 def _broken(name: str, factory: Callable[[], ProtocolHandler], *catches: str) -> BrokenEngine:

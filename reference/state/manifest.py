@@ -1,8 +1,8 @@
 """The generation manifest: building it, and checking a generation directory against it.
 
-``check_generation`` answers whether a generation is valid in the sense of docs/state.md
-(manifest parses, checksum matches, listed files match) and then checks its schema
-version, which is an error rather than a reason to fall back.
+``check_generation`` checks a generation in the order of docs/state.md: the manifest
+parses; its schema version (a refusal, never a reason to fall back); its checksum and
+listed files (an invalid generation, so the loader falls back).
 """
 
 from __future__ import annotations
@@ -60,6 +60,10 @@ def _read_manifest(directory: Path) -> dict:
         raise InvalidGeneration(f"{MANIFEST} unreadable ({exc.__class__.__name__})") from exc
     if not isinstance(manifest, dict) or not _FIELDS.issubset(manifest):
         raise InvalidGeneration(f"{MANIFEST} lacks required fields")
+    return manifest
+
+
+def _check_checksum(manifest: dict) -> None:
     body = {key: value for key, value in manifest.items() if key != "checksum"}
     try:
         expected = digest(body)
@@ -67,7 +71,6 @@ def _read_manifest(directory: Path) -> dict:
         raise InvalidGeneration(f"{MANIFEST} holds a float") from exc
     if manifest["checksum"] != expected:
         raise InvalidGeneration(f"{MANIFEST} checksum mismatch")
-    return manifest
 
 
 def _check_files(directory: Path, files: object) -> bytes:
@@ -118,8 +121,9 @@ def _check_consistent(directory: Path, manifest: dict, core: bytes, version: int
 def check_generation(directory: Path) -> Generation:
     """Read a generation; raise InvalidGeneration (fall back) or StateError (refuse)."""
     manifest = _read_manifest(directory)
-    core = _check_files(directory, manifest["files"])
     version = check_schema_version(manifest)
+    _check_checksum(manifest)
+    core = _check_files(directory, manifest["files"])
     _check_consistent(directory, manifest, core, version)
     return Generation(
         generation=manifest["generation"],

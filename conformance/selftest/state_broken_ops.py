@@ -1,0 +1,70 @@
+"""Broken journal recovery and soak turns, each with the signature of the part it replaces.
+
+The recoveries stand in for ``reference.state.journal.recover`` behind ``state.journal``;
+``acknowledge_first`` stands in for the checkpointed turn of ``state.soak``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conformance.selftest.state_soak import Emit
+from reference.state import journal
+from reference.state.fsops import FileOps
+from reference.state.journal import JournalRecovery
+from reference.state.store import StateStore
+
+HEADER_SIZE = 18
+
+
+def _unchecked_entry(line: bytes) -> dict | None:
+    """The payload of a line whose length matches, whatever its checksum says."""
+    payload = line[HEADER_SIZE:]
+    try:
+        declared = int(line[:8], 16)
+        value = json.loads(payload.decode("utf-8"))
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) and declared == len(payload) else None
+
+
+def _with_unchecked(found: JournalRecovery, lines: list[bytes]) -> JournalRecovery:
+    good, entries, skipped = iter(found.entries), [], []
+    for number in range(1, len(found.entries) + len(found.skipped) + 1):
+        entry = next(good) if number not in found.skipped else _unchecked_entry(lines[number - 1])
+        if entry is None:
+            skipped.append(number)
+        else:
+            entries.append(entry)
+    return JournalRecovery(tuple(entries), tuple(skipped), found.cut_bytes)
+
+
+def recover_without_checksums(
+    path: Path, *, repair: bool, fs: FileOps | None = None
+) -> JournalRecovery:
+    """``recover``, except that a line whose CRC does not match is kept when it parses."""
+    found = journal.recover(path, repair=repair, fs=fs)
+    if not found.skipped:
+        return found
+    return _with_unchecked(found, Path(path).read_bytes().split(b"\n"))
+
+
+def recover_keeping_torn_tail(
+    path: Path, *, repair: bool, fs: FileOps | None = None
+) -> JournalRecovery:
+    """``recover`` that never cuts: a torn last line is reported as corrupt and left in the file."""
+    found = journal.recover(path, repair=False)
+    if not found.cut_bytes:
+        return found
+    torn = len(found.entries) + len(found.skipped) + 1
+    return JournalRecovery(found.entries, (*found.skipped, torn), 0)
+
+
+def acknowledge_first(store: StateStore, mutations: list[dict], emit: Emit) -> None:
+    """Apply, emit ``begin`` and ``ack`` at once, and only then checkpoint."""
+    store.apply(mutations)
+    begun = {"generation": store.generation + 1, "identity": store.digest()["identity"]}
+    emit({"event": "begin", **begun})
+    emit({"event": "ack", **begun})
+    store.checkpoint()

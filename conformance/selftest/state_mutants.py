@@ -1,0 +1,152 @@
+"""Every deliberately broken persisted-state engine, with the requirement ids that must fail on it.
+
+Each engine is a :class:`StateHandler` subclass with one defect in its state store,
+journal recovery or soak; its class is its factory, so
+``conformance.selftest.state_mutants:<ClassName>`` plugs it in by name, in-process or
+through ``python -m conformance.engines.host`` for the process-level requirements.
+``BROKEN_STATE`` maps a short name to a :class:`BrokenEngine`; the self-test proves
+every id in ``catches`` fails on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from conformance.selftest import state_broken_stores as stores
+from conformance.selftest.engines import BrokenEngine
+from conformance.selftest.state_broken_ops import (
+    acknowledge_first,
+    recover_keeping_torn_tail,
+    recover_without_checksums,
+)
+from conformance.selftest.state_handler import StateHandler
+
+
+class NoDirFsync(StateHandler):
+    """Checkpoints never fsync a directory: the renames of a commit are not durable."""
+
+    store_class = stores.NoDirFsyncStore
+
+
+class NoFileFsync(StateHandler):
+    """Generation files are not fsynced before the staging directory is renamed."""
+
+    store_class = stores.NoFileFsyncStore
+
+
+class InPlaceCommit(StateHandler):
+    """Checkpoints overwrite the live generation's files: no staging, no new generation."""
+
+    store_class = stores.InPlaceStore
+
+
+class AckBeforeDurable(StateHandler):
+    """``state.soak`` acknowledges a checkpoint before committing it."""
+
+    soak_turn = staticmethod(acknowledge_first)
+
+
+class LeftoversReused(StateHandler):
+    """A leftover staging directory is never cleared, and a commit keeps the files in it."""
+
+    store_class = stores.LeftoversReusedStore
+
+
+class VersionUnchecked(StateHandler):
+    """A newer or malformed schema version loads as if it were the current one."""
+
+    store_class = stores.AnyVersionStore
+
+
+class FreshOnBadPointer(StateHandler):
+    """A missing, empty, garbage or dangling pointer starts a fresh life, not a fall back."""
+
+    store_class = stores.FreshOnBadPointerStore
+
+
+class InsertionOrder(StateHandler):
+    """core.jsonl lists the records in insertion order, not by ``(kind, key)``."""
+
+    store_class = stores.InsertionOrderStore
+
+
+class DefaultsWritten(StateHandler):
+    """Additive-optional fields are written even when they equal their default."""
+
+    store_class = stores.DefaultsWrittenStore
+
+
+class ReloadChangesBytes(StateHandler):
+    """Reopening a store bumps every recognizer's weight by one."""
+
+    store_class = stores.ReloadBumpsStore
+
+
+class NoLineage(StateHandler):
+    """Boot events are never written: the lineage journal stays empty."""
+
+    store_class = stores.NoLineageStore
+
+
+class ShutdownRecommits(StateHandler):
+    """A clean close always commits a new generation, even when nothing changed."""
+
+    store_class = stores.ShutdownRecommitsStore
+
+
+class ModesReset(StateHandler):
+    """Every new generation file gets mode 0644, whatever the live file's mode."""
+
+    store_class = stores.ModesResetStore
+
+
+class JournalWithoutChecksums(StateHandler):
+    """Journal recovery ignores the CRC: a corrupt line that parses is returned, not skipped."""
+
+    recover_journal = staticmethod(recover_without_checksums)
+
+
+class TornTailKept(StateHandler):
+    """Journal recovery never cuts a torn tail: it is reported as corrupt and left in the file."""
+
+    recover_journal = staticmethod(recover_keeping_torn_tail)
+
+
+class ProposalsDropped(StateHandler):
+    """Proposals past the pending cap are silently dropped instead of spilled."""
+
+    store_class = stores.ProposalsDroppedStore
+
+
+class NoLock(StateHandler):
+    """No single-writer lock: any number of writers open the same directory."""
+
+    store_class = stores.NoLockStore
+
+
+def _broken(name: str, factory: Callable[[], StateHandler], *catches: str) -> BrokenEngine:
+    description = (factory.__doc__ or "").strip().splitlines()[0]
+    return BrokenEngine(name, factory, catches, description)
+
+
+_TABLE = (
+    _broken("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
+    _broken("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
+    _broken("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
+    _broken("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
+    _broken("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
+    _broken("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
+    _broken("fresh_on_bad_pointer", FreshOnBadPointer, "STATE-POINTER-001", "STATE-SCHEMA-001"),
+    _broken("insertion_order", InsertionOrder, "STATE-ORDER-001"),
+    _broken("defaults_written", DefaultsWritten, "STATE-ORDER-003"),
+    _broken("reload_changes_bytes", ReloadChangesBytes, "STATE-ORDER-002"),
+    _broken("no_lineage", NoLineage, "STATE-LINEAGE-001"),
+    _broken("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
+    _broken("modes_reset", ModesReset, "STATE-MODE-001"),
+    _broken("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
+    _broken("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
+    _broken("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
+    _broken("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
+)
+
+BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
