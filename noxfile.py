@@ -8,14 +8,12 @@ nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["conformance", "tests", "lint"]
 nox.options.reuse_existing_virtualenvs = True
 
-PYTHON = "3.11"
-
 
 def _install(session: nox.Session) -> None:
     session.install("-e", ".[test]")
 
 
-@nox.session(python=PYTHON)
+@nox.session
 def conformance(session: nox.Session) -> None:
     """Certify the reference engine over the subprocess protocol; print the certificate."""
     _install(session)
@@ -32,7 +30,7 @@ def conformance(session: nox.Session) -> None:
     )
 
 
-@nox.session(python=PYTHON)
+@nox.session
 def tests(session: nox.Session) -> None:
     """Every lane and the suite's self-test, in parallel."""
     _install(session)
@@ -48,7 +46,7 @@ def tests(session: nox.Session) -> None:
     )
 
 
-@nox.session(python=PYTHON)
+@nox.session
 def lanes(session: nox.Session) -> None:
     """One curated lane by name (``nox -s lanes -- runtime``), or all of them."""
     _install(session)
@@ -56,7 +54,7 @@ def lanes(session: nox.Session) -> None:
     session.run("pytest", "-n", "auto", *(f"lanes/{name}" for name in names))
 
 
-@nox.session(python=PYTHON)
+@nox.session
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check."""
     session.install("ruff>=0.6")
@@ -64,7 +62,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
 
 
-@nox.session(python=PYTHON)
+@nox.session
 def demo(session: nox.Session) -> None:
     """A scripted chat, then the register tour across the four registers."""
     _install(session)
@@ -72,21 +70,21 @@ def demo(session: nox.Session) -> None:
     session.run("python", "-m", "reference", "demo", "register-tour")
 
 
-@nox.session(python=PYTHON)
+@nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks: medians and ratios, measured in one run."""
     _install(session)
     session.run("python", "tools/bench.py", *session.posargs)
 
 
-@nox.session(python=PYTHON)
+@nox.session
 def cognition(session: nox.Session) -> None:
     """Cognition lane metrics, the four registers side by side (holdout in aggregate)."""
     _install(session)
     session.run("python", "tools/cognition_report.py")
 
 
-@nox.session(python=PYTHON)
+@nox.session
 def golden(session: nox.Session) -> None:
     """Ratify a golden change: ``nox -s golden -- --ratify ID --reason TEXT``."""
     _install(session)

@@ -58,11 +58,12 @@ class Outcome:
     counterexample: dict[str, Any] | None = None
 
 
-class _Timeout(BaseException):
-    """Raised through Hypothesis to stop at once: a hung or crashed engine is not shrunk.
+class _EngineDown(BaseException):
+    """Raised through Hypothesis to stop at once: a faulted engine is not shrunk.
 
-    Shrinking would restart the engine for every attempt and could use up its restart
-    budget; the first scenario that made it crash or hang is kept as the counterexample.
+    Shrinking would restart a crashed, hung or garbled engine for every attempt and
+    could use up its restart budget; the first scenario that faulted it is kept as the
+    counterexample.
     """
 
     def __init__(self, fault: EngineFault) -> None:
@@ -110,10 +111,7 @@ def _body(req: Requirement, engine: EngineClient, attempt: _Attempt):
         except EngineFault as fault:
             attempt.fault = fault.kind
             attempt.failure = _failure(req, engine, scenario, str(fault))
-            if fault.kind in ("timeout", "crash"):
-                raise _Timeout(fault) from None
-            engine.restart()
-            raise AssertionError(str(fault)) from None
+            raise _EngineDown(fault) from None
 
     body.__name__ = body.__qualname__ = req.id.replace("-", "_")
     return body
@@ -154,7 +152,7 @@ def run_requirement(
             runner = profile.settings(examples)(given(req.strategy(ctx))(body))
             runner()
         verdict, message = "pass", ""
-    except _Timeout as stop:
+    except _EngineDown as stop:
         verdict, message = "error", str(stop.fault)
         _restart_quietly(engine)
     except EngineFault as fault:

@@ -14,7 +14,9 @@ MAX_BUCKET = 32
 
 hex_hashes = st.binary(min_size=32, max_size=32).map(bytes.hex)
 trace_hashes = st.one_of(hex_hashes, hex_hashes, st.text(max_size=80))
-register_ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,30}", fullmatch=True)
+register_ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,30}", fullmatch=True).filter(
+    lambda rid: ".." not in rid
+)
 turn_indices = st.one_of(st.integers(0, 64), st.integers(0, 2**31 - 1))
 bucket_names = st.one_of(st.sampled_from(BUCKET_NAMES), st.text(max_size=16))
 markers = st.one_of(st.just(""), st.text(max_size=24), st.text(max_size=MAX_MARKER_LEN))

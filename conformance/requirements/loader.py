@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import hashlib
 import json
 
 from hypothesis import strategies as st
@@ -289,28 +290,40 @@ def seal_mismatch(engine, scenario):
 
 @requirement(
     "LOAD-TAMPER-001",
-    "a ratified pack loads, and changing any one byte of its file makes it refuse to load",
+    "a ratified pack loads, and any edit of its file (a byte anywhere, a field's content, "
+    "whitespace alone) makes it refuse to load",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed="ADR-0070 § Trust boundaries (self-seal still verified)",
     strategy=lambda ctx: st.tuples(
-        gen.valid_packs(), st.integers(0, 10**6), st.integers(1, 255)
+        gen.valid_packs(), st.integers(0, 2**32), st.integers(1, 255), st.text(max_size=20)
     ).map(list),
     max_examples=60,
 )
 def tampered_pack_refused(engine, scenario):
-    document, position, delta = scenario
+    document, position, delta, description = scenario
     rid = document["register_id"]
     files = ratified_files(engine, document)
-    loaded = _load(engine, rid, files)["pack"]
-    assert loaded["register_id"] == rid
-    raw = bytearray(base64.b64decode(files[f"{rid}.json"]))
-    index = position % len(raw)
-    raw[index] = (raw[index] + delta) % 256
-    tampered = {**files, f"{rid}.json": _b64(bytes(raw))}
-    refusal = _refusal(lambda: _load(engine, rid, tampered))
-    assert refusal is not None, f"byte {index} changed by +{delta} and the pack still loads"
-    assert refusal.code.startswith("REGISTER_"), f"refused with {refusal.code}"
+    assert _load(engine, rid, files)["pack"]["register_id"] == rid, "the ratified pack"
+    raw = base64.b64decode(files[f"{rid}.json"])
+    for what, edited in _edits(raw, position, delta, description):
+        refusal = _refusal(lambda e=edited: _load(engine, rid, {**files, f"{rid}.json": _b64(e)}))
+        assert refusal is not None, f"{what}, and the pack still loads"
+        assert refusal.code.startswith("REGISTER_"), f"{what}: refused with {refusal.code}"
+
+
+def _edits(raw: bytes, position: int, delta: int, description: str) -> list[tuple[str, bytes]]:
+    """A byte changed at a position spread evenly over the file, a field's content, whitespace."""
+    index = int(hashlib.sha256(b"%d" % position).hexdigest(), 16) % len(raw)
+    flipped = bytearray(raw)
+    flipped[index] = (flipped[index] + delta) % 256
+    old = json.dumps(json.loads(raw)["description"], ensure_ascii=False).encode()
+    new = json.dumps(description + "!", ensure_ascii=False).encode()
+    return [
+        (f"byte {index} changed by +{delta}", bytes(flipped)),
+        ("the description's content changed", raw.replace(old, new, 1)),
+        ("a space added before the first newline", raw.replace(b"\n", b" \n", 1)),
+    ]
 
 
 @requirement(

@@ -15,6 +15,15 @@ CLAMP = "ADR-0070 § Wiring shape (the defensive clamp)"
 GATE = "ADR-0071 § Ratify gate widening (per_intent keys must be IntentTag names)"
 
 
+def _scoped_to(overrides: dict, intent: str, depth: int | None) -> dict:
+    """*overrides*, with a per_intent depth for *intent* when *depth* is given."""
+    if depth is None:
+        return overrides
+    scoped = dict(overrides.get("per_intent", {}))
+    scoped[intent] = {"disclosure_domain_count": depth}
+    return {**overrides, "per_intent": scoped}
+
+
 def _resolve(engine, overrides: dict, intent: str) -> int:
     args = {"realizer_overrides": overrides, "intent": intent}
     return engine.call("overrides.resolve", args)["disclosure_domain_count"]
@@ -26,7 +35,9 @@ def _resolve(engine, overrides: dict, intent: str) -> int:
     family="overrides",
     capabilities=("overrides",),
     seed=PER_INTENT,
-    strategy=lambda ctx: st.tuples(gen.overrides(), gen.intents).map(list),
+    strategy=lambda ctx: st.tuples(
+        gen.overrides(), gen.intents, st.one_of(st.none(), gen.depths)
+    ).map(lambda t: [_scoped_to(*t), t[1]]),
 )
 def precedence(engine, scenario):
     overrides, intent = scenario
