@@ -42,25 +42,13 @@ from reference.registers.ratify import ratify_pack_file
 from reference.registers.seal import verify_report_seal
 from reference.runtime import ChatRuntime, RuntimeConfig
 from reference.runtime.sessions import lexicon_script
+from reference.truth.intent import IntentTag
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "conformance" / "data" / "vectors"
 SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
 FOUR_REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
-INTENTS = (
-    "DEFINITION",
-    "CAUSE",
-    "PROCEDURE",
-    "COMPARISON",
-    "CORRECTION",
-    "RECALL",
-    "VERIFICATION",
-    "TRANSITIVE_QUERY",
-    "FRAME_TRANSFER",
-    "NARRATIVE",
-    "EXAMPLE",
-    "UNKNOWN",
-)
+INTENTS = tuple(tag.name for tag in IntentTag)
 HASH = "ab" * 32
 TIMEOUT = 60.0
 
