@@ -75,6 +75,7 @@ def bench(session: nox.Session) -> None:
     """Benchmarks: medians and ratios, measured in one run."""
     _install(session)
     session.run("python", "tools/bench.py", *session.posargs)
+    session.run("python", "tools/bench_algebra.py")
 
 
 @nox.session
