@@ -138,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     except EngineError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return EXIT_USAGE
+    except OSError as exc:
+        sys.stderr.write(f"error: IO: {exc.strerror or exc}: {exc.filename or ''}\n")
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -95,3 +95,9 @@ def test_lexicon_json_lists_every_lemma():
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(rows) >= 80
     assert all(set(row) == {"lemma", "pack", "pos", "has_gloss"} for row in rows)
+
+
+def test_unwritable_audit_is_one_line_exit_2(tmp_path):
+    done = _cli(["chat", "--audit", str(tmp_path / "missing" / "audit.jsonl"), "--once", "hi"])
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr

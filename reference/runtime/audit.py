@@ -16,8 +16,12 @@ class AuditLog:
     """Appends canonical JSON lines; content (input, surface) only when asked for."""
 
     def __init__(self, path: Path | None, *, with_content: bool = False) -> None:
+        """Raise ``OSError`` now, before any turn, if *path* cannot be appended to."""
         self.path = path
         self.with_content = with_content
+        if path is not None:
+            with open(path, "a", encoding="utf-8"):
+                pass
 
     def write(self, event: _Event, *, text: str, surface: str) -> None:
         if self.path is None:
