@@ -1,4 +1,4 @@
-"""Shared lane configuration: Hypothesis profiles."""
+"""Test configuration for lanes and the self-test: Hypothesis profiles, ratified snapshots."""
 
 from __future__ import annotations
 
@@ -28,3 +28,14 @@ def pytest_configure(config: pytest.Config) -> None:
             "golden snapshots change only through a ratification: "
             "nox -s golden -- --ratify ID --reason TEXT (see docs/golden.md)"
         )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Add to every failure the one command that reruns it (same profile, same seed)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        profile = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+        command = f"HYPOTHESIS_PROFILE={profile} python -m pytest -p no:xdist '{item.nodeid}'"
+        report.sections.append(("reproduce", command))
