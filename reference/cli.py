@@ -28,6 +28,7 @@ def _chat_runtime(args: argparse.Namespace):
         register_search_path=tuple(Path(p) for p in args.register_path),
         audit_path=Path(args.audit) if args.audit else None,
         audit_content=args.audit_content,
+        state_dir=Path(args.state) if args.state else None,
     )
     return ChatRuntime(config)
 
@@ -38,7 +39,11 @@ def _emit(response, as_json: bool, out) -> None:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    runtime = _chat_runtime(args)
+    with _chat_runtime(args) as runtime:
+        return _converse(runtime, args)
+
+
+def _converse(runtime, args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.once is not None:
         _emit(runtime.chat(args.once), args.json, out)
@@ -111,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     chat.add_argument("--audit", metavar="FILE", help="append one JSON line per turn")
     chat.add_argument("--audit-content", action="store_true", help="include text in the audit")
+    chat.add_argument(
+        "--state", metavar="DIR", help="persisted engine state, checkpointed every turn"
+    )
     chat.set_defaults(run=cmd_chat)
 
     lexicon = commands.add_parser("lexicon", help="list every lemma")

@@ -10,6 +10,7 @@ from reference.registers.loader import load_register_pack
 from reference.registers.model import RegisterPack, is_unregistered
 from reference.runtime.audit import AuditLog
 from reference.runtime.config import RuntimeConfig
+from reference.runtime.persistence import PersistedSession
 from reference.truth.pipeline import TruthPipeline
 
 
@@ -65,6 +66,11 @@ class ChatRuntime:
         self.truth = TruthPipeline(lexicon)
         self.turn_log: list[TurnEvent] = []
         self.audit = AuditLog(self.config.audit_path, with_content=self.config.audit_content)
+        self.persisted = (
+            PersistedSession.open(self.config.state_dir, self.register_id)
+            if self.config.state_dir is not None
+            else None
+        )
 
     def chat(self, text: str) -> ChatResponse:
         """Run one turn: the trace hash is sealed before any surface exists."""
@@ -102,4 +108,18 @@ class ChatRuntime:
         )
         self.turn_log.append(event)
         self.audit.write(event, text=text, surface=response.surface)
+        if self.persisted is not None:
+            self.persisted.record_turn()
         return response
+
+    def close(self) -> None:
+        """Clean shutdown: the persisted state (if any) commits only what changed."""
+        if self.persisted is not None:
+            self.persisted.close()
+            self.persisted = None
+
+    def __enter__(self) -> ChatRuntime:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
