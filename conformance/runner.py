@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.requirements.registry import Requirement, SuiteContext
 
-VERDICTS = ("pass", "fail", "error", "not-claimed")
 SEARCH_PHASES = tuple(p for p in Phase if p != Phase.explain)
 """Every phase but ``explain``: it only annotates a failure and can cost most of the run."""
 MAX_TRANSCRIPT = 400

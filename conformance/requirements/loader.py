@@ -251,7 +251,6 @@ def _b64(data: bytes) -> str:
     strategy=lambda ctx: gen.valid_packs(),
 )
 def not_ratified(engine, document):
-
     rid = document["register_id"]
     files = {f"{rid}.json": _b64(json.dumps(document, sort_keys=True, indent=2).encode() + b"\n")}
     _expect_code(lambda: _load(engine, rid, files), "REGISTER_NOT_RATIFIED", "unratified pack")

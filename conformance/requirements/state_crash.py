@@ -48,6 +48,7 @@ def torn_tail(engine, scenario):
         _propose_all(engine, stores, directory, items)
         path = directory / "proposals.journal"
         data = path.read_bytes()
+        assert data == b"".join(oracle.frame(p) for p in items), "journal lines are not framed"
         last = oracle.journal_lines(data)[-1]
         keep = len(data) - len(last) + cut % len(last)
         path.write_bytes(data[:keep])

@@ -7,7 +7,6 @@ build fixtures and crash states, without importing any engine.
 from __future__ import annotations
 
 import hashlib
-import json
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -77,7 +76,3 @@ def frame(payload: dict) -> bytes:
 def journal_lines(data: bytes) -> list[bytes]:
     """The raw lines of a journal file (the last may be torn)."""
     return data.splitlines(keepends=True)
-
-
-def payload(line: bytes) -> dict:
-    return json.loads(line[18:-1])
