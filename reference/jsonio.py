@@ -1,0 +1,105 @@
+"""The one guarded reader of JSON from untrusted bytes (packs, reports, state, protocol lines).
+
+:func:`loads_untrusted` either returns a plain JSON value or raises :class:`UntrustedJSON`
+with a one-line reason; callers turn that reason into their own typed error code. It
+refuses, and never lets through to a traceback: bytes that are not UTF-8, text that is
+not JSON, ``NaN`` and ``Infinity``, integers longer than :data:`MAX_INTEGER_DIGITS`
+digits, numbers too large for a double, nesting deeper than :data:`MAX_DEPTH`, and
+strings (or keys) holding a lone surrogate escape such as ``"\\ud800"``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+MAX_DEPTH = 64
+"""Deepest nesting of arrays and objects accepted (a top-level scalar has depth 0)."""
+MAX_INTEGER_DIGITS = 1000
+"""Longest integer literal accepted, in digits (a leading minus sign is not counted)."""
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_OPENERS = ("[", "{")
+
+
+class UntrustedJSON(ValueError):
+    """Bytes or text that are not acceptable JSON; ``reason`` says why in one line."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _refuse_constant(name: str) -> Any:
+    raise UntrustedJSON(f"{name} is not JSON")
+
+
+def _parse_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise UntrustedJSON(f"an integer has more than {MAX_INTEGER_DIGITS} digits")
+    return int(literal)
+
+
+def _parse_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise UntrustedJSON(f"the number {literal[:20]} is too large for a double")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """The nesting depth of a parsed value, computed without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _check_surrogates(text: str, value: Any) -> None:
+    if _SURROGATE_ESCAPE.search(text) is None:
+        return
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise UntrustedJSON("a string holds a lone surrogate; it is not Unicode text") from None
+
+
+def loads_untrusted(data: bytes | str) -> Any:
+    """Parse *data* (UTF-8 bytes or text) as JSON, or raise :class:`UntrustedJSON`."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UntrustedJSON(f"not valid UTF-8 (byte {exc.start})") from None
+    else:
+        text = data
+    try:
+        value = json.loads(
+            text, parse_constant=_refuse_constant, parse_int=_parse_int, parse_float=_parse_float
+        )
+    except UntrustedJSON:
+        raise
+    except json.JSONDecodeError as exc:
+        raise UntrustedJSON(
+            f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise UntrustedJSON(f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:
+        raise UntrustedJSON(f"not JSON: {exc}") from None
+    if sum(text.count(opener) for opener in _OPENERS) > MAX_DEPTH and _depth(value) > MAX_DEPTH:
+        raise UntrustedJSON(f"nested deeper than {MAX_DEPTH} levels")
+    _check_surrogates(text, value)
+    return value
