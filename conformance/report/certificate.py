@@ -41,6 +41,8 @@ def _header(report: dict[str, Any]) -> list[str]:
         f"- suite: {report['suite']['name']} {report['suite']['version']}, "
         f"protocol {hello.get('protocol', '?')}",
         f"- engine: `{report['engine']['command']}`",
+        f"- language: {hello.get('engine', {}).get('language', 'not stated')}; claimed: "
+        f"{', '.join(hello.get('capabilities', [])) or 'nothing'}",
         f"- profile: {report['profile']['name']} "
         f"({'derandomized' if report['profile']['derandomize'] else 'randomized'})",
         f"- verdict digest: `{report['verdict_digest']}`",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from conformance.selftest.mutants.algebra import FlippedProductSign
 from conformance.selftest.mutants.loader import (
     BucketBoundOffByOne,
     DepthBoundLoose,
@@ -137,6 +138,16 @@ _TABLE = (
     _broken("unknown_op_ok", UnknownOpOk, "PROTO-ERROR-001"),
     _broken("bad_hello", BadHello, "PROTO-HELLO-001"),
     _broken("chat_shape_wrong", ChatShapeWrong, "PROTO-CHAT-001"),
+    _broken(
+        "flipped_product_sign",
+        FlippedProductSign,
+        "ALG-TABLE-001",
+        "ALG-PROD-001",
+        "ALG-LAW-001",
+        "ALG-LAW-002",
+        "ALG-ROTOR-001",
+        "ALG-CLOSE-001",
+    ),
 )
 
 BROKEN: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

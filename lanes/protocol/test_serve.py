@@ -162,7 +162,11 @@ def error(call, request: dict[str, Any]) -> dict[str, Any]:
 def test_hello(call):
     assert result(call, "hello") == {
         "protocol": "core-engine/1",
-        "engine": {"name": "core-reference", "version": reference.__version__},
+        "engine": {
+            "name": "core-reference",
+            "version": reference.__version__,
+            "language": "python",
+        },
         "capabilities": sorted(CAPABILITIES),
     }
 

@@ -11,6 +11,7 @@ import reference
 from reference.canonical import pretty_json
 from reference.errors import EngineError
 from reference.lexicon import default_lexicon
+from reference.protocol.algebra_ops import ALGEBRA_CAPABILITIES, ALGEBRA_OPS, AlgebraOps
 from reference.protocol.args import (
     encode_file,
     files_arg,
@@ -60,6 +61,7 @@ CAPABILITIES = (
     "sessions",
     "variation",
     *STATE_CAPABILITIES,
+    *ALGEBRA_CAPABILITIES,
 )
 
 OPS: Mapping[str, OpSpec] = {
@@ -81,10 +83,11 @@ OPS: Mapping[str, OpSpec] = {
     "session.close": OpSpec("op_session_close", ("session",)),
     "batch": OpSpec("op_batch", ("requests",)),
     **STATE_OPS,
+    **ALGEBRA_OPS,
 }
 
 
-class ProtocolHandler(StateOps):
+class ProtocolHandler(StateOps, AlgebraOps):
     """Answers ``core-engine/1`` requests; each op is one overridable ``op_<name>`` method.
 
     Sessions live as long as the handler. Subclasses may override an op, or one of
@@ -235,8 +238,12 @@ class ProtocolHandler(StateOps):
         return CAPABILITIES
 
     def engine_info(self) -> dict[str, str]:
-        """The engine's name and version."""
-        return {"name": reference.ENGINE_NAME, "version": reference.__version__}
+        """The engine's name, version and implementation language."""
+        return {
+            "name": reference.ENGINE_NAME,
+            "version": reference.__version__,
+            "language": "python",
+        }
 
     def lexicon_rows(self) -> list[dict[str, Any]]:
         """One row per lemma: lemma, pack, pos, has_gloss."""

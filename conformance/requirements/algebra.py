@@ -1,0 +1,334 @@
+"""The algebra substrate: Cl(4,1) products, reversion, grades, rotors and versor closure.
+
+The suite keeps its own exact table, written from docs/spec.md § Algebra: blade ``m``
+has bitmask ``m`` (bit i set: ``e_{i+1}`` is a factor), ``e1..e4`` square to +1 and ``e5``
+to -1, and ``e_A e_B = sign(A, B) e_{A xor B}``. Products are summed exactly with
+fractions and rounded once, so every tolerance is measured against the true value.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+from conformance.driver import many
+from conformance.engines.base import EngineRefused
+from conformance.requirements.registry import requirement
+
+SPEC = "docs/spec.md § Algebra (Cl(4,1) substrate parity)"
+CLOSURE = "L10 brief § Decision 0 (versor_condition < 1e-6 by construction)"
+SIZE = 32
+METRIC = (1, 1, 1, 1, -1)
+PRODUCT_ULPS = 64
+"""A product coefficient may be off by 64 ULPs of the sum of its terms' magnitudes."""
+
+ROTOR_ULPS = 8
+"""A rotor coefficient may be off by 8 ULPs of max(1, |exact coefficient|)."""
+
+CONDITION_BOUND = 1e-6
+"""docs/spec.md § Normative formulas: the closure bound on every composed versor."""
+
+
+# The suite's exact table -------------------------------------------------------------------
+
+
+def _factors(mask: int) -> list[int]:
+    return [i for i in range(5) if mask >> i & 1]
+
+
+def blade_sign(left: int, right: int) -> int:
+    """``e_left e_right = blade_sign * e_(left ^ right)``: swaps to sort, then the metric."""
+    swaps = sum(1 for i in _factors(left) for j in _factors(right) if i > j)
+    sign = -1 if swaps % 2 else 1
+    for i in _factors(left & right):
+        sign *= METRIC[i]
+    return sign
+
+
+SIGNS = tuple(tuple(blade_sign(a, b) for b in range(SIZE)) for a in range(SIZE))
+GRADES = tuple(bin(m).count("1") for m in range(SIZE))
+REVERSE = tuple(-1 if (g * (g - 1) // 2) % 2 else 1 for g in GRADES)
+
+
+def exact_product(a: list[float], b: list[float]) -> tuple[list[Fraction], list[Fraction]]:
+    """The exact product ``a b`` and, per coefficient, the sum of its terms' magnitudes."""
+    out = [Fraction(0)] * SIZE
+    size = [Fraction(0)] * SIZE
+    fa = [Fraction(x) for x in a]
+    fb = [Fraction(x) for x in b]
+    for i, x in enumerate(fa):
+        if x:
+            for j, y in enumerate(fb):
+                if y:
+                    term = x * y
+                    out[i ^ j] += SIGNS[i][j] * term
+                    size[i ^ j] += abs(term)
+    return out, size
+
+
+def product(a: list, b: list) -> list[Fraction]:
+    """The exact product of two multivectors."""
+    return exact_product(a, b)[0]
+
+
+def reverse(a: list) -> list:
+    """Each grade-r coefficient times ``(-1)^(r(r-1)/2)``."""
+    return [REVERSE[m] * x for m, x in enumerate(a)]
+
+
+def condition(v: list[float]) -> float:
+    """``norm(V reverse(V) - 1)`` from the exact product, rounded once at the end."""
+    vv = product(v, reverse(v))
+    vv[0] -= 1
+    return math.sqrt(float(sum(x * x for x in vv)))
+
+
+def _floats(mv: object, what: str) -> list[float]:
+    assert isinstance(mv, list) and len(mv) == SIZE, f"{what}: not a list of {SIZE} numbers"
+    assert all(type(x) in (int, float) for x in mv), f"{what}: a coefficient is not a number"
+    return [float(x) for x in mv]
+
+
+def _mv(result: dict, what: str) -> list[float]:
+    return _floats(result.get("multivector"), what)
+
+
+def _blade(mask: int, coeff: float = 1.0) -> list[float]:
+    out = [0.0] * SIZE
+    out[mask] = coeff
+    return out
+
+
+def _vector(coords: list[int]) -> list[float]:
+    out = [0.0] * SIZE
+    for i, c in enumerate(coords):
+        out[1 << i] = float(c)
+    return out
+
+
+def wedge(a: list[float], b: list[float]) -> list[float]:
+    """``(a b - b a) / 2`` for vectors a and b: their bivector."""
+    ab, ba = product(a, b), product(b, a)
+    return [float((x - y) / 2) for x, y in zip(ab, ba, strict=True)]
+
+
+# Strategies ---------------------------------------------------------------------------------
+
+coefficients = st.one_of(
+    st.just(0.0),
+    st.floats(-4.0, 4.0, allow_subnormal=False),
+    st.floats(-1e6, 1e6, allow_subnormal=False),
+)
+float_mvs = st.lists(coefficients, min_size=SIZE, max_size=SIZE)
+int_mvs = st.lists(st.integers(-8, 8), min_size=SIZE, max_size=SIZE)
+small_coords = st.lists(st.integers(-4, 4), min_size=5, max_size=5)
+
+
+@st.composite
+def simple_bivectors(draw, euclidean: bool = False) -> list[float]:
+    """``a ^ b`` for integer vectors (a null plane now and then), never zero."""
+    if not euclidean and draw(st.integers(0, 3)) == 0:
+        a = draw(st.lists(st.integers(-4, 4), min_size=3, max_size=3))
+        t, c = draw(st.integers(-4, 4)), draw(st.integers(1, 3))
+        bivector = wedge(_vector([*a, t, t]), _vector([0, 0, 0, c, c]))
+    else:
+        size = 4 if euclidean else 5
+        a = draw(st.lists(st.integers(-4, 4), min_size=size, max_size=size))
+        b = draw(st.lists(st.integers(-4, 4), min_size=size, max_size=size))
+        bivector = wedge(_vector(a), _vector(b))
+    if not any(bivector):
+        bivector = _blade(0b00011)
+    return bivector
+
+
+angles = st.floats(-8.0, 8.0, allow_subnormal=False)
+
+
+@st.composite
+def chains(draw) -> dict:
+    """A long chain of rotor generators and a vector to carry through it."""
+    euclid = st.tuples(simple_bivectors(euclidean=True), st.floats(-math.pi, math.pi))
+    boost = st.tuples(simple_bivectors(), st.floats(-1 / 32, 1 / 32))
+    steps = draw(st.lists(st.one_of(euclid, euclid, boost), min_size=48, max_size=96))
+    return {"steps": [list(s) for s in steps], "x": _vector(draw(small_coords))}
+
+
+# Requirements --------------------------------------------------------------------------------
+
+
+@requirement(
+    "ALG-TABLE-001",
+    "every product of two basis blades is exactly +-1 times the blade of their xor (1024 pairs)",
+    family="algebra",
+    capabilities=("algebra",),
+    seed=SPEC,
+)
+def basis_table(engine, _):
+    pairs = [(i, j) for i in range(SIZE) for j in range(SIZE)]
+    args = [{"a": _blade(i), "b": _blade(j)} for i, j in pairs]
+    for (i, j), result in zip(pairs, many(engine, "algebra.product", args), strict=True):
+        expected = _blade(i ^ j, float(SIGNS[i][j]))
+        got = _mv(result, f"e[{i}] e[{j}]")
+        assert got == expected, f"blade {i} times blade {j}: {got}, spec gives {expected}"
+
+
+def _ulp_check(got: float, exact: Fraction, size: Fraction, ulps: int, where: str) -> None:
+    bound = ulps * math.ulp(float(size)) if size else 0.0
+    error = abs(Fraction(got) - exact)
+    assert error <= Fraction(bound), (
+        f"{where}: {got!r} is off the exact {float(exact)!r} by {float(error):.3g} "
+        f"(allowed {ulps} ULPs of {float(size):.3g}: {bound:.3g})"
+    )
+
+
+@requirement(
+    "ALG-PROD-001",
+    "the geometric product is within 64 ULPs of the exact table; reverse and grade "
+    "projection are exact",
+    family="algebra",
+    capabilities=("algebra",),
+    seed=SPEC,
+    strategy=lambda ctx: st.tuples(float_mvs, float_mvs).map(list),
+)
+def product_within_ulps(engine, pair):
+    a, b = pair
+    got = _mv(engine.call("algebra.product", {"a": a, "b": b}), "product")
+    exact, sizes = exact_product(a, b)
+    for k in range(SIZE):
+        _ulp_check(got[k], exact[k], sizes[k], PRODUCT_ULPS, f"(a b)[{k}]")
+    assert _mv(engine.call("algebra.reverse", {"a": a}), "reverse") == reverse(a), "reverse(a)"
+    for r in range(6):
+        projected = _mv(engine.call("algebra.grade", {"a": a, "grade": r}), f"grade {r}")
+        expected = [x if GRADES[m] == r else 0.0 for m, x in enumerate(a)]
+        assert projected == expected, f"grade({r}) of a: {projected}, expected {expected}"
+
+
+@requirement(
+    "ALG-LAW-001",
+    "the product is associative and distributes over addition, exactly on integer multivectors",
+    family="algebra",
+    capabilities=("algebra",),
+    seed=SPEC,
+    strategy=lambda ctx: st.tuples(int_mvs, int_mvs, int_mvs).map(list),
+)
+def associative_and_distributive(engine, triple):
+    a, b, c = ([float(x) for x in mv] for mv in triple)
+
+    def mul(x, y):
+        return _mv(engine.call("algebra.product", {"a": x, "b": y}), "product")
+
+    left, right = mul(mul(a, b), c), mul(a, mul(b, c))
+    assert left == right, f"(a b) c != a (b c): {left} vs {right}"
+    summed = [x + y for x, y in zip(b, c, strict=True)]
+    spread = [x + y for x, y in zip(mul(a, b), mul(a, c), strict=True)]
+    assert mul(a, summed) == spread, "a (b + c) != a b + a c"
+    spread = [x + y for x, y in zip(mul(b, a), mul(c, a), strict=True)]
+    assert mul(summed, a) == spread, "(b + c) a != b a + c a"
+
+
+@requirement(
+    "ALG-LAW-002",
+    "reversion is an involutive anti-automorphism: rev(a b) = rev(b) rev(a), exactly on "
+    "integer multivectors",
+    family="algebra",
+    capabilities=("algebra",),
+    seed=SPEC,
+    strategy=lambda ctx: st.tuples(int_mvs, int_mvs).map(list),
+)
+def reverse_anti_automorphism(engine, pair):
+    a, b = ([float(x) for x in mv] for mv in pair)
+
+    def rev(x):
+        return _mv(engine.call("algebra.reverse", {"a": x}), "reverse")
+
+    def mul(x, y):
+        return _mv(engine.call("algebra.product", {"a": x, "b": y}), "product")
+
+    assert rev(rev(a)) == a, "rev(rev(a)) != a"
+    left, right = rev(mul(a, b)), mul(rev(b), rev(a))
+    assert left == right, f"rev(a b) != rev(b) rev(a): {left} vs {right}"
+
+
+def expected_rotor(bivector: list[float], angle: float) -> list[float]:
+    """``exp(-angle/2 * B_hat)`` in closed form, with B^2 taken exactly."""
+    square = float(product(bivector, bivector)[0])
+    half = angle / 2
+    if square < 0:
+        factor, scalar = -math.sin(half) / math.sqrt(-square), math.cos(half)
+    elif square > 0:
+        factor, scalar = -math.sinh(half) / math.sqrt(square), math.cosh(half)
+    else:
+        factor, scalar = -half, 1.0
+    out = [x * factor for x in bivector]
+    out[0] = scalar
+    return out
+
+
+def _refused(engine, bivector: list[float], why: str) -> None:
+    try:
+        engine.call("algebra.rotor", {"bivector": bivector, "angle": 1.0})
+    except EngineRefused as refusal:
+        assert refusal.code == "PROTOCOL_BAD_ARGS", f"{why}: refused with {refusal.code}"
+        assert refusal.field == "bivector", f"{why}: field {refusal.field!r}"
+    else:
+        raise AssertionError(f"{why}: algebra.rotor answered ok")
+
+
+@requirement(
+    "ALG-ROTOR-001",
+    "algebra.rotor gives exp(-angle/2 B_hat) within 8 ULPs, its versor condition is at "
+    "rounding level, and bad bivectors are refused",
+    family="algebra",
+    capabilities=("algebra",),
+    seed=SPEC,
+    strategy=lambda ctx: st.tuples(simple_bivectors(), angles).map(list),
+)
+def rotor_closed_form(engine, case):
+    bivector, angle = case
+    got = _mv(engine.call("algebra.rotor", {"bivector": bivector, "angle": angle}), "rotor")
+    for k, exact in enumerate(expected_rotor(bivector, angle)):
+        bound = ROTOR_ULPS * math.ulp(max(1.0, abs(exact)))
+        assert abs(got[k] - exact) <= bound, f"rotor[{k}] = {got[k]!r}, closed form {exact!r}"
+    scale = max(1.0, sum(x * x for x in got))
+    reported = engine.call("algebra.versor_condition", {"versor": got}).get("condition")
+    assert type(reported) in (int, float), f"versor_condition {reported!r} is not a number"
+    own = condition(got)
+    assert own <= 1e-12 * scale, f"rotor is not a unit versor: condition {own:.3g}"
+    assert abs(reported - own) <= 1e-12 * scale, f"versor_condition {reported!r}, exact {own!r}"
+    _refused(engine, [0.0] * SIZE, "the zero bivector")
+    _refused(engine, _blade(0b00001), "a vector")
+    _refused(engine, [x + y for x, y in zip(_blade(3), _blade(12), strict=True)], "e12 + e34")
+
+
+@requirement(
+    "ALG-CLOSE-001",
+    "a chain of 48 to 96 composed rotors keeps versor_condition below 1e-06 at every step, "
+    "and its sandwich keeps a vector a vector of the same square",
+    family="algebra",
+    capabilities=("algebra",),
+    seed=CLOSURE,
+    strategy=lambda ctx: chains(),
+    max_examples=10,
+)
+def versor_chain_closure(engine, chain):
+    args = [{"bivector": b, "angle": angle} for b, angle in chain["steps"]]
+    rotors = [_mv(r, "rotor") for r in many(engine, "algebra.rotor", args)]
+    versor = _blade(0)
+    for step, r in enumerate(rotors):
+        versor = _mv(engine.call("algebra.product", {"a": versor, "b": r}), "product")
+        reported = engine.call("algebra.versor_condition", {"versor": versor})["condition"]
+        assert reported < CONDITION_BOUND, f"step {step}: versor_condition {reported!r}"
+    own = condition(versor)
+    assert own < CONDITION_BOUND, f"the composed versor has exact condition {own:.3g}"
+    x = chain["x"]
+    y = _mv(engine.call("algebra.versor_apply", {"versor": versor, "x": x}), "versor_apply")
+    scale = max(1.0, sum(c * c for c in y))
+    stray = max(abs(c) for m, c in enumerate(y) if GRADES[m] != 1)
+    assert stray <= CONDITION_BOUND * scale, f"V x rev(V) has non-vector parts up to {stray:.3g}"
+    square_x = sum(METRIC[i] * x[1 << i] ** 2 for i in range(5))
+    square_y = sum(METRIC[i] * y[1 << i] ** 2 for i in range(5))
+    assert abs(square_x - square_y) <= CONDITION_BOUND * scale, (
+        f"the sandwich changed the vector's square: {square_x} -> {square_y}"
+    )

@@ -1,0 +1,40 @@
+"""A broken algebra substrate: one sign of the geometric product table is flipped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from reference.algebra import IDENTITY, PRODUCT_LEFT, PRODUCT_SIGN, reverse
+from reference.protocol.algebra_ops import multivector_arg
+from reference.serve import ProtocolHandler
+
+E12, E23 = 0b00011, 0b00110
+FLIPPED_SIGN = PRODUCT_SIGN.copy()
+FLIPPED_SIGN[E12 ^ E23, E23] *= -1.0
+
+
+def flipped_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The geometric product with ``e12 e23`` giving ``-e13`` instead of ``+e13``."""
+    return (a[PRODUCT_LEFT] * b * FLIPPED_SIGN).sum(axis=1)
+
+
+def _json(mv: np.ndarray) -> dict[str, Any]:
+    return {"multivector": [float(c) + 0.0 for c in mv]}
+
+
+class FlippedProductSign(ProtocolHandler):
+    """One entry of the product sign table is flipped (e12 e23 = -e13)."""
+
+    def op_algebra_product(self, args: dict[str, Any]) -> dict[str, Any]:
+        return _json(flipped_product(multivector_arg(args, "a"), multivector_arg(args, "b")))
+
+    def op_algebra_versor_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        versor, x = multivector_arg(args, "versor"), multivector_arg(args, "x")
+        return _json(flipped_product(flipped_product(versor, x), reverse(versor)))
+
+    def op_algebra_versor_condition(self, args: dict[str, Any]) -> dict[str, Any]:
+        versor = multivector_arg(args, "versor")
+        residue = flipped_product(versor, reverse(versor)) - IDENTITY
+        return {"condition": float(np.sqrt(np.sum(residue * residue)))}
