@@ -1,0 +1,307 @@
+'use strict';
+// core-engine/1 (docs/protocol.md): the envelope, argument checks and one handler per op.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const json = require('./json');
+const algebra = require('./algebra');
+const variation = require('./variation');
+const registers = require('./registers');
+const { lexiconRows } = require('./lexicon');
+
+const { EngineError } = registers;
+const PROTOCOL = 'core-engine/1';
+const ENGINE = { name: 'core-node', version: '0.1.0', language: 'javascript' };
+const MAX_COEFFICIENT = 1e50;
+const MAX_ANGLE = 64;
+
+const fail = (code, message, field) => {
+  throw new EngineError(code, message, field);
+};
+const badArg = (name, message) => fail('PROTOCOL_BAD_ARGS', message, name);
+
+// Arguments -----------------------------------------------------------------------------------
+
+function stringArg(args, name) {
+  if (typeof args[name] !== 'string') badArg(name, `argument '${name}' must be a string`);
+  return args[name];
+}
+
+function nullableStringArg(args, name) {
+  const value = Object.hasOwn(args, name) ? args[name] : null;
+  if (value !== null && typeof value !== 'string') badArg(name, `argument '${name}' must be a string or null`);
+  return value;
+}
+
+function objectArg(args, name) {
+  if (!json.isObject(args[name])) badArg(name, `argument '${name}' must be an object`);
+  return args[name];
+}
+
+function indexArg(args, name) {
+  const value = args[name];
+  if (!json.isInteger(value) || value < 0) badArg(name, `argument '${name}' must be an integer >= 0`);
+  return value;
+}
+
+function stringList(value, name, where) {
+  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) badArg(name, `${where} must be a list of strings`);
+  return value;
+}
+
+function markersArg(args, name) {
+  const markers = objectArg(args, name);
+  for (const key of Object.keys(markers).sort(json.byCodePoint)) {
+    if (!['openings', 'closings', 'transitions'].includes(key)) badArg(name, `${name}.${key} is not a marker bucket`);
+  }
+  for (const key of ['openings', 'closings']) {
+    if (!Object.hasOwn(markers, key)) badArg(name, `${name}.${key} is missing`);
+  }
+  const out = {};
+  for (const key of ['openings', 'closings', 'transitions']) {
+    out[key] = stringList(markers[key] ?? [], name, `${name}.${key}`);
+  }
+  return out;
+}
+
+function intentArg(args, name) {
+  const value = stringArg(args, name);
+  if (!registers.INTENTS.includes(value)) badArg(name, `argument '${name}' is not an IntentTag name`);
+  return value;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const isPlainFileName = (name) =>
+  name.endsWith('.json') && !/[/\\]/.test(name) && !/[\u0000-\u001f\u007f]/.test(name);
+
+function filesArg(args, name) {
+  const files = objectArg(args, name);
+  const out = [];
+  for (const key of Object.keys(files).sort(json.byCodePoint)) {
+    if (!isPlainFileName(key)) badArg(name, `file name ${JSON.stringify(key)} is not a plain *.json name`);
+    if (typeof files[key] !== 'string') badArg(name, `files[${JSON.stringify(key)}] must be a base64 string`);
+    if (!BASE64.test(files[key])) badArg(name, `files[${JSON.stringify(key)}] is not valid base64`);
+    out.push([key, Buffer.from(files[key], 'base64')]);
+  }
+  return out;
+}
+
+/** Run *body* with the files written into a fresh temporary directory, removed afterwards. */
+function withStagedFiles(files, body) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'core-node-'));
+  try {
+    for (const [name, data] of files) {
+      try {
+        fs.writeFileSync(path.join(dir, name), data);
+      } catch (err) {
+        badArg('files', `file ${JSON.stringify(name)} cannot be written: ${err.code || err.message}`);
+      }
+    }
+    return body(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function finiteNumber(value, bound) {
+  return json.isNumber(value) && Number.isFinite(json.numberValue(value)) && Math.abs(json.numberValue(value)) <= bound;
+}
+
+function multivectorArg(args, name) {
+  const value = args[name];
+  if (!Array.isArray(value) || value.length !== algebra.SIZE) badArg(name, `argument '${name}' must be a list of 32 numbers`);
+  value.forEach((x, i) => {
+    if (!finiteNumber(x, MAX_COEFFICIENT)) badArg(name, `${name}[${i}] must be a finite number of magnitude <= 1e50`);
+  });
+  return value.map(json.numberValue);
+}
+
+const mvResult = (mv) => ({ multivector: mv.map((x) => new json.Float(x + 0)) });
+
+// Ops -----------------------------------------------------------------------------------------
+
+class Engine {
+  constructor(dataDir) {
+    this.registerDir = path.join(dataDir, 'registers', 'data');
+    this.lexiconDir = path.join(dataDir, 'lexicon', 'data');
+    this.ops = {
+      hello: { cap: null, args: [], run: () => this.hello() },
+      'lexicon.list': { cap: 'lexicon', args: [], run: () => ({ lemmas: lexiconRows(this.lexiconDir) }) },
+      'register.validate': {
+        cap: 'registers.validate',
+        args: ['pack'],
+        optional: ['expected_id'],
+        run: (a) => {
+          const pack = objectArg(a, 'pack');
+          const expected = nullableStringArg(a, 'expected_id');
+          return { register_id: registers.parsePack(pack, expected).register_id };
+        },
+      },
+      'register.ratify': { cap: 'registers.ratify', args: ['pack'], run: (a) => this.ratify(a) },
+      'register.load': { cap: 'registers.load', args: ['register_id', 'files'], run: (a) => this.load(a) },
+      'variation.select': {
+        cap: 'variation',
+        args: ['bucket', 'trace_hash', 'register_id', 'turn_idx', 'bucket_name'],
+        run: (a) => {
+          const bucket = stringList(a.bucket, 'bucket', "argument 'bucket'");
+          const index = variation.selectIndex(
+            bucket,
+            stringArg(a, 'trace_hash'),
+            stringArg(a, 'register_id'),
+            indexArg(a, 'turn_idx'),
+            stringArg(a, 'bucket_name'),
+          );
+          return { entry: index === null ? '' : bucket[index], index };
+        },
+      },
+      'variation.decorate': {
+        cap: 'variation',
+        args: ['surface', 'discourse_markers', 'register_id', 'trace_hash', 'turn_idx'],
+        run: (a) =>
+          variation.decorate(
+            stringArg(a, 'surface'),
+            markersArg(a, 'discourse_markers'),
+            stringArg(a, 'register_id'),
+            stringArg(a, 'trace_hash'),
+            indexArg(a, 'turn_idx'),
+          ),
+      },
+      'overrides.resolve': {
+        cap: 'overrides',
+        args: ['realizer_overrides', 'intent'],
+        run: (a) => {
+          const overrides = objectArg(a, 'realizer_overrides');
+          return { disclosure_domain_count: variation.resolveDepth(overrides, intentArg(a, 'intent')) };
+        },
+      },
+      batch: { cap: 'batch', args: ['requests'], run: (a) => this.batch(a) },
+      'algebra.product': {
+        cap: 'algebra',
+        args: ['a', 'b'],
+        run: (a) => mvResult(algebra.product(multivectorArg(a, 'a'), multivectorArg(a, 'b'))),
+      },
+      'algebra.reverse': { cap: 'algebra', args: ['a'], run: (a) => mvResult(algebra.reverse(multivectorArg(a, 'a'))) },
+      'algebra.grade': {
+        cap: 'algebra',
+        args: ['a', 'grade'],
+        run: (a) => {
+          const mv = multivectorArg(a, 'a');
+          if (typeof a.grade !== 'number' || !Number.isInteger(a.grade) || a.grade < 0 || a.grade > 5) {
+            badArg('grade', "argument 'grade' must be an integer in 0..5");
+          }
+          return mvResult(algebra.gradePart(mv, a.grade));
+        },
+      },
+      'algebra.rotor': { cap: 'algebra', args: ['bivector', 'angle'], run: (a) => this.rotor(a) },
+      'algebra.versor_apply': {
+        cap: 'algebra',
+        args: ['versor', 'x'],
+        run: (a) => mvResult(algebra.versorApply(multivectorArg(a, 'versor'), multivectorArg(a, 'x'))),
+      },
+      'algebra.versor_condition': {
+        cap: 'algebra',
+        args: ['versor'],
+        run: (a) => ({ condition: new json.Float(algebra.versorCondition(multivectorArg(a, 'versor'))) }),
+      },
+    };
+    this.capabilities = [...new Set(Object.values(this.ops).map((op) => op.cap).filter(Boolean))].sort();
+  }
+
+  hello() {
+    return { protocol: PROTOCOL, engine: ENGINE, capabilities: this.capabilities };
+  }
+
+  ratify(a) {
+    const pack = registers.parsePack(objectArg(a, 'pack'), null);
+    const { report, pack: sealed } = registers.ratify(pack);
+    const id = pack.register_id;
+    const encode = (value) => Buffer.from(json.pretty(value), 'utf8').toString('base64');
+    return { files: { [`${id}.json`]: encode(sealed), [`${id}.mastery_report.json`]: encode(report) }, report };
+  }
+
+  load(a) {
+    const id = stringArg(a, 'register_id');
+    const files = filesArg(a, 'files');
+    return withStagedFiles(files, (dir) => ({ pack: registers.loadPack(id, [dir, this.registerDir]) }));
+  }
+
+  rotor(a) {
+    const bivector = multivectorArg(a, 'bivector');
+    if (!finiteNumber(a.angle, MAX_ANGLE)) badArg('angle', "argument 'angle' must be a finite number of magnitude <= 64");
+    try {
+      return mvResult(algebra.rotor(bivector, json.numberValue(a.angle)));
+    } catch (err) {
+      if (err instanceof algebra.DomainError) badArg('bivector', err.message);
+      throw err;
+    }
+  }
+
+  batch(a) {
+    const requests = a.requests;
+    if (!Array.isArray(requests)) badArg('requests', "argument 'requests' must be a list");
+    requests.forEach((item, i) => {
+      if (json.isObject(item) && item.op === 'batch') badArg('requests', `requests[${i}] is a nested batch`);
+    });
+    return { responses: requests.map((item) => this.handle(item)) };
+  }
+
+  /** Check the envelope and argument names, then run the op. */
+  dispatch(request) {
+    if (!json.isObject(request)) fail('PROTOCOL_BAD_JSON', 'a request must be a JSON object', undefined);
+    if (Object.hasOwn(request, 'id') && request.id === null) fail('PROTOCOL_BAD_JSON', 'id is null', undefined);
+    if (!validId(request.id)) fail('PROTOCOL_BAD_REQUEST', 'id must be an integer or a string', 'id');
+    if (typeof request.op !== 'string') fail('PROTOCOL_BAD_REQUEST', 'op must be a string', 'op');
+    const args = Object.hasOwn(request, 'args') ? request.args : Object.create(null);
+    if (!json.isObject(args)) fail('PROTOCOL_BAD_REQUEST', 'args must be an object', 'args');
+    const op = Object.hasOwn(this.ops, request.op) ? this.ops[request.op] : null;
+    if (op === null) fail('PROTOCOL_UNKNOWN_OP', `unknown op ${JSON.stringify(request.op)}`, 'op');
+    const known = [...op.args, ...(op.optional || [])];
+    for (const name of Object.keys(args).sort(json.byCodePoint)) {
+      if (!known.includes(name)) badArg(name, `unknown argument ${JSON.stringify(name)}`);
+    }
+    for (const name of op.args) {
+      if (!Object.hasOwn(args, name)) badArg(name, `missing argument '${name}'`);
+    }
+    return op.run(args);
+  }
+
+  /** One parsed request in, one response object out; never throws. */
+  handle(request) {
+    const id = json.isObject(request) && validId(request.id) ? request.id : null;
+    try {
+      return { id, ok: true, result: this.dispatch(request) };
+    } catch (err) {
+      if (err instanceof EngineError) {
+        const error = { code: err.code, message: oneLine(err.message) };
+        if (err.field !== undefined && err.field !== null) error.field = err.field;
+        return { id: err.code === 'PROTOCOL_BAD_JSON' ? null : id, ok: false, error };
+      }
+      return { id, ok: false, error: { code: 'ENGINE_INTERNAL', message: oneLine(`internal error: ${err.message}`) } };
+    }
+  }
+
+  /** One line of bytes in, one response line out. */
+  handleLine(bytes) {
+    let request;
+    try {
+      const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      request = json.parse(text);
+    } catch (err) {
+      const message = oneLine(`line is not JSON: ${err.message}`);
+      return json.wire({ id: null, ok: false, error: { code: 'PROTOCOL_BAD_JSON', message } });
+    }
+    return json.wire(this.handle(request));
+  }
+}
+
+function validId(id) {
+  return json.isInteger(id) || typeof id === 'string';
+}
+
+function oneLine(text) {
+  const flat = String(text).split(/\r?\n/).join(' ');
+  return flat.length <= 500 ? flat : `${flat.slice(0, 497)}...`;
+}
+
+module.exports = { Engine };
