@@ -31,6 +31,30 @@ def conformance(session: nox.Session) -> None:
 
 
 @nox.session
+def ports(session: nox.Session) -> None:
+    """The Node.js port: its encoder tests, then certification over stdio, in full and
+    with the algebra capability alone (an algebra substrate is certified on algebra)."""
+    _install(session)
+    session.run("node", "--test", "ports/node/test/", external=True)
+    for name, command in (
+        ("node", "node ports/node/engine.js"),
+        ("node-algebra", "node ports/node/engine.js --only algebra"),
+    ):
+        session.run(
+            "python",
+            "-m",
+            "conformance",
+            "certify",
+            "--engine",
+            command,
+            "--strict",
+            "--report",
+            f"out/ports/{name}",
+            *session.posargs,
+        )
+
+
+@nox.session
 def tests(session: nox.Session) -> None:
     """Every lane and the suite's self-test, in parallel."""
     _install(session)

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 'use strict';
 // A core-engine/1 engine in Node.js: one JSON request per stdin line, one response per stdout line.
-// Usage: node ports/node/engine.js [DATA_DIR]   (DATA_DIR holds lexicon/data and registers/data;
-// default: the reference engine's shipped data next to this repository's ports/ directory).
+// Usage: node ports/node/engine.js [--data DIR] [--only CAP,CAP...]
+//   --data DIR   holds lexicon/data and registers/data (default: the reference engine's
+//                shipped data, ../../reference from this file)
+//   --only CAPS  claim only these capabilities; the ops of the others are unknown ops
 
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 const { Engine } = require('./lib/protocol');
 
-const dataDir = process.argv[2] || path.join(__dirname, '..', '..', 'reference');
-const engine = new Engine(dataDir);
+const { values } = parseArgs({ options: { data: { type: 'string' }, only: { type: 'string' } } });
+const dataDir = values.data || path.join(__dirname, '..', '..', 'reference');
+const engine = new Engine(dataDir, values.only ? values.only.split(',') : null);
 let pending = Buffer.alloc(0);
 
 function answer(line) {

@@ -122,7 +122,8 @@ const mvResult = (mv) => ({ multivector: mv.map((x) => new json.Float(x + 0)) })
 // Ops -----------------------------------------------------------------------------------------
 
 class Engine {
-  constructor(dataDir) {
+  /** *only*: the capabilities to claim (null: all of them); other ops are unknown ops. */
+  constructor(dataDir, only = null) {
     this.registerDir = path.join(dataDir, 'registers', 'data');
     this.lexiconDir = path.join(dataDir, 'lexicon', 'data');
     this.ops = {
@@ -205,6 +206,9 @@ class Engine {
         run: (a) => ({ condition: new json.Float(algebra.versorCondition(multivectorArg(a, 'versor'))) }),
       },
     };
+    for (const [name, op] of Object.entries(this.ops)) {
+      if (only !== null && op.cap !== null && !only.includes(op.cap)) delete this.ops[name];
+    }
     this.capabilities = [...new Set(Object.values(this.ops).map((op) => op.cap).filter(Boolean))].sort();
   }
 
