@@ -68,6 +68,13 @@ function rotor(bivector, angle) {
   return out;
 }
 
+/** The scalar 1. */
+function blade0() {
+  const out = new Array(SIZE).fill(0);
+  out[0] = 1;
+  return out;
+}
+
 const versorApply = (v, x) => product(product(v, x), reverse(v));
 
 function versorCondition(v) {
@@ -76,4 +83,4 @@ function versorCondition(v) {
   return Math.sqrt(squaredNorm(residue));
 }
 
-module.exports = { SIZE, DomainError, product, reverse, gradePart, rotor, versorApply, versorCondition };
+module.exports = { SIZE, blade0, DomainError, product, reverse, gradePart, rotor, versorApply, versorCondition };

@@ -9,6 +9,8 @@ const algebra = require('./algebra');
 const variation = require('./variation');
 const registers = require('./registers');
 const { lexiconRows } = require('./lexicon');
+const { loadLexicon } = require('./truth');
+const { ChatSession } = require('./chat');
 
 const { EngineError } = registers;
 const PROTOCOL = 'core-engine/1';
@@ -177,6 +179,25 @@ class Engine {
         },
       },
       batch: { cap: 'batch', args: ['requests'], run: (a) => this.batch(a) },
+      'session.open': { cap: 'sessions', args: ['register_id'], optional: ['files'], run: (a) => this.open(a) },
+      'session.chat': {
+        cap: 'sessions',
+        args: ['session', 'text'],
+        run: (a) => {
+          const session = this.session(stringArg(a, 'session'));
+          return session.chat(stringArg(a, 'text'));
+        },
+      },
+      'session.close': {
+        cap: 'sessions',
+        args: ['session'],
+        run: (a) => {
+          const id = stringArg(a, 'session');
+          this.session(id);
+          this.sessions.delete(id);
+          return {};
+        },
+      },
       'algebra.product': {
         cap: 'algebra',
         args: ['a', 'b'],
@@ -209,11 +230,38 @@ class Engine {
     for (const [name, op] of Object.entries(this.ops)) {
       if (only !== null && op.cap !== null && !only.includes(op.cap)) delete this.ops[name];
     }
+    this.sessions = new Map();
+    this.sessionsOpened = 0;
+    this.lexicon = null;
     this.capabilities = [...new Set(Object.values(this.ops).map((op) => op.cap).filter(Boolean))].sort();
   }
 
   hello() {
     return { protocol: PROTOCOL, engine: ENGINE, capabilities: this.capabilities };
+  }
+
+  open(a) {
+    const id = nullableStringArg(a, 'register_id');
+    if (!Object.hasOwn(a, 'files') || !this.capabilities.includes('registers.load')) {
+      if (Object.hasOwn(a, 'files')) badArg('files', "argument 'files' needs the registers.load capability");
+      return this.addSession(id === null ? null : registers.loadPack(id, [this.registerDir]));
+    }
+    const files = filesArg(a, 'files');
+    const pack = withStagedFiles(files, (dir) => (id === null ? null : registers.loadPack(id, [dir, this.registerDir])));
+    return this.addSession(pack);
+  }
+
+  addSession(pack) {
+    if (this.lexicon === null) this.lexicon = loadLexicon(this.lexiconDir);
+    this.sessionsOpened += 1;
+    const id = `s${this.sessionsOpened}`;
+    this.sessions.set(id, new ChatSession(this.lexicon, pack));
+    return { session: id };
+  }
+
+  session(id) {
+    if (!this.sessions.has(id)) fail('SESSION_UNKNOWN', `no open session ${JSON.stringify(id)}`, 'session');
+    return this.sessions.get(id);
   }
 
   ratify(a) {
