@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pathlib
+import shutil
+import subprocess
 from importlib import resources
 
 import pytest
@@ -117,3 +120,13 @@ def test_trace_records_are_what_the_reference_seals():
     pipeline = TruthPipeline()
     hashes = [pipeline.run(text).trace_hash for text in TRACE_SCRIPT]
     assert hashes == [v["sha256"] for v in _one("trace_record")]
+
+
+def test_node_port_encoder():
+    """The Node port's encoder passes the same vectors (skipped where Node is not installed)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    tests = pathlib.Path(__file__).resolve().parents[2] / "ports" / "node" / "test"
+    done = subprocess.run([node, "--test", str(tests)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

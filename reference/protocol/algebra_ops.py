@@ -47,7 +47,7 @@ def _is_number(value: object) -> bool:
 def number_arg(args: Mapping[str, Any], name: str, bound: float) -> float:
     """The finite number argument *name*, at most *bound* in magnitude."""
     value = args.get(name)
-    if not _is_number(value) or not math.isfinite(value) or abs(value) > bound:
+    if not _is_number(value) or abs(value) > bound or not math.isfinite(value):
         bad_arg(name, f"argument {name!r} must be a finite number of magnitude <= {bound:g}")
     return float(value)
 
@@ -58,7 +58,7 @@ def multivector_arg(args: Mapping[str, Any], name: str) -> np.ndarray:
     if not isinstance(value, list) or len(value) != SIZE:
         bad_arg(name, f"argument {name!r} must be a list of {SIZE} numbers")
     for index, item in enumerate(value):
-        if not _is_number(item) or not math.isfinite(item) or abs(item) > MAX_COEFFICIENT:
+        if not _is_number(item) or abs(item) > MAX_COEFFICIENT or not math.isfinite(item):
             bad_arg(name, f"{name}[{index}] must be a finite number of magnitude <= 1e50")
     return np.array([float(item) for item in value])
 

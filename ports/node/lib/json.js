@@ -15,6 +15,7 @@ class Float {
 class JsonError extends Error {}
 
 const MAX_DEPTH = 500;
+const NUMBER = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const ESCAPES = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
@@ -27,7 +28,8 @@ function parse(text) {
     while (pos < text.length && WS.has(text.charCodeAt(pos))) pos += 1;
   };
   const number = () => {
-    const match = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(pos, pos + 400));
+    NUMBER.lastIndex = pos;
+    const match = NUMBER.exec(text);
     if (!match) fail('Expecting value');
     pos += match[0].length;
     if (match[2] === undefined && match[3] === undefined) {
@@ -36,9 +38,7 @@ function parse(text) {
         ? Number(big) + 0
         : big;
     }
-    const value = Number(match[0]);
-    if (!Number.isFinite(value)) fail('Number out of range');
-    return new Float(value);
+    return new Float(Number(match[0]));
   };
   const string = () => {
     pos += 1;

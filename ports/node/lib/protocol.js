@@ -301,7 +301,6 @@ class Engine {
   /** Check the envelope and argument names, then run the op. */
   dispatch(request) {
     if (!json.isObject(request)) fail('PROTOCOL_BAD_JSON', 'a request must be a JSON object', undefined);
-    if (Object.hasOwn(request, 'id') && request.id === null) fail('PROTOCOL_BAD_JSON', 'id is null', undefined);
     if (!validId(request.id)) fail('PROTOCOL_BAD_REQUEST', 'id must be an integer or a string', 'id');
     if (typeof request.op !== 'string') fail('PROTOCOL_BAD_REQUEST', 'op must be a string', 'op');
     const args = Object.hasOwn(request, 'args') ? request.args : Object.create(null);
@@ -337,7 +336,7 @@ class Engine {
   handleLine(bytes) {
     let request;
     try {
-      const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
       request = json.parse(text);
     } catch (err) {
       const message = oneLine(`line is not JSON: ${err.message}`);

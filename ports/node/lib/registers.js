@@ -183,7 +183,7 @@ function ratify(pack) {
 function readJson(file, code, what) {
   let text;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(file));
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(fs.readFileSync(file));
     return { text, data: json.parse(text) };
   } catch (err) {
     return refuse(code, `${what} ${file} cannot be read as UTF-8 JSON: ${err.message}`, null);
