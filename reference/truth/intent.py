@@ -87,6 +87,7 @@ FRAMES: tuple[Frame, ...] = (
         rf"(?:what|that|when|how|whatever) {USER} {SPEECH} (?:about|of|regarding) {A}{SINCE}$",
         rf"^(?:do|did|can|could|will|would) you (?:still |even )?(?:remember|recall) {A}{SINCE}$",
         rf"^what do you (?:remember|recall) (?:about|of|regarding) {A}$",
+        rf"^what (?:did|have) you (?:say|said|tell|told)(?: me| us)? (?:about|of|regarding) {A}$",
         rf"^(?:remember|recall) (?!is |are |was |were ){A}{SINCE}$",
         rf"^remind (?:me|us) (?:about|of) {A}$",
     ),
@@ -123,8 +124,9 @@ FRAMES: tuple[Frame, ...] = (
         rf"^what makes {A} different from {B}$",
         rf"^(?:is|are) {A} (?:different|distinct) from {B}$",
         rf"^what do {A} and {B} have in common$",
-        rf"^which (?:one |of them |of the two )?(?:is|are|was|were|has|have|does|do|can)"
-        rf" [a-z' ]+?, {A} or {B}$",
+        rf"^which (?:one |of them |of the two )?\w+ [a-z' ]*?, {A} or {B}$",
+        rf"^(?:is|are) {A} and {B} (?:the same|alike|similar|different)(?: things?)?$",
+        rf"^(?:is|are) {A} the same as {B}$",
         rf"^which (?:is|are) \w+ (?:than the other )?[:,]? ?{A} or {B}$",
         rf"^{A} or {B}[:,] which .*$",
         rf"^{A} (?:versus|vs) {B}$",
@@ -137,8 +139,8 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:how|in what way) (?:does|do|did|can|could|would|might|will) {A} (?:connect to"
         rf"|connect with|relate to|link to|link with|lead to|lead into|tie to|turn into|grow into"
         rf"|become|give rise to|develop into|change into|get to) {B}$",
-        rf"^how {A} (?:connects|links|relates|leads|is {LINKED}|are {LINKED}) (?:to|with|into)"
-        rf" {B}$",
+        rf"^how {A} (?:(?:connects|links|relates|leads|is {LINKED}|are {LINKED}) (?:to|with|into)"
+        rf"|becomes|turns into|grows into|gives rise to) {B}$",
         rf"^(?:is|are|was|were) {A} {LINKED} (?:to|with) {B}$",
         rf"^(?:is|are) there (?:a |any |some )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
         rf"^(?:what|where) (?:is|are) (?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and)"
@@ -177,6 +179,8 @@ FRAMES: tuple[Frame, ...] = (
         rf" {A}$",
         rf"^(?:the )?(?:cause|causes|reason|reasons|origin) (?:of|for|behind) {A}$",
         rf"^how come {A}$",
+        rf"^how (?:is|are|was|were) {A} (?:made|formed|created|born|caused)$",
+        rf"^how (?:does|do|did) {A}$",
         rf"^where (?:does|do|did) {A} come from$",
         rf"^what (?:is|are) {A} caused by$",
         rf"^(?:for )?what reason {A}$",
@@ -216,6 +220,9 @@ FRAMES: tuple[Frame, ...] = (
         rf"^what (?:can|could|would|do) you (?:tell|say|share|know)(?: me| us)? (?:about|of"
         rf"|regarding) {A}$",
         rf"^(?:a |the )?(?:story|stories|tale|tales|history) (?:of|about) {A}$",
+        rf"^(?:what is|what's|what are) (?:the )?(?:story|stories|tale|history) (?:of|about|behind)"
+        rf" {A}$",
+        rf"^what (?:is|are|was|were) {A} like$",
         rf"^(?:more|anything|something) (?:about|on) {A}$",
     ),
     *_frames(
@@ -245,7 +252,9 @@ _WRAPPERS = re.compile(
     r"|we'd like|i'm wondering|i'm curious)(?: (?:you )?to)? "
     r"|(?:know|understand|see|ask you) (?=what|why|how|who|whether|if|which)"
     r"|(?:tell|show|explain to|teach|remind) (?:me|us) (?=what|why|how|who|whether|if|which)"
-    r"|explain (?=what|why|how|who|whether|if|which)"
+    r"|(?:explain|describe) (?=what|why|how|who|whether|if|which)"
+    r"|how (?:would|do|can|could|should|might) (?:you|we|one|i) (?=(?:describe|define|explain"
+    r"|characterize|summarize|summarise) )"
     r"|(?:do you know|any idea|have you any idea|let me know) )"
 )
 _TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\"'`]|\bplease\b)+$")

@@ -27,7 +27,7 @@ STOPWORDS = frozenset(
     not yes yeah yep no nope nah ok okay hi hello hey thanks thank please oh ah um uh hmm
     there here now just also very really quite rather too even still again already ever
     exactly actually maybe perhaps anyway basically simply only
-    like unlike two three
+    like unlike up down out off away back two three
     """.split()
 )
 """Function words: determiners, pronouns, auxiliaries, prepositions, conjunctions,
