@@ -17,7 +17,7 @@ STOPWORDS = frozenset(
     i me my mine myself you your yours yourself yourselves we us our ours ourselves
     he him his himself she her hers herself it its itself they them their theirs themselves
     one ones someone somebody something anyone anybody anything everyone everybody
-    everything nobody nothing none thing things
+    everything nobody nothing none
     what whats who whom whose which where when why how whether whatever whichever
     is are was were be been being am do does did done doing have has had having
     can could should would will shall may might must ought
