@@ -11,6 +11,7 @@ from reference.registers.model import RegisterPack, is_unregistered
 from reference.runtime.audit import AuditLog
 from reference.runtime.config import RuntimeConfig
 from reference.runtime.persistence import PersistedSession
+from reference.runtime.turn_log import TurnLog
 from reference.truth.pipeline import TruthPipeline
 
 
@@ -64,7 +65,7 @@ class ChatRuntime:
         )
         self.register_id = None if is_unregistered(self.register) else self.register.register_id
         self.truth = TruthPipeline(lexicon)
-        self.turn_log: list[TurnEvent] = []
+        self.turn_log: TurnLog[TurnEvent] = TurnLog()
         self.audit = AuditLog(self.config.audit_path, with_content=self.config.audit_content)
         self.persisted = (
             PersistedSession.open(self.config.state_dir, self.register_id)
