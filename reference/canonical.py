@@ -20,18 +20,23 @@ class FloatInHashError(TypeError):
     """A float reached a canonical encoding; quantize it first."""
 
 
+_NEVER_FLOAT = frozenset({str, int, bool, type(None)})
+"""Exact types that neither are nor hold a float (checked before the isinstance walk)."""
+
+
 def _holds_float(value: Any) -> bool:
     """Whether a float lies anywhere in *value* (dicts, lists and tuples are walked)."""
-    if isinstance(value, float):
-        return True
-    if isinstance(value, dict):
-        value = value.values()
-    elif not isinstance(value, (list, tuple)):
+    kind = type(value)
+    if kind in _NEVER_FLOAT:
         return False
-    for item in value:
-        if isinstance(item, float):
-            return True
-        if isinstance(item, (dict, list, tuple)) and _holds_float(item):
+    if kind is dict or (kind is not list and kind is not tuple and isinstance(value, dict)):
+        items = value.values()
+    elif kind is list or kind is tuple or isinstance(value, (list, tuple)):
+        items = value
+    else:
+        return isinstance(value, float)
+    for item in items:  # noqa: SIM110 (a loop, not any(), keeps the hot path free of a generator)
+        if type(item) not in _NEVER_FLOAT and _holds_float(item):
             return True
     return False
 
