@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 from reference.lexicon import Lexicon
 from reference.realize import decorate, realize
@@ -10,9 +11,11 @@ from reference.registers.loader import load_register_pack
 from reference.registers.model import RegisterPack, is_unregistered
 from reference.runtime.audit import AuditLog
 from reference.runtime.config import RuntimeConfig
-from reference.runtime.persistence import PersistedSession
 from reference.runtime.turn_log import TurnLog
 from reference.truth.pipeline import TruthPipeline
+
+if TYPE_CHECKING:
+    from reference.runtime.persistence import PersistedSession
 
 
 @dataclass(frozen=True)
@@ -67,11 +70,15 @@ class ChatRuntime:
         self.truth = TruthPipeline(lexicon)
         self.turn_log: TurnLog[TurnEvent] = TurnLog()
         self.audit = AuditLog(self.config.audit_path, with_content=self.config.audit_content)
-        self.persisted = (
-            PersistedSession.open(self.config.state_dir, self.register_id)
-            if self.config.state_dir is not None
-            else None
-        )
+        self.persisted = self._open_state()
+
+    def _open_state(self) -> PersistedSession | None:
+        """The persisted session when a state directory is configured (imported only then)."""
+        if self.config.state_dir is None:
+            return None
+        from reference.runtime.persistence import PersistedSession
+
+        return PersistedSession.open(self.config.state_dir, self.register_id)
 
     def chat(self, text: str) -> ChatResponse:
         """Run one turn: the trace hash is sealed before any surface exists."""
