@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reference.lexicon import Lexicon
@@ -34,7 +34,8 @@ class ChatResponse:
     register_variant_id: str
 
     def as_json(self) -> dict[str, object]:
-        return asdict(self)
+        """Every field by name (all are JSON scalars, so no deep copy is needed)."""
+        return dict(vars(self))
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ class TurnEvent:
     register_variant_id: str
 
     def as_json(self) -> dict[str, object]:
-        return asdict(self)
+        """Every field by name (all are JSON scalars, so no deep copy is needed)."""
+        return dict(vars(self))
 
 
 class ChatRuntime:
