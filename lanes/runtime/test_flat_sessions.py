@@ -10,8 +10,10 @@ import gc
 import sys
 from collections.abc import Callable
 
+from reference.algebra import cga_inner
 from reference.runtime import ChatRuntime
 from reference.runtime.turn_log import RETAINED_EVENTS
+from reference.truth.vault import Vault, lemma_point, point_address
 
 CYCLE = (
     "What is light?",
@@ -88,3 +90,19 @@ def test_a_long_session_keeps_a_bounded_memory():
     assert [event.turn_idx for event in runtime.turn_log] == list(
         range(len(runtime.turn_log) - RETAINED_EVENTS, len(runtime.turn_log))
     )
+
+
+def test_the_vault_tally_is_what_a_hit_reports():
+    vault = Vault()
+    assert vault.recall("light") is None
+    vault.store("light", 2)
+    vault.store("water", 3, "wet")
+    vault.store("light", 5, "a wave")
+    vault.store("light", 9)
+    hit = vault.recall("light")
+    assert (hit.lemma, hit.count, hit.first_turn, hit.last_turn) == ("light", 3, 2, 9)
+    assert hit.latest_claim == "a wave"
+    assert hit.address == point_address(lemma_point("light"))
+    assert cga_inner(lemma_point("light"), lemma_point("light")) == 0.0
+    assert cga_inner(lemma_point("light"), lemma_point("water")) < 0.0
+    assert (len(vault), vault.addresses) == (4, 2)
