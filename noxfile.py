@@ -1,10 +1,13 @@
-"""Maintainer sessions. ``nox -s conformance`` is the main job; ``nox -s tests`` runs the tests."""
+"""Maintainer sessions. ``nox -s conformance`` is the main job; ``nox -s tests`` runs the tests.
+
+Virtualenvs are built with uv when it is installed (next to nox or on PATH), else with venv.
+"""
 
 from __future__ import annotations
 
 import nox
 
-nox.options.default_venv_backend = "venv"
+nox.options.default_venv_backend = "uv|venv"
 nox.options.sessions = ["conformance", "tests", "lint"]
 nox.options.reuse_existing_virtualenvs = True
 
@@ -56,12 +59,20 @@ def ports(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Every lane and the suite's self-test, in parallel."""
+    """Every lane and the suite's self-test, in parallel; the slowest tests are listed.
+
+    ``--dist worksteal`` lets an idle worker take queued tests from a busy one, so a few
+    long tests do not leave the other cores idle at the end of the run.
+    """
     _install(session)
     session.run(
         "pytest",
         "-n",
         "auto",
+        "--dist",
+        "worksteal",
+        "--durations",
+        "20",
         "-p",
         "no:cacheprovider",
         "lanes/",
@@ -75,7 +86,7 @@ def lanes(session: nox.Session) -> None:
     """One curated lane by name (``nox -s lanes -- runtime``), or all of them."""
     _install(session)
     names = session.posargs or [""]
-    session.run("pytest", "-n", "auto", *(f"lanes/{name}" for name in names))
+    session.run("pytest", "-n", "auto", "--dist", "worksteal", *(f"lanes/{name}" for name in names))
 
 
 @nox.session
@@ -99,7 +110,10 @@ def bench(session: nox.Session) -> None:
     """Benchmarks: medians and ratios, measured in one run."""
     _install(session)
     session.run("python", "tools/bench.py", *session.posargs)
+    session.run("python", "tools/bench_anchors.py")
+    session.run("python", "tools/bench_session.py")
     session.run("python", "tools/bench_algebra.py")
+    session.run("python", "tools/bench_tests.py")
 
 
 @nox.session

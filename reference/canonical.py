@@ -20,15 +20,51 @@ class FloatInHashError(TypeError):
     """A float reached a canonical encoding; quantize it first."""
 
 
-def _refuse_floats(value: Any, path: str = "$") -> None:
+_NEVER_FLOAT = frozenset({str, int, bool, type(None)})
+"""Exact types that neither are nor hold a float (checked before the isinstance walk)."""
+
+
+def _holds_float(value: Any) -> bool:
+    """Whether a float lies anywhere in *value* (dicts, lists and tuples are walked)."""
+    kind = type(value)
+    if kind in _NEVER_FLOAT:
+        return False
+    if kind is dict or (kind is not list and kind is not tuple and isinstance(value, dict)):
+        items = value.values()
+    elif kind is list or kind is tuple or isinstance(value, (list, tuple)):
+        items = value
+    else:
+        return isinstance(value, float)
+    for item in items:  # noqa: SIM110 (a loop, not any(), keeps the hot path free of a generator)
+        if type(item) not in _NEVER_FLOAT and _holds_float(item):
+            return True
+    return False
+
+
+def _float_path(value: Any, path: str = "$") -> str | None:
+    """The JSON path of the first float in *value*, or None when it holds none."""
     if isinstance(value, float):
-        raise FloatInHashError(f"float at {path}; quantize floats before hashing")
+        return path
     if isinstance(value, dict):
-        for key, item in value.items():
-            _refuse_floats(item, f"{path}.{key}")
+        items = ((f"{path}.{key}", item) for key, item in value.items())
     elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            _refuse_floats(item, f"{path}[{index}]")
+        items = ((f"{path}[{index}]", item) for index, item in enumerate(value))
+    else:
+        return None
+    for item_path, item in items:
+        found = _float_path(item, item_path)
+        if found is not None:
+            return found
+    return None
+
+
+def _refuse_floats(value: Any) -> None:
+    """Raise :class:`FloatInHashError` naming the path of the first float in *value*.
+
+    The walk that builds paths runs only once a float has been found.
+    """
+    if _holds_float(value):
+        raise FloatInHashError(f"float at {_float_path(value)}; quantize floats before hashing")
 
 
 def canonical_json(value: Any) -> str:
@@ -59,6 +95,17 @@ def quantize(x: float) -> int:
     if not math.isfinite(x):
         raise ValueError(f"cannot quantize non-finite float {x!r}")
     return int(round(x * QUANTUM)) + 0
+
+
+def quantize_all(values: list[float]) -> list[int]:
+    """:func:`quantize` each of *values*, in order."""
+    if not all(map(math.isfinite, values)):
+        raise ValueError(f"cannot quantize non-finite float {_first_non_finite(values)!r}")
+    return [int(round(x * QUANTUM)) + 0 for x in values]
+
+
+def _first_non_finite(values: list[float]) -> float:
+    return next(x for x in values if not math.isfinite(x))
 
 
 def pretty_json(value: Any) -> str:

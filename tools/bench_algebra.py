@@ -1,12 +1,15 @@
 """Micro-benchmarks of the algebra core: median microseconds per call of its hot operations.
 
 Each operation runs in batches of ``--calls`` calls; the median over ``--repeats`` batches is
-reported, divided by the batch size.
+reported, divided by the batch size, with its ratio to the anchor: one numpy ufunc call on
+two multivectors (``np.add``), the floor under any numpy operation. The products a chat turn
+makes are counted, not timed.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import statistics
 import sys
 import time
@@ -14,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
 
 from reference.algebra import (  # noqa: E402
     blade,
@@ -23,6 +28,8 @@ from reference.algebra import (  # noqa: E402
     versor_apply,
 )
 from reference.lexicon.versors import lemma_versor  # noqa: E402
+from reference.runtime import ChatRuntime  # noqa: E402
+from reference.runtime.sessions import lexicon_script  # noqa: E402
 from reference.truth.field import SessionField  # noqa: E402
 
 WORDS = ("light", "water", "stone", "tree", "river", "fire", "wind", "salt")
@@ -49,6 +56,7 @@ def operations() -> dict[str, Callable[[int], object]]:
     spin = plane_rotor(1, 3, 0.7)
     field = SessionField()
     return {
+        "np.add (anchor)": lambda i: np.add(left, right),
         "geometric_product": lambda i: geometric_product(left, right),
         "rotor": lambda i: rotor(bivector, 0.3),
         "versor_apply": lambda i: versor_apply(spin, point),
@@ -56,15 +64,46 @@ def operations() -> dict[str, Callable[[int], object]]:
     }
 
 
+PRODUCTS = ("geometric_product", "product_grades", "blade_product")
+
+
+def products_per_turn(turns: int = 2000) -> dict[str, float]:
+    """Mean calls per chat turn of each product function, over the lexicon script."""
+    script = lexicon_script()
+    runtime = ChatRuntime()
+    for prompt in script[:50]:
+        runtime.chat(prompt)
+    calls: collections.Counter[str] = collections.Counter()
+
+    def count(frame, event, arg):
+        if event == "call" and frame.f_code.co_name in PRODUCTS:
+            calls[frame.f_code.co_name] += 1
+
+    sys.setprofile(count)
+    try:
+        for i in range(turns):
+            runtime.chat(script[i % len(script)])
+    finally:
+        sys.setprofile(None)
+    return {name: calls[name] / turns for name in PRODUCTS}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print one line per operation: its name and median microseconds per call."""
+    """Print one line per operation: its median microseconds per call and ratio to np.add."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args(argv)
-    for name, operation in operations().items():
-        median = microseconds_per_call(operation, args.calls, args.repeats)
-        print(f"{name:20s} {median:8.2f} us")
+    medians = {name: [] for name in operations()}
+    for _ in range(args.repeats):
+        for name, operation in operations().items():
+            medians[name].append(microseconds_per_call(operation, args.calls, 1))
+    anchor = statistics.median(medians["np.add (anchor)"])
+    for name, batches in medians.items():
+        median = statistics.median(batches)
+        print(f"{name:20s} {median:8.2f} us   {median / anchor:6.2f}x np.add")
+    per_turn = products_per_turn()
+    print("per chat turn        " + ", ".join(f"{n} {c:.2f}" for n, c in per_turn.items()))
     return 0
 
 

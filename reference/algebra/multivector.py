@@ -7,6 +7,7 @@ Rotors are built in closed form and never renormalised afterwards.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -77,6 +78,38 @@ def geometric_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return terms.sum(axis=1)
 
 
+@functools.lru_cache(maxsize=64)
+def _grade_rows(grades: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blades of *grades* and their rows of the product tables, read-only."""
+    blades = np.flatnonzero(np.isin(GRADE, grades))
+    return _read_only(blades), _read_only(PRODUCT_LEFT[blades]), _read_only(PRODUCT_SIGN[blades])
+
+
+def product_grades(a: np.ndarray, b: np.ndarray, grades: tuple[int, ...]) -> np.ndarray:
+    """Return the parts of the geometric product ``a b`` of the given *grades* (others zero).
+
+    Only those coefficients are computed, each summed exactly as :func:`geometric_product`
+    sums it, so they equal its coefficients bit for bit.
+    """
+    blades, left, sign = _grade_rows(grades)
+    terms = a[left]
+    terms *= b
+    terms *= sign
+    out = np.zeros(SIZE)
+    out[blades] = terms.sum(axis=1)
+    return out
+
+
+def blade_product(a: np.ndarray, mask: int) -> np.ndarray:
+    """Return ``a blade(mask)``: a signed permutation of ``a``'s coefficients.
+
+    Every non-zero coefficient equals that of ``geometric_product(a, blade(mask))``.
+    """
+    if not 0 <= mask < SIZE:
+        raise ValueError(f"blade mask must lie in [0, {SIZE}), got {mask}")
+    return a[PRODUCT_LEFT[:, mask]] * PRODUCT_SIGN[:, mask]
+
+
 def reverse(a: np.ndarray) -> np.ndarray:
     """Return the reversion of ``a``: each grade-r part times ``(-1)^(r(r-1)/2)``."""
     return a * REVERSE_SIGN
@@ -112,7 +145,7 @@ def _checked_square(bivector: np.ndarray) -> tuple[float, float]:
     size = _squared_norm(bivector)
     if size == 0.0:
         raise ValueError("rotor needs a non-zero bivector")
-    square = geometric_product(bivector, bivector)
+    square = product_grades(bivector, bivector, (0, 4))
     if norm(square[_GRADE_BLADES[4]]) > SIMPLE_TOLERANCE * size:
         raise ValueError("rotor needs a simple bivector (B wedge B must vanish)")
     return float(square[0]), size

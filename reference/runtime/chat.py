@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reference.lexicon import Lexicon
 from reference.realize import decorate, realize
@@ -10,8 +11,11 @@ from reference.registers.loader import load_register_pack
 from reference.registers.model import RegisterPack, is_unregistered
 from reference.runtime.audit import AuditLog
 from reference.runtime.config import RuntimeConfig
-from reference.runtime.persistence import PersistedSession
+from reference.runtime.turn_log import TurnLog
 from reference.truth.pipeline import TruthPipeline
+
+if TYPE_CHECKING:
+    from reference.runtime.persistence import PersistedSession
 
 
 @dataclass(frozen=True)
@@ -30,7 +34,8 @@ class ChatResponse:
     register_variant_id: str
 
     def as_json(self) -> dict[str, object]:
-        return asdict(self)
+        """Every field by name (all are JSON scalars, so no deep copy is needed)."""
+        return dict(vars(self))
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,8 @@ class TurnEvent:
     register_variant_id: str
 
     def as_json(self) -> dict[str, object]:
-        return asdict(self)
+        """Every field by name (all are JSON scalars, so no deep copy is needed)."""
+        return dict(vars(self))
 
 
 class ChatRuntime:
@@ -64,13 +70,17 @@ class ChatRuntime:
         )
         self.register_id = None if is_unregistered(self.register) else self.register.register_id
         self.truth = TruthPipeline(lexicon)
-        self.turn_log: list[TurnEvent] = []
+        self.turn_log: TurnLog[TurnEvent] = TurnLog()
         self.audit = AuditLog(self.config.audit_path, with_content=self.config.audit_content)
-        self.persisted = (
-            PersistedSession.open(self.config.state_dir, self.register_id)
-            if self.config.state_dir is not None
-            else None
-        )
+        self.persisted = self._open_state()
+
+    def _open_state(self) -> PersistedSession | None:
+        """The persisted session when a state directory is configured (imported only then)."""
+        if self.config.state_dir is None:
+            return None
+        from reference.runtime.persistence import PersistedSession
+
+        return PersistedSession.open(self.config.state_dir, self.register_id)
 
     def chat(self, text: str) -> ChatResponse:
         """Run one turn: the trace hash is sealed before any surface exists."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import reduce
 
-from reference.algebra import IDENTITY, geometric_product
+from reference.algebra import geometric_product
 from reference.lexicon import Lexicon, default_lexicon
 from reference.lexicon.versors import lemma_versor
 from reference.truth.field import SessionField
@@ -27,14 +27,18 @@ class TruthPipeline:
         self.turn_idx = 0
 
     def run(self, text: str) -> TruthRecord:
-        """Classify, ground, evolve the field, seal the record, then remember the turn."""
+        """Classify, ground, evolve the field, seal the record, then remember the turn.
+
+        The field turns by the ordered product of the grounded lemmas' versors; a turn
+        with none leaves it where it is (its rotor would be the identity).
+        """
         normalized = normalize(text)
         tokens = tokenize(normalized)
         intent = classify_intent(normalized, tokens, self.lexicon)
         grounding = decide_grounding(intent, self.lexicon, self.graph, self.vault)
         versors = [lemma_versor(e.lemma, e.pos, e.domains) for e in grounding.lemmas]
-        anchor = versors[0] if versors else None
-        self.field.step(reduce(geometric_product, versors, IDENTITY), anchor)
+        if versors:
+            self.field.step(reduce(geometric_product, versors), anchor=versors[0])
         record = TruthRecord.seal(
             turn_idx=self.turn_idx,
             normalized_input=normalized,

@@ -1,4 +1,4 @@
-"""An exact, content-addressed session vault with recall by CGA inner product.
+"""An exact, content-addressed session vault with recall of the exact CGA hit.
 
 Each lemma owns a conformal point whose coordinates are dyadic rationals drawn
 from SHA-256, so every point, inner product and address is exact in IEEE-754
@@ -8,7 +8,6 @@ big-endian IEEE-754 bytes.
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -72,62 +71,53 @@ def point_address(point: np.ndarray) -> str:
     return hashlib.sha256(np.asarray(point, dtype=">f8").tobytes()).hexdigest()
 
 
-_VECTOR_METRIC = np.zeros(32)
-for _bit, _sign in enumerate((1.0, 1.0, 1.0, 1.0, -1.0)):
-    _VECTOR_METRIC[1 << _bit] = _sign
+@lru_cache(maxsize=4096)
+def lemma_address(lemma: str) -> str:
+    """The vault address of *lemma*: :func:`point_address` of its :func:`lemma_point`."""
+    return point_address(lemma_point(lemma))
 
 
 class Vault:
-    """Append-only store; recall returns the exact hits for a query point."""
+    """Append-only store of observations, kept as one running tally per address.
+
+    Recall returns the exact hit for a query point: a stored point whose CGA inner
+    product with the query is exactly 0. Points lie on an exact grid, so that inner
+    product is 0 only for the identical point, and the identical point has the
+    identical address: recall is one lookup by address. Each address keeps what a hit
+    reports (count, first and last turn, latest claim, first lemma), so the work of a
+    store or a recall and the vault's memory do not grow with the number of turns.
+    """
 
     def __init__(self) -> None:
-        self._entries: dict[str, list[VaultEntry]] = {}
+        self._hits: dict[str, VaultHit] = {}
         self._size = 0
-        self._addresses: list[str] = []
-        self._weighted = np.zeros((0, 32))
 
     def __len__(self) -> int:
+        """The number of observations stored."""
         return self._size
+
+    @property
+    def addresses(self) -> int:
+        """The number of distinct addresses held (what the vault's memory grows with)."""
+        return len(self._hits)
 
     def store(self, lemma: str, turn_idx: int, claim: str | None = None) -> VaultEntry:
         """Record an observation of *lemma* at *turn_idx*."""
-        point = lemma_point(lemma)
-        entry = VaultEntry(point_address(point), lemma, turn_idx, claim)
-        if entry.address not in self._entries:
-            self._index_point(entry.address, point)
-        self._entries.setdefault(entry.address, []).append(entry)
+        entry = VaultEntry(lemma_address(lemma), lemma, turn_idx, claim)
+        tally = self._hits.get(entry.address)
+        if tally is None:
+            tally = VaultHit(entry.address, lemma, 0, turn_idx, turn_idx, None)
+        self._hits[entry.address] = VaultHit(
+            address=entry.address,
+            lemma=tally.lemma,
+            count=tally.count + 1,
+            first_turn=tally.first_turn,
+            last_turn=turn_idx,
+            latest_claim=claim if claim is not None else tally.latest_claim,
+        )
         self._size += 1
         return entry
 
-    def _index_point(self, address: str, point: np.ndarray) -> None:
-        slot = bisect.bisect(self._addresses, address)
-        self._addresses.insert(slot, address)
-        self._weighted = np.insert(self._weighted, slot, point * _VECTOR_METRIC, axis=0)
-
-    def nearest(self, query: np.ndarray) -> tuple[str, float] | None:
-        """The stored address maximising the CGA inner product with *query*, and that product.
-
-        Ties break by the smaller address, so the answer never depends on
-        insertion order.
-        """
-        if not self._addresses:
-            return None
-        scores = (self._weighted * query).sum(axis=1)
-        best = int(np.argmax(scores))
-        return self._addresses[best], float(scores[best])
-
     def recall(self, lemma: str) -> VaultHit | None:
         """The exact hit for *lemma*'s point (inner product exactly 0), or None."""
-        found = self.nearest(lemma_point(lemma))
-        if found is None or found[1] != 0.0:
-            return None
-        entries = self._entries[found[0]]
-        claims = [entry.claim for entry in entries if entry.claim is not None]
-        return VaultHit(
-            address=found[0],
-            lemma=entries[0].lemma,
-            count=len(entries),
-            first_turn=entries[0].turn_idx,
-            last_turn=entries[-1].turn_idx,
-            latest_claim=claims[-1] if claims else None,
-        )
+        return self._hits.get(lemma_address(lemma))
