@@ -143,7 +143,7 @@ def _progress(requirements, interactive: bool, expected: ExpectedFailures):
     task = progress.add_task("certifying", total=len(requirements))
 
     def on_result(req, outcome):
-        progress.console.print(verdict_line(req, outcome, expected), highlight=False)
+        progress.console.print(verdict_line(req, outcome, expected), markup=False, highlight=False)
         progress.advance(task)
 
     return on_result, progress

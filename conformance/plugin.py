@@ -50,6 +50,9 @@ def _open_from(config: pytest.Config):
 def check_engine_options(config: pytest.Config) -> None:
     """Open the named engine once and ask hello; anything wrong is one usage error."""
     option = config.getoption
+    for name in ("--conformance-examples", "--conformance-kills"):
+        if option(name) is not None and option(name) < 1:
+            raise pytest.UsageError(f"{name} must be 1 or more, not {option(name)}")
     if option("--engine") is None and option("--engine-python") is None:
         return
     timeout = option("--engine-timeout")

@@ -21,7 +21,7 @@ from conformance.report.expected import ExpectedFailures, ExpectedFailuresError
 from conformance.report.junit import render_junit
 from conformance.report.model import build_report
 from conformance.report.plain import from_plain, to_plain
-from conformance.report.terminal import render_summary
+from conformance.report.terminal import print_summary, render_summary
 from conformance.report.validation import validate
 from conformance.requirements import REGISTRY
 from conformance.runner import PROFILES, Outcome
@@ -225,6 +225,29 @@ def test_engine_fault_is_one_verdict():
     assert "ENGINE_UNAVAILABLE" in text and "protocol" in text and "boom" in text
     assert "## Requirements" not in text
     assert render_badge(report)["message"] == "engine unavailable"
+
+
+def test_engine_fault_is_one_junit_error():
+    scope = {"complete": False, "left_out": [], "not_run": sorted(REGISTRY)}
+    report = _report({}, scope=scope, engine_fault=ENGINE_FAULT)
+    suite = ET.fromstring(render_junit(report).split("?>", 1)[1])
+    assert (suite.get("tests"), suite.get("errors")) == ("1", "1")
+    assert [case.get("name") for case in suite] == ["ENGINE_UNAVAILABLE"]
+
+
+@pytest.mark.parametrize("verdicts", [{IDS[0]: "pass"}, {IDS[0]: "error", IDS[1]: "fail"}])
+def test_rich_summary_draws_the_verdict_and_the_problems(verdicts):
+    from rich.console import Console
+
+    console = Console(record=True, width=100, force_terminal=True)
+    report = _report(verdicts, options={"engine": "./e [x]", "timeout": 1.0})
+    print_summary(report, "out", console)
+    text = console.export_text()
+    assert text.splitlines()[0].startswith(("CERTIFIED", "NOT CERTIFIED"))
+    assert "not claimed" in text and "examples" in text  # the counts table
+    for req_id, verdict in verdicts.items():
+        if verdict != "pass":
+            assert req_id in text and "replay: python -m conformance replay" in text
 
 
 def test_verdict_lines_show_xfail_and_xpass():
