@@ -135,8 +135,8 @@ class SubprocessEngine(EngineClient):
     def _exchange(self, request: dict[str, Any]) -> Any:
         if self._process is None:
             raise EngineFault("crash", f"cannot start {self.argv[0]!r}: {self._start_error}")
-        if self._ended:
-            status = self._process.returncode
+        if self._ended or self._pump.stopped.is_set():
+            status = self._process.poll()
             message = f"engine is not running (exit status {status})"
             raise EngineFault("crash", message, exit_status=status)
         try:

@@ -58,7 +58,7 @@ def headline(report: dict[str, Any]) -> str:
     suite_size = summary["total"] + len(report["scope"].get("not_run", []))
     return (
         f"**{verdict}**: {summary['passed']} of {claimed} claimed requirements pass "
-        f"({summary['total']} run of {suite_size} in the suite, {summary['not_claimed']} not "
+        f"({summary['total']} of {suite_size} in the suite ran, {summary['not_claimed']} not "
         f"claimed, {summary['xfailed']} expected failures, {summary['examples']} generated "
         "examples)."
     )

@@ -306,3 +306,11 @@ def test_version_is_the_package_version() -> None:
 
     done = conformance("--version")
     assert done.returncode == 0 and done.stdout.split()[-1] == SUITE_VERSION
+
+
+def test_an_engine_past_its_restart_budget_is_reported_at_once(open_program) -> None:
+    engine = open_program(program("crash_on_chat.py"), max_restarts=0)
+    crashed, after = certify_ids(engine, "PROTO-CHAT-001", "PROTO-HELLO-001")
+    assert (crashed.verdict, crashed.fault) == ("error", "crash"), crashed.message
+    assert (after.verdict, after.fault) == ("error", "crash"), after.message
+    assert "not running" in after.message
