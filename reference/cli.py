@@ -217,7 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     try:
         args = build_parser().parse_args(argv)
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()
+        return status
     except BrokenPipeError:
         return quiet_broken_pipe()
     except EngineError as exc:

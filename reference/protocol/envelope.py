@@ -59,13 +59,18 @@ def is_clean_text(text: str) -> bool:
     return True
 
 
+_TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+
+
 def has_lone_surrogate(value: object) -> bool:
     """True when any string (or key) anywhere in a parsed JSON value holds a lone surrogate.
 
     One pass of the C JSON encoder; a value JSON cannot encode is walked instead.
     """
     try:
-        json.dumps(value, ensure_ascii=False, check_circular=False).encode("utf-8")
+        text = _TEXT_ENCODER.encode(value)
+        if not text.isascii():
+            text.encode("utf-8")
     except UnicodeEncodeError:
         return True
     except (TypeError, ValueError, RecursionError):
