@@ -216,3 +216,27 @@ def test_a_closed_pipe_ends_quietly(command: str) -> None:
     script = f"{sys.executable} {command} | head -c 10 >/dev/null; exit ${{PIPESTATUS[0]}}"
     done = subprocess.run(["bash", "-c", script], capture_output=True, timeout=600)
     assert done.returncode == 0 and done.stderr == b"", done.stderr
+
+
+def test_the_stdio_server_answers_every_bad_line_without_a_traceback() -> None:
+    lines = [b"\xff\xfe garbage", b"caf\xe9", b"[" * 5000, b"{}", b'{"id":1}']
+    lines += [('{"id":2,"op":"hello","args":{"x":%s}}' % p).encode() for p in POISON.values()]  # noqa: UP031
+    for field in ("description", "discourse_markers"):
+        for poison in POISON.values():
+            files = {"user_v1.json": base64.b64encode(_poisoned(field, poison)).decode()}
+            args = {"register_id": "user_v1", "files": files}
+            lines.append(json.dumps({"id": 3, "op": "register.load", "args": args}).encode())
+    command = [sys.executable, "-m", "reference", "serve"]
+    done = subprocess.run(
+        command, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=600, check=False
+    )
+    assert done.returncode == 0 and done.stderr == b"", done.stderr[-2000:]
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(lines)
+    assert all(a["ok"] is False for a in answers)
+    codes = {a["error"]["code"] for a in answers}
+    assert "ENGINE_INTERNAL" not in codes and codes <= {
+        "PROTOCOL_BAD_JSON",
+        "PROTOCOL_BAD_REQUEST",
+        "REGISTER_MALFORMED",
+    }, codes
