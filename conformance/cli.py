@@ -151,7 +151,6 @@ def _progress(requirements, interactive: bool, expected: ExpectedFailures):
 
 def _plan(args: argparse.Namespace):
     """Everything certify needs that can be wrong, checked before any work starts."""
-    directory = check_report_dir(args.report)
     try:
         requirements = select(args.id, args.keyword)
         expected = ExpectedFailures.load(args.xfail) if args.xfail else ExpectedFailures.none()
@@ -161,6 +160,7 @@ def _plan(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
     if not requirements:
         raise UsageError(f"no requirement id or title contains {args.keyword!r}")
+    directory = check_report_dir(args.report)
     profile = PROFILES[args.profile]
     if args.kills is not None:
         profile = dataclasses.replace(profile, kills=args.kills)

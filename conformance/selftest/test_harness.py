@@ -281,13 +281,14 @@ USAGE = [
 
 
 @pytest.mark.parametrize(("flag", "value"), USAGE, ids=[f"{f}={v!r}" for f, v in USAGE])
-def test_bad_arguments_are_refused_before_any_work(flag: str, value: str) -> None:
+def test_bad_arguments_are_refused_before_any_work(tmp_path, flag: str, value: str) -> None:
     root = Path(__file__).resolve().parents[2]
     value = str(root / value) if flag == "--report" else value
-    args = ("--report", str(root / "out" / "never")) if flag != "--report" else ()
+    args = ("--report", str(tmp_path / "out")) if flag != "--report" else ()
     done = conformance("certify", *args, flag, value)
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "out" / "report.json").exists()
 
 
 def test_pytest_plugin_turns_a_bad_engine_into_one_usage_error(tmp_path) -> None:
