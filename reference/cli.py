@@ -17,7 +17,7 @@ from reference.canonical import wire_json
 from reference.errors import EngineError, UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-HISTORY_FILE = Path.home() / ".core_reference_history"
+HISTORY_NAME = ".core_reference_history"
 BANNER = "CORE reference engine {version}: ask about a word (What is light?); /help, /quit."
 HELP = """\
 Ask in plain English, one question per line, for example:
@@ -98,17 +98,19 @@ def _line_editing() -> None:
         return
     import atexit
 
-    with contextlib.suppress(OSError):
-        readline.read_history_file(HISTORY_FILE)
-    readline.set_history_length(1000)
-    atexit.register(_save_history, readline)
-
-
-def _save_history(readline) -> None:
     try:
-        readline.write_history_file(HISTORY_FILE)
-    except OSError:
+        history = Path.home() / HISTORY_NAME
+    except RuntimeError:
         return
+    with contextlib.suppress(OSError):
+        readline.read_history_file(history)
+    readline.set_history_length(1000)
+    atexit.register(_save_history, readline, history)
+
+
+def _save_history(readline, history: Path) -> None:
+    with contextlib.suppress(OSError):
+        readline.write_history_file(history)
 
 
 def _repl(runtime, out) -> int:
