@@ -13,8 +13,8 @@ import json
 import os
 import queue
 import shlex
+import signal
 import subprocess
-import tempfile
 import threading
 from typing import Any
 
@@ -84,6 +84,20 @@ class _Pump:
                 continue
 
 
+class _StderrTail:
+    """Drains one process's stderr, keeping only its last lines (bounded memory, no file)."""
+
+    def __init__(self, stream) -> None:
+        self.lines: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
+        self.done = threading.Event()
+        threading.Thread(target=self._run, args=(stream,), daemon=True).start()
+
+    def _run(self, stream) -> None:
+        for line in iter(lambda: stream.readline(MAX_LINE_BYTES), b""):
+            self.lines.append(_printable(line))
+        self.done.set()
+
+
 class SubprocessEngine(EngineClient):
     """An engine program; restarted (up to ``max_restarts``) after a crash or hang."""
 
@@ -97,7 +111,6 @@ class SubprocessEngine(EngineClient):
         self.timeout = timeout
         self.max_restarts = max_restarts
         self.restarts = 0
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the engine)
         self._process: subprocess.Popen | None = None
         self._start_error: OSError | None = None
         self._ended = False
@@ -109,24 +122,24 @@ class SubprocessEngine(EngineClient):
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr,
+                stderr=subprocess.PIPE,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                start_new_session=True,
             )
         except OSError as exc:
             self._process, self._start_error = None, exc
             return
         self._pump = _Pump(self._process.stdout)
+        self._stderr = _StderrTail(self._process.stderr)
         self._ended = False
 
-    def stderr_tail(self, limit: int = 4000) -> list[str]:
-        """The last lines the engine wrote on stderr."""
-        self._stderr.seek(0, os.SEEK_END)
-        size = self._stderr.tell()
-        self._stderr.seek(max(0, size - limit))
-        lines = self._stderr.read().splitlines()
-        if size > limit and lines:
-            lines = lines[1:]
-        return [_printable(line) for line in lines[-TAIL_LINES:]]
+    def stderr_tail(self) -> list[str]:
+        """The last lines the engine wrote on stderr (all of them, once it has exited)."""
+        if self._process is None:
+            return []
+        if self._process.poll() is not None:
+            self._stderr.done.wait(CLOSE_GRACE_SECONDS)
+        return list(self._stderr.lines)
 
     def output_tails(self) -> dict[str, list[str]]:
         stdout = list(self._pump.tail) if self._process is not None else []
@@ -182,9 +195,12 @@ class SubprocessEngine(EngineClient):
         return message
 
     def _kill(self) -> None:
+        """SIGKILL the engine and anything it started (its own process group)."""
         if self._process is None:
             return
         self._pump.stopped.set()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._process.pid, signal.SIGKILL)
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
@@ -202,11 +218,9 @@ class SubprocessEngine(EngineClient):
         self._hello = None
 
     def close(self) -> None:
+        """Close stdin, give the engine a grace period to exit, then kill its process group."""
         if self._process is not None and self._process.poll() is None:
             with contextlib.suppress(OSError):
                 self._process.stdin.close()
-            if self._wait_briefly() is None:
-                self._kill()
-        if self._process is not None:
-            self._pump.stopped.set()
-        self._stderr.close()
+            self._wait_briefly()
+        self._kill()

@@ -315,3 +315,15 @@ def test_an_engine_past_its_restart_budget_is_reported_at_once(open_program) -> 
     assert (crashed.verdict, crashed.fault) == ("error", "crash"), crashed.message
     assert (after.verdict, after.fault) == ("error", "crash"), after.message
     assert "not running" in after.message
+
+
+def test_a_hung_engine_and_its_children_are_killed(tmp_path) -> None:
+    marker = f"{os.getpid()}{len(str(tmp_path))}"
+    engine = f"sh -c 'sleep 9{marker} & sleep 8{marker}'"
+    args = ("--engine", engine, "--timeout", str(NEVER_ANSWERED), "--quiet")
+    done = conformance("certify", *args, "--report", str(tmp_path))
+    assert done.returncode == 4, done.stdout + done.stderr
+    survivors = subprocess.run(
+        ["pgrep", "-f", f"sleep [89]{marker}"], capture_output=True, text=True, check=False
+    )
+    assert survivors.stdout == "", f"left running: {survivors.stdout}"
