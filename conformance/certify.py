@@ -9,13 +9,20 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from conformance.engines import EngineClient, EngineFault
+from conformance.engines import EngineClient, EngineFault, EngineRefused
+from conformance.report.badge import render_badge
 from conformance.report.certificate import render_certificate
 from conformance.report.expected import ExpectedFailures
 from conformance.report.junit import render_junit
-from conformance.report.model import build_report
+from conformance.report.model import build_report, final_outcome
+from conformance.report.plain import to_plain
 from conformance.requirements import REGISTRY, Requirement, SuiteContext
-from conformance.runner import Outcome, Profile, run_requirement
+from conformance.runner import PROFILES, Outcome, Profile, _examples, run_requirement
+
+ENGINE_UNAVAILABLE = "ENGINE_UNAVAILABLE"
+"""The code of the one engine-level verdict: the engine could not start or answer hello."""
+COUNTEREXAMPLE_FORMAT = "core-conformance-counterexample/1"
+CI_FLOOR = PROFILES["ci"]
 
 
 def select(ids: Iterable[str] = (), keyword: str | None = None) -> list[Requirement]:
@@ -31,6 +38,62 @@ def select(ids: Iterable[str] = (), keyword: str | None = None) -> list[Requirem
     return chosen
 
 
+def _below_floor(req: Requirement, profile: Profile, max_examples: int | None) -> bool:
+    if req.strategy is None:
+        return False
+    return _examples(req, profile, max_examples) < _examples(req, CI_FLOOR, None)
+
+
+def scope_of(
+    requirements: list[Requirement],
+    run: list[str],
+    profile: Profile,
+    max_examples: int | None,
+) -> dict[str, Any]:
+    """Whether the run covered every requirement at the ci floor, and what it left out.
+
+    *requirements* were selected, *run* are the ids that actually ran (a fail-fast
+    stop runs fewer).
+    """
+    left_out, selected = [], {req.id for req in requirements}
+    if len(selected) < len(REGISTRY):
+        left_out.append(f"only {len(selected)} of {len(REGISTRY)} requirements were selected")
+    stopped = len(selected) - len(set(run))
+    if stopped:
+        left_out.append(f"stopped at the first failure: {stopped} selected requirements not run")
+    thin = sorted(req.id for req in requirements if _below_floor(req, profile, max_examples))
+    if thin:
+        left_out.append(
+            f"{len(thin)} requirements ran fewer examples than the ci profile: {', '.join(thin)}"
+        )
+    not_run = sorted(set(REGISTRY) - set(run))
+    return {"complete": not left_out, "left_out": left_out, "not_run": not_run}
+
+
+def engine_fault_record(engine: EngineClient, fault: EngineFault) -> dict[str, Any]:
+    """The engine-level verdict: what really happened, with the engine's last output lines."""
+    tails = engine.output_tails()
+    return {
+        "code": ENGINE_UNAVAILABLE,
+        "kind": fault.kind,
+        "message": fault.message,
+        "exit_status": fault.exit_status,
+        "offending": to_plain(fault.offending),
+        "stderr_tail": tails["stderr"],
+        "stdout_tail": tails["stdout"],
+    }
+
+
+def _greet(engine: EngineClient) -> tuple[dict[str, Any], SuiteContext]:
+    """The engine's hello and the suite context; a refusal or malformed answer is a fault."""
+    try:
+        return engine.hello(), SuiteContext.from_engine(engine)
+    except EngineRefused as refusal:
+        raise EngineFault("protocol", f"the engine refused hello: {refusal}") from None
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise EngineFault("protocol", f"malformed hello or lexicon.list result: {exc!r}") from None
+
+
 def certify(
     engine: EngineClient,
     requirements: list[Requirement],
@@ -40,66 +103,117 @@ def certify(
     max_examples: int | None = None,
     on_result: Callable[[Requirement, Outcome], None] = lambda req, outcome: None,
     fail_fast: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
-    """Run *requirements* against *engine*; return the report and each (requirement, outcome)."""
+    """Run *requirements* against *engine*; return the report and each (requirement, outcome).
+
+    An engine that cannot answer hello ends the run at once with one engine-level
+    verdict (``report["engine_fault"]``) and no per-requirement results.
+    """
+    report_args = {"profile": profile, "expected": expected, "options": options}
     try:
-        hello = engine.hello()
-        ctx = SuiteContext.from_engine(engine)
+        hello, ctx = _greet(engine)
     except EngineFault as fault:
-        hello, ctx = {"error": str(fault)}, SuiteContext(())
+        record = engine_fault_record(engine, fault)
+        scope = scope_of(requirements, [req.id for req in requirements], profile, max_examples)
+        scope = {**scope, "complete": False, "not_run": sorted(REGISTRY)}
+        report = build_report(
+            [], hello={}, engine=engine.description, scope=scope, engine_fault=record, **report_args
+        )
+        return report, []
     pairs = []
     for req in requirements:
-        if "error" in hello:
-            outcome = Outcome(
-                req.id, "error", message=f"engine unavailable: {hello['error']}", fault="crash"
-            )
-        else:
-            outcome = run_requirement(req, engine, ctx, profile, max_examples)
+        outcome = run_requirement(req, engine, ctx, profile, max_examples)
         pairs.append((req, outcome))
         on_result(req, outcome)
         if fail_fast and outcome.verdict in ("fail", "error"):
             break
-    return build_report(
-        pairs, hello=hello, engine=engine.description, profile=profile, expected=expected
-    ), pairs
+    scope = scope_of(requirements, [req.id for req, _ in pairs], profile, max_examples)
+    report = build_report(pairs, hello=hello, engine=engine.description, scope=scope, **report_args)
+    return report, pairs
 
 
-def write_report(report: dict[str, Any], pairs, directory: Path) -> None:
-    """Write report.json, certificate.md, junit.xml and one file per counterexample."""
-    directory.mkdir(parents=True, exist_ok=True)
-    examples = directory / "counterexamples"
-    if examples.exists():
-        for stale in examples.glob("*.json"):
+def counterexample_body(report: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
+    """One counterexample file's content, as plain JSON data."""
+    return to_plain(
+        {
+            "format": COUNTEREXAMPLE_FORMAT,
+            **outcome.counterexample,
+            "engine": report["engine"]["command"],
+            "options": report.get("options", {}),
+        }
+    )
+
+
+def write_counterexamples(report: dict[str, Any], pairs, directory: Path) -> list[str]:
+    """Write one file per counterexample; return one line per file that could not be written.
+
+    A failure writing one file never stops the others.
+    """
+    examples, problems = directory / "counterexamples", []
+    for stale in examples.glob("*.json") if examples.is_dir() else ():
+        if stale.is_file():
             stale.unlink()
     for req, outcome in pairs:
-        if outcome.counterexample is not None:
+        if outcome.counterexample is None:
+            continue
+        path = examples / f"{req.id}.json"
+        try:
             examples.mkdir(exist_ok=True)
-            body = {**outcome.counterexample, "engine": report["engine"]["command"]}
-            _write(
-                examples / f"{req.id}.json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"
-            )
-    _write(directory / "report.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+            _write(path, pretty(counterexample_body(report, outcome)))
+        except (OSError, TypeError, ValueError) as exc:
+            problems.append(f"{path}: not written: {type(exc).__name__}: {exc}")
+    return problems
+
+
+def write_report(report: dict[str, Any], pairs, directory: Path) -> list[str]:
+    """Write report.json, badge.json, certificate.md, junit.xml and the counterexamples.
+
+    Returns one line per counterexample file that could not be written.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    problems = write_counterexamples(report, pairs, directory)
+    _write(directory / "report.json", pretty(to_plain(report)))
+    _write(directory / "badge.json", pretty(render_badge(report)))
     _write(directory / "certificate.md", render_certificate(report, str(directory)))
     _write(directory / "junit.xml", render_junit(report))
+    return problems
+
+
+def pretty(value: Any) -> str:
+    """Indented JSON text of plain data, ending in a newline."""
+    return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _write(path: Path, text: str) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
-def verdict_line(req: Requirement, outcome: Outcome) -> str:
+VERDICT_LABEL = {"xfail": "XFAIL", "xpass": "XPASS"}
+
+
+def verdict_line(
+    req: Requirement, outcome: Outcome, expected: ExpectedFailures | None = None
+) -> str:
+    """One line per requirement (XFAIL/XPASS for expected failures), then its message."""
+    shown = final_outcome(outcome, expected or ExpectedFailures.none())
     fault = f" [{outcome.fault}]" if outcome.fault else ""
     line = (
-        f"{outcome.verdict.upper():<11} {req.id:<16} {outcome.examples:>4} examples "
-        f"{outcome.duration_ms:>6} ms{fault}"
+        f"{VERDICT_LABEL.get(shown, shown.upper()):<11} {req.id:<16} {outcome.examples:>4} "
+        f"examples {outcome.duration_ms:>6} ms{fault}"
     )
-    if outcome.verdict in ("fail", "error"):
+    if shown in ("fail", "error", "xfail"):
         line += f"\n            {outcome.message[:300]}"
+    elif shown == "xpass":
+        line += "\n            passes, but is listed as an expected failure"
     return line
 
 

@@ -1,7 +1,9 @@
 """``python -m conformance``: certify, replay, diff and list.
 
 Exit status: 0 certified / replay passes / no regression; 1 not certified /
-replay fails / regression; 2 usage or input errors (one line on stderr).
+replay fails / regression; 2 usage or input errors (one line on stderr);
+3 partial (a clean run that left part of the suite out); 4 engine unavailable
+(the engine could not start or answer hello). See docs/conformance.md.
 """
 
 from __future__ import annotations
@@ -9,18 +11,28 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 
+from conformance import SUITE_VERSION
+from conformance.canonical import RefusedJSON, read_json
 from conformance.certify import certify, is_interactive, select, verdict_line, write_report
 from conformance.engines import EngineFault, open_engine
-from conformance.report.certificate import render_certificate
 from conformance.report.diff import diff_reports, render_diff
 from conformance.report.expected import ExpectedFailures, ExpectedFailuresError
+from conformance.report.plain import from_plain
+from conformance.report.terminal import print_summary, render_summary
 from conformance.requirements import REGISTRY
 from conformance.runner import PROFILES, check_once
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_PARTIAL, EXIT_ENGINE = 0, 1, 2, 3, 4
+EXIT_FOR_VERDICT = {
+    "certified": EXIT_OK,
+    "not-certified": EXIT_FAILED,
+    "partial": EXIT_PARTIAL,
+    "engine-unavailable": EXIT_ENGINE,
+}
 
 
 class UsageError(Exception):
@@ -32,11 +44,57 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} must be a number above 0")
+    return value
+
+
+def at_least_one(text: str) -> int:
+    """An argparse type: an integer of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be 1 or more")
+    return value
+
+
+def not_blank(text: str) -> str:
+    """An argparse type: a command or factory that is not empty or whitespace."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: name an engine (or leave the option out)")
+    return text
+
+
 def _engine_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", metavar="CMD", help="engine program speaking core-engine/1")
-    parser.add_argument("--engine-python", metavar="MODULE:FACTORY", help="in-process engine")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per request")
+    engine = parser.add_mutually_exclusive_group()
+    engine.add_argument(
+        "--engine", metavar="CMD", type=not_blank, help="engine program speaking core-engine/1"
+    )
+    engine.add_argument(
+        "--engine-python", metavar="MODULE:FACTORY", type=not_blank, help="in-process engine"
+    )
+    parser.add_argument(
+        "--timeout", type=positive_float, default=10.0, help="seconds per request (> 0)"
+    )
     parser.add_argument("--strict", action="store_true", help="validate every message's schema")
+
+
+def engine_options(args: argparse.Namespace) -> dict:
+    """The options that name the engine and shape every exchange (recorded for replay)."""
+    return {
+        "engine": args.engine,
+        "engine_python": args.engine_python,
+        "timeout": args.timeout if args.engine is not None else None,
+        "strict": args.strict,
+    }
 
 
 def _open(args: argparse.Namespace):
@@ -44,41 +102,78 @@ def _open(args: argparse.Namespace):
         return open_engine(
             args.engine, args.engine_python, timeout=args.timeout, strict=args.strict
         )
-    except (ValueError, ImportError, AttributeError, OSError) as exc:
-        raise UsageError(f"cannot start the engine: {exc}") from None
+    except (ValueError, ImportError, AttributeError) as exc:
+        raise UsageError(f"cannot open the engine: {exc}") from None
 
 
-def _progress(requirements, interactive: bool):
+def check_report_dir(path: str) -> Path:
+    """The report directory, created now; an existing non-directory or no access is usage."""
+    directory = Path(path)
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"--report {path}: exists and is not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--report {path}: cannot create it: {exc.strerror or exc}") from None
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise UsageError(f"--report {path}: not writable")
+    return directory
+
+
+def read_json_file(path: str, what: str):
+    """Read a JSON file given on the command line; anything wrong is one usage line."""
+    try:
+        return read_json(Path(path).read_bytes())
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
+    except RefusedJSON as exc:
+        raise UsageError(f"{path}: not {what}: {exc}") from None
+
+
+def _progress(requirements, interactive: bool, expected: ExpectedFailures):
     """A callback printing one line per requirement (rich progress on a terminal)."""
     if not interactive:
-        return lambda req, outcome: print(verdict_line(req, outcome), flush=True), None
+        return (
+            lambda req, outcome: print(verdict_line(req, outcome, expected), flush=True),
+            None,
+        )
     from rich.progress import Progress
 
     progress = Progress(transient=True)
     task = progress.add_task("certifying", total=len(requirements))
 
     def on_result(req, outcome):
-        progress.console.print(verdict_line(req, outcome))
+        progress.console.print(verdict_line(req, outcome, expected), markup=False, highlight=False)
         progress.advance(task)
 
     return on_result, progress
 
 
-def cmd_certify(args: argparse.Namespace) -> int:
+def _plan(args: argparse.Namespace):
+    """Everything certify needs that can be wrong, checked before any work starts."""
     try:
         requirements = select(args.id, args.keyword)
         expected = ExpectedFailures.load(args.xfail) if args.xfail else ExpectedFailures.none()
-    except (KeyError, ExpectedFailuresError) as exc:
+    except KeyError as exc:
+        raise UsageError(exc.args[0]) from None
+    except ExpectedFailuresError as exc:
         raise UsageError(str(exc)) from None
+    if not requirements:
+        raise UsageError(f"no requirement id or title contains {args.keyword!r}")
+    directory = check_report_dir(args.report)
     profile = PROFILES[args.profile]
     if args.kills is not None:
         profile = dataclasses.replace(profile, kills=args.kills)
-    engine = _open(args)
-    on_result, progress = _progress(requirements, is_interactive() and not args.quiet)
+    return directory, requirements, expected, profile
+
+
+def _run(args: argparse.Namespace, engine, requirements, expected, profile):
+    interactive = is_interactive() and not args.quiet
+    on_result, progress = _progress(requirements, interactive, expected)
     try:
         if progress is not None:
             progress.start()
-        report, pairs = certify(
+        return certify(
             engine,
             requirements,
             profile,
@@ -86,29 +181,51 @@ def cmd_certify(args: argparse.Namespace) -> int:
             max_examples=args.examples,
             on_result=on_result,
             fail_fast=args.fail_fast,
+            options=engine_options(args),
         )
     finally:
         if progress is not None:
             progress.stop()
         engine.close()
-    write_report(report, pairs, Path(args.report))
-    print()
-    print(render_certificate(report, args.report), end="")
-    print(f"report written to {args.report}/ (report.json, certificate.md, junit.xml)")
-    return EXIT_OK if report["summary"]["certified"] else EXIT_FAILED
+
+
+def _show(report: dict, report_dir: str) -> None:
+    if sys.stdout.isatty() and not os.environ.get("CI"):
+        from rich.console import Console
+
+        print_summary(report, report_dir, Console(highlight=False))
+    else:
+        print()
+        print(render_summary(report, report_dir), end="")
+
+
+def cmd_certify(args: argparse.Namespace) -> int:
+    directory, requirements, expected, profile = _plan(args)
+    engine = _open(args)
+    report, pairs = _run(args, engine, requirements, expected, profile)
+    unwritten = write_report(report, pairs, directory)
+    _show(report, args.report)
+    for problem in unwritten:
+        sys.stderr.write(f"warning: {problem}\n")
+    print(f"report written to {args.report}/ (report.json, certificate.md, junit.xml, badge.json)")
+    return EXIT_FOR_VERDICT[report["summary"]["verdict"]]
+
+
+def _read_case(path: str):
+    case = read_json_file(path, "a counterexample file")
+    req_id = case.get("requirement") if isinstance(case, dict) else None
+    if not isinstance(req_id, str) or req_id not in REGISTRY or "scenario" not in case:
+        raise UsageError(f"{path}: not a counterexample file (no known requirement and scenario)")
+    return REGISTRY[req_id], from_plain(case["scenario"]), case["scenario"]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        case = json.loads(Path(args.file).read_text(encoding="utf-8"))
-        req = REGISTRY[case["requirement"]]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"{args.file}: not a counterexample file ({exc})") from None
+    req, scenario, written = _read_case(args.file)
     engine = _open(args)
     print(f"replaying {req.id}: {req.title}")
-    print(f"scenario: {json.dumps(case['scenario'], ensure_ascii=False)}")
+    print(f"scenario: {json.dumps(written, ensure_ascii=False)}")
     try:
-        check_once(req, engine, case["scenario"])
+        check_once(req, engine, scenario)
         verdict, message = "PASS", "the engine now satisfies this requirement"
     except AssertionError as exc:
         verdict, message = "FAIL", str(exc)
@@ -124,11 +241,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    a, b = (read_json_file(p, "a report.json") for p in (args.a, args.b))
     try:
-        a, b = (json.loads(Path(p).read_text(encoding="utf-8")) for p in (args.a, args.b))
         rows = diff_reports(a, b)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"cannot compare reports: {exc}") from None
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise UsageError(f"cannot compare reports: not report.json files ({exc!r})") from None
     print(render_diff(rows, show_same=args.all), end="")
     return EXIT_FAILED if any(r["change"] in ("regressed", "removed") for r in rows) else EXIT_OK
 
@@ -143,13 +260,18 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m conformance", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {SUITE_VERSION}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     cert = commands.add_parser("certify", help="certify an engine and write a report")
     _engine_args(cert)
     cert.add_argument("--report", metavar="DIR", default="out", help="report directory")
     cert.add_argument("--profile", choices=sorted(PROFILES), default="ci")
-    cert.add_argument("--examples", type=int, help="examples per generated requirement")
-    cert.add_argument("--kills", type=int, help="SIGKILLs for STATE-KILL-001 (ci: 200)")
+    cert.add_argument(
+        "--examples", type=at_least_one, help="examples per generated requirement (>= 1)"
+    )
+    cert.add_argument(
+        "--kills", type=at_least_one, help="SIGKILLs for STATE-KILL-001 (ci: 200, >= 1)"
+    )
     cert.add_argument("--xfail", metavar="FILE", help="expected failures: [{id, reason}]")
     cert.add_argument("--id", action="append", default=[], help="only this requirement id")
     cert.add_argument("-k", dest="keyword", help="only ids or titles containing this")
@@ -173,9 +295,21 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()
+        return status
     except UsageError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return quiet_broken_pipe()
+
+
+def quiet_broken_pipe() -> int:
+    """A reader closed our stdout early (``| head``): end quietly with status 0."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_OK

@@ -8,11 +8,12 @@ reference engine is certified in-process.
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from pathlib import Path
 
 import pytest
 
-from conformance.engines import open_engine
+from conformance.engines import EngineFault, EngineRefused, open_engine
 from conformance.report.expected import ExpectedFailures
 from conformance.requirements import SuiteContext
 from conformance.runner import PROFILES
@@ -36,16 +37,52 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-@pytest.fixture(scope="session")
-def conformance_engine(request: pytest.FixtureRequest):
-    """The engine under test, opened once per test session (per xdist worker)."""
-    option = request.config.getoption
-    engine = open_engine(
+def _open_from(config: pytest.Config):
+    option = config.getoption
+    return open_engine(
         option("--engine"),
         option("--engine-python"),
         timeout=option("--engine-timeout"),
         strict=option("--engine-strict"),
     )
+
+
+def check_engine_options(config: pytest.Config) -> None:
+    """Open the named engine once and ask hello; anything wrong is one usage error."""
+    option = config.getoption
+    for name in ("--conformance-examples", "--conformance-kills"):
+        if option(name) is not None and option(name) < 1:
+            raise pytest.UsageError(f"{name} must be 1 or more, not {option(name)}")
+    if option("--engine") is None and option("--engine-python") is None:
+        return
+    timeout = option("--engine-timeout")
+    if not timeout > 0:
+        raise pytest.UsageError(f"--engine-timeout must be above 0, not {timeout}")
+    try:
+        engine = _open_from(config)
+    except (ValueError, ImportError, AttributeError) as exc:
+        raise pytest.UsageError(f"cannot open the engine: {exc}") from None
+    try:
+        engine.hello()
+    except (EngineFault, EngineRefused) as fault:
+        tails = engine.output_tails()
+        stderr = " | ".join(tails["stderr"][-3:])
+        detail = f" (stderr: {stderr})" if stderr else ""
+        raise pytest.UsageError(f"the engine cannot answer hello: {fault}{detail}") from None
+    finally:
+        engine.close()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Check the engine options once, in the main process, before any test is collected."""
+    if not hasattr(config, "workerinput"):
+        check_engine_options(config)
+
+
+@pytest.fixture(scope="session")
+def conformance_engine(request: pytest.FixtureRequest):
+    """The engine under test, opened once per test session (per xdist worker)."""
+    engine = _open_from(request.config)
     yield engine
     engine.close()
 
@@ -71,13 +108,17 @@ def conformance_options(request: pytest.FixtureRequest) -> dict:
         "profile": profile,
         "examples": option("--conformance-examples"),
         "counterexamples": Path(option("--conformance-counterexamples")),
-        "engine_flag": _engine_flag(option("--engine"), option("--engine-python")),
+        "engine_flag": _engine_flag(option),
     }
 
 
-def _engine_flag(command: str | None, python: str | None) -> str:
-    if command:
-        return f'--engine "{command}"'
-    if python:
-        return f'--engine-python "{python}"'
-    return ""
+def _engine_flag(option) -> str:
+    """The replay options naming the engine and shaping its exchanges, shell-quoted."""
+    words = []
+    if option("--engine") is not None:
+        words = ["--engine", option("--engine"), "--timeout", f"{option('--engine-timeout'):g}"]
+    elif option("--engine-python") is not None:
+        words = ["--engine-python", option("--engine-python")]
+    if option("--engine-strict"):
+        words.append("--strict")
+    return shlex.join(words)

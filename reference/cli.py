@@ -6,13 +6,27 @@ Every error is one line on stderr and a non-zero exit; never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
 import sys
 from pathlib import Path
 
+import reference
 from reference.canonical import wire_json
 from reference.errors import EngineError, UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+HISTORY_NAME = ".core_reference_history"
+BANNER = "CORE reference engine {version}: ask about a word (What is light?); /help, /quit."
+HELP = """\
+Ask in plain English, one question per line, for example:
+  What is light?
+  Tell me about parent.
+  How is light connected to memory?
+  No, a parent is a guide.        (a correction the session remembers)
+  What did I say about parent?
+Commands: /help shows this; /quit (or Ctrl-D) leaves."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,38 +57,100 @@ def cmd_chat(args: argparse.Namespace) -> int:
         return _converse(runtime, args)
 
 
+def utf8_stdout():
+    """stdout, set to write UTF-8 whatever the locale says."""
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8", newline="\n")
+    return sys.stdout
+
+
+def utf8_lines(stream):
+    """Lines of *stream* decoded as UTF-8 (whatever the locale); undecodable is USAGE."""
+    source = getattr(stream, "buffer", None)
+    if source is None:
+        yield from stream
+        return
+    for number, raw in enumerate(source, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            message = f"input line {number} is not valid UTF-8 (byte {exc.start})"
+            raise UsageError(message, field="stdin") from None
+
+
 def _converse(runtime, args: argparse.Namespace) -> int:
-    out = sys.stdout
+    out = utf8_stdout()
     if args.once is not None:
         _emit(runtime.chat(args.once), args.json, out)
         return EXIT_OK
-    interactive = sys.stdin.isatty() and not args.json
+    if sys.stdin.isatty() and sys.stdout.isatty() and not args.json:
+        return _repl(runtime, out)
+    for line in utf8_lines(sys.stdin):
+        _emit(runtime.chat(line.rstrip("\n")), args.json, out)
+    return EXIT_OK
+
+
+def _line_editing() -> None:
+    """Line editing and a history file for the REPL, where readline is available."""
+    try:
+        import readline
+    except ImportError:
+        return
+    import atexit
+
+    try:
+        history = Path.home() / HISTORY_NAME
+    except RuntimeError:
+        return
+    with contextlib.suppress(OSError):
+        readline.read_history_file(history)
+    readline.set_history_length(1000)
+    atexit.register(_save_history, readline, history)
+
+
+def _save_history(readline, history: Path) -> None:
+    with contextlib.suppress(OSError):
+        readline.write_history_file(history)
+
+
+def _repl(runtime, out) -> int:
+    """The interactive loop: a one-line banner, then prompts until /quit or end of input."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(encoding="utf-8", errors="strict")
+    _line_editing()
+    out.write(BANNER.format(version=reference.__version__) + "\n")
     while True:
-        if interactive:
-            out.write("you> ")
-            out.flush()
-        line = sys.stdin.readline()
-        if not line:
+        try:
+            prompt = input("you> ").strip()
+        except EOFError:
+            out.write("\n")
             return EXIT_OK
-        prompt = line.rstrip("\n")
-        if interactive and prompt.strip() in {"/quit", "/exit"}:
-            return EXIT_OK
-        if not prompt.strip() and interactive:
+        except UnicodeDecodeError:
+            out.write("error: that line is not valid UTF-8\n")
             continue
-        _emit(runtime.chat(prompt), args.json, out)
+        if prompt in {"/quit", "/exit"}:
+            return EXIT_OK
+        if prompt in {"/help", "/?"}:
+            out.write(HELP + "\n")
+        elif prompt.startswith("/"):
+            out.write(f"unknown command {prompt.split()[0]}; /help lists them\n")
+        elif prompt:
+            _emit(runtime.chat(prompt), False, out)
 
 
 def cmd_lexicon(args: argparse.Namespace) -> int:
     from reference.lexicon import default_lexicon
 
+    out = utf8_stdout()
     for entry in default_lexicon().lemmas:
         row = {"has_gloss": entry.has_gloss, "lemma": entry.lemma, "pack": entry.pack_id}
         row["pos"] = entry.pos
         if args.json:
-            sys.stdout.write(wire_json(row) + "\n")
+            out.write(wire_json(row) + "\n")
         else:
             gloss = "gloss" if entry.has_gloss else "no gloss"
-            sys.stdout.write(f"{entry.lemma:<14} {entry.pos:<9} {entry.pack_id:<13} {gloss}\n")
+            out.write(f"{entry.lemma:<14} {entry.pos:<9} {entry.pack_id:<13} {gloss}\n")
+    out.flush()
     return EXIT_OK
 
 
@@ -101,6 +177,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m reference", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {reference.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     chat = commands.add_parser("chat", help="chat with the reference engine")
@@ -142,7 +219,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     try:
         args = build_parser().parse_args(argv)
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        return quiet_broken_pipe()
     except EngineError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return EXIT_USAGE
@@ -151,5 +232,14 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
+
+
+def quiet_broken_pipe() -> int:
+    """A reader closed our stdout early (``| head``): end quietly with status 0.
+
+    stdout is pointed at /dev/null so the interpreter's final flush cannot fail again.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_OK

@@ -17,12 +17,17 @@ def open_engine(
     timeout: float = 10.0,
     strict: bool = False,
 ) -> EngineClient:
-    """Open the engine named by a command or a ``module:factory``; default: the reference."""
-    if command and python:
+    """Open the engine named by a command or a ``module:factory``; default: the reference.
+
+    An empty or blank command or factory raises ValueError: it never means the reference.
+    """
+    if command is not None and python is not None:
         raise ValueError("give --engine or --engine-python, not both")
-    if command:
+    if command is not None:
         return SubprocessEngine(command, timeout=timeout, strict=strict)
-    return InProcessEngine(python or REFERENCE_FACTORY, strict=strict)
+    if python is not None and not python.strip():
+        raise ValueError("the engine factory is empty")
+    return InProcessEngine(REFERENCE_FACTORY if python is None else python.strip(), strict=strict)
 
 
 __all__ = [

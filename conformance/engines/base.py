@@ -10,12 +10,25 @@ FAULT_KINDS = ("crash", "timeout", "protocol")
 
 
 class EngineFault(Exception):
-    """The engine crashed, hung or broke the protocol; ``kind`` is one of FAULT_KINDS."""
+    """The engine crashed, hung or broke the protocol; ``kind`` is one of FAULT_KINDS.
 
-    def __init__(self, kind: str, message: str) -> None:
+    ``exit_status`` is the process's exit status when it is known to have ended;
+    ``offending`` holds the first bytes of a line that broke the protocol.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        exit_status: int | None = None,
+        offending: bytes | None = None,
+    ) -> None:
         super().__init__(f"{kind}: {message}")
         self.kind = kind
         self.message = message
+        self.exit_status = exit_status
+        self.offending = offending
 
 
 class EngineRefused(Exception):
@@ -64,6 +77,10 @@ class EngineClient(abc.ABC):
     def restart(self) -> None:
         """Bring a faulted engine back to a fresh state."""
 
+    def output_tails(self) -> dict[str, list[str]]:
+        """The last lines the engine wrote on stderr and stdout (empty in-process)."""
+        return {"stderr": [], "stdout": []}
+
     def spawn_command(self) -> list[str] | None:
         """A command that starts a fresh process of this engine (for kill and lock tests)."""
         return None
@@ -102,7 +119,10 @@ class EngineClient(abc.ABC):
     def unwrap(self, op: str, request_id: Any, response: Any) -> dict[str, Any]:
         """Check a response's envelope (and, strictly, its schema); return its result."""
         if not isinstance(response, dict) or response.get("id") != request_id:
-            raise EngineFault("protocol", f"response to {op} #{request_id} has the wrong id")
+            raise EngineFault(
+                "protocol",
+                f"response to {op} #{request_id} has the wrong id: {str(response)[:200]}",
+            )
         if self.strict:
             from conformance.protocol.validate import ProtocolViolation, validate_response
 

@@ -30,9 +30,18 @@ class InProcessEngine(EngineClient):
         self.spec = spec
         self.description = f"python:{spec}"
         self._factory = factory or load_factory(spec)
-        self._handler = self._factory()
+        self._start()
+
+    def _start(self) -> None:
+        try:
+            self._handler, self._start_error = self._factory(), None
+        except Exception as exc:  # a factory that raises is an engine that cannot start
+            self._handler, self._start_error = None, exc
 
     def _exchange(self, request: dict[str, Any]) -> Any:
+        if self._handler is None:
+            error = self._start_error
+            raise EngineFault("crash", f"the factory raised {type(error).__name__}: {error}")
         try:
             response = self._handler.handle(json.loads(json.dumps(request)))
             return json.loads(json.dumps(response, allow_nan=False))
@@ -45,4 +54,4 @@ class InProcessEngine(EngineClient):
         return [sys.executable, "-m", "conformance.engines.host", self.spec]
 
     def restart(self) -> None:
-        self._handler = self._factory()
+        self._start()

@@ -1,23 +1,101 @@
 """Plug any engine in as a program speaking core-engine/1 over stdin/stdout.
 
-A reader thread turns stdout into a queue of lines, so every request has a
-timeout: a hung engine is killed and reported, never waited on forever.
+A reader thread turns stdout into a bounded queue of bounded lines, so every
+request has a timeout and no engine can grow the harness: a hung engine is killed
+and reported, never waited on forever; an over-long line is a protocol fault.
 """
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import json
 import os
 import queue
 import shlex
+import signal
 import subprocess
-import tempfile
 import threading
 from typing import Any
 
+from conformance.canonical import RefusedJSON, read_json
 from conformance.engines.base import EngineClient, EngineFault
 
+MAX_LINE_BYTES = 8 * 1024 * 1024
+"""Longest stdout line accepted from an engine; a longer one is a protocol fault."""
+QUEUE_LINES = 16
+"""Stdout lines buffered ahead of the harness; the reader waits when the queue is full."""
+TAIL_LINES = 10
+"""How many of the engine's last stderr and stdout lines a fault report shows."""
+TAIL_LINE_CHARS = 200
+CLOSE_GRACE_SECONDS = 5.0
+"""How long a closed engine may take to exit on its own before it is killed."""
+
 _EOF = object()
+
+
+class _Overlong(bytes):
+    """The first bytes of a stdout line longer than MAX_LINE_BYTES."""
+
+
+def parse_command(command: str) -> list[str]:
+    """Split an engine command line; an empty or unparsable one raises ValueError."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ValueError(f"cannot parse the engine command {command!r}: {exc}") from None
+    if not argv:
+        raise ValueError("the engine command is empty")
+    return argv
+
+
+def _printable(line: bytes) -> str:
+    text = line.rstrip(b"\r\n").decode("utf-8", "replace")
+    return text if len(text) <= TAIL_LINE_CHARS else text[: TAIL_LINE_CHARS - 3] + "..."
+
+
+class _Pump:
+    """Reads one process's stdout into a bounded queue; keeps the last lines for reports."""
+
+    def __init__(self, stream) -> None:
+        self.lines: queue.Queue = queue.Queue(maxsize=QUEUE_LINES)
+        self.tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
+        self.stopped = threading.Event()
+        threading.Thread(target=self._run, args=(stream,), daemon=True).start()
+
+    def _run(self, stream) -> None:
+        while not self.stopped.is_set():
+            line = stream.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                break
+            self.tail.append(_printable(line))
+            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                self._put(_Overlong(line[:120]))
+                return
+            self._put(line)
+        self._put(_EOF)
+
+    def _put(self, item: object) -> None:
+        while not self.stopped.is_set():
+            try:
+                self.lines.put(item, timeout=0.5)
+                return
+            except queue.Full:
+                continue
+
+
+class _StderrTail:
+    """Drains one process's stderr, keeping only its last lines (bounded memory, no file)."""
+
+    def __init__(self, stream) -> None:
+        self.lines: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
+        self.done = threading.Event()
+        threading.Thread(target=self._run, args=(stream,), daemon=True).start()
+
+    def _run(self, stream) -> None:
+        for line in iter(lambda: stream.readline(MAX_LINE_BYTES), b""):
+            self.lines.append(_printable(line))
+        self.done.set()
 
 
 class SubprocessEngine(EngineClient):
@@ -27,73 +105,108 @@ class SubprocessEngine(EngineClient):
         self, command: str, *, timeout: float = 10.0, strict: bool = False, max_restarts: int = 10
     ) -> None:
         super().__init__(strict=strict)
+        self.argv = parse_command(command)
         self.command = command
         self.description = command
         self.timeout = timeout
         self.max_restarts = max_restarts
         self.restarts = 0
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the engine)
+        self._process: subprocess.Popen | None = None
+        self._start_error: OSError | None = None
+        self._ended = False
         self._start()
 
     def _start(self) -> None:
-        self._process = subprocess.Popen(
-            shlex.split(self.command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        self._lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._pump, args=(self._process, self._lines), daemon=True).start()
+        try:
+            self._process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                start_new_session=True,
+            )
+        except OSError as exc:
+            self._process, self._start_error = None, exc
+            return
+        self._pump = _Pump(self._process.stdout)
+        self._stderr = _StderrTail(self._process.stderr)
+        self._ended = False
 
-    @staticmethod
-    def _pump(process: subprocess.Popen, lines: queue.Queue) -> None:
-        for line in iter(process.stdout.readline, b""):
-            lines.put(line)
-        lines.put(_EOF)
+    def stderr_tail(self) -> list[str]:
+        """The last lines the engine wrote on stderr (all of them, once it has exited)."""
+        if self._process is None:
+            return []
+        if self._process.poll() is not None:
+            self._stderr.done.wait(CLOSE_GRACE_SECONDS)
+        return list(self._stderr.lines)
 
-    def stderr_tail(self, limit: int = 400) -> str:
-        self._stderr.seek(0, os.SEEK_END)
-        size = self._stderr.tell()
-        self._stderr.seek(max(0, size - limit))
-        return self._stderr.read().decode("utf-8", "replace").strip().replace("\n", " | ")
+    def output_tails(self) -> dict[str, list[str]]:
+        stdout = list(self._pump.tail) if self._process is not None else []
+        return {"stderr": self.stderr_tail(), "stdout": stdout}
 
     def _exchange(self, request: dict[str, Any]) -> Any:
-        if self._process.poll() is not None:
-            raise EngineFault("crash", f"engine is not running (exit {self._process.returncode})")
+        if self._process is None:
+            raise EngineFault("crash", f"cannot start {self.argv[0]!r}: {self._start_error}")
+        if self._ended or self._pump.stopped.is_set():
+            status = self._process.poll()
+            message = f"engine is not running (exit status {status})"
+            raise EngineFault("crash", message, exit_status=status)
         try:
             self._process.stdin.write((json.dumps(request, ensure_ascii=False) + "\n").encode())
             self._process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise EngineFault(
-                "crash", f"engine closed its stdin; stderr: {self.stderr_tail()}"
-            ) from None
+        except OSError:
+            pass  # the engine has gone; what it printed before going tells what happened
         return self._read_response()
+
+    def _wait_briefly(self) -> int | None:
+        try:
+            return self._process.wait(timeout=CLOSE_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            return None
 
     def _read_response(self) -> Any:
         try:
-            line = self._lines.get(timeout=self.timeout)
+            line = self._pump.lines.get(timeout=self.timeout)
         except queue.Empty:
             self._kill()
             raise EngineFault("timeout", f"no response within {self.timeout:g} s") from None
         if line is _EOF:
-            code = self._process.wait()
-            raise EngineFault("crash", f"engine exited with {code}; stderr: {self.stderr_tail()}")
+            self._ended = True
+            status = self._wait_briefly()
+            raise EngineFault(
+                "crash", f"engine exited with status {status} before answering", exit_status=status
+            )
+        if isinstance(line, _Overlong):
+            self._kill()
+            message = f"a stdout line is longer than {MAX_LINE_BYTES} bytes"
+            raise EngineFault("protocol", message, offending=bytes(line))
         try:
-            message = json.loads(line)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise EngineFault("protocol", f"not a JSON line on stdout: {line[:120]!r}") from None
+            message = read_json(line)
+        except RefusedJSON as exc:
+            self._kill()
+            raise EngineFault(
+                "protocol",
+                f"not a JSON line on stdout ({exc}): {line[:120]!r}",
+                offending=line[:120],
+            ) from None
         if isinstance(message, dict) and "event" in message and "ok" not in message:
             return self._read_response()
         return message
 
     def _kill(self) -> None:
+        """SIGKILL the engine and anything it started (its own process group)."""
+        if self._process is None:
+            return
+        self._pump.stopped.set()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._process.pid, signal.SIGKILL)
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
 
     def spawn_command(self) -> list[str]:
-        return shlex.split(self.command)
+        return list(self.argv)
 
     def restart(self) -> None:
         """Kill the current process and start a fresh one, within the restart budget."""
@@ -105,10 +218,9 @@ class SubprocessEngine(EngineClient):
         self._hello = None
 
     def close(self) -> None:
-        if self._process.poll() is None:
-            try:
+        """Close stdin, give the engine a grace period to exit, then kill its process group."""
+        if self._process is not None and self._process.poll() is None:
+            with contextlib.suppress(OSError):
                 self._process.stdin.close()
-                self._process.wait(timeout=2)
-            except (OSError, subprocess.TimeoutExpired):
-                self._kill()
-        self._stderr.close()
+            self._wait_briefly()
+        self._kill()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 MARK = {
@@ -14,30 +15,91 @@ MARK = {
 }
 
 
+HEADLINE = {
+    "certified": "CERTIFIED",
+    "partial": "PARTIAL",
+    "not-certified": "NOT CERTIFIED",
+    "engine-unavailable": "ENGINE UNAVAILABLE",
+}
+
+
+def engine_flags(options: dict[str, Any], engine: str) -> list[str]:
+    """The options that name the engine and shape every exchange, as argv words."""
+    if options.get("engine") is not None:
+        words = ["--engine", options["engine"]]
+    elif options.get("engine_python") is not None:
+        words = ["--engine-python", options["engine_python"]]
+    elif engine.startswith("python:"):
+        words = ["--engine-python", engine.removeprefix("python:")]
+    else:
+        words = ["--engine", engine]
+    if options.get("timeout") is not None:
+        words += ["--timeout", f"{options['timeout']:g}"]
+    if options.get("strict"):
+        words.append("--strict")
+    return words
+
+
 def replay_command(report: dict[str, Any], result: dict[str, Any], report_dir: str) -> str:
-    """The one command that replays a result's shrunk counterexample."""
-    engine = report["engine"]["command"]
-    flag = (
-        f'--engine-python "{engine[7:]}"'
-        if engine.startswith("python:")
-        else f'--engine "{engine}"'
+    """The shell-quoted command that replays a result's shrunk counterexample."""
+    path = f"{report_dir}/{result['counterexample']}"
+    flags = engine_flags(report.get("options", {}), report["engine"]["command"])
+    return shlex.join(["python", "-m", "conformance", "replay", path, *flags])
+
+
+def headline(report: dict[str, Any]) -> str:
+    """The verdict and its counts in one sentence."""
+    summary = report["summary"]
+    verdict = HEADLINE[summary["verdict"]]
+    if report.get("engine_fault"):
+        fault = report["engine_fault"]
+        return f"**{verdict}** ({fault['code']}, {fault['kind']}): {fault['message']}"
+    claimed = summary["total"] - summary["not_claimed"]
+    suite_size = summary["total"] + len(report["scope"].get("not_run", []))
+    return (
+        f"**{verdict}**: {summary['passed']} of {claimed} claimed requirements pass "
+        f"({summary['total']} of {suite_size} in the suite ran, {summary['not_claimed']} not "
+        f"claimed, {summary['xfailed']} expected failures, {summary['examples']} generated "
+        "examples)."
     )
-    return f"python -m conformance replay {report_dir}/{result['counterexample']} {flag}"
+
+
+def scope_lines(report: dict[str, Any]) -> list[str]:
+    """What a partial run left out, as Markdown list items."""
+    left_out = report.get("scope", {}).get("left_out", [])
+    if not left_out or report.get("engine_fault"):
+        return []
+    return ["Not a certification: this run left out", "", *(f"- {item}" for item in left_out), ""]
+
+
+def fault_lines(report: dict[str, Any]) -> list[str]:
+    """The engine-level fault: exit status, offending bytes, the engine's last output."""
+    fault = report.get("engine_fault")
+    if not fault:
+        return []
+    lines = []
+    if fault.get("exit_status") is not None:
+        lines.append(f"- exit status: {fault['exit_status']}")
+    if fault.get("offending") is not None:
+        lines.append(f"- offending bytes (base64): `{fault['offending']['$bytes']}`")
+    for stream in ("stderr", "stdout"):
+        tail = fault.get(f"{stream}_tail") or []
+        lines += [f"- last lines on {stream}:" if tail else f"- nothing on {stream}"]
+        lines += [f"      {line}" for line in tail]
+    return [*lines, ""]
 
 
 def _header(report: dict[str, Any]) -> list[str]:
-    hello, summary = report["engine"]["hello"], report["summary"]
+    hello = report["engine"]["hello"]
     name = hello.get("engine", {}).get("name", "engine")
     version = hello.get("engine", {}).get("version", "?")
-    verdict = "CERTIFIED" if summary["certified"] else "NOT CERTIFIED"
-    claimed = summary["total"] - summary["not_claimed"]
     return [
         f"# Conformance certificate: {name} {version}",
         "",
-        f"**{verdict}**: {summary['passed']} of {claimed} claimed requirements pass "
-        f"({summary['total']} in the suite, {summary['not_claimed']} not claimed, "
-        f"{summary['xfailed']} expected failures, {summary['examples']} generated examples).",
+        headline(report),
         "",
+        *scope_lines(report),
+        *fault_lines(report),
         f"- suite: {report['suite']['name']} {report['suite']['version']}, "
         f"protocol {hello.get('protocol', '?')}",
         f"- engine: `{report['engine']['command']}`",
@@ -94,7 +156,6 @@ def _problems(report: dict[str, Any], report_dir: str) -> list[str]:
 
 def render_certificate(report: dict[str, Any], report_dir: str = "out") -> str:
     """The certificate as Markdown."""
-    lines = (
-        _header(report) + ["## Requirements", ""] + _table(report) + _problems(report, report_dir)
-    )
+    table = ["## Requirements", "", *_table(report)] if report["results"] else []
+    lines = _header(report) + table + _problems(report, report_dir)
     return "\n".join(lines) + "\n"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from conformance.canonical import RefusedJSON, read_json
 
 
 class ExpectedFailuresError(ValueError):
@@ -25,8 +26,13 @@ class ExpectedFailures:
     def load(cls, path: Path) -> ExpectedFailures:
         """Read ``[{"id": ..., "reason": ...}, ...]``; every entry needs a non-empty reason."""
         try:
-            entries = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            entries = read_json(Path(path).read_bytes())
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise ExpectedFailuresError(
+                f"{path}: cannot read expected failures: {reason}"
+            ) from None
+        except RefusedJSON as exc:
             raise ExpectedFailuresError(f"{path}: cannot read expected failures: {exc}") from None
         if not isinstance(entries, list):
             raise ExpectedFailuresError(f"{path}: expected a JSON list of {{id, reason}} objects")

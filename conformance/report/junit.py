@@ -6,6 +6,16 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 
+def _engine_fault_case(suite: ET.Element, fault: dict[str, Any]) -> None:
+    """The one engine-level verdict as one errored test case."""
+    suite.set("tests", str(int(suite.get("tests")) + 1))
+    suite.set("errors", str(int(suite.get("errors")) + 1))
+    case = ET.SubElement(suite, "testcase", classname="conformance.engine", name=fault["code"])
+    output = "\n".join(["stderr:", *fault["stderr_tail"], "stdout:", *fault["stdout_tail"]])
+    error = ET.SubElement(case, "error", message=fault["message"][:500], type=fault["kind"])
+    error.text = output
+
+
 def render_junit(report: dict[str, Any]) -> str:
     """The report as a JUnit XML document (failures, errors and skips by requirement id)."""
     summary = report["summary"]
@@ -36,5 +46,7 @@ def render_junit(report: dict[str, Any]) -> str:
         elif outcome in ("not-claimed", "xfail"):
             reason = r["message"] if outcome == "not-claimed" else r["expected_failure"]
             ET.SubElement(case, "skipped", message=f"{outcome}: {reason}")
+    if report.get("engine_fault"):
+        _engine_fault_case(suite, report["engine_fault"])
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance import SUITE_VERSION
+from conformance import SUITE_NAME, SUITE_VERSION
 from conformance.canonical import digest
 from conformance.report.expected import ExpectedFailures
+from conformance.report.plain import to_plain
 from conformance.requirements.registry import Requirement
 from conformance.runner import Outcome, Profile
 
 REPORT_FORMAT = "core-conformance-report/1"
 BAD_OUTCOMES = ("fail", "error", "xpass")
+VERDICTS = ("certified", "not-certified", "partial", "engine-unavailable")
+"""The run's verdict: ``certified`` only for a complete, clean run (see docs/conformance.md)."""
+COMPLETE = {"complete": True, "left_out": [], "not_run": []}
 
 
 def final_outcome(outcome: Outcome, expected: ExpectedFailures) -> str:
@@ -47,12 +51,27 @@ def stale_entries(results: list[dict], expected: ExpectedFailures) -> list[str]:
     return sorted(i for i in expected.reasons if outcomes.get(i, "not-claimed") == "not-claimed")
 
 
-def summarize(results: list[dict], stale: list[str]) -> dict[str, Any]:
+def run_verdict(clean: bool, scope: dict[str, Any], engine_fault: dict | None) -> str:
+    """One of VERDICTS: a fault or a failure outranks a partial run."""
+    if engine_fault is not None:
+        return "engine-unavailable"
+    if not clean:
+        return "not-certified"
+    return "certified" if scope["complete"] else "partial"
+
+
+def summarize(
+    results: list[dict],
+    stale: list[str],
+    scope: dict[str, Any] = COMPLETE,
+    engine_fault: dict | None = None,
+) -> dict[str, Any]:
     count = {
         name: sum(r["outcome"] == name for r in results)
         for name in ("pass", "fail", "error", "not-claimed", "xfail", "xpass")
     }
-    certified = not stale and not any(count[name] for name in BAD_OUTCOMES)
+    clean = not stale and not any(count[name] for name in BAD_OUTCOMES)
+    verdict = run_verdict(clean, scope, engine_fault)
     return {
         "total": len(results),
         "passed": count["pass"],
@@ -63,7 +82,8 @@ def summarize(results: list[dict], stale: list[str]) -> dict[str, Any]:
         "xpassed": count["xpass"],
         "stale_expected_failures": len(stale),
         "examples": sum(r["examples"] for r in results),
-        "certified": certified,
+        "verdict": verdict,
+        "certified": verdict == "certified",
     }
 
 
@@ -74,14 +94,25 @@ def build_report(
     engine: str,
     profile: Profile,
     expected: ExpectedFailures,
+    scope: dict[str, Any] = COMPLETE,
+    engine_fault: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The full report; ``digest`` covers everything else, ``verdict_digest`` only verdicts."""
+    """The full report; ``digest`` covers everything else, ``verdict_digest`` only verdicts.
+
+    *scope* says whether the run covered the whole suite at the ci floor (and what it
+    left out); *engine_fault* is the engine-level fault that ended the run, if any;
+    *options* are the command-line options that shaped it (for replay commands).
+    """
     results = [_result(req, outcome, expected) for req, outcome in pairs]
     stale = stale_entries(results, expected)
     report = {
         "format": REPORT_FORMAT,
-        "suite": {"name": "core-conformance", "version": SUITE_VERSION},
+        "suite": {"name": SUITE_NAME, "version": SUITE_VERSION},
         "engine": {"command": engine, "hello": hello},
+        "options": options or {},
+        "scope": scope,
+        "engine_fault": engine_fault,
         "profile": {
             "name": profile.name,
             "derandomize": profile.derandomize,
@@ -89,7 +120,8 @@ def build_report(
         },
         "results": results,
         "stale_expected_failures": stale,
-        "summary": summarize(results, stale),
+        "summary": summarize(results, stale, scope, engine_fault),
         "verdict_digest": digest([[r["id"], r["outcome"], r["examples"]] for r in results]),
     }
+    report = to_plain(report)
     return {**report, "digest": digest(report)}

@@ -1,14 +1,19 @@
 """The subprocess harness and the command line, against engine programs that misbehave.
 
 Hangs, crashes, garbage lines and wrong ids become typed ``error`` outcomes and the
-run goes on; the reference passes over stdio and in strict mode; a counterexample
-written by ``certify`` replays as FAIL on the broken engine and PASS on the reference;
-``diff`` reports the regression.
+run goes on; an engine that cannot answer hello ends the run with one engine-level
+verdict; reads are bounded; the reference passes over stdio and in strict mode; a
+counterexample written by ``certify`` replays (pasted through a shell) as FAIL on the
+broken engine and PASS on the reference; ``diff`` reports the regression.
+
+No test races the clock: engines get a generous ceiling (:data:`CEILING`) that only
+catches hangs; the one short timeout is given to a request that never gets an answer.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -19,12 +24,18 @@ import pytest
 
 from conformance.certify import certify
 from conformance.engines import REFERENCE_FACTORY, InProcessEngine, SubprocessEngine
+from conformance.engines.subprocess import MAX_LINE_BYTES, QUEUE_LINES, _Pump
 from conformance.report.expected import ExpectedFailures
+from conformance.report.validation import validate
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, run_requirement
 from conformance.selftest.engines import BROKEN
 
 CI = PROFILES["ci"]
+CEILING = 120.0
+"""Seconds an engine may take to answer: only a hang ever reaches it."""
+NEVER_ANSWERED = 1.0
+"""The timeout given to a request that is never answered (the hang under test)."""
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 HANDFUL = (
     "PROTO-HELLO-001",
@@ -42,11 +53,11 @@ def program(name: str) -> str:
 
 @pytest.fixture
 def open_program():
-    """Open engine programs with a 2 s timeout; every one is closed after the test."""
+    """Open engine programs with a generous timeout; every one is closed after the test."""
     engines = []
 
     def open_engine(command: str, **options) -> SubprocessEngine:
-        engine = SubprocessEngine(command, timeout=2.0, **options)
+        engine = SubprocessEngine(command, timeout=CEILING, **options)
         engines.append(engine)
         return engine
 
@@ -63,10 +74,13 @@ def certify_ids(engine, *ids: str):
 
 def test_hang_is_a_timeout_and_the_next_requirement_runs(open_program) -> None:
     engine = open_program(program("hang_on_select.py"))
-    started = time.monotonic()
-    hung, hello = certify_ids(engine, "VAR-SELECT-001", "PROTO-HELLO-001")
-    assert time.monotonic() - started < 30
+    ctx = SuiteContext.from_engine(engine)
+    engine.timeout = NEVER_ANSWERED  # VAR-SELECT-001's first request is the one that hangs
+    hung = run_requirement(REGISTRY["VAR-SELECT-001"], engine, ctx, CI)
+    engine.timeout = CEILING
+    hello = run_requirement(REGISTRY["PROTO-HELLO-001"], engine, ctx, CI)
     assert (hung.verdict, hung.fault) == ("error", "timeout"), hung.message
+    assert hung.counterexample["transcript"][0]["request"]["op"] == "variation.select"
     assert hung.counterexample["transcript"][-1]["response"] is None
     assert hello.verdict == "pass", hello.message
 
@@ -113,7 +127,7 @@ def test_strict_mode_catches_an_off_schema_result() -> None:
 def conformance(*args: str) -> subprocess.CompletedProcess:
     """Run ``python -m conformance`` with *args*; capture its output."""
     command = [sys.executable, "-m", "conformance", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -150,3 +164,166 @@ def test_diff_reports_the_regression(reports) -> None:
     assert diff.returncode == 1, diff.stderr
     assert "regressed" in diff.stdout and "OVR-RESOLVE-002" in diff.stdout
     assert conformance("diff", a, a).returncode == 0
+
+
+ENGINE_LEVEL = [
+    ("true", "crash", "exit status: 0"),
+    ("false", "crash", "exit status: 1"),
+    ("cat", "protocol", '"op": "hello"'),
+    ("echo garbage", "protocol", "garbage"),
+    ("yes", "protocol", "offending bytes"),
+    ("sleep 1000", "timeout", "no response within"),
+    ("no-such-engine-program", "crash", "cannot start"),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "kind", "shown"), ENGINE_LEVEL, ids=[c for c, *_ in ENGINE_LEVEL]
+)
+def test_an_engine_that_cannot_say_hello_gets_one_verdict(tmp_path, command, kind, shown) -> None:
+    timeout = NEVER_ANSWERED if command.startswith("sleep") else CEILING
+    args = ("--engine", command, "--timeout", str(timeout), "--quiet")
+    done = conformance("certify", *args, "--report", str(tmp_path))
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert done.stdout.count("ENGINE_UNAVAILABLE") == 1 and "ERROR " not in done.stdout
+    assert len(done.stdout.splitlines()) < 40, done.stdout
+    assert f"ENGINE_UNAVAILABLE, {kind}" in done.stdout and shown in done.stdout, done.stdout
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    validate("report", report)
+    assert report["engine_fault"]["kind"] == kind and report["results"] == []
+
+
+def test_the_engine_stderr_is_shown(tmp_path) -> None:
+    engine = shlex.join([sys.executable, "-c", "import sys; sys.exit('engine broke: no config')"])
+    done = conformance("certify", "--engine", engine, "--quiet", "--report", str(tmp_path))
+    assert done.returncode == 4 and "engine broke: no config" in done.stdout, done.stdout
+
+
+def test_stdout_reads_are_bounded() -> None:
+    """A flood of lines fills the bounded queue and then waits; nothing grows."""
+    process = subprocess.Popen(["yes"], stdout=subprocess.PIPE)
+    try:
+        pump = _Pump(process.stdout)
+        deadline = time.monotonic() + CEILING
+        while not pump.lines.full():
+            assert time.monotonic() < deadline, "the reader never filled its queue"
+            time.sleep(0.05)
+        assert pump.lines.get(timeout=CEILING) == b"y\n"
+        assert pump.lines.qsize() <= QUEUE_LINES and len(pump.tail) <= 10
+        assert process.poll() is None, "the reader must wait, not drop or fail"
+    finally:
+        pump.stopped.set()
+        process.kill()
+        process.wait()
+
+
+def test_an_overlong_line_is_a_protocol_fault(open_program) -> None:
+    flood = f"import sys; sys.stdout.write('x' * {MAX_LINE_BYTES + 10}); sys.stdout.flush()"
+    engine = open_program(shlex.join([sys.executable, "-c", flood + "; input()"]))
+    with pytest.raises(Exception, match="longer than") as caught:
+        engine.hello()
+    assert caught.value.kind == "protocol"
+
+
+def test_replay_pastes_through_a_shell(tmp_path) -> None:
+    report_dir = tmp_path / "re port"
+    engine = shlex.join([sys.executable, "-m", "conformance.engines.host", BROKEN["no_clamp"].spec])
+    args = ("--engine", engine, "--timeout", str(CEILING), "--strict", "--id", "OVR-RESOLVE-002")
+    done = conformance("certify", *args, "--quiet", "--report", str(report_dir))
+    assert done.returncode == 1, done.stdout + done.stderr
+    (line,) = [x for x in done.stdout.splitlines() if "replay:" in x]
+    command = line.split("replay:", 1)[1].strip()
+    words = shlex.split(command)
+    assert "--strict" in words and words[words.index("--timeout") + 1] == f"{CEILING:g}"
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    pasted = subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, "PATH": path},
+    )
+    assert pasted.returncode == 1, pasted.stdout + pasted.stderr
+    # --strict came along: the off-schema result is a protocol error, not a plain FAIL
+    assert pasted.stdout.splitlines()[-1].startswith("ERROR: protocol"), pasted.stdout
+
+
+def test_state_bytes_counterexample_is_written_and_replays(tmp_path) -> None:
+    spec = "conformance.selftest.state_mutants:LeftoversReused"
+    args = ("--engine-python", spec, "--id", "STATE-LEFTOVER-001", "--quiet")
+    done = conformance("certify", *args, "--report", str(tmp_path))
+    assert done.returncode == 1, done.stdout + done.stderr
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    validate("report", report)
+    assert report["results"][0]["outcome"] == "fail"
+    path = tmp_path / "counterexamples" / "STATE-LEFTOVER-001.json"
+    case = json.loads(path.read_text(encoding="utf-8"))
+    validate("counterexample", case)
+    assert "$bytes" in json.dumps(case["scenario"]), case["scenario"]
+    replayed = conformance("replay", str(path), "--engine-python", spec)
+    assert replayed.returncode == 1 and "FAIL" in replayed.stdout.splitlines()[-1], replayed.stdout
+
+
+USAGE = [
+    ("--engine", ""),
+    ("--engine", "   "),
+    ("--engine-python", ""),
+    ("--examples", "0"),
+    ("--examples", "-5"),
+    ("--timeout", "0"),
+    ("--timeout", "nan"),
+    ("--kills", "0"),
+    ("-k", "zzzz"),
+    ("--report", "README.md"),
+    ("--xfail", "no-such-file.json"),
+]
+
+
+@pytest.mark.parametrize(("flag", "value"), USAGE, ids=[f"{f}={v!r}" for f, v in USAGE])
+def test_bad_arguments_are_refused_before_any_work(tmp_path, flag: str, value: str) -> None:
+    root = Path(__file__).resolve().parents[2]
+    value = str(root / value) if flag == "--report" else value
+    args = ("--report", str(tmp_path / "out")) if flag != "--report" else ()
+    done = conformance("certify", *args, flag, value)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "out" / "report.json").exists()
+
+
+def test_pytest_plugin_turns_a_bad_engine_into_one_usage_error(tmp_path) -> None:
+    command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider"]
+    command += ["--pyargs", "conformance.suite", "--engine", "no-such-engine-program"]
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=600, check=False, cwd=tmp_path
+    )
+    output = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 4, output
+    assert len(output) <= 3 and "cannot answer hello" in output[0], output
+
+
+def test_version_is_the_package_version() -> None:
+    from conformance import SUITE_VERSION
+
+    done = conformance("--version")
+    assert done.returncode == 0 and done.stdout.split()[-1] == SUITE_VERSION
+
+
+def test_an_engine_past_its_restart_budget_is_reported_at_once(open_program) -> None:
+    engine = open_program(program("crash_on_chat.py"), max_restarts=0)
+    crashed, after = certify_ids(engine, "PROTO-CHAT-001", "PROTO-HELLO-001")
+    assert (crashed.verdict, crashed.fault) == ("error", "crash"), crashed.message
+    assert (after.verdict, after.fault) == ("error", "crash"), after.message
+    assert "not running" in after.message
+
+
+def test_a_hung_engine_and_its_children_are_killed(tmp_path) -> None:
+    marker = f"{os.getpid()}{len(str(tmp_path))}"
+    engine = f"sh -c 'sleep 9{marker} & sleep 8{marker}'"
+    args = ("--engine", engine, "--timeout", str(NEVER_ANSWERED), "--quiet")
+    done = conformance("certify", *args, "--report", str(tmp_path))
+    assert done.returncode == 4, done.stdout + done.stderr
+    survivors = subprocess.run(
+        ["pgrep", "-f", f"sleep [89]{marker}"], capture_output=True, text=True, check=False
+    )
+    assert survivors.stdout == "", f"left running: {survivors.stdout}"

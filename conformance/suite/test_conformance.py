@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 
+from conformance.report.plain import to_plain
 from conformance.requirements import REGISTRY
 from conformance.runner import run_requirement
 
@@ -35,12 +37,11 @@ def test_requirement(
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{req_id}.json"
         path.write_text(
-            json.dumps(outcome.counterexample, indent=2, ensure_ascii=False) + "\n",
+            json.dumps(to_plain(outcome.counterexample), indent=2, ensure_ascii=False) + "\n",
             encoding="utf-8",
         )
-        replay = (
-            f"\nreplay: python -m conformance replay {path} {conformance_options['engine_flag']}"
-        )
+        command = shlex.join(["python", "-m", "conformance", "replay", str(path)])
+        replay = f"\nreplay: {command} {conformance_options['engine_flag']}".rstrip()
     if reason is not None:
         pytest.xfail(f"{outcome.verdict}: {outcome.message} (expected: {reason})")
     pytest.fail(f"{req_id} {outcome.verdict}: {outcome.message}{replay}", pytrace=False)

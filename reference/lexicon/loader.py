@@ -6,12 +6,12 @@ whose code is stable and whose ``field`` names the offending entry.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from reference.errors import LexiconError
+from reference.jsonio import UntrustedJSON, loads_untrusted
 from reference.lexicon.model import LanguagePack, Lemma, TeachingChain, TeachingStep
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -98,14 +98,17 @@ def parse_language_pack(data: Any) -> LanguagePack:
 
 
 def read_json(path: Path) -> Any:
+    """Read a pack file with the guarded JSON reader; failures are typed LEXICON_* errors."""
     try:
-        return json.loads(path.read_bytes().decode("utf-8"))
+        return loads_untrusted(path.read_bytes())
     except FileNotFoundError:
         raise _fail("LEXICON_NOT_FOUND", f"no language pack at {path}", str(path)) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(
-            "LEXICON_MALFORMED", f"{path.name} is not UTF-8 JSON: {exc}", str(path)
-        ) from None
+    except OSError as exc:
+        message = f"{path.name} cannot be read: {exc.strerror or exc}"
+        raise _fail("LEXICON_MALFORMED", message, str(path)) from None
+    except UntrustedJSON as exc:
+        message = f"{path.name} is not UTF-8 JSON: {exc.reason}"
+        raise _fail("LEXICON_MALFORMED", message, str(path)) from None
 
 
 def load_language_pack(path: Path) -> LanguagePack:

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import traceback
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from reference.canonical import wire_json
 from reference.errors import EngineError
+from reference.jsonio import UntrustedJSON, loads_untrusted
 
 if TYPE_CHECKING:
     pass
@@ -57,8 +59,26 @@ def is_clean_text(text: str) -> bool:
     return True
 
 
+_TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+
+
 def has_lone_surrogate(value: object) -> bool:
-    """True when any string (or key) anywhere in a parsed JSON value holds a lone surrogate."""
+    """True when any string (or key) anywhere in a parsed JSON value holds a lone surrogate.
+
+    One pass of the C JSON encoder; a value JSON cannot encode is walked instead.
+    """
+    try:
+        text = _TEXT_ENCODER.encode(value)
+        if not text.isascii():
+            text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    except (TypeError, ValueError, RecursionError):
+        return _walk_for_surrogates(value)
+    return False
+
+
+def _walk_for_surrogates(value: object) -> bool:
     stack = [value]
     while stack:
         item = stack.pop()
@@ -84,23 +104,27 @@ def echo_id(request: object) -> int | str | None:
     return None
 
 
-def _refuse_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
+_wire = threading.local()
+"""The request this thread last parsed off the wire: already checked by the guarded reader."""
 
 
 def parse_line(line: str | bytes) -> object:
-    """Parse one request line; anything but a JSON value raises PROTOCOL_BAD_JSON."""
-    if isinstance(line, bytes):
-        try:
-            line = line.decode("utf-8")
-        except UnicodeDecodeError:
-            refuse(BAD_JSON, "line is not valid UTF-8")
+    """Parse one request line with the guarded reader; a refusal is PROTOCOL_BAD_JSON.
+
+    Non-UTF-8 bytes, NaN/Infinity, oversized integers, deep nesting and lone
+    surrogates are refused here, so :func:`read_envelope` need not walk the request.
+    """
     try:
-        return json.loads(line, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as exc:
-        refuse(BAD_JSON, f"line is not JSON: {exc.msg} at column {exc.colno}")
-    except (ValueError, RecursionError) as exc:
-        refuse(BAD_JSON, f"line is not JSON: {exc}")
+        request = loads_untrusted(line)
+    except UntrustedJSON as exc:
+        reason = exc.reason.replace(" at line 1 column ", " at column ")
+        refuse(BAD_JSON, f"line is {reason}" if reason.startswith("not") else reason)
+    _wire.request = request
+    return request
+
+
+def _came_off_the_wire(request: object) -> bool:
+    return getattr(_wire, "request", None) is request
 
 
 # Responses -----------------------------------------------------------------------------------
@@ -177,7 +201,7 @@ def read_envelope(request: object) -> tuple[str, dict[str, Any]]:
     """Check a request's shape and return its op and args (default ``{}``)."""
     if not isinstance(request, dict):
         refuse(BAD_JSON, "a request must be a JSON object")
-    if has_lone_surrogate(request):
+    if not _came_off_the_wire(request) and has_lone_surrogate(request):
         refuse(BAD_JSON, "request holds a lone surrogate; it is not Unicode text")
     if "id" not in request or not is_valid_id(request["id"]):
         refuse(BAD_REQUEST, "request 'id' must be an integer or a string", "id")

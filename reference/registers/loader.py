@@ -7,13 +7,13 @@ recomputed on every load, and both files must be byte-for-byte in normal form.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from reference.canonical import pretty_json
 from reference.errors import RegisterError
+from reference.jsonio import UntrustedJSON, loads_untrusted
 from reference.registers.model import SEAL_FIELD, UNREGISTERED, RegisterPack
 from reference.registers.seal import (
     REPORT_SUFFIX,
@@ -52,22 +52,34 @@ def find_pack_file(register_id: str, search_path: Sequence[Path | str] = ()) -> 
 
 
 def read_json(path: Path, *, code: str, field: str | None) -> tuple[bytes, Any]:
-    """Read *path* as UTF-8 JSON, returning its bytes and value; failures raise *code*."""
+    """Read *path* as UTF-8 JSON with the guarded reader; failures raise *code*."""
     try:
         raw = path.read_bytes()
-        return raw, json.loads(raw.decode("utf-8"))
+        return raw, loads_untrusted(raw)
     except OSError as exc:
         fail(code, f"{path} cannot be read: {exc.strerror or exc}", field)
-    except UnicodeDecodeError:
-        fail(code, f"{path} is not valid UTF-8", field)
-    except json.JSONDecodeError as exc:
-        fail(code, f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}", field)
+    except UntrustedJSON as exc:
+        reason = exc.reason.replace("not JSON", "not valid JSON", 1)
+        fail(
+            code, f"{path} is {reason}" if reason.startswith("not") else f"{path}: {reason}", field
+        )
 
 
 def read_pack_file(path: Path, *, expected_id: str) -> tuple[RegisterPack, bytes]:
     """Read and structurally validate one pack file; returns the pack and the raw bytes."""
     raw, data = read_json(path, code="REGISTER_MALFORMED", field=None)
     return parse_pack(data, expected_id=expected_id), raw
+
+
+def _read_loaded_pack(path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+    """Read a pack to load; unreadable JSON beside a ratified report was edited: tampered."""
+    try:
+        return read_pack_file(path, expected_id=register_id)
+    except RegisterError as exc:
+        if exc.code != "REGISTER_MALFORMED" or not report_path_for(path).is_file():
+            raise
+        message = f"{exc.message}; it was ratified, so it was changed since"
+        fail("REGISTER_TAMPERED", message, exc.field)
 
 
 def _require_ratified(pack: RegisterPack, path: Path) -> Path:
@@ -125,7 +137,7 @@ def load_register_pack(
         return UNREGISTERED
     register_id = validate_register_id(register_id)
     path = find_pack_file(register_id, search_path)
-    pack, raw = read_pack_file(path, expected_id=register_id)
+    pack, raw = _read_loaded_pack(path, register_id)
     report = _read_report(_require_ratified(pack, path), register_id)
     _check_seal(pack, report)
     _check_untampered(pack, raw, report)

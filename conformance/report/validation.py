@@ -1,0 +1,24 @@
+"""The JSON Schemas of report.json and counterexample files, and validation against them."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+SCHEMAS = ("report", "counterexample")
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """The schema *name* (one of SCHEMAS), as shipped in ``conformance/report/schemas``."""
+    path = resources.files("conformance.report").joinpath("schemas", f"{name}.schema.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def validate(name: str, document: Any) -> None:
+    """Raise ``jsonschema.ValidationError`` unless *document* matches the schema *name*."""
+    jsonschema.Draft202012Validator(schema(name)).validate(document)
