@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +40,12 @@ def certify(
     max_examples: int | None = None,
     on_result: Callable[[Requirement, Outcome], None] = lambda req, outcome: None,
     fail_fast: bool = False,
+    plan: Mapping[str, tuple[Profile, int | None]] | None = None,
 ) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
-    """Run *requirements* against *engine*; return the report and each (requirement, outcome)."""
+    """Run *requirements* against *engine*; return the report and each (requirement, outcome).
+
+    *plan* gives some requirements their own (profile, max_examples), e.g. a budget's.
+    """
     try:
         hello = engine.hello()
         ctx = SuiteContext.from_engine(engine)
@@ -54,7 +58,8 @@ def certify(
                 req.id, "error", message=f"engine unavailable: {hello['error']}", fault="crash"
             )
         else:
-            outcome = run_requirement(req, engine, ctx, profile, max_examples)
+            req_profile, limit = (plan or {}).get(req.id, (profile, max_examples))
+            outcome = run_requirement(req, engine, ctx, req_profile, limit)
         pairs.append((req, outcome))
         on_result(req, outcome)
         if fail_fast and outcome.verdict in ("fail", "error"):

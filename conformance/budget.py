@@ -1,0 +1,172 @@
+"""Budgeted certification: calibrate the engine, then plan examples per requirement to fit.
+
+Calibration runs every requirement once with one example (its first, simplest
+sample: a fixed check, or Hypothesis's minimal example) and times it. The plan then
+shares the budget out fairly in time: requirements cheapest per example first, each
+taking at most its fair share of what is left and at most what the profile asks.
+A requirement planned at one example keeps its calibration outcome; the others run
+again with their planned count. The report says what each requirement got, and the
+run is PARTIAL where one got fewer examples than the profile asks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.engines import EngineClient, EngineFault
+from conformance.merge import with_digest
+from conformance.report.expected import ExpectedFailures
+from conformance.report.model import build_report
+from conformance.requirements import Requirement, SuiteContext
+from conformance.requirements.state_crash import KILLS_PER_EXAMPLE, kill_examples
+from conformance.runner import Outcome, Profile, run_requirement
+
+_BUDGET = re.compile(r"([0-9]+(?:\.[0-9]+)?)([smh]?)")
+_UNIT = {"": 1, "s": 1, "m": 60, "h": 3600}
+
+
+class BudgetError(ValueError):
+    """A budget that is not a positive duration such as ``90s``, ``10m`` or ``1.5h``."""
+
+
+def parse_budget(text: str) -> float:
+    """Seconds in ``90``, ``90s``, ``10m`` or ``1.5h``."""
+    match = _BUDGET.fullmatch(text.strip())
+    if not match or float(match[1]) <= 0:
+        raise BudgetError(f"--budget: {text!r} is not a positive duration like 90s, 10m or 1h")
+    return float(match[1]) * _UNIT[match[2]]
+
+
+def asked(req: Requirement, profile: Profile) -> int:
+    """Examples *profile* asks of *req*."""
+    if req.strategy is None:
+        return 1
+    if req.scale == "kills":
+        return kill_examples(profile.kills)
+    return req.max_examples or profile.max_examples
+
+
+def profile_for(req: Requirement, profile: Profile, examples: int) -> tuple[Profile, int]:
+    """The (profile, max_examples) that runs *req* with *examples* examples."""
+    if req.scale == "kills":
+        return dataclasses.replace(profile, kills=examples * KILLS_PER_EXAMPLE), examples
+    return profile, examples
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One requirement's calibration: its outcome on one example, and what that cost."""
+
+    outcome: Outcome
+    seconds: float
+    ops: int
+
+
+def calibrate(engine: EngineClient, requirements, ctx: SuiteContext, profile: Profile):
+    """Run each requirement with one example; return id -> Probe."""
+    probes = {}
+    for req in requirements:
+        req_profile, limit = profile_for(req, profile, 1)
+        started = time.perf_counter()
+        outcome = run_requirement(req, engine, ctx, req_profile, limit)
+        seconds = time.perf_counter() - started
+        probes[req.id] = Probe(outcome, seconds, len(engine.transcript.exchanges))
+    return probes
+
+
+def plan_examples(
+    budget_s: float, seconds_per_example: dict[str, float], wanted: dict[str, int]
+) -> dict[str, int]:
+    """Examples per requirement fitting *budget_s*: fair shares of time, cheapest first.
+
+    Every requirement gets at least 1 (its calibration example, already paid for);
+    more only when its share of the remaining budget pays for a rerun with at least 2.
+    """
+    order = sorted(wanted, key=lambda i: (seconds_per_example[i], i))
+    remaining, plan = budget_s, {}
+    for position, req_id in enumerate(order):
+        share = remaining / (len(order) - position)
+        cost = max(seconds_per_example[req_id], 1e-6)
+        count = min(wanted[req_id], math.floor(share / cost))
+        if count < 2:
+            plan[req_id] = 1
+            continue
+        plan[req_id] = count
+        remaining -= count * cost
+    return plan
+
+
+def certify_within(
+    engine: EngineClient,
+    requirements: list[Requirement],
+    profile: Profile,
+    budget_s: float,
+    *,
+    expected: ExpectedFailures,
+    on_result: Callable[[Requirement, Outcome], None] = lambda req, outcome: None,
+) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
+    """Certify *requirements* in about *budget_s* seconds after a calibration pass."""
+    try:
+        hello = engine.hello()
+        ctx = SuiteContext.from_engine(engine)
+    except EngineFault as fault:
+        raise BudgetError(f"cannot calibrate: the engine is unavailable ({fault})") from None
+    started = time.perf_counter()
+    probes = calibrate(engine, requirements, ctx, profile)
+    calibration_s = time.perf_counter() - started
+    wanted = {
+        r.id: asked(r, profile)
+        for r in requirements
+        if r.generated and probes[r.id].outcome.verdict == "pass"
+    }
+    plan = plan_examples(budget_s, {i: probes[i].seconds for i in wanted}, wanted)
+    pairs = []
+    for req in requirements:
+        outcome = probes[req.id].outcome
+        if plan.get(req.id, 1) > 1:
+            outcome = run_requirement(req, engine, ctx, *profile_for(req, profile, plan[req.id]))
+        pairs.append((req, outcome))
+        on_result(req, outcome)
+    report = build_report(
+        pairs, hello=hello, engine=engine.description, profile=profile, expected=expected
+    )
+    return annotate(report, requirements, profile, budget_s, probes, calibration_s), pairs
+
+
+def annotate(report, requirements, profile, budget_s, probes, calibration_s) -> dict[str, Any]:
+    """*report* with its ``budget`` block; PARTIAL (not certified) where examples fell short."""
+    examples = {r["id"]: r["examples"] for r in report["results"]}
+    verdicts = {r["id"]: r["verdict"] for r in report["results"]}
+    rows = [
+        {
+            "id": req.id,
+            "asked": asked(req, profile),
+            "examples": examples[req.id],
+            "calibration_ms": int(probes[req.id].seconds * 1000),
+        }
+        for req in requirements
+    ]
+    partial = [
+        row["id"]
+        for row in rows
+        if verdicts[row["id"]] == "pass" and row["examples"] < row["asked"]
+    ]
+    ops = sum(p.ops for p in probes.values())
+    seconds = sum(p.seconds for p in probes.values())
+    summary = dict(report["summary"])
+    summary["partial"] = bool(partial)
+    summary["certified"] = summary["certified"] and not partial
+    budget = {
+        "seconds": budget_s,
+        "calibration_ms": int(calibration_s * 1000),
+        "cost_per_op_ms": round(1000 * seconds / ops, 3) if ops else None,
+        "requirements": rows,
+        "partial": partial,
+    }
+    return with_digest({**report, "summary": summary, "budget": budget})

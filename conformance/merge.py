@@ -1,0 +1,139 @@
+"""Join shard reports into the report of the whole run.
+
+A shard's report.json carries ``shard: {index, count, selection, requirements}``: the
+whole run's requirement ids and the ones this shard ran. Merging checks that the
+shards are one run (same suite, engine, profile, selection and shard count), that
+each requirement was run by exactly one shard, and rebuilds the summary and digests
+from the joined results, so the verdict digest is the unsharded run's.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conformance.canonical import digest
+from conformance.certify import _write
+from conformance.report.certificate import render_certificate
+from conformance.report.junit import render_junit
+from conformance.report.model import summarize
+
+SAME_ACROSS_SHARDS = ("format", "suite", "engine", "profile")
+
+
+class MergeError(ValueError):
+    """Shard reports that are not the complete, consistent shards of one run."""
+
+
+def with_digest(report: dict[str, Any]) -> dict[str, Any]:
+    """*report* with ``digest`` recomputed over everything else."""
+    body = {k: v for k, v in report.items() if k != "digest"}
+    return {**body, "digest": digest(body)}
+
+
+def verdict_digest(results: list[dict[str, Any]]) -> str:
+    return digest([[r["id"], r["outcome"], r["examples"]] for r in results])
+
+
+def mark_shard(
+    report: dict[str, Any], index: int, count: int, selection: list[str]
+) -> dict[str, Any]:
+    """*report* (of one shard's requirements) labelled as shard *index* of *count*."""
+    shard = {
+        "index": index,
+        "count": count,
+        "selection": list(selection),
+        "requirements": [r["id"] for r in report["results"]],
+    }
+    return with_digest({**report, "shard": shard})
+
+
+def _check_same(reports: list[dict[str, Any]]) -> None:
+    first = reports[0]
+    for report in reports[1:]:
+        for key in (*SAME_ACROSS_SHARDS, "shard.count", "shard.selection"):
+            head, _, tail = key.partition(".")
+            a, b = first.get(head), report.get(head)
+            if tail:
+                a, b = (a or {}).get(tail), (b or {}).get(tail)
+            if a != b:
+                raise MergeError(f"shards disagree on {key}: not shards of one run")
+
+
+def _check_complete(reports: list[dict[str, Any]]) -> list[str]:
+    count = reports[0]["shard"]["count"]
+    indexes = sorted(r["shard"]["index"] for r in reports)
+    if indexes != list(range(1, count + 1)):
+        raise MergeError(f"need shards 1..{count} exactly once; got {indexes}")
+    selection = reports[0]["shard"]["selection"]
+    seen: dict[str, int] = {}
+    for report in reports:
+        shard = report["shard"]
+        ran = [r["id"] for r in report["results"]]
+        if ran != shard["requirements"]:
+            raise MergeError(f"shard {shard['index']} did not run all of its requirements")
+        for req_id in ran:
+            if req_id in seen:
+                raise MergeError(f"{req_id} ran in shards {seen[req_id]} and {shard['index']}")
+            seen[req_id] = shard["index"]
+    missing = [i for i in selection if i not in seen]
+    extra = sorted(set(seen) - set(selection))
+    if missing or extra:
+        raise MergeError(f"shards do not cover the run: missing {missing}, extra {extra}")
+    return selection
+
+
+def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """The report of the whole run from the reports of all its shards."""
+    if not reports:
+        raise MergeError("no shard reports to merge")
+    if any("shard" not in r for r in reports):
+        raise MergeError("a report without a shard field is not a shard")
+    if any(r.get("budget") for r in reports):
+        raise MergeError("budgeted shards cannot be merged: their example counts differ by run")
+    _check_same(reports)
+    selection = _check_complete(reports)
+    by_id = {r["id"]: r for report in reports for r in report["results"]}
+    results = [by_id[i] for i in selection]
+    stale = sorted(set.intersection(*(set(r["stale_expected_failures"]) for r in reports)))
+    first = reports[0]
+    merged = {key: first[key] for key in SAME_ACROSS_SHARDS}
+    merged.update(
+        {
+            "results": results,
+            "stale_expected_failures": stale,
+            "summary": summarize(results, stale),
+            "verdict_digest": verdict_digest(results),
+            "merged_from": {"shards": first["shard"]["count"]},
+        }
+    )
+    return with_digest(merged)
+
+
+def read_report(directory: Path) -> dict[str, Any]:
+    try:
+        return json.loads((directory / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise MergeError(f"{directory}: no readable report.json ({exc})") from None
+
+
+def write_merged(report: dict[str, Any], sources: list[Path], directory: Path) -> None:
+    """Write the merged report files and copy each failing result's counterexample."""
+    directory.mkdir(parents=True, exist_ok=True)
+    wanted = {r["counterexample"] for r in report["results"] if r["counterexample"]}
+    for source in sources:
+        for name in sorted(wanted):
+            if (source / name).is_file():
+                (directory / "counterexamples").mkdir(exist_ok=True)
+                _write(directory / name, (source / name).read_text(encoding="utf-8"))
+    _write(directory / "report.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    _write(directory / "certificate.md", render_certificate(report, str(directory)))
+    _write(directory / "junit.xml", render_junit(report))
+
+
+def merge_directories(sources: list[Path], target: Path) -> dict[str, Any]:
+    """Merge the shard reports in *sources* into *target*; return the merged report."""
+    report = merge_reports([read_report(s) for s in sources])
+    write_merged(report, sources, target)
+    return report

@@ -1,0 +1,107 @@
+"""Requirement-parallel runs and shards give the verdicts and verdict digest of one run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from campaign_helpers import FAST, conformance, id_args, read_report
+
+from conformance.merge import MergeError, mark_shard, merge_reports
+from conformance.shard import Shard, ShardError, partition, shard_ids
+
+IDS = [*FAST, "STATE-KILL-001"]
+
+
+def test_two_engine_processes_give_the_one_engine_verdict_digest(plain_run, tmp_path):
+    out = tmp_path / "n2"
+    done = conformance(
+        "certify", "--quiet", "-n", "2", "--kills", "8", "--report", str(out), *id_args(IDS)
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    one, two = read_report(plain_run), read_report(out)
+    assert [r["id"] for r in two["results"]] == [r["id"] for r in one["results"]]
+    assert two["verdict_digest"] == one["verdict_digest"]
+
+
+def test_three_shards_merge_into_the_unsharded_report(plain_run, tmp_path):
+    durations = str(plain_run / "report.json")
+    shards = []
+    for index in (1, 2, 3):
+        shards.append(tmp_path / f"shard{index}")
+        done = conformance(
+            "certify",
+            "--quiet",
+            "-n",
+            "1",
+            "--kills",
+            "8",
+            "--shard",
+            f"{index}/3",
+            "--durations-from",
+            durations,
+            "--report",
+            str(shards[-1]),
+            *id_args(IDS),
+        )
+        assert done.returncode in (0, 1), done.stderr[-2000:]
+    ran = [read_report(s)["shard"]["requirements"] for s in shards]
+    assert sorted(i for part in ran for i in part) == sorted(IDS)
+    merged = conformance("merge", *map(str, shards), "--report", str(tmp_path / "merged"))
+    assert merged.returncode == 0, merged.stdout[-2000:] + merged.stderr[-2000:]
+    whole, joined = read_report(plain_run), read_report(tmp_path / "merged")
+    assert joined["verdict_digest"] == whole["verdict_digest"]
+    assert joined["summary"] == whole["summary"]
+    assert (tmp_path / "merged" / "junit.xml").is_file()
+    missing = conformance("merge", str(shards[0]), str(shards[2]), "--report", str(tmp_path / "x"))
+    assert missing.returncode == 2 and "shards 1..3" in missing.stderr
+
+
+def test_partition_is_deterministic_complete_and_balanced():
+    ids = [f"A-B-{i:03d}" for i in range(10)]
+    durations = {i: 100 * (n + 1) for n, i in enumerate(ids)}
+    parts = partition(ids, 3, durations)
+    assert parts == partition(list(ids), 3, dict(durations))
+    assert sorted(i for part in parts for i in part) == ids
+    loads = [sum(durations[i] for i in part) for part in parts]
+    assert max(loads) - min(loads) <= max(durations.values())
+    assert shard_ids(ids, Shard(2, 3), durations) == parts[1]
+    assert partition(ids[:1], 3, {}) == [ids[:1], [], []]
+
+
+@pytest.mark.parametrize("text", ["0/3", "4/3", "1/0", "a/b", "1-3", ""])
+def test_bad_shard_specs_are_refused(text):
+    with pytest.raises(ShardError, match="K/N"):
+        Shard.parse(text)
+
+
+def _shard_reports():
+    results = [
+        {"id": i, "outcome": "pass", "examples": 1, "duration_ms": 1, "verdict": "pass"}
+        for i in ("A-A-001", "A-A-002")
+    ]
+    base = {
+        "format": "f",
+        "suite": {},
+        "engine": {"command": "e"},
+        "profile": {"name": "ci"},
+        "stale_expected_failures": [],
+    }
+    selection = ["A-A-001", "A-A-002"]
+    return [mark_shard({**base, "results": [results[k]]}, k + 1, 2, selection) for k in range(2)]
+
+
+def test_merge_refuses_shards_of_different_runs_or_overlapping_shards():
+    first, second = _shard_reports()
+    assert merge_reports([second, first])["summary"]["total"] == 2
+    other = json.loads(json.dumps(second))
+    other["engine"]["command"] = "another"
+    with pytest.raises(MergeError, match="engine"):
+        merge_reports([first, other])
+    twice = json.loads(json.dumps(second))
+    twice["results"] = first["results"] + twice["results"]
+    twice["shard"]["requirements"] = ["A-A-001", "A-A-002"]
+    with pytest.raises(MergeError, match="ran in shards"):
+        merge_reports([first, twice])
+    with pytest.raises(MergeError, match="not a shard"):
+        merge_reports([first, {k: v for k, v in second.items() if k != "shard"}])
