@@ -30,6 +30,8 @@ def _header(report: dict[str, Any]) -> list[str]:
     name = hello.get("engine", {}).get("name", "engine")
     version = hello.get("engine", {}).get("version", "?")
     verdict = "CERTIFIED" if summary["certified"] else "NOT CERTIFIED"
+    if summary.get("partial") and not _blocking(report):
+        verdict = "PARTIAL"
     claimed = summary["total"] - summary["not_claimed"]
     return [
         f"# Conformance certificate: {name} {version}",
@@ -44,7 +46,25 @@ def _header(report: dict[str, Any]) -> list[str]:
         f"- profile: {report['profile']['name']} "
         f"({'derandomized' if report['profile']['derandomize'] else 'randomized'})",
         f"- verdict digest: `{report['verdict_digest']}`",
+        *_budget_line(report),
         "",
+    ]
+
+
+def _blocking(report: dict[str, Any]) -> bool:
+    summary = report["summary"]
+    bad = summary["failed"] + summary["errors"] + summary["xpassed"]
+    return bool(bad or summary["stale_expected_failures"])
+
+
+def _budget_line(report: dict[str, Any]) -> list[str]:
+    budget = report.get("budget")
+    if not budget:
+        return []
+    short = ", ".join(budget["partial"]) or "none"
+    return [
+        f"- budget: {budget['seconds']:g} s after {budget['calibration_ms']} ms of calibration; "
+        f"fewer examples than the profile asks: {short}"
     ]
 
 
