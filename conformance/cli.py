@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 from conformance.budget import BudgetError, certify_within, parse_budget
+from conformance.campaign import cli as campaign_cli
+from conformance.campaign.plan import CampaignError
 from conformance.certify import certify, is_interactive, select, verdict_line, write_report
 from conformance.engines import EngineFault, open_engine
 from conformance.merge import MergeError, mark_shard, merge_directories
@@ -170,6 +172,15 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return EXIT_OK if report["summary"]["certified"] else EXIT_FAILED
 
 
+def cmd_campaign(args: argparse.Namespace) -> int:
+    try:
+        status, lines = campaign_cli.run(args)
+    except CampaignError as exc:
+        raise UsageError(str(exc)) from None
+    print("\n".join(lines))
+    return EXIT_OK if status == 0 else EXIT_FAILED
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         case = json.loads(Path(args.file).read_text(encoding="utf-8"))
@@ -233,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("shards", nargs="+", metavar="DIR", help="shard report directories")
     merge.add_argument("--report", metavar="DIR", default="out", help="merged report directory")
     merge.set_defaults(run=cmd_merge)
+    campaign_cli.add_parser(commands).set_defaults(run=cmd_campaign)
     replay = commands.add_parser("replay", help="replay a counterexample file")
     replay.add_argument("file")
     _engine_args(replay)

@@ -1,0 +1,48 @@
+"""Run one campaign task on a worker: open (once per worker thread) the task's engine, run
+the requirement with the task's seed and window, return the outcome as plain JSON."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import asdict
+from typing import Any
+
+from conformance.campaign.plan import CampaignSpec, task_profile
+from conformance.engines import EngineClient, EngineFault, open_engine
+from conformance.requirements import REGISTRY, SuiteContext
+from conformance.runner import Outcome, run_requirement
+
+_open: dict[tuple[str, int], tuple[EngineClient, SuiteContext]] = {}
+
+
+def _engine(spec: CampaignSpec, index: int) -> tuple[EngineClient, SuiteContext]:
+    key = (f"{spec.digest}:{index}", threading.get_ident())
+    if key not in _open:
+        named = spec.engines[index]
+        engine = open_engine(named.get("command"), named.get("python"), timeout=spec.timeout)
+        _open[key] = (engine, SuiteContext.from_engine(engine))
+    return _open[key]
+
+
+def run_task(spec_data: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
+    """The result of *task*: its outcome, the engine's hello, and where and when it ran."""
+    spec = CampaignSpec.from_dict(spec_data)
+    started = time.time()
+    try:
+        engine, ctx = _engine(spec, task["engine"])
+        hello = engine.hello()
+        req = REGISTRY[task["requirement"]]
+        outcome = run_requirement(req, engine, ctx, task_profile(spec, task), task["examples"])
+    except (EngineFault, OSError, ValueError, ImportError) as exc:
+        _open.pop((f"{spec.digest}:{task['engine']}", threading.get_ident()), None)
+        hello = {"error": str(exc)}
+        outcome = Outcome(task["requirement"], "error", message=f"engine unavailable: {exc}")
+    return {
+        "key": task["key"],
+        "task": task,
+        "outcome": asdict(outcome),
+        "hello": hello,
+        "ran": {"pid": os.getpid(), "host": os.uname().nodename, "started": started},
+    }
