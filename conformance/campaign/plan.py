@@ -116,7 +116,18 @@ def tasks(spec: CampaignSpec) -> list[dict[str, Any]]:
                 seed = None if spec.seed is None else derive_seed(spec.seed, req_id, seed_index)
                 for window in _windows(spec, req):
                     found.append(_task(spec, engine_index, req, seed_index, seed, window))
-    return sorted(found, key=lambda t: (t["window"] is None, t["key"]))
+    return sorted(found, key=_task_order)
+
+
+def _task_order(task: dict[str, Any]) -> tuple:
+    window = task["window"] or [0]
+    return (
+        task["window"] is None,
+        task["engine"],
+        task["requirement"],
+        task["seed_index"],
+        window[0],
+    )
 
 
 def _task(spec, engine_index, req, seed_index, seed, window) -> dict[str, Any]:
