@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.campaign.plan import CampaignError, CampaignSpec, engine_label, tasks
-from conformance.campaign.run import run_campaign
+from conformance.campaign.run import IN_FLIGHT, run_campaign
 from conformance.certify import is_interactive, select
 from conformance.engines import REFERENCE_FACTORY
 
@@ -47,6 +47,9 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per request")
     parser.add_argument("--id", action="append", default=[], help="only this requirement id")
     parser.add_argument("-k", dest="keyword", help="only ids or titles containing this")
+    parser.add_argument(
+        "--in-flight", type=int, default=IN_FLIGHT, help="tasks on the cluster at once"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress display")
     return parser
 
@@ -97,8 +100,11 @@ def _listener(quiet: bool, total: int):
 
 def run(args: argparse.Namespace) -> tuple[int, list[str]]:
     """Run the campaign; return (exit status, summary lines). Raises CampaignError."""
-    if args.workers < 1:
-        raise CampaignError(f"--workers: {args.workers} is not positive")
+    for name in ("workers", "in_flight"):
+        if getattr(args, name) < 1:
+            raise CampaignError(
+                f"--{name.replace('_', '-')}: {getattr(args, name)} is not positive"
+            )
     spec = spec_from_args(args)
     root = Path(args.dir)
     on_result, progress = _listener(args.quiet, len(tasks(spec)))
@@ -106,7 +112,12 @@ def run(args: argparse.Namespace) -> tuple[int, list[str]]:
         progress.start()
     try:
         _, directories = run_campaign(
-            spec, root, scheduler=args.scheduler, workers=args.workers, on_result=on_result
+            spec,
+            root,
+            scheduler=args.scheduler,
+            workers=args.workers,
+            on_result=on_result,
+            in_flight=args.in_flight,
         )
     finally:
         if progress is not None:

@@ -9,6 +9,7 @@ scheduler holds one small JSON description per task and gets back one result.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from conformance.campaign.plan import CampaignError, CampaignSpec, tasks
 from conformance.campaign.store import CampaignStore
 from conformance.campaign.worker import run_task
 
+IN_FLIGHT = 1_000
+"""Tasks submitted to the cluster at once; the rest wait on the client."""
 Listener = Callable[[dict[str, Any], int, int], None]
 
 
@@ -55,6 +58,30 @@ def connect(scheduler: str | None, workers: int) -> Iterator[Any]:
         yield client
 
 
+def _stream(client, spec: CampaignSpec, todo: list[dict], in_flight: int) -> Iterator[dict]:
+    """Results of *todo* as they finish, with at most *in_flight* tasks on the cluster.
+
+    Each future is released once its result is read, so neither the scheduler nor
+    the workers hold more than *in_flight* tasks and results at a time.
+    """
+    _, _, as_completed = _dask()
+    spec_data = spec.as_dict()
+    queued = iter(todo)
+
+    def submit(task: dict) -> Any:
+        key = f"{spec.digest[:12]}-{task['key']}"
+        return client.submit(run_task, spec_data, task, key=key, pure=False)
+
+    running = as_completed([submit(t) for t in itertools.islice(queued, in_flight)])
+    for future in running:
+        result = future.result()
+        future.release()
+        following = next(queued, None)
+        if following is not None:
+            running.add(submit(following))
+        yield result
+
+
 def run_campaign(
     spec: CampaignSpec,
     root: Path,
@@ -62,6 +89,7 @@ def run_campaign(
     scheduler: str | None = None,
     workers: int = 2,
     on_result: Listener = lambda result, finished, total: None,
+    in_flight: int = IN_FLIGHT,
 ) -> tuple[dict[str, dict], list[Path]]:
     """Run (or resume) *spec* in *root*; return every task result and the report directories."""
     store = CampaignStore(root)
@@ -74,22 +102,9 @@ def run_campaign(
         {"session": session, "skipped": sorted(done), "to_run": [t["key"] for t in todo]}
     )
     if todo:
-        _, _, as_completed = _dask()
-        spec_data = spec.as_dict()
         with connect(scheduler, workers) as client:
-            futures = [
-                client.submit(
-                    run_task,
-                    spec_data,
-                    task,
-                    key=f"{spec.digest[:12]}-{task['key']}",
-                    priority=len(todo) - rank,
-                    pure=False,
-                )
-                for rank, task in enumerate(todo)
-            ]
-            for future in as_completed(futures):
-                result = {**future.result(), "session": session}
+            for result in _stream(client, spec, todo, in_flight):
+                result = {**result, "session": session}
                 store.save(result)
                 done[result["key"]] = result
                 on_result(result, len(done), len(planned))

@@ -38,6 +38,8 @@ def test_a_campaign_on_two_workers_gives_the_plain_runs_report(plain_run, tmp_pa
         "8",
         "--kills-per-task",
         "4",
+        "--in-flight",
+        "2",
         "--engine-python",
         REFERENCE_FACTORY,
         "--engine-python",
