@@ -97,40 +97,44 @@ def _examples(spec: CampaignSpec, req: Requirement) -> int | None:
     return spec.examples
 
 
-def _windows(spec: CampaignSpec, req: Requirement) -> list[tuple[int, int] | None]:
-    if req.scale != "kills":
-        return [None]
-    total = kill_examples(spec.base_profile().kills)
-    size = spec.kills_per_task // KILLS_PER_EXAMPLE
-    return [(start, min(start + size, total)) for start in range(0, total, size)]
+def _runs(spec: CampaignSpec, req: Requirement) -> list[tuple[int, int | None, Any, Any]]:
+    """(seed index, seed, example window, kills) of each task of *req*.
+
+    A kill-scaled requirement is cut into tasks of ``kills_per_task`` kills: windows of
+    the one derandomized sequence (the kills ``certify`` would run), or, in a seeded
+    campaign, chunks with seeds of their own, which draw only their own examples.
+    """
+    if req.scale == "kills":
+        total, size = spec.base_profile().kills, spec.kills_per_task
+        if spec.seed is None:
+            examples, step = kill_examples(total), size // KILLS_PER_EXAMPLE
+            return [
+                (0, None, [start, min(start + step, examples)], None)
+                for start in range(0, examples, step)
+            ]
+        return [
+            (k, derive_seed(spec.seed, req.id, k), None, min(size, total - start))
+            for k, start in enumerate(range(0, total, size))
+        ]
+    seeds = range(spec.seeds) if req.generated else range(1)
+    return [
+        (k, None if spec.seed is None else derive_seed(spec.seed, req.id, k), None, None)
+        for k in seeds
+    ]
 
 
 def tasks(spec: CampaignSpec) -> list[dict[str, Any]]:
-    """Every task of *spec*, kill windows first, each with a stable ``key``."""
-    found = []
-    for engine_index, _ in enumerate(spec.engines):
-        for req_id in spec.requirements:
-            req = REGISTRY[req_id]
-            seeds = range(spec.seeds) if req.generated else range(1)
-            for seed_index in seeds:
-                seed = None if spec.seed is None else derive_seed(spec.seed, req_id, seed_index)
-                for window in _windows(spec, req):
-                    found.append(_task(spec, engine_index, req, seed_index, seed, window))
+    """Every task of *spec*, kill tasks first, each with a stable ``key``."""
+    found = [
+        _task(spec, engine_index, REGISTRY[req_id], *run)
+        for engine_index, _ in enumerate(spec.engines)
+        for req_id in spec.requirements
+        for run in _runs(spec, REGISTRY[req_id])
+    ]
     return sorted(found, key=_task_order)
 
 
-def _task_order(task: dict[str, Any]) -> tuple:
-    window = task["window"] or [0]
-    return (
-        task["window"] is None,
-        task["engine"],
-        task["requirement"],
-        task["seed_index"],
-        window[0],
-    )
-
-
-def _task(spec, engine_index, req, seed_index, seed, window) -> dict[str, Any]:
+def _task(spec, engine_index, req, seed_index, seed, window, kills) -> dict[str, Any]:
     span = "all" if window is None else f"{window[0]}-{window[1]}"
     return {
         "key": f"e{engine_index}-{req.id}-s{seed_index}-{span}",
@@ -138,12 +142,22 @@ def _task(spec, engine_index, req, seed_index, seed, window) -> dict[str, Any]:
         "requirement": req.id,
         "seed_index": seed_index,
         "seed": seed,
-        "window": None if window is None else list(window),
+        "window": window,
+        "kills": kills,
         "examples": _examples(spec, req),
     }
 
 
+def _task_order(task: dict[str, Any]) -> tuple:
+    window = task["window"] or [0]
+    scaled = task["window"] is not None or task["kills"] is not None
+    return not scaled, task["engine"], task["requirement"], task["seed_index"], window[0]
+
+
 def task_profile(spec: CampaignSpec, task: dict[str, Any]) -> Profile:
-    """The profile a task runs under: the campaign's, with the task's seed and window."""
+    """The profile a task runs under: the campaign's, with the task's seed, window, kills."""
+    profile = spec.base_profile()
+    if task["kills"] is not None:
+        profile = replace(profile, kills=task["kills"])
     window = tuple(task["window"]) if task["window"] is not None else None
-    return replace(spec.base_profile(), seed=task["seed"], example_range=window)
+    return replace(profile, seed=task["seed"], example_range=window)

@@ -6,8 +6,11 @@ from __future__ import annotations
 import os
 import threading
 import time
+import warnings
 from dataclasses import asdict
 from typing import Any
+
+from hypothesis.errors import HypothesisDeprecationWarning
 
 from conformance.campaign.plan import CampaignSpec, task_profile
 from conformance.engines import EngineClient, EngineFault, open_engine
@@ -34,7 +37,12 @@ def run_task(spec_data: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
         engine, ctx = _engine(spec, task["engine"])
         hello = engine.hello()
         req = REGISTRY[task["requirement"]]
-        outcome = run_requirement(req, engine, ctx, task_profile(spec, task), task["examples"])
+        with warnings.catch_warnings():
+            # The worker's own threads use the global random module while Hypothesis
+            # draws; Hypothesis draws from its own seeded generator, so this is noise.
+            warnings.simplefilter("ignore", HypothesisDeprecationWarning)
+            profile = task_profile(spec, task)
+            outcome = run_requirement(req, engine, ctx, profile, task["examples"])
     except (EngineFault, OSError, ValueError, ImportError) as exc:
         _open.pop((f"{spec.digest}:{task['engine']}", threading.get_ident()), None)
         hello = {"error": str(exc)}

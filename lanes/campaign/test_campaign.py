@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,9 @@ def test_kill_windows_cut_the_kill_sequence_without_gaps_or_overlaps():
     assert windows[0] == [0, 75] and windows[-1] == [450, 500]
     assert all(a[1] == b[0] for a, b in zip(windows, windows[1:], strict=False))
     assert tasks(spec) == tasks(CampaignSpec.from_dict(spec.as_dict()))
+    seeded = [t for t in tasks(replace(spec, seed=7)) if t["requirement"] == "STATE-KILL-001"]
+    assert [t["kills"] for t in seeded] == [300] * 6 + [200]
+    assert len({t["seed"] for t in seeded}) == 7 and all(t["window"] is None for t in seeded)
     assert derive_seed(7, "VAR-CHAT-001", 0) == derive_seed(7, "VAR-CHAT-001", 0)
     assert derive_seed(7, "VAR-CHAT-001", 0) != derive_seed(7, "VAR-CHAT-001", 1)
 
