@@ -12,19 +12,18 @@ import json
 import sys
 from pathlib import Path
 
-from conformance.budget import BudgetError, certify_within, parse_budget
+from conformance import scaled
 from conformance.campaign import cli as campaign_cli
 from conformance.campaign.plan import CampaignError
-from conformance.certify import certify, is_interactive, select, verdict_line, write_report
+from conformance.certify import is_interactive, select, verdict_line, write_report
 from conformance.engines import EngineFault, open_engine
-from conformance.merge import MergeError, mark_shard, merge_directories
-from conformance.parallel import EngineSpec, certify_parallel, default_workers
+from conformance.merge import MergeError, merge_directories
 from conformance.report.certificate import render_certificate
 from conformance.report.diff import diff_reports, render_diff
 from conformance.report.expected import ExpectedFailures, ExpectedFailuresError
 from conformance.requirements import REGISTRY
 from conformance.runner import PROFILES, check_once
-from conformance.shard import Shard, ShardError, load_durations, shard_ids
+from conformance.scaled import Scale, ScaleError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -79,87 +78,29 @@ def cmd_certify(args: argparse.Namespace) -> int:
     profile = PROFILES[args.profile]
     if args.kills is not None:
         profile = dataclasses.replace(profile, kills=args.kills)
-    selection = [r.id for r in requirements]
-    requirements = _shard_of(args, requirements)
+    try:
+        scale = Scale.from_args(args)
+    except ScaleError as exc:
+        raise UsageError(str(exc)) from None
+    selection, requirements = [r.id for r in requirements], scale.share(requirements)
     engine = _open(args)
     on_result, progress = _progress(requirements, is_interactive() and not args.quiet)
     try:
         if progress is not None:
             progress.start()
-        report, pairs = _run_certify(args, engine, requirements, profile, expected, on_result)
+        report, pairs = scale.certify(args, engine, requirements, profile, expected, on_result)
+    except ScaleError as exc:
+        raise UsageError(str(exc)) from None
     finally:
         if progress is not None:
             progress.stop()
         engine.close()
-    if args.shard is not None:
-        report = mark_shard(report, args.shard.index, args.shard.count, selection)
+    report = scale.label(report, selection)
     write_report(report, pairs, Path(args.report))
     print()
     print(render_certificate(report, args.report), end="")
     print(f"report written to {args.report}/ (report.json, certificate.md, junit.xml)")
     return EXIT_OK if report["summary"]["certified"] else EXIT_FAILED
-
-
-def _shard_of(args: argparse.Namespace, requirements: list) -> list:
-    """The requirements this run covers: all of them, or its shard's share."""
-    try:
-        args.durations = load_durations(args.durations_from) if args.durations_from else {}
-        args.shard = Shard.parse(args.shard) if args.shard else None
-        args.budget = parse_budget(args.budget) if args.budget else None
-    except (ShardError, BudgetError) as exc:
-        raise UsageError(str(exc)) from None
-    if args.workers < 1:
-        raise UsageError(f"-n: {args.workers} is not a positive number of engine processes")
-    if args.shard is None:
-        return requirements
-    ids = set(shard_ids([r.id for r in requirements], args.shard, args.durations))
-    return [r for r in requirements if r.id in ids]
-
-
-def _run_certify(args, engine, requirements, profile, expected, on_result):
-    """Certify on one engine, on ``-n`` engine processes, or within ``--budget``."""
-    if args.budget is not None:
-        try:
-            return certify_within(
-                engine, requirements, profile, args.budget, expected=expected, on_result=on_result
-            )
-        except BudgetError as exc:
-            raise UsageError(str(exc)) from None
-    options = {"expected": expected, "max_examples": args.examples, "on_result": on_result}
-    if min(args.workers, len(requirements)) > 1:
-        spec = EngineSpec(args.engine, args.engine_python, args.timeout, args.strict)
-        return certify_parallel(
-            engine,
-            spec,
-            requirements,
-            profile,
-            workers=args.workers,
-            durations=args.durations,
-            fail_fast=args.fail_fast,
-            **options,
-        )
-    return certify(engine, requirements, profile, fail_fast=args.fail_fast, **options)
-
-
-def _scale_args(cert: argparse.ArgumentParser) -> None:
-    cert.add_argument(
-        "-n",
-        dest="workers",
-        type=int,
-        default=default_workers(),
-        help="engine processes running requirements at once (default: the number of cores)",
-    )
-    cert.add_argument(
-        "--durations-from",
-        metavar="REPORT",
-        help="an earlier report.json: run and shard the longest requirements first",
-    )
-    cert.add_argument("--shard", metavar="K/N", help="run only shard K of N (merge them after)")
-    cert.add_argument(
-        "--budget",
-        metavar="TIME",
-        help="fit the run in TIME (90s, 10m, 1h) after a calibration pass; one engine process",
-    )
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
@@ -238,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("-k", dest="keyword", help="only ids or titles containing this")
     cert.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     cert.add_argument("--quiet", action="store_true", help="no progress display")
-    _scale_args(cert)
+    scaled.add_arguments(cert)
     cert.set_defaults(run=cmd_certify)
     merge = commands.add_parser("merge", help="join shard reports into the whole run's report")
     merge.add_argument("shards", nargs="+", metavar="DIR", help="shard report directories")

@@ -1,5 +1,8 @@
-"""Run one campaign task on a worker: open (once per worker thread) the task's engine, run
-the requirement with the task's seed and window, return the outcome as plain JSON."""
+"""Run one campaign task on a Dask worker and return its outcome as plain JSON.
+
+The task's engine is opened once per worker thread and kept for later tasks; the
+requirement runs with the task's seed, example window and kills.
+"""
 
 from __future__ import annotations
 

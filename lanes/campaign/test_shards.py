@@ -105,3 +105,18 @@ def test_merge_refuses_shards_of_different_runs_or_overlapping_shards():
         merge_reports([first, twice])
     with pytest.raises(MergeError, match="not a shard"):
         merge_reports([first, {k: v for k, v in second.items() if k != "shard"}])
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-n", "0"], "-n"),
+        (["--shard", "4/3"], "--shard"),
+        (["--budget", "soon"], "--budget"),
+        (["--durations-from", "/nonexistent/report.json"], "--durations"),
+    ],
+)
+def test_bad_scaling_options_exit_2_with_one_line(args, message, tmp_path):
+    done = conformance("certify", "--quiet", "--report", str(tmp_path), "--id", FAST[0], *args)
+    assert done.returncode == 2 and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

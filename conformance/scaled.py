@@ -1,0 +1,114 @@
+"""certify's scaling options: ``-n``, ``--shard``, ``--durations-from`` and ``--budget``.
+
+``Scale.from_args`` reads them (ScaleError for bad values), ``Scale.share`` picks the
+requirements of this run, ``Scale.certify`` runs them on one engine, on N engine
+processes or within a budget, and ``Scale.label`` marks a shard's report.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.budget import BudgetError, certify_within, parse_budget
+from conformance.certify import certify
+from conformance.merge import mark_shard
+from conformance.parallel import EngineSpec, certify_parallel, default_workers
+from conformance.shard import Shard, ShardError, load_durations, shard_ids
+
+
+class ScaleError(ValueError):
+    """A bad ``-n``, ``--shard``, ``--durations-from`` or ``--budget``."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the scaling options to the certify parser."""
+    parser.add_argument(
+        "-n",
+        dest="workers",
+        type=int,
+        default=default_workers(),
+        help="engine processes running requirements at once (default: the number of cores)",
+    )
+    parser.add_argument(
+        "--durations-from",
+        metavar="REPORT",
+        help="an earlier report.json: run and shard the longest requirements first",
+    )
+    parser.add_argument("--shard", metavar="K/N", help="run only shard K of N (merge them after)")
+    parser.add_argument(
+        "--budget",
+        metavar="TIME",
+        help="fit the run in TIME (90s, 10m, 1h) after a calibration pass; one engine process",
+    )
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How one certify run is spread or bounded."""
+
+    workers: int = 1
+    shard: Shard | None = None
+    budget_s: float | None = None
+    durations: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Scale:
+        if args.workers < 1:
+            raise ScaleError(f"-n: {args.workers} is not a positive number of engine processes")
+        try:
+            return cls(
+                workers=args.workers,
+                shard=Shard.parse(args.shard) if args.shard else None,
+                budget_s=parse_budget(args.budget) if args.budget else None,
+                durations=load_durations(args.durations_from) if args.durations_from else {},
+            )
+        except (ShardError, BudgetError) as exc:
+            raise ScaleError(str(exc)) from None
+
+    def share(self, requirements: list) -> list:
+        """The requirements this run covers: all of them, or its shard's share."""
+        if self.shard is None:
+            return requirements
+        ids = set(shard_ids([r.id for r in requirements], self.shard, self.durations))
+        return [r for r in requirements if r.id in ids]
+
+    def certify(self, args, engine, requirements, profile, expected, on_result):
+        """Certify on one engine, on ``-n`` engine processes, or within ``--budget``."""
+        if self.budget_s is not None:
+            try:
+                return certify_within(
+                    engine,
+                    requirements,
+                    profile,
+                    self.budget_s,
+                    expected=expected,
+                    on_result=on_result,
+                )
+            except BudgetError as exc:
+                raise ScaleError(str(exc)) from None
+        options = {
+            "expected": expected,
+            "max_examples": args.examples,
+            "on_result": on_result,
+            "fail_fast": args.fail_fast,
+        }
+        if min(self.workers, len(requirements)) > 1:
+            spec = EngineSpec(args.engine, args.engine_python, args.timeout, args.strict)
+            return certify_parallel(
+                engine,
+                spec,
+                requirements,
+                profile,
+                workers=self.workers,
+                durations=self.durations,
+                **options,
+            )
+        return certify(engine, requirements, profile, **options)
+
+    def label(self, report: dict[str, Any], selection: list[str]) -> dict[str, Any]:
+        """*report* marked as this run's shard of *selection* (unchanged when not sharded)."""
+        if self.shard is None:
+            return report
+        return mark_shard(report, self.shard.index, self.shard.count, selection)
