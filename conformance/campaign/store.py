@@ -7,24 +7,15 @@ at any moment resumes with exactly the tasks whose files exist.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from conformance.campaign.plan import CampaignError, CampaignSpec
 from conformance.canonical import canonical_json
+from conformance.certify import _write
 
 SPEC_FILE = "campaign.json"
 SESSIONS_FILE = "sessions.jsonl"
-
-
-def write_atomically(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
 
 
 class CampaignStore:
@@ -46,19 +37,22 @@ class CampaignStore:
             if held != spec.as_dict():
                 raise CampaignError(f"{self.root} holds a different campaign; use another --dir")
             return
-        write_atomically(path, json.dumps(spec.as_dict(), indent=2) + "\n")
+        _write(path, json.dumps(spec.as_dict(), indent=2) + "\n")
 
     def done(self) -> dict[str, dict[str, Any]]:
         """Finished task results by key."""
         results = {}
         for path in sorted(self.tasks_dir.glob("*.json")):
-            result = json.loads(path.read_text(encoding="utf-8"))
-            results[result["key"]] = result
+            try:
+                result = json.loads(path.read_text(encoding="utf-8"))
+                results[result["key"]] = result
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise CampaignError(f"{path}: not a task result ({exc}); delete it") from None
         return results
 
     def save(self, result: dict[str, Any]) -> None:
         path = self.tasks_dir / f"{result['key']}.json"
-        write_atomically(path, canonical_json(result) + "\n")
+        _write(path, canonical_json(result) + "\n")
 
     def log_session(self, entry: dict[str, Any]) -> None:
         with open(self.root / SESSIONS_FILE, "a", encoding="utf-8") as handle:
