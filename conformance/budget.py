@@ -80,25 +80,51 @@ def calibrate(engine: EngineClient, requirements, ctx: SuiteContext, profile: Pr
     return probes
 
 
+@dataclass
+class Planner:
+    """Fair shares of the time left, corrected by how far runs overshoot calibration.
+
+    Later examples of a requirement are larger than its first, simplest one, so each
+    finished run updates ``inflation``: seconds spent over seconds calibration predicted.
+    """
+
+    remaining_s: float
+    spent_s: float = 0.0
+    predicted_s: float = 0.0
+
+    @property
+    def inflation(self) -> float:
+        return max(1.0, self.spent_s / self.predicted_s) if self.predicted_s else 1.0
+
+    def examples(self, left: int, seconds_per_example: float, wanted: int) -> int:
+        """Examples for the next of *left* requirements: 1 (keep calibration) or 2..wanted."""
+        share = self.remaining_s / left
+        cost = max(seconds_per_example * self.inflation, 1e-6)
+        count = min(wanted, math.floor(share / cost))
+        return count if count >= 2 else 1
+
+    def record(self, seconds: float, seconds_per_example: float, count: int) -> None:
+        self.remaining_s -= seconds
+        self.spent_s += seconds
+        self.predicted_s += seconds_per_example * count
+
+
+def run_order(seconds_per_example: dict[str, float]) -> list[str]:
+    """Cheapest per example first, ties by id."""
+    return sorted(seconds_per_example, key=lambda i: (seconds_per_example[i], i))
+
+
 def plan_examples(
     budget_s: float, seconds_per_example: dict[str, float], wanted: dict[str, int]
 ) -> dict[str, int]:
-    """Examples per requirement fitting *budget_s*: fair shares of time, cheapest first.
-
-    Every requirement gets at least 1 (its calibration example, already paid for);
-    more only when its share of the remaining budget pays for a rerun with at least 2.
-    """
-    order = sorted(wanted, key=lambda i: (seconds_per_example[i], i))
-    remaining, plan = budget_s, {}
+    """The examples each requirement gets if every run costs what calibration predicts."""
+    planner, plan = Planner(budget_s), {}
+    order = run_order(seconds_per_example)
     for position, req_id in enumerate(order):
-        share = remaining / (len(order) - position)
-        cost = max(seconds_per_example[req_id], 1e-6)
-        count = min(wanted[req_id], math.floor(share / cost))
-        if count < 2:
-            plan[req_id] = 1
-            continue
+        count = planner.examples(len(order) - position, seconds_per_example[req_id], wanted[req_id])
+        if count > 1:
+            planner.record(count * seconds_per_example[req_id], seconds_per_example[req_id], count)
         plan[req_id] = count
-        remaining -= count * cost
     return plan
 
 
@@ -120,26 +146,44 @@ def certify_within(
     started = time.perf_counter()
     probes = calibrate(engine, requirements, ctx, profile)
     calibration_s = time.perf_counter() - started
+    outcomes = {req_id: probe.outcome for req_id, probe in probes.items()}
+    planned = _run_planned(engine, ctx, requirements, profile, budget_s, probes, outcomes)
+    pairs = [(req, outcomes[req.id]) for req in requirements]
+    for req, outcome in pairs:
+        on_result(req, outcome)
+    report = build_report(
+        pairs, hello=hello, engine=engine.description, profile=profile, expected=expected
+    )
+    return annotate(report, requirements, profile, budget_s, probes, planned, calibration_s), pairs
+
+
+def _run_planned(engine, ctx, requirements, profile, budget_s, probes, outcomes) -> dict:
+    """Rerun requirements whose share of the budget pays for 2+ examples; id -> planned."""
+    by_id = {r.id: r for r in requirements}
     wanted = {
         r.id: asked(r, profile)
         for r in requirements
         if r.generated and probes[r.id].outcome.verdict == "pass"
     }
-    plan = plan_examples(budget_s, {i: probes[i].seconds for i in wanted}, wanted)
-    pairs = []
-    for req in requirements:
-        outcome = probes[req.id].outcome
-        if plan.get(req.id, 1) > 1:
-            outcome = run_requirement(req, engine, ctx, *profile_for(req, profile, plan[req.id]))
-        pairs.append((req, outcome))
-        on_result(req, outcome)
-    report = build_report(
-        pairs, hello=hello, engine=engine.description, profile=profile, expected=expected
-    )
-    return annotate(report, requirements, profile, budget_s, probes, calibration_s), pairs
+    cost = {i: probes[i].seconds for i in wanted}
+    planner, planned = Planner(budget_s), {}
+    order = run_order(cost)
+    for position, req_id in enumerate(order):
+        planned[req_id] = planner.examples(len(order) - position, cost[req_id], wanted[req_id])
+        if planned[req_id] == 1:
+            continue
+        started = time.perf_counter()
+        req = by_id[req_id]
+        outcomes[req_id] = run_requirement(
+            req, engine, ctx, *profile_for(req, profile, planned[req_id])
+        )
+        planner.record(time.perf_counter() - started, cost[req_id], planned[req_id])
+    return planned
 
 
-def annotate(report, requirements, profile, budget_s, probes, calibration_s) -> dict[str, Any]:
+def annotate(
+    report, requirements, profile, budget_s, probes, planned, calibration_s
+) -> dict[str, Any]:
     """*report* with its ``budget`` block; PARTIAL (not certified) where examples fell short."""
     examples = {r["id"]: r["examples"] for r in report["results"]}
     verdicts = {r["id"]: r["verdict"] for r in report["results"]}
@@ -147,6 +191,7 @@ def annotate(report, requirements, profile, budget_s, probes, calibration_s) -> 
         {
             "id": req.id,
             "asked": asked(req, profile),
+            "planned": planned.get(req.id, 1),
             "examples": examples[req.id],
             "calibration_ms": int(probes[req.id].seconds * 1000),
         }
