@@ -1,4 +1,4 @@
-"""A correct but slow engine program: it sleeps a fixed time before answering each request.
+"""A correct but slow engine program: it sleeps a fixed time before answering each request line.
 
 ``python slow_engine.py SECONDS`` (default 0.02): the reference handler, slowed down,
 to exercise budgeted certification the way a port in progress would.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
 
 from reference.serve import ProtocolHandler, serve
 
@@ -16,13 +15,16 @@ DEFAULT_SECONDS_PER_OP = 0.02
 
 
 class SlowEngine(ProtocolHandler):
-    """The reference handler, except that every request first waits ``seconds_per_op``."""
+    """The reference handler, except that every request line first waits ``seconds_per_op``.
+
+    A batch is one request line: its elements are not slowed down one by one.
+    """
 
     seconds_per_op = DEFAULT_SECONDS_PER_OP
 
-    def handle(self, request: object) -> dict[str, Any]:
+    def handle_line(self, line: str | bytes) -> str:
         time.sleep(self.seconds_per_op)
-        return super().handle(request)
+        return super().handle_line(line)
 
 
 if __name__ == "__main__":
