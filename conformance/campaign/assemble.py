@@ -61,9 +61,8 @@ def soak_figures(results: list[dict[str, Any]], outcome: Outcome) -> dict[str, A
     }
 
 
-def engine_report(spec: CampaignSpec, index: int, done: dict[str, dict]) -> tuple[dict, list]:
-    """The report of engine *index* from the finished results *done* (all of its tasks)."""
-    mine = [r for r in done.values() if r["task"]["engine"] == index]
+def engine_report(spec: CampaignSpec, index: int, mine: list[dict]) -> tuple[dict, list]:
+    """The report of engine *index* from the results of all of its tasks."""
     by_req: dict[str, list[dict]] = {}
     for result in mine:
         by_req.setdefault(result["task"]["requirement"], []).append(result)
@@ -87,9 +86,12 @@ def engine_report(spec: CampaignSpec, index: int, done: dict[str, dict]) -> tupl
 
 def write_engine_reports(spec: CampaignSpec, root: Path, done: dict[str, dict]) -> list[Path]:
     """Write every engine's report under ``root/reports/engine-N``; return the directories."""
+    by_engine: list[list[dict]] = [[] for _ in spec.engines]
+    for result in done.values():
+        by_engine[result["task"]["engine"]].append(result)
     directories = []
-    for index, _ in enumerate(spec.engines):
-        report, pairs = engine_report(spec, index, done)
+    for index, mine in enumerate(by_engine):
+        report, pairs = engine_report(spec, index, mine)
         directory = root / "reports" / f"engine-{index + 1}"
         write_report(report, pairs, directory)
         directories.append(directory)

@@ -61,11 +61,12 @@ def connect(scheduler: str | None, workers: int) -> Iterator[Any]:
 def _stream(client, spec: CampaignSpec, todo: list[dict], in_flight: int) -> Iterator[dict]:
     """Results of *todo* as they finish, with at most *in_flight* tasks on the cluster.
 
-    Each future is released once its result is read, so neither the scheduler nor
-    the workers hold more than *in_flight* tasks and results at a time.
+    The spec is sent to every worker once; each future is released once its result is
+    read, so neither the scheduler nor the workers hold more than *in_flight* tasks and
+    results at a time.
     """
     _, _, as_completed = _dask()
-    spec_data = spec.as_dict()
+    spec_data = client.scatter(spec.as_dict(), broadcast=True)
     queued = iter(todo)
 
     def submit(task: dict) -> Any:

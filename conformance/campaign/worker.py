@@ -1,7 +1,7 @@
 """Run one campaign task on a Dask worker and return its outcome as plain JSON.
 
-The task's engine is opened once per worker thread and kept for later tasks; the
-requirement runs with the task's seed, example window and kills.
+Each worker thread keeps the engine of its last task open for the next one (tasks
+are ordered by engine); the requirement runs with the task's seed, window and kills.
 """
 
 from __future__ import annotations
@@ -20,16 +20,25 @@ from conformance.engines import EngineClient, EngineFault, open_engine
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import Outcome, run_requirement
 
-_open: dict[tuple[str, int], tuple[EngineClient, SuiteContext]] = {}
+_open: dict[int, tuple[str, EngineClient, SuiteContext]] = {}
+"""Per worker thread: the one engine it keeps open, under its campaign engine key."""
 
 
 def _engine(spec: CampaignSpec, index: int) -> tuple[EngineClient, SuiteContext]:
-    key = (f"{spec.digest}:{index}", threading.get_ident())
-    if key not in _open:
-        named = spec.engines[index]
-        engine = open_engine(named.get("command"), named.get("python"), timeout=spec.timeout)
-        _open[key] = (engine, SuiteContext.from_engine(engine))
-    return _open[key]
+    """The task's engine: reused from the last task of this thread, or opened in its place."""
+    thread, key = threading.get_ident(), f"{spec.digest}:{index}"
+    if thread in _open and _open[thread][0] == key:
+        return _open[thread][1:]
+    _close(thread)
+    named = spec.engines[index]
+    engine = open_engine(named.get("command"), named.get("python"), timeout=spec.timeout)
+    _open[thread] = (key, engine, SuiteContext.from_engine(engine))
+    return _open[thread][1:]
+
+
+def _close(thread: int) -> None:
+    if thread in _open:
+        _open.pop(thread)[1].close()
 
 
 def run_task(spec_data: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +56,7 @@ def run_task(spec_data: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
             profile = task_profile(spec, task)
             outcome = run_requirement(req, engine, ctx, profile, task["examples"])
     except (EngineFault, OSError, ValueError, ImportError) as exc:
-        _open.pop((f"{spec.digest}:{task['engine']}", threading.get_ident()), None)
+        _open.pop(threading.get_ident(), None)
         hello = {"error": str(exc)}
         outcome = Outcome(task["requirement"], "error", message=f"engine unavailable: {exc}")
     return {
