@@ -82,20 +82,21 @@ def cmd_certify(args: argparse.Namespace) -> int:
         scale = Scale.from_args(args)
     except ScaleError as exc:
         raise UsageError(str(exc)) from None
-    selection, requirements = [r.id for r in requirements], scale.share(requirements)
+    selection, share = [r.id for r in requirements], scale.share(requirements, profile)
+    requirements = share.requirements
     engine = _open(args)
     on_result, progress = _progress(requirements, is_interactive() and not args.quiet)
     try:
         if progress is not None:
             progress.start()
-        report, pairs = scale.certify(args, engine, requirements, profile, expected, on_result)
+        report, pairs = scale.certify(args, engine, share, profile, expected, on_result)
     except ScaleError as exc:
         raise UsageError(str(exc)) from None
     finally:
         if progress is not None:
             progress.stop()
         engine.close()
-    report = scale.label(report, selection)
+    report = scale.label(report, selection, share)
     write_report(report, pairs, Path(args.report))
     print()
     print(render_certificate(report, args.report), end="")

@@ -120,6 +120,7 @@ def certify_parallel(
     durations: Mapping[str, int] | None = None,
     on_result: Callable[[Requirement, Outcome], None] = lambda req, outcome: None,
     fail_fast: bool = False,
+    plan: Plan | None = None,
 ):
     """:func:`conformance.certify.certify` on *workers* engine processes opened from *spec*.
 
@@ -129,7 +130,9 @@ def certify_parallel(
     try:
         hello = engine.hello()
     except EngineFault:
-        return certify(engine, requirements, profile, expected=expected, on_result=on_result)
+        return certify(
+            engine, requirements, profile, expected=expected, on_result=on_result, plan=plan
+        )
     pairs = run_parallel(
         spec,
         requirements,
@@ -139,6 +142,7 @@ def certify_parallel(
         durations=durations,
         on_result=on_result,
         fail_fast=fail_fast,
+        plan=plan,
     )
     report = build_report(
         pairs, hello=hello, engine=engine.description, profile=profile, expected=expected

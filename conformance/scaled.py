@@ -8,14 +8,16 @@ processes or within a budget, and ``Scale.label`` marks a shard's report.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.budget import BudgetError, certify_within, parse_budget
 from conformance.certify import certify
 from conformance.merge import mark_shard
 from conformance.parallel import EngineSpec, certify_parallel, default_workers
-from conformance.shard import Shard, ShardError, load_durations, shard_ids
+from conformance.requirements.state_crash import kill_examples
+from conformance.runner import Profile
+from conformance.shard import Shard, ShardError, load_durations, shard_ids, window
 
 
 class ScaleError(ValueError):
@@ -66,16 +68,26 @@ class Scale:
             )
         except (ShardError, BudgetError) as exc:
             raise ScaleError(str(exc)) from None
+        if args.shard and args.budget:
+            raise ScaleError("--budget cannot be combined with --shard: shards must run alike")
 
-    def share(self, requirements: list) -> list:
-        """The requirements this run covers: all of them, or its shard's share."""
+    def share(self, requirements: list, profile: Profile) -> Share:
+        """The requirements this run covers (all, or its shard's) and their windows."""
         if self.shard is None:
-            return requirements
-        ids = set(shard_ids([r.id for r in requirements], self.shard, self.durations))
-        return [r for r in requirements if r.id in ids]
+            return Share(requirements)
+        split = {
+            r.id: kill_examples(profile.kills)
+            for r in requirements
+            if r.scale == "kills" and kill_examples(profile.kills) >= self.shard.count
+        }
+        whole = [r.id for r in requirements if r.id not in split]
+        ids = set(shard_ids(whole, self.shard, self.durations)) | set(split)
+        windows = {i: (*window(total, self.shard), total) for i, total in split.items()}
+        return Share([r for r in requirements if r.id in ids], windows)
 
-    def certify(self, args, engine, requirements, profile, expected, on_result):
+    def certify(self, args, engine, share, profile, expected, on_result):
         """Certify on one engine, on ``-n`` engine processes, or within ``--budget``."""
+        requirements = share.requirements
         if self.budget_s is not None:
             try:
                 return certify_within(
@@ -93,6 +105,7 @@ class Scale:
             "max_examples": args.examples,
             "on_result": on_result,
             "fail_fast": args.fail_fast,
+            "plan": share.plan(profile, args.examples),
         }
         if min(self.workers, len(requirements)) > 1:
             spec = EngineSpec(args.engine, args.engine_python, args.timeout, args.strict)
@@ -107,8 +120,24 @@ class Scale:
             )
         return certify(engine, requirements, profile, **options)
 
-    def label(self, report: dict[str, Any], selection: list[str]) -> dict[str, Any]:
+    def label(self, report: dict[str, Any], selection: list[str], share: Share) -> dict[str, Any]:
         """*report* marked as this run's shard of *selection* (unchanged when not sharded)."""
         if self.shard is None:
             return report
-        return mark_shard(report, self.shard.index, self.shard.count, selection)
+        return mark_shard(report, self.shard.index, self.shard.count, selection, share.windows)
+
+
+@dataclass(frozen=True)
+class Share:
+    """The requirements one run covers; ``windows`` maps an id to (start, stop, total)
+    when the run covers only examples [start, stop) of the requirement's total."""
+
+    requirements: list
+    windows: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+
+    def plan(self, profile: Profile, max_examples: int | None) -> dict:
+        """The (profile, max_examples) of each windowed requirement."""
+        return {
+            req_id: (replace(profile, example_range=(start, stop)), max_examples)
+            for req_id, (start, stop, _) in self.windows.items()
+        }

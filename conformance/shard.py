@@ -2,7 +2,9 @@
 
 Every shard of a run computes the same partition from the same inputs (the selected
 requirement ids, the shard count, the durations of an earlier report), so ``--shard
-K/N`` on N machines covers each requirement exactly once.
+K/N`` on N machines covers each requirement exactly once. A requirement scaled by
+kills is not given to one shard: every shard runs its own window (an N-th) of the
+requirement's one derandomized example sequence.
 """
 
 from __future__ import annotations
@@ -75,3 +77,8 @@ def partition(ids: list[str], count: int, durations: dict[str, int]) -> list[lis
 def shard_ids(ids: list[str], shard: Shard, durations: dict[str, int]) -> list[str]:
     """The ids shard *shard* runs."""
     return partition(ids, shard.count, durations)[shard.index - 1]
+
+
+def window(total: int, shard: Shard) -> tuple[int, int]:
+    """Shard *shard*'s slice [start, stop) of a requirement's *total* examples."""
+    return total * (shard.index - 1) // shard.count, total * shard.index // shard.count

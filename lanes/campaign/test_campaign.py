@@ -36,7 +36,7 @@ def test_a_campaign_on_two_workers_gives_the_plain_runs_report(plain_run, tmp_pa
         "--workers",
         "2",
         "--kills",
-        "8",
+        "12",
         "--kills-per-task",
         "4",
         "--in-flight",
@@ -52,7 +52,7 @@ def test_a_campaign_on_two_workers_gives_the_plain_runs_report(plain_run, tmp_pa
     assert reference["verdict_digest"] == plain["verdict_digest"]
     assert reference["summary"] == plain["summary"]
     soak = reference["campaign"]["soak"]
-    assert soak == [{**soak[0], "kills": 8, "tasks": 2, "verdict": "pass"}]
+    assert soak == [{**soak[0], "kills": 12, "tasks": 3, "verdict": "pass"}]
     broken = read_report(root / "reports/engine-2")
     failed = [r for r in broken["results"] if r["outcome"] == "fail"]
     assert [r["id"] for r in failed] == ["OVR-RESOLVE-001"]

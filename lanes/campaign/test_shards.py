@@ -16,7 +16,7 @@ IDS = [*FAST, "STATE-KILL-001"]
 def test_two_engine_processes_give_the_one_engine_verdict_digest(plain_run, tmp_path):
     out = tmp_path / "n2"
     done = conformance(
-        "certify", "--quiet", "-n", "2", "--kills", "8", "--report", str(out), *id_args(IDS)
+        "certify", "--quiet", "-n", "2", "--kills", "12", "--report", str(out), *id_args(IDS)
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     one, two = read_report(plain_run), read_report(out)
@@ -35,7 +35,7 @@ def test_three_shards_merge_into_the_unsharded_report(plain_run, tmp_path):
             "-n",
             "1",
             "--kills",
-            "8",
+            "12",
             "--shard",
             f"{index}/3",
             "--durations-from",
@@ -45,13 +45,19 @@ def test_three_shards_merge_into_the_unsharded_report(plain_run, tmp_path):
             *id_args(IDS),
         )
         assert done.returncode in (0, 1), done.stderr[-2000:]
-    ran = [read_report(s)["shard"]["requirements"] for s in shards]
-    assert sorted(i for part in ran for i in part) == sorted(IDS)
+    labels = [read_report(s)["shard"] for s in shards]
+    whole = [i for label in labels for i in label["requirements"] if i not in label["windows"]]
+    assert sorted(whole) == sorted(set(IDS) - {"STATE-KILL-001"})
+    assert [label["windows"]["STATE-KILL-001"] for label in labels] == [
+        [0, 1, 3],
+        [1, 2, 3],
+        [2, 3, 3],
+    ]
     merged = conformance("merge", *map(str, shards), "--report", str(tmp_path / "merged"))
     assert merged.returncode == 0, merged.stdout[-2000:] + merged.stderr[-2000:]
-    whole, joined = read_report(plain_run), read_report(tmp_path / "merged")
-    assert joined["verdict_digest"] == whole["verdict_digest"]
-    assert joined["summary"] == whole["summary"]
+    unsharded, joined = read_report(plain_run), read_report(tmp_path / "merged")
+    assert joined["verdict_digest"] == unsharded["verdict_digest"]
+    assert joined["summary"] == unsharded["summary"]
     assert (tmp_path / "merged" / "junit.xml").is_file()
     missing = conformance("merge", str(shards[0]), str(shards[2]), "--report", str(tmp_path / "x"))
     assert missing.returncode == 2 and "shards 1..3" in missing.stderr
@@ -120,3 +126,37 @@ def test_bad_scaling_options_exit_2_with_one_line(args, message, tmp_path):
     done = conformance("certify", "--quiet", "--report", str(tmp_path), "--id", FAST[0], *args)
     assert done.returncode == 2 and message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def _windowed_reports(windows, verdicts):
+    base = {
+        "format": "f",
+        "suite": {},
+        "engine": {"command": "e"},
+        "profile": {"name": "ci"},
+        "stale_expected_failures": [],
+    }
+    reports = []
+    for index, (window, verdict) in enumerate(zip(windows, verdicts, strict=True), start=1):
+        row = {
+            "id": "K-K-001",
+            "verdict": verdict,
+            "outcome": verdict,
+            "examples": window[1] - window[0],
+            "duration_ms": 1,
+            "message": f"window {index}",
+            "counterexample": None,
+        }
+        report = {**base, "results": [row]}
+        reports.append(mark_shard(report, index, len(windows), ["K-K-001"], {"K-K-001": window}))
+    return reports
+
+
+def test_windows_join_into_one_result_and_must_tile_the_examples():
+    joined = merge_reports(_windowed_reports([(0, 2, 5), (2, 5, 5)], ["pass", "pass"]))
+    assert [(r["outcome"], r["examples"]) for r in joined["results"]] == [("pass", 5)]
+    failed = merge_reports(_windowed_reports([(0, 2, 5), (2, 5, 5)], ["pass", "fail"]))
+    assert failed["results"][0]["message"] == "window 2" and not failed["summary"]["certified"]
+    for gap in ([(0, 2, 5), (3, 5, 5)], [(0, 3, 5), (2, 5, 5)], [(0, 2, 5), (2, 4, 5)]):
+        with pytest.raises(MergeError, match="windows of K-K-001"):
+            merge_reports(_windowed_reports(gap, ["pass", "pass"]))
