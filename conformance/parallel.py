@@ -9,6 +9,7 @@ only on the requirement.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Callable, Mapping
@@ -66,7 +67,8 @@ def _run_one(req_id: str, profile: Profile, max_examples: int | None) -> Outcome
     try:
         ctx = _context(engine)
     except EngineFault as fault:
-        engine.restart()
+        with contextlib.suppress(EngineFault):
+            engine.restart()
         return Outcome(req_id, "error", message=f"engine unavailable: {fault}", fault=fault.kind)
     return run_requirement(REGISTRY[req_id], engine, ctx, profile, max_examples)
 
