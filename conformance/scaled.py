@@ -46,6 +46,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+KILL_EXAMPLE_MS = 250
+"""About what one example (four SIGKILLs) of the kill soak costs; only orders the work."""
+
+
+def estimated_durations(requirements: list, profile: Profile) -> dict[str, int]:
+    """Durations to schedule by when no earlier report is given: the kill soak is long."""
+    return {
+        r.id: kill_examples(profile.kills) * KILL_EXAMPLE_MS
+        for r in requirements
+        if r.scale == "kills"
+    }
+
+
 @dataclass(frozen=True)
 class Scale:
     """How one certify run is spread or bounded."""
@@ -115,7 +128,7 @@ class Scale:
                 requirements,
                 profile,
                 workers=self.workers,
-                durations=self.durations,
+                durations=self.durations or estimated_durations(requirements, profile),
                 **options,
             )
         return certify(engine, requirements, profile, **options)
