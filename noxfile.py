@@ -90,6 +90,13 @@ def lanes(session: nox.Session) -> None:
 
 
 @nox.session
+def campaign(session: nox.Session) -> None:
+    """The campaign lane (shards, merge, budgets, Dask campaigns) with the campaign extra."""
+    session.install("-e", ".[test,campaign]")
+    session.run("pytest", "-p", "no:cacheprovider", "lanes/campaign", *session.posargs)
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check."""
     session.install("ruff>=0.6")

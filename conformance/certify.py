@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,25 +49,38 @@ def scope_of(
     run: list[str],
     profile: Profile,
     max_examples: int | None,
+    plan: Mapping[str, tuple[Profile, int | None]] | None = None,
 ) -> dict[str, Any]:
     """Whether the run covered every requirement at the ci floor, and what it left out.
 
     *requirements* were selected, *run* are the ids that actually ran (a fail-fast
-    stop runs fewer).
+    stop runs fewer); *plan* gives some ids their own (profile, max_examples).
     """
-    left_out, selected = [], {req.id for req in requirements}
-    if len(selected) < len(REGISTRY):
-        left_out.append(f"only {len(selected)} of {len(REGISTRY)} requirements were selected")
-    stopped = len(selected) - len(set(run))
+    settings = {req.id: (plan or {}).get(req.id, (profile, max_examples)) for req in requirements}
+    selected = {req.id for req in requirements}
+    thin = sorted(req.id for req in requirements if _below_floor(req, *settings[req.id]))
+    return describe_scope(len(selected), len(selected) - len(set(run)), thin, run)
+
+
+def describe_scope(selected: int, stopped: int, thin: list[str], run: list[str]) -> dict[str, Any]:
+    """The ``scope`` block of a report from its facts: how many requirements were selected,
+    how many a fail-fast stop left unrun, which ran below the ci floor, which ran."""
+    left_out = []
+    if selected < len(REGISTRY):
+        left_out.append(f"only {selected} of {len(REGISTRY)} requirements were selected")
     if stopped:
         left_out.append(f"stopped at the first failure: {stopped} selected requirements not run")
-    thin = sorted(req.id for req in requirements if _below_floor(req, profile, max_examples))
     if thin:
         left_out.append(
             f"{len(thin)} requirements ran fewer examples than the ci profile: {', '.join(thin)}"
         )
-    not_run = sorted(set(REGISTRY) - set(run))
-    return {"complete": not left_out, "left_out": left_out, "not_run": not_run}
+    return {
+        "complete": not left_out,
+        "left_out": left_out,
+        "not_run": sorted(set(REGISTRY) - set(run)),
+        "stopped": stopped,
+        "thin": thin,
+    }
 
 
 def engine_fault_record(engine: EngineClient, fault: EngineFault) -> dict[str, Any]:
@@ -104,18 +117,22 @@ def certify(
     on_result: Callable[[Requirement, Outcome], None] = lambda req, outcome: None,
     fail_fast: bool = False,
     options: dict[str, Any] | None = None,
+    plan: Mapping[str, tuple[Profile, int | None]] | None = None,
 ) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
     """Run *requirements* against *engine*; return the report and each (requirement, outcome).
 
+    *plan* gives some requirements their own (profile, max_examples), e.g. a budget's.
     An engine that cannot answer hello ends the run at once with one engine-level
     verdict (``report["engine_fault"]``) and no per-requirement results.
     """
     report_args = {"profile": profile, "expected": expected, "options": options}
+    settings = {req.id: (plan or {}).get(req.id, (profile, max_examples)) for req in requirements}
+    scoped = {"profile": profile, "max_examples": max_examples, "plan": plan}
     try:
         hello, ctx = _greet(engine)
     except EngineFault as fault:
         record = engine_fault_record(engine, fault)
-        scope = scope_of(requirements, [req.id for req in requirements], profile, max_examples)
+        scope = scope_of(requirements, [req.id for req in requirements], **scoped)
         scope = {**scope, "complete": False, "not_run": sorted(REGISTRY)}
         report = build_report(
             [], hello={}, engine=engine.description, scope=scope, engine_fault=record, **report_args
@@ -123,12 +140,12 @@ def certify(
         return report, []
     pairs = []
     for req in requirements:
-        outcome = run_requirement(req, engine, ctx, profile, max_examples)
+        outcome = run_requirement(req, engine, ctx, *settings[req.id])
         pairs.append((req, outcome))
         on_result(req, outcome)
         if fail_fast and outcome.verdict in ("fail", "error"):
             break
-    scope = scope_of(requirements, [req.id for req, _ in pairs], profile, max_examples)
+    scope = scope_of(requirements, [req.id for req, _ in pairs], **scoped)
     report = build_report(pairs, hello=hello, engine=engine.description, scope=scope, **report_args)
     return report, pairs
 

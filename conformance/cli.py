@@ -15,16 +15,20 @@ import os
 import sys
 from pathlib import Path
 
-from conformance import SUITE_VERSION
+from conformance import SUITE_VERSION, scaled
+from conformance.campaign import cli as campaign_cli
+from conformance.campaign.plan import CampaignError
 from conformance.canonical import RefusedJSON, read_json
-from conformance.certify import certify, is_interactive, select, verdict_line, write_report
+from conformance.certify import is_interactive, select, verdict_line, write_report
 from conformance.engines import EngineFault, open_engine
+from conformance.merge import MergeError, merge_directories
 from conformance.report.diff import diff_reports, render_diff
 from conformance.report.expected import ExpectedFailures, ExpectedFailuresError
 from conformance.report.plain import from_plain
 from conformance.report.terminal import print_summary, render_summary
 from conformance.requirements import REGISTRY
 from conformance.runner import PROFILES, check_once
+from conformance.scaled import Scale, ScaleError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_PARTIAL, EXIT_ENGINE = 0, 1, 2, 3, 4
 EXIT_FOR_VERDICT = {
@@ -160,29 +164,28 @@ def _plan(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
     if not requirements:
         raise UsageError(f"no requirement id or title contains {args.keyword!r}")
+    try:
+        scale = Scale.from_args(args)
+    except ScaleError as exc:
+        raise UsageError(str(exc)) from None
     directory = check_report_dir(args.report)
     profile = PROFILES[args.profile]
     if args.kills is not None:
         profile = dataclasses.replace(profile, kills=args.kills)
-    return directory, requirements, expected, profile
+    return directory, requirements, expected, profile, scale
 
 
-def _run(args: argparse.Namespace, engine, requirements, expected, profile):
+def _run(args: argparse.Namespace, engine, scale: Scale, share, expected, profile):
     interactive = is_interactive() and not args.quiet
-    on_result, progress = _progress(requirements, interactive, expected)
+    on_result, progress = _progress(share.requirements, interactive, expected)
     try:
         if progress is not None:
             progress.start()
-        return certify(
-            engine,
-            requirements,
-            profile,
-            expected=expected,
-            max_examples=args.examples,
-            on_result=on_result,
-            fail_fast=args.fail_fast,
-            options=engine_options(args),
+        return scale.certify(
+            args, engine, share, profile, expected, on_result, options=engine_options(args)
         )
+    except ScaleError as exc:
+        raise UsageError(str(exc)) from None
     finally:
         if progress is not None:
             progress.stop()
@@ -200,9 +203,11 @@ def _show(report: dict, report_dir: str) -> None:
 
 
 def cmd_certify(args: argparse.Namespace) -> int:
-    directory, requirements, expected, profile = _plan(args)
+    directory, requirements, expected, profile, scale = _plan(args)
+    selection, share = [r.id for r in requirements], scale.share(requirements, profile)
     engine = _open(args)
-    report, pairs = _run(args, engine, requirements, expected, profile)
+    report, pairs = _run(args, engine, scale, share, expected, profile)
+    report = scale.label(report, selection, share)
     unwritten = write_report(report, pairs, directory)
     _show(report, args.report)
     for problem in unwritten:
@@ -217,6 +222,25 @@ def _read_case(path: str):
     if not isinstance(req_id, str) or req_id not in REGISTRY or "scenario" not in case:
         raise UsageError(f"{path}: not a counterexample file (no known requirement and scenario)")
     return REGISTRY[req_id], from_plain(case["scenario"]), case["scenario"]
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    try:
+        report = merge_directories([Path(d) for d in args.shards], Path(args.report))
+    except MergeError as exc:
+        raise UsageError(str(exc)) from None
+    _show(report, args.report)
+    print(f"merged {len(args.shards)} shards into {args.report}/")
+    return EXIT_FOR_VERDICT[report["summary"]["verdict"]]
+
+
+def cmd_campaign(args: argparse.Namespace) -> int:
+    try:
+        status, lines = campaign_cli.run(args)
+    except CampaignError as exc:
+        raise UsageError(str(exc)) from None
+    print("\n".join(lines))
+    return EXIT_OK if status == 0 else EXIT_FAILED
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -277,7 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("-k", dest="keyword", help="only ids or titles containing this")
     cert.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     cert.add_argument("--quiet", action="store_true", help="no progress display")
+    scaled.add_arguments(cert)
     cert.set_defaults(run=cmd_certify)
+    merge = commands.add_parser("merge", help="join shard reports into the whole run's report")
+    merge.add_argument("shards", nargs="+", metavar="DIR", help="shard report directories")
+    merge.add_argument("--report", metavar="DIR", default="out", help="merged report directory")
+    merge.set_defaults(run=cmd_merge)
+    campaign_cli.add_parser(commands).set_defaults(run=cmd_campaign)
     replay = commands.add_parser("replay", help="replay a counterexample file")
     replay.add_argument("file")
     _engine_args(replay)

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.requirements.registry import Requirement, SuiteContext
@@ -24,6 +24,10 @@ class Profile:
     max_examples: int
     derandomize: bool
     kills: int = 200
+    seed: int | None = None
+    example_range: tuple[int, int] | None = None
+    """``seed`` fixes Hypothesis's seed; ``example_range`` runs only examples [start, stop)
+    of the full sequence (a shard of one requirement), the others being drawn but skipped."""
 
     def settings(self, max_examples: int) -> settings:
         return settings(
@@ -76,6 +80,12 @@ class _Attempt:
     failure: dict[str, Any] | None = None
     fault: str | None = None
     messages: list[str] = field(default_factory=list)
+    drawn: int = 0
+
+    def skips(self, window: tuple[int, int] | None) -> bool:
+        """Whether the next drawn example lies outside *window* (never once one failed)."""
+        index, self.drawn = self.drawn, self.drawn + 1
+        return window is not None and self.failure is None and not (window[0] <= index < window[1])
 
 
 def _transcript(engine: EngineClient) -> list[dict[str, Any]]:
@@ -97,8 +107,10 @@ def check_once(req: Requirement, engine: EngineClient, scenario: Any) -> None:
         raise AssertionError(f"engine refused: {refusal}") from None
 
 
-def _body(req: Requirement, engine: EngineClient, attempt: _Attempt):
+def _body(req: Requirement, engine: EngineClient, attempt: _Attempt, window=None):
     def body(scenario: Any) -> None:
+        if attempt.skips(window):
+            return
         attempt.examples += 1
         engine.begin_example()
         try:
@@ -141,7 +153,7 @@ def run_requirement(
     if missing:
         return Outcome(req.id, "not-claimed", message=f"capabilities not claimed: {missing}")
     attempt = _Attempt()
-    body = _body(req, engine, attempt)
+    body = _body(req, engine, attempt, profile.example_range)
     started = time.perf_counter()
     try:
         if req.strategy is None:
@@ -149,6 +161,8 @@ def run_requirement(
         else:
             examples = _examples(req, profile, max_examples)
             runner = profile.settings(examples)(given(req.strategy(ctx))(body))
+            if profile.seed is not None:
+                runner = seed(profile.seed)(runner)
             runner()
         verdict, message = "pass", ""
     except _EngineDown as stop:

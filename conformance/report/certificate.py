@@ -108,7 +108,19 @@ def _header(report: dict[str, Any]) -> list[str]:
         f"- profile: {report['profile']['name']} "
         f"({'derandomized' if report['profile']['derandomize'] else 'randomized'})",
         f"- verdict digest: `{report['verdict_digest']}`",
+        *_budget_line(report),
         "",
+    ]
+
+
+def _budget_line(report: dict[str, Any]) -> list[str]:
+    budget = report.get("budget")
+    if not budget:
+        return []
+    short = ", ".join(budget["partial"]) or "none"
+    return [
+        f"- budget: {budget['seconds']:g} s after {budget['calibration_ms']} ms of calibration; "
+        f"fewer examples than the profile asks: {short}"
     ]
 
 

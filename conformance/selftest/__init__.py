@@ -6,5 +6,5 @@ requirement ids that must fail on it. Most are one-method subclasses of the refe
 handler; the rest change one step of ``composed.ComposedHandler`` or
 ``state_handler.StateHandler``, conformant recompositions of the reference.
 ``programs/`` holds engine programs that crash, hang or break the wire protocol, for
-the subprocess harness.
+the subprocess harness, and a correct but slow one for budgeted runs.
 """

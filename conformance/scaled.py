@@ -1,0 +1,161 @@
+"""certify's scaling options: ``-n``, ``--shard``, ``--durations-from`` and ``--budget``.
+
+``Scale.from_args`` reads them (ScaleError for bad values), ``Scale.share`` picks the
+requirements of this run, ``Scale.certify`` runs them on one engine, on N engine
+processes or within a budget, and ``Scale.label`` marks a shard's report.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from conformance.budget import BudgetError, certify_within, parse_budget
+from conformance.certify import certify
+from conformance.merge import mark_shard
+from conformance.parallel import EngineSpec, certify_parallel, default_workers
+from conformance.requirements.state_crash import kill_examples
+from conformance.runner import Profile
+from conformance.shard import Shard, ShardError, load_durations, shard_ids, window
+
+
+class ScaleError(ValueError):
+    """A bad ``-n``, ``--shard``, ``--durations-from`` or ``--budget``."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the scaling options to the certify parser."""
+    parser.add_argument(
+        "-n",
+        dest="workers",
+        type=int,
+        default=default_workers(),
+        help="engine processes running requirements at once (default: the number of cores)",
+    )
+    parser.add_argument(
+        "--durations-from",
+        metavar="REPORT",
+        help="an earlier report.json: run and shard the longest requirements first",
+    )
+    parser.add_argument("--shard", metavar="K/N", help="run only shard K of N (merge them after)")
+    parser.add_argument(
+        "--budget",
+        metavar="TIME",
+        help="fit the run in TIME (90s, 10m, 1h) after a calibration pass; one engine process",
+    )
+
+
+KILL_EXAMPLE_MS = 250
+"""About what one example (four SIGKILLs) of the kill soak costs; only orders the work."""
+
+
+def estimated_durations(requirements: list, profile: Profile) -> dict[str, int]:
+    """Durations to schedule by when no earlier report is given: the kill soak is long."""
+    return {
+        r.id: kill_examples(profile.kills) * KILL_EXAMPLE_MS
+        for r in requirements
+        if r.scale == "kills"
+    }
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How one certify run is spread or bounded."""
+
+    workers: int = 1
+    shard: Shard | None = None
+    budget_s: float | None = None
+    durations: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Scale:
+        if args.workers < 1:
+            raise ScaleError(f"-n: {args.workers} is not a positive number of engine processes")
+        if args.shard and args.budget:
+            raise ScaleError("--budget cannot be combined with --shard: shards must run alike")
+        try:
+            return cls(
+                workers=args.workers,
+                shard=Shard.parse(args.shard) if args.shard else None,
+                budget_s=parse_budget(args.budget) if args.budget else None,
+                durations=load_durations(args.durations_from) if args.durations_from else {},
+            )
+        except (ShardError, BudgetError) as exc:
+            raise ScaleError(str(exc)) from None
+
+    def share(self, requirements: list, profile: Profile) -> Share:
+        """The requirements this run covers (all, or its shard's) and their windows."""
+        if self.shard is None:
+            return Share(requirements)
+        split = {
+            r.id: kill_examples(profile.kills)
+            for r in requirements
+            if r.scale == "kills" and kill_examples(profile.kills) >= self.shard.count
+        }
+        whole = [r.id for r in requirements if r.id not in split]
+        ids = set(shard_ids(whole, self.shard, self.durations)) | set(split)
+        windows = {i: (*window(total, self.shard), total) for i, total in split.items()}
+        return Share([r for r in requirements if r.id in ids], windows)
+
+    def certify(self, args, engine, share, profile, expected, on_result, *, options=None):
+        """Certify on one engine, on ``-n`` engine processes, or within ``--budget``.
+
+        *options* are the engine options recorded in the report (for replay).
+        """
+        requirements = share.requirements
+        if self.budget_s is not None:
+            try:
+                return certify_within(
+                    engine,
+                    requirements,
+                    profile,
+                    self.budget_s,
+                    expected=expected,
+                    on_result=on_result,
+                    options=options,
+                )
+            except BudgetError as exc:
+                raise ScaleError(str(exc)) from None
+        options = {
+            "expected": expected,
+            "max_examples": args.examples,
+            "on_result": on_result,
+            "fail_fast": args.fail_fast,
+            "plan": share.plan(profile, args.examples),
+            "options": options,
+        }
+        if min(self.workers, len(requirements)) > 1:
+            spec = EngineSpec(args.engine, args.engine_python, args.timeout, args.strict)
+            return certify_parallel(
+                engine,
+                spec,
+                requirements,
+                profile,
+                workers=self.workers,
+                durations=self.durations or estimated_durations(requirements, profile),
+                **options,
+            )
+        return certify(engine, requirements, profile, **options)
+
+    def label(self, report: dict[str, Any], selection: list[str], share: Share) -> dict[str, Any]:
+        """*report* marked as this run's shard of *selection* (unchanged when not sharded)."""
+        if self.shard is None:
+            return report
+        return mark_shard(report, self.shard.index, self.shard.count, selection, share.windows)
+
+
+@dataclass(frozen=True)
+class Share:
+    """The requirements one run covers; ``windows`` maps an id to (start, stop, total)
+    when the run covers only examples [start, stop) of the requirement's total."""
+
+    requirements: list
+    windows: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+
+    def plan(self, profile: Profile, max_examples: int | None) -> dict:
+        """The (profile, max_examples) of each windowed requirement."""
+        return {
+            req_id: (replace(profile, example_range=(start, stop)), max_examples)
+            for req_id, (start, stop, _) in self.windows.items()
+        }
