@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.certify import certify, scope_of
+from conformance.certify import engine_unavailable, greet, scope_of
 from conformance.engines import EngineClient, EngineFault
 from conformance.merge import with_digest
 from conformance.report.expected import ExpectedFailures
@@ -141,12 +141,12 @@ def certify_within(
 ) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
     """Certify *requirements* in about *budget_s* seconds after a calibration pass."""
     try:
-        hello = engine.hello()
-        ctx = SuiteContext.from_engine(engine)
-    except EngineFault:
-        return certify(
-            engine, requirements, profile, expected=expected, on_result=on_result, options=options
+        hello, ctx = greet(engine)
+    except EngineFault as fault:
+        report = engine_unavailable(
+            engine, fault, requirements, profile=profile, expected=expected, options=options
         )
+        return report, []
     started = time.perf_counter()
     probes = calibrate(engine, requirements, ctx, profile)
     calibration_s = time.perf_counter() - started

@@ -97,7 +97,33 @@ def engine_fault_record(engine: EngineClient, fault: EngineFault) -> dict[str, A
     }
 
 
-def _greet(engine: EngineClient) -> tuple[dict[str, Any], SuiteContext]:
+def engine_unavailable(
+    engine: EngineClient,
+    fault: EngineFault,
+    requirements: list[Requirement],
+    *,
+    profile: Profile,
+    expected: ExpectedFailures,
+    options: dict[str, Any] | None = None,
+    max_examples: int | None = None,
+    plan: Mapping[str, tuple[Profile, int | None]] | None = None,
+) -> dict[str, Any]:
+    """The report of a run that ended at hello: one engine-level verdict, no results."""
+    scope = scope_of(requirements, [req.id for req in requirements], profile, max_examples, plan)
+    scope = {**scope, "complete": False, "not_run": sorted(REGISTRY)}
+    return build_report(
+        [],
+        hello={},
+        engine=engine.description,
+        profile=profile,
+        expected=expected,
+        options=options,
+        scope=scope,
+        engine_fault=engine_fault_record(engine, fault),
+    )
+
+
+def greet(engine: EngineClient) -> tuple[dict[str, Any], SuiteContext]:
     """The engine's hello and the suite context; a refusal or malformed answer is a fault."""
     try:
         return engine.hello(), SuiteContext.from_engine(engine)
@@ -129,15 +155,9 @@ def certify(
     settings = {req.id: (plan or {}).get(req.id, (profile, max_examples)) for req in requirements}
     scoped = {"profile": profile, "max_examples": max_examples, "plan": plan}
     try:
-        hello, ctx = _greet(engine)
+        hello, ctx = greet(engine)
     except EngineFault as fault:
-        record = engine_fault_record(engine, fault)
-        scope = scope_of(requirements, [req.id for req in requirements], **scoped)
-        scope = {**scope, "complete": False, "not_run": sorted(REGISTRY)}
-        report = build_report(
-            [], hello={}, engine=engine.description, scope=scope, engine_fault=record, **report_args
-        )
-        return report, []
+        return engine_unavailable(engine, fault, requirements, **report_args, **scoped), []
     pairs = []
     for req in requirements:
         outcome = run_requirement(req, engine, ctx, *settings[req.id])

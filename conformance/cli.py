@@ -236,11 +236,11 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 def cmd_campaign(args: argparse.Namespace) -> int:
     try:
-        status, lines = campaign_cli.run(args)
+        verdict, lines = campaign_cli.run(args)
     except CampaignError as exc:
         raise UsageError(str(exc)) from None
     print("\n".join(lines))
-    return EXIT_OK if status == 0 else EXIT_FAILED
+    return EXIT_FOR_VERDICT[verdict]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -179,8 +179,8 @@ def _merge(reports: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, int
 
 def _scope(reports: list[dict[str, Any]], selection: list[str], run: list[str]) -> dict:
     """The whole run's scope: its selection, and what any shard ran short or left unrun."""
-    thin = sorted(set().union(*(r["scope"].get("thin", ()) for r in reports)))
-    stopped = sum(r["scope"].get("stopped", 0) for r in reports)
+    thin = sorted(set().union(*(r.get("scope", {}).get("thin", ()) for r in reports)))
+    stopped = sum(r.get("scope", {}).get("stopped", 0) for r in reports)
     return describe_scope(len(selection), stopped, thin, run)
 
 

@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.certify import certify, scope_of
+from conformance.certify import engine_unavailable, greet, scope_of
 from conformance.engines import EngineClient, EngineFault, open_engine
 from conformance.report.model import build_report
 from conformance.requirements import REGISTRY, Requirement, SuiteContext
@@ -132,17 +132,19 @@ def certify_parallel(
     ends the run with one engine-level verdict.
     """
     try:
-        hello = engine.hello()
-    except EngineFault:
-        return certify(
+        hello, _ = greet(engine)
+    except EngineFault as fault:
+        report = engine_unavailable(
             engine,
+            fault,
             requirements,
-            profile,
+            profile=profile,
             expected=expected,
-            on_result=on_result,
-            plan=plan,
             options=options,
+            max_examples=max_examples,
+            plan=plan,
         )
+        return report, []
     pairs = run_parallel(
         spec,
         requirements,

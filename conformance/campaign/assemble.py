@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from conformance.campaign.plan import CampaignSpec, engine_label
-from conformance.certify import write_report
+from conformance.campaign.plan import CampaignSpec, engine_label, examples_for
+from conformance.certify import scope_of, write_report
 from conformance.merge import with_digest
 from conformance.report.expected import ExpectedFailures
 from conformance.report.model import build_report
@@ -68,12 +68,16 @@ def engine_report(spec: CampaignSpec, index: int, mine: list[dict]) -> tuple[dic
         by_req.setdefault(result["task"]["requirement"], []).append(result)
     pairs = [(REGISTRY[i], combine(by_req[i])) for i in spec.requirements]
     hello = next((r["hello"] for r in sorted(mine, key=lambda r: r["key"])), {})
+    profile = spec.base_profile()
+    requirements = [REGISTRY[i] for i in spec.requirements]
+    plan = {req.id: (profile, examples_for(spec, req)) for req in requirements}
     report = build_report(
         pairs,
         hello=hello,
         engine=engine_label(spec.engines[index]),
-        profile=spec.base_profile(),
+        profile=profile,
         expected=ExpectedFailures.none(),
+        scope=scope_of(requirements, list(spec.requirements), profile, None, plan),
     )
     soaks = [
         soak_figures(by_req[req.id], outcome)

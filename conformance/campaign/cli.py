@@ -98,8 +98,8 @@ def _listener(quiet: bool, total: int):
     return on_result, progress
 
 
-def run(args: argparse.Namespace) -> tuple[int, list[str]]:
-    """Run the campaign; return (exit status, summary lines). Raises CampaignError."""
+def run(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """Run the campaign; return (its verdict, summary lines). Raises CampaignError."""
     for name in ("workers", "in_flight"):
         if getattr(args, name) < 1:
             raise CampaignError(
@@ -125,21 +125,25 @@ def run(args: argparse.Namespace) -> tuple[int, list[str]]:
     return _summary(spec, directories)
 
 
-def _summary(spec: CampaignSpec, directories: list[Path]) -> tuple[int, list[str]]:
-    lines, certified = [], True
+VERDICT_ORDER = ("not-certified", "engine-unavailable", "partial", "certified")
+"""Run verdicts, worst first: a campaign's verdict is its worst engine's."""
+
+
+def _summary(spec: CampaignSpec, directories: list[Path]) -> tuple[str, list[str]]:
+    lines, verdicts = [], []
     for engine, directory in zip(spec.engines, directories, strict=True):
         report = json.loads((directory / "report.json").read_text(encoding="utf-8"))
         summary = report["summary"]
-        certified = certified and summary["certified"]
-        verdict = "CERTIFIED" if summary["certified"] else "NOT CERTIFIED"
+        verdicts.append(summary["verdict"])
         lines.append(
-            f"{verdict}: {engine_label(engine)}: {summary['passed']} pass, {summary['failed']} "
-            f"fail, {summary['errors']} error, {summary['examples']} examples; "
-            f"verdict digest {report['verdict_digest']}; report in {directory}/"
+            f"{summary['verdict'].upper().replace('-', ' ')}: {engine_label(engine)}: "
+            f"{summary['passed']} pass, {summary['failed']} fail, {summary['errors']} error, "
+            f"{summary['examples']} examples; verdict digest {report['verdict_digest']}; "
+            f"report in {directory}/"
         )
         for soak in report["campaign"]["soak"]:
             lines.append(
                 f"  {soak['requirement']}: {soak['kills']} SIGKILLs in {soak['tasks']} tasks, "
                 f"verdict {soak['verdict']}, {soak['kills_per_task_second']} kills per task-second"
             )
-    return (0 if certified else 1), lines
+    return min(verdicts, key=VERDICT_ORDER.index, default="certified"), lines

@@ -91,7 +91,7 @@ def engine_label(engine: dict[str, str]) -> str:
     return engine.get("command") or f"python:{engine['python']}"
 
 
-def _examples(spec: CampaignSpec, req: Requirement) -> int | None:
+def examples_for(spec: CampaignSpec, req: Requirement) -> int | None:
     if req.id.startswith(CRASH_STATE_PREFIX) and spec.crash_examples:
         return spec.crash_examples
     return spec.examples
@@ -144,7 +144,7 @@ def _task(spec, engine_index, req, seed_index, seed, window, kills) -> dict[str,
         "seed": seed,
         "window": window,
         "kills": kills,
-        "examples": _examples(spec, req),
+        "examples": examples_for(spec, req),
     }
 
 

@@ -183,7 +183,13 @@ def test_cli_exit_codes_and_files(tmp_path):
 
 def test_partial_runs_are_never_certified():
     everything = scope_of([REGISTRY[i] for i in sorted(REGISTRY)], sorted(REGISTRY), CI, None)
-    assert everything == {"complete": True, "left_out": [], "not_run": []}
+    assert everything == {
+        "complete": True,
+        "left_out": [],
+        "not_run": [],
+        "stopped": 0,
+        "thin": [],
+    }
     one = [REGISTRY["PROTO-HELLO-001"]]
     narrow = _report(
         {"PROTO-HELLO-001": "pass"}, scope=scope_of(one, ["PROTO-HELLO-001"], CI, None)

@@ -23,5 +23,5 @@ def plain_run(tmp_path_factory) -> Path:
         str(out),
         *id_args((*FAST, "STATE-KILL-001")),
     )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.returncode == 3, done.stdout[-2000:] + done.stderr[-2000:]  # a subset: PARTIAL
     return out

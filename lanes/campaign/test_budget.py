@@ -59,7 +59,7 @@ def test_a_slow_engine_gets_a_partial_run_with_examples_per_requirement(tmp_path
         str(out),
         *id_args(ids),
     )
-    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.returncode == 3, done.stdout[-2000:] + done.stderr[-2000:]
     report = read_report(out)
     budget = report["budget"]
     rows = {row["id"]: row for row in budget["requirements"]}

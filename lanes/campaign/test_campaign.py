@@ -132,7 +132,7 @@ def test_a_campaign_killed_halfway_resumes_without_redoing_finished_tasks(tmp_pa
     before = {p.name: p.read_bytes() for p in (root / "tasks").glob("*.json")}
     assert 2 <= len(before) < len(FAST)
     second = subprocess.run(args, capture_output=True, text=True, timeout=600, check=False)
-    assert second.returncode == 0, second.stdout[-2000:] + second.stderr[-2000:]
+    assert second.returncode == 3, second.stdout[-2000:] + second.stderr[-2000:]
     sessions = [json.loads(line) for line in (root / "sessions.jsonl").read_text().splitlines()]
     resumed = sessions[-1]
     assert {f"{key}.json" for key in resumed["skipped"]} == set(before)
@@ -141,4 +141,4 @@ def test_a_campaign_killed_halfway_resumes_without_redoing_finished_tasks(tmp_pa
         assert (root / "tasks" / name).read_bytes() == data
     report = read_report(root / "reports/engine-1")
     assert [r["id"] for r in report["results"]] == list(FAST)
-    assert report["summary"]["certified"]
+    assert report["summary"]["verdict"] == "partial"  # a subset of the suite
