@@ -10,10 +10,17 @@ from hypothesis import strategies as st
 from conformance import details
 from conformance.requirements.registry import requirement
 from conformance.state import oracle, strace
+from conformance.state.crashstates import expand
 from conformance.state.driver import Stores, load, scratch
 from conformance.state.judge import distinct_states, failures
 from conformance.state.killer import KillPlan, soak_and_kill
-from conformance.state.traces import Trace, damaged_directory, reported_session, strace_session
+from conformance.state.traces import (
+    Trace,
+    both_traces,
+    damaged_directory,
+    reported_session,
+    strace_session,
+)
 
 BRIEF = "L10 brief"
 PENDING_CAP = 256
@@ -194,7 +201,7 @@ def _crash_scenarios(ctx):
 def _session(engine, directory, batches) -> Trace:
     command = engine.spawn_command()
     if strace.available() and command:
-        return strace_session(command, directory, batches)
+        return strace_session(command, directory, batches, engine.transcript)
     return reported_session(engine, directory, batches)
 
 
@@ -226,3 +233,57 @@ def crash_states_load(engine, scenario):
     assert not problems, f"{len(problems)} crash states load wrongly ({trace.source} trace); " + (
         "; ".join(problems[:3])
     )
+
+
+def comparable(ops: list[dict]) -> list[tuple]:
+    """*ops* as comparable tuples; each run of removals becomes one unordered set."""
+    out: list[tuple] = []
+    removals: set[tuple] = set()
+    for op in ops:
+        if op["op"] in ("unlink", "rmdir"):
+            removals.add((op["op"], op["path"]))
+            continue
+        if removals:
+            out.append(("remove", frozenset(removals)))
+            removals = set()
+        out.append(tuple(op.get(k) for k in ("op", "path", "src", "dst", "data", "offset", "size")))
+    return [*out, ("remove", frozenset(removals))] if removals else out
+
+
+def _first_difference(reported: list[tuple], observed: list[tuple]) -> str:
+    for index, (said, done) in enumerate(zip(reported, observed, strict=False)):
+        if said != done:
+            return f"operation {index}: reported {said[:3]}, strace saw {done[:3]}"
+    common = min(len(reported), len(observed))
+    if len(reported) > common:
+        return f"operation {common} reported only: {reported[common][:3]}"
+    return f"operation {common} seen by strace only: {observed[common][:3]}"
+
+
+@requirement(
+    "STATE-TRACE-001",
+    "the file operations an engine reports for a checkpoint (state.trace_checkpoint) are the "
+    "system calls strace sees it make, in order",
+    family="state",
+    capabilities=("state", "state.trace"),
+    seed="ALICE (OSDI 2014): judge the system calls a program makes, not what it says it does",
+    strategy=lambda ctx: st.tuples(_records("ab"), _records("cd"), _records("xy", 1)).map(list),
+    max_examples=2,
+)
+def reported_trace_is_real(engine, scenario):
+    older, live, batch = scenario
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    if not strace.available():
+        raise RuntimeError(f"cannot judge without strace ({strace.INSTALL_HINT})")
+    with scratch() as root:
+        directory = root / "live"
+        oracle.write_generation(directory, 1, oracle.encode_core(older))
+        oracle.write_generation(directory, 2, oracle.encode_core(live))
+        traces = both_traces(command, directory, batch, engine.transcript)
+    reported = comparable(expand(traces.image, traces.reported))
+    observed = comparable(traces.observed)
+    details.count(traced_ops=len(traces.observed))
+    if reported != observed:
+        difference = _first_difference(reported, observed)
+        raise AssertionError(f"the reported trace is not what the engine did: {difference}")

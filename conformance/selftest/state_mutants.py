@@ -18,6 +18,7 @@ from conformance.selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
     recover_without_checksums,
+    with_claimed_dir_syncs,
 )
 from conformance.selftest.state_handler import StateHandler
 
@@ -32,6 +33,17 @@ class NoFileFsync(StateHandler):
     """Generation files are not fsynced before the staging directory is renamed."""
 
     store_class = stores.NoFileFsyncStore
+
+
+class ClaimedDirSync(StateHandler):
+    """Checkpoints never fsync a directory, yet ``state.trace_checkpoint`` reports they did."""
+
+    store_class = stores.NoDirFsyncStore
+
+    def op_state_trace_checkpoint(self, args: dict) -> dict:
+        """The checkpoint's trace with a directory fsync claimed after each rename."""
+        traced = super().op_state_trace_checkpoint(args)
+        return {**traced, "ops": with_claimed_dir_syncs(traced["ops"])}
 
 
 class InPlaceCommit(StateHandler):
@@ -133,6 +145,7 @@ _TABLE = (
     _broken("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     _broken("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
     _broken("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
+    _broken("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     _broken("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
     _broken("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
     _broken("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),

@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.engines.base import EngineClient
+from conformance.engines.base import EngineClient, Transcript
 from conformance.engines.subprocess import SubprocessEngine
 from conformance.state import oracle, strace
 from conformance.state.crashstates import Image, snapshot
@@ -65,8 +65,13 @@ def _acks(ops: list[dict], answers: list[dict | None]) -> list[dict]:
     return marked
 
 
-def strace_session(command: list[str], directory: Path, batches: list[list[dict]]) -> Trace:
-    """Open *directory* in a fresh engine under strace and checkpoint each batch."""
+def strace_session(
+    command: list[str], directory: Path, batches: list[list[dict]], transcript: Transcript
+) -> Trace:
+    """Open *directory* in a fresh engine under strace and checkpoint each batch.
+
+    The traced engine's exchanges are added to *transcript*.
+    """
     start = oracle_start(directory)
     image = snapshot(directory)
     with tempfile.TemporaryDirectory(prefix="core-strace-") as logs:
@@ -78,6 +83,7 @@ def strace_session(command: list[str], directory: Path, batches: list[list[dict]
             answers = _drive(engine, directory, batches)
         finally:
             engine.close()
+            transcript.exchanges += engine.transcript.exchanges
         text = log.read_text("ascii", errors="replace")
     dirs = {path for path, value in image.items() if value is None} | {"."}
     ops = _acks(strace.file_ops(text, directory, dirs), answers)
@@ -116,3 +122,40 @@ def reported_session(engine: EngineClient, directory: Path, batches: list[list[d
     finally:
         engine.call("state.close", {"store": store})
     return Trace(image, ops, start, "self-reported")
+
+
+@dataclass(frozen=True)
+class TwoTraces:
+    """One checkpoint as the engine reported it and as strace saw it, and the image before."""
+
+    image: Image
+    reported: list[dict]
+    observed: list[dict]
+
+
+def both_traces(
+    command: list[str], directory: Path, batch: list[dict], transcript: Transcript
+) -> TwoTraces:
+    """Open *directory* in a fresh engine under strace and ``state.trace_checkpoint`` *batch*.
+
+    The traced engine's exchanges are added to *transcript*.
+    """
+    with tempfile.TemporaryDirectory(prefix="core-strace-") as logs:
+        log = Path(logs) / "strace.log"
+        engine = SubprocessEngine(
+            shlex.join(strace.traced(command, log)), timeout=SESSION_TIMEOUT, max_restarts=0
+        )
+        try:
+            store = engine.call("state.open", {"dir": str(directory)})["store"]
+            engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
+            image = snapshot(directory)
+            reported = engine.call("state.trace_checkpoint", {"store": store})["ops"]
+            engine.call("state.close", {"store": store})
+        finally:
+            engine.close()
+            transcript.exchanges += engine.transcript.exchanges
+        text = log.read_text("ascii", errors="replace")
+    dirs = {path for path, value in image.items() if value is None} | {"."}
+    ops = strace.file_ops(text, directory, dirs)
+    answers = [i for i, op in enumerate(ops) if op["op"] == "answer"]
+    return TwoTraces(image, reported, ops[answers[1] + 1 : answers[2]])
