@@ -166,7 +166,10 @@ def test_a_current_symlinked_outside_is_refused(tmp_path):
     assert outside.read_bytes() == b"gen-00000001\n"
 
 
-@pytest.mark.parametrize("name", ["LOCK", "lineage.journal", "proposals.journal"])
+ENTRIES = ["LOCK", "lineage.journal", "proposals.journal", "overflow.journal", "CURRENT.tmp"]
+
+
+@pytest.mark.parametrize("name", [*ENTRIES, "staging-3"])
 def test_no_write_follows_a_symlinked_entry_out_of_the_directory(tmp_path, name):
     state = _two_generations(tmp_path / "life")
     outside = tmp_path / "outside"
@@ -179,6 +182,32 @@ def test_no_write_follows_a_symlinked_entry_out_of_the_directory(tmp_path, name)
     assert refused.value.code == "STATE_SYMLINK"
     assert name in refused.value.message
     assert outside.read_bytes() == precious
+
+
+def test_an_unreadable_older_generation_stops_a_fall_back(shared_dir):
+    state = _two_generations(shared_dir / "life")
+    store = StateStore.open(state)
+    store.apply([{"op": "turn"}])
+    store.checkpoint()
+    store.close()
+    (state / "CURRENT").write_bytes(b"gen-00000009\n")
+    _give_away(state)
+    (state / "gen-00000003" / "manifest.json").chmod(0)
+    before = _everything(state)
+    assert _open_in_child(state, _as_other_user()).startswith("STATE_UNREADABLE")
+    assert _everything(state) == before
+
+
+def test_an_unreadable_journal_is_refused(shared_dir):
+    state = _two_generations(shared_dir / "life")
+    store = StateStore.open(state)
+    store.propose({"p": 1})
+    store.close()
+    _give_away(state)
+    (state / "proposals.journal").chmod(0)
+    before = _everything(state)
+    assert _open_in_child(state, _as_other_user()).startswith("STATE_UNREADABLE")
+    assert _everything(state) == before
 
 
 def test_a_symlinked_generation_directory_is_refused(tmp_path):

@@ -15,12 +15,12 @@ from typing import Any
 from reference.canonical import pretty_json
 from reference.errors import RegisterError
 from reference.registers.model import SEAL_FIELD, UNREGISTERED, RegisterPack
+from reference.registers.pending import effective_pair
 from reference.registers.seal import (
     REPORT_SUFFIX,
     SEAL_KEY,
     VERDICT_RATIFIED,
     pack_source_sha256,
-    report_path_for,
     verify_report_seal,
 )
 from reference.registers.validate import fail, parse_pack, validate_register_id
@@ -71,7 +71,7 @@ def read_pack_file(path: Path, *, expected_id: str) -> tuple[RegisterPack, bytes
 
 
 def _require_ratified(pack: RegisterPack, path: Path) -> Path:
-    report_path = report_path_for(path)
+    report_path = effective_pair(path)[1]
     if pack.mastery_report_sha256 and report_path.is_file():
         return report_path
     reason = "no mastery_report_sha256" if not pack.mastery_report_sha256 else "no mastery report"
@@ -125,7 +125,7 @@ def load_register_pack(
         return UNREGISTERED
     register_id = validate_register_id(register_id)
     path = find_pack_file(register_id, search_path)
-    pack, raw = read_pack_file(path, expected_id=register_id)
+    pack, raw = read_pack_file(effective_pair(path)[0], expected_id=register_id)
     report = _read_report(_require_ratified(pack, path), register_id)
     _check_seal(pack, report)
     _check_untampered(pack, raw, report)
