@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from hypothesis import strategies as st
 
 from conformance import details
+from conformance.engines.base import EngineRefused
 from conformance.requirements.registry import requirement
 from conformance.state import oracle, strace
 from conformance.state.crashstates import expand
 from conformance.state.driver import Stores, load, scratch
 from conformance.state.judge import distinct_states, failures
-from conformance.state.killer import KillPlan, soak_and_kill
+from conformance.state.killer import KILL_TIMEOUT, KillPlan, kill_workers, soak_and_kill
 from conformance.state.traces import (
     Trace,
     both_traces,
@@ -24,7 +25,8 @@ from conformance.state.traces import (
 
 BRIEF = "L10 brief"
 PENDING_CAP = 256
-KILLS_PER_EXAMPLE = 4
+KILLS_PER_EXAMPLE = 8
+KILL_OUTCOMES = ("loaded_acknowledged", "loaded_in_flight", "invalid", "lost")
 CRASH_EXAMPLES = 8
 CRASH_SAMPLES = 8
 NO_STRACE = f"self-reported (strace not installed: {strace.INSTALL_HINT}; the open is not traced)"
@@ -127,18 +129,20 @@ def _kill_plans(ctx):
     )
 
 
-def _check_kill(engine, directory, plan: KillPlan, record) -> str | None:
+def _check_kill(engine, directory, plan: KillPlan, record) -> tuple[str | None, str | None]:
+    """What the restart after *record* loaded (a figure name), and the problem, if any."""
     if record.error:
-        return f"{plan}: {record.error}"
-    allowed = record.allowed()
-    got = load(engine, directory)
-    if not allowed:
-        return None if got.get("fresh") else f"{plan}: nothing committed, loaded {got}"
-    if allowed.get(got["generation"]) != got["identity"]:
-        last = record.acks[-1][0] if record.acks else 0
-        lost = " (an acknowledged checkpoint was lost)" if got["generation"] < last else ""
-        return f"{plan}: loaded generation {got['generation']}{lost}; allowed {allowed}"
-    return None
+        return None, f"{plan}: {record.error}"
+    try:
+        got = load(engine, directory)
+    except EngineRefused as refusal:
+        return "invalid", f"{plan}: the restart was refused: {refusal}"
+    outcome = record.judge(got)
+    if outcome in ("loaded_acknowledged", "loaded_in_flight"):
+        return outcome, None
+    return outcome, f"{plan}: {outcome}: loaded generation {got.get('generation')}; allowed " + (
+        f"{record.allowed()}"
+    )
 
 
 @requirement(
@@ -154,21 +158,23 @@ def _check_kill(engine, directory, plan: KillPlan, record) -> str | None:
 def survives_sigkill(engine, plans):
     command = engine.spawn_command()
     assert command, "the engine cannot be started as a separate process"
-    with scratch() as root:
-        jobs = [(root / f"kill{i}", KillPlan(*p)) for i, p in enumerate(plans)]
-        for directory, _ in jobs:
+    problems: dict[int, str] = {}
+    details.count(kills=0, **{outcome: 0 for outcome in KILL_OUTCOMES})
+    with scratch() as root, ThreadPoolExecutor(kill_workers(len(plans))) as pool:
+        running = {}
+        for number, fields in enumerate(plans):
+            directory = root / f"kill{number}"
             directory.mkdir()
-        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-            records = list(
-                pool.map(
-                    lambda job: soak_and_kill(command, str(job[0]), job[1], timeout=30.0), jobs
-                )
-            )
-        problems = [
-            _check_kill(engine, *job, record) for job, record in zip(jobs, records, strict=True)
-        ]
-    failures = [p for p in problems if p]
-    assert not failures, "; ".join(failures)
+            plan = KillPlan(*fields)
+            future = pool.submit(soak_and_kill, command, str(directory), plan, KILL_TIMEOUT)
+            running[future] = (number, directory, plan)
+        for future in as_completed(running):
+            number, directory, plan = running[future]
+            outcome, problem = _check_kill(engine, directory, plan, future.result())
+            details.count(kills=1 if outcome else 0, **({outcome: 1} if outcome else {}))
+            if problem:
+                problems[number] = problem
+    assert not problems, "; ".join(problems[n] for n in sorted(problems))
 
 
 def kill_examples(kills: int) -> int:
