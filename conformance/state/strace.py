@@ -11,13 +11,16 @@ strace is a Debian package (``apt-get install -y strace``); the suite installs n
 from __future__ import annotations
 
 import base64
+import functools
 import os
 import re
 import shutil
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-INSTALL_HINT = "apt-get install -y strace"
+INSTALL_HINT = "apt-get install -y strace, and allow ptrace"
 SYSCALLS = (
     "open,openat,creat,write,writev,pwrite64,fsync,fdatasync,rename,renameat,renameat2,"
     "mkdir,mkdirat,unlink,unlinkat,rmdir,truncate,ftruncate,close"
@@ -32,9 +35,15 @@ _FD = re.compile(r"^(-?\d+|AT_FDCWD)<((?:\\x[0-9a-f]{2})*)>$")
 _IOV = re.compile(r'iov_base="((?:\\x[0-9a-f]{2})*)"')
 
 
+@functools.cache
 def available() -> str | None:
-    """The strace executable, or None when it is not installed."""
-    return shutil.which("strace")
+    """The strace executable, or None when it is not installed or cannot trace here."""
+    found = shutil.which("strace")
+    if found is None:
+        return None
+    probe = [found, "-f", "-qq", "-o", os.devnull, "--", sys.executable, "-c", "pass"]
+    done = subprocess.run(probe, capture_output=True, check=False)
+    return found if done.returncode == 0 else None
 
 
 def traced(command: list[str], output: Path) -> list[str]:
