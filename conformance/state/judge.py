@@ -34,6 +34,7 @@ class Distinct:
     state: CrashState
     image: dict
     allowed: set[tuple[int, str]]
+    narrowed_by: CrashState | None = None
 
 
 def allowed_at(ops: list[dict], start: tuple[int, str]) -> list[set[tuple[int, str]]]:
@@ -61,7 +62,10 @@ def distinct_states(trace: Trace, *, seed: int, samples: int) -> tuple[list[Dist
         image = build(prefixes, ops, state)
         key = image_digest(image)
         if key in found:
-            found[key].allowed &= allowed[state.prefix]
+            seen = found[key]
+            if not seen.allowed <= allowed[state.prefix]:
+                seen.allowed &= allowed[state.prefix]
+                seen.narrowed_by = state
         else:
             found[key] = Distinct(state, image, set(allowed[state.prefix]))
     return list(found.values()), ops, generated
@@ -81,7 +85,9 @@ def failures(engine: EngineClient, states: list[Distinct], ops: list[dict], root
         for distinct, answer in zip(chunk, load_many(engine, directories), strict=True):
             problem = _judge(distinct, answer)
             if problem:
-                problems.append(f"{distinct.state.describe(ops)}: {problem}")
+                also = distinct.narrowed_by
+                where = f" (the same image as {also.describe(ops)})" if also else ""
+                problems.append(f"{distinct.state.describe(ops)}{where}: {problem}")
     return problems
 
 
