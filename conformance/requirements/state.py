@@ -437,7 +437,8 @@ def lock_survives_unlink(engine, how):
         if how == "replace":
             (directory / "LOCK").write_bytes(b"")
         code = _refusal(engine, "state.open", {"dir": str(directory)})
-        assert code == "STATE_LOCKED", f"after LOCK was {how}d, a second writer got {code or 'in'}"
+        done = "unlinked" if how == "unlink" else "replaced"
+        assert code == "STATE_LOCKED", f"after LOCK was {done}, a second writer got {code or 'in'}"
         stores.close(first)
 
 
