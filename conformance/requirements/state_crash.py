@@ -208,6 +208,8 @@ def _session(engine, directory, batches) -> Trace:
     command = engine.spawn_command()
     if strace.available() and command:
         return strace_session(command, directory, batches, engine.transcript)
+    if "state.trace" not in engine.capabilities():
+        raise RuntimeError(f"cannot trace: no strace ({strace.INSTALL_HINT}) and no state.trace")
     return reported_session(engine, directory, batches)
 
 
@@ -217,7 +219,7 @@ def _session(engine, directory, batches) -> Trace:
     "checkpoints with prune and leftover removal) loads the last acknowledged checkpoint or "
     "the one in flight, under ALICE's file-system model",
     family="state",
-    capabilities=("state", "state.trace"),
+    capabilities=("state",),
     seed=f"{BRIEF} § M4; ALICE (OSDI 2014) crash states of an strace-recorded trace",
     strategy=_crash_scenarios,
     max_examples=CRASH_EXAMPLES,
