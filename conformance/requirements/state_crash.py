@@ -1,4 +1,5 @@
-"""Crash safety: journals that survive tearing, SIGKILL mid-soak, and enumerated crash states."""
+"""Crash safety: journals that survive tearing, SIGKILL mid-soak, and the crash states of a
+session whose system calls strace recorded (checked against the engine's own trace)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ KILLS_PER_EXAMPLE = 8
 KILL_OUTCOMES = ("loaded_acknowledged", "loaded_in_flight", "invalid", "lost")
 CRASH_EXAMPLES = 8
 CRASH_SAMPLES = 8
-NO_STRACE = f"self-reported (strace not installed: {strace.INSTALL_HINT}; the open is not traced)"
+NO_STRACE = f"self-reported (strace unavailable: {strace.INSTALL_HINT}; the open is not traced)"
 proposals = st.fixed_dictionaries(
     {"lemma": st.text(min_size=1, max_size=8), "claim": st.text(max_size=20)}
 )
