@@ -47,7 +47,8 @@ class InPlaceStore(StateStore):
         if not self.generation:
             return super().stage(generation, core)
         directory = self.path / gen_name(self.generation)
-        manifest = build_manifest(generation, CURRENT_SCHEMA_VERSION, self._turn_count, core)
+        turn_count = self.digest()["turn_count"]
+        manifest = build_manifest(generation, CURRENT_SCHEMA_VERSION, turn_count, core)
         for name, data in ((CORE, core), (MANIFEST, manifest)):
             self.fs.write_file(directory / name, data, 0o644)
             self.fs.fsync_file(directory / name)

@@ -9,6 +9,7 @@ state engine replaces one part and nothing else.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -53,9 +54,13 @@ class StateHandler(ProtocolHandler):
     recover_journal = staticmethod(recover)
     soak_turn = staticmethod(checkpointed_turn)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.store_numbers = itertools.count(1)
+
     def add_store(self, opened: StateStore) -> str:
         """Register *opened* under the next store id (``st1``, ``st2``, ...)."""
-        store_id = f"st{next(self._store_ids)}"
+        store_id = f"st{next(self.store_numbers)}"
         self.stores[store_id] = opened
         return store_id
 
