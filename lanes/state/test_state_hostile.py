@@ -198,6 +198,28 @@ def test_an_unreadable_older_generation_stops_a_fall_back(shared_dir):
     assert _everything(state) == before
 
 
+def test_an_unreadable_generation_past_current_is_refused_not_removed(shared_dir):
+    state = _two_generations(shared_dir / "life")
+    (state / "CURRENT").write_bytes(b"gen-00000001\n")
+    _give_away(state)
+    (state / "gen-00000002" / "manifest.json").chmod(0)
+    before = _everything(state)
+    assert _open_in_child(state, _as_other_user()).startswith("STATE_UNREADABLE")
+    assert _everything(state) == before
+
+
+def test_generation_numbers_never_overflow_their_eight_digits(tmp_path):
+    state = _two_generations(tmp_path / "life")
+    (state / "CURRENT").write_bytes(b"garbage")
+    (state / "gen-99999999").mkdir()
+    store = StateStore.open(state)
+    store.apply([{"op": "turn"}])
+    with pytest.raises(StateError) as refused:
+        store.checkpoint()
+    assert refused.value.code == "STATE_IO"
+    assert load_state(state).generation == 2
+
+
 def test_an_unreadable_journal_is_refused(shared_dir):
     state = _two_generations(shared_dir / "life")
     store = StateStore.open(state)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.state.errors import symlink_refusal
+from reference.state.errors import StateError, symlink_refusal
 from reference.state.fsops import FileOps
 from reference.state.layout import (
     CORE,
@@ -19,6 +19,7 @@ from reference.state.layout import (
     CURRENT_TMP,
     DEFAULT_MODE,
     MANIFEST,
+    MAX_GENERATION,
     gen_name,
     generations,
     is_debris,
@@ -84,7 +85,14 @@ def remove_leftovers(fs: FileOps, pointer: int | None) -> None:
 
 def next_generation(fs: FileOps, live: int) -> int:
     """The number of the next generation: one past the live one and every one on disk."""
-    return 1 + max([live, *generations(fs.list_dir(fs.root))])
+    number = 1 + max([live, *generations(fs.list_dir(fs.root))])
+    if number > MAX_GENERATION:
+        raise StateError(
+            f"{fs.root}: generation numbers are exhausted ({gen_name(number - 1)} exists)",
+            field="path",
+            code="STATE_IO",
+        )
+    return number
 
 
 def stage(fs: FileOps, *, generation: int, live: int, turn_count: int, core: bytes) -> Path:

@@ -47,7 +47,7 @@ class WriterLock:
         try:
             return os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError as exc:
-            raise io_refusal(self.directory, exc, reading=False) from exc
+            raise io_refusal(self.directory, exc, reading=True) from exc
 
     def _lock_directory(self) -> int:
         fd = self.lock_target()
