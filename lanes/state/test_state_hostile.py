@@ -177,11 +177,14 @@ def test_no_write_follows_a_symlinked_entry_out_of_the_directory(tmp_path, name)
     outside.write_bytes(precious)
     (state / name).unlink(missing_ok=True)
     (state / name).symlink_to(outside)
+    (state / "staging-7").mkdir()
+    before = snapshot(state)
     with pytest.raises(StateError) as refused:
         StateStore.open(state)
     assert refused.value.code == "STATE_SYMLINK"
     assert name in refused.value.message
     assert outside.read_bytes() == precious
+    assert snapshot(state) == before, "a refused open removed or changed state entries"
 
 
 def test_an_unreadable_older_generation_stops_a_fall_back(shared_dir):
