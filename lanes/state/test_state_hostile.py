@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -45,9 +46,24 @@ HOLD = textwrap.dedent(
 )
 
 
+def _content(entry: Path, info: os.stat_result) -> object:
+    if stat.S_ISLNK(info.st_mode):
+        return os.readlink(entry)
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    try:
+        return entry.read_bytes()
+    except PermissionError:
+        return ("unreadable here", info.st_size, info.st_mtime_ns, info.st_ino)
+
+
 def _everything(path: Path) -> dict[str, tuple]:
-    """Every entry under *path*, journals and LOCK included: relative path -> (mode, bytes)."""
-    return snapshot(path, skip=set())
+    """Every entry under *path*, journals and LOCK included: relative path -> (mode, content)."""
+    out = {}
+    for entry in sorted(path.rglob("*")):
+        info = entry.lstat()
+        out[entry.relative_to(path).as_posix()] = (info.st_mode, _content(entry, info))
+    return out
 
 
 def _as_other_user() -> list[str]:
