@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -45,9 +46,24 @@ HOLD = textwrap.dedent(
 )
 
 
+def _content(entry: Path, info: os.stat_result) -> object:
+    if stat.S_ISLNK(info.st_mode):
+        return os.readlink(entry)
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    try:
+        return entry.read_bytes()
+    except PermissionError:
+        return ("unreadable here", info.st_size, info.st_mtime_ns, info.st_ino)
+
+
 def _everything(path: Path) -> dict[str, tuple]:
-    """Every entry under *path*, journals and LOCK included: relative path -> (mode, bytes)."""
-    return snapshot(path, skip=set())
+    """Every entry under *path*, journals and LOCK included: relative path -> (mode, content)."""
+    out = {}
+    for entry in sorted(path.rglob("*")):
+        info = entry.lstat()
+        out[entry.relative_to(path).as_posix()] = (info.st_mode, _content(entry, info))
+    return out
 
 
 def _as_other_user() -> list[str]:
@@ -177,11 +193,14 @@ def test_no_write_follows_a_symlinked_entry_out_of_the_directory(tmp_path, name)
     outside.write_bytes(precious)
     (state / name).unlink(missing_ok=True)
     (state / name).symlink_to(outside)
+    (state / "staging-7").mkdir()
+    before = snapshot(state)
     with pytest.raises(StateError) as refused:
         StateStore.open(state)
     assert refused.value.code == "STATE_SYMLINK"
     assert name in refused.value.message
     assert outside.read_bytes() == precious
+    assert snapshot(state) == before, "a refused open removed or changed state entries"
 
 
 def test_an_unreadable_older_generation_stops_a_fall_back(shared_dir):
@@ -196,6 +215,28 @@ def test_an_unreadable_older_generation_stops_a_fall_back(shared_dir):
     before = _everything(state)
     assert _open_in_child(state, _as_other_user()).startswith("STATE_UNREADABLE")
     assert _everything(state) == before
+
+
+def test_an_unreadable_generation_past_current_is_refused_not_removed(shared_dir):
+    state = _two_generations(shared_dir / "life")
+    (state / "CURRENT").write_bytes(b"gen-00000001\n")
+    _give_away(state)
+    (state / "gen-00000002" / "manifest.json").chmod(0)
+    before = _everything(state)
+    assert _open_in_child(state, _as_other_user()).startswith("STATE_UNREADABLE")
+    assert _everything(state) == before
+
+
+def test_generation_numbers_never_overflow_their_eight_digits(tmp_path):
+    state = _two_generations(tmp_path / "life")
+    (state / "CURRENT").write_bytes(b"garbage")
+    (state / "gen-99999999").mkdir()
+    store = StateStore.open(state)
+    store.apply([{"op": "turn"}])
+    with pytest.raises(StateError) as refused:
+        store.checkpoint()
+    assert refused.value.code == "STATE_IO"
+    assert load_state(state).generation == 2
 
 
 def test_an_unreadable_journal_is_refused(shared_dir):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.state.errors import symlink_refusal
+from reference.state.errors import StateError, symlink_refusal
 from reference.state.fsops import FileOps
 from reference.state.layout import (
     CORE,
@@ -19,6 +19,7 @@ from reference.state.layout import (
     CURRENT_TMP,
     DEFAULT_MODE,
     MANIFEST,
+    MAX_GENERATION,
     gen_name,
     generations,
     is_debris,
@@ -55,11 +56,19 @@ def remove_entry(fs: FileOps, path: Path) -> None:
         fs.unlink(path)
 
 
+def find_debris(fs: FileOps) -> list[Path]:
+    """Every ``staging-*`` entry and ``CURRENT.tmp`` (never read by anyone); a link refuses."""
+    found = [fs.root / name for name in fs.list_dir(fs.root) if is_debris(name)]
+    for path in found:
+        if fs.entry_kind(path) == "link":
+            raise symlink_refusal(path)
+    return found
+
+
 def remove_debris(fs: FileOps) -> None:
-    """Step 1: remove every ``staging-*`` entry and ``CURRENT.tmp`` (never read by anyone)."""
-    for name in fs.list_dir(fs.root):
-        if is_debris(name):
-            remove_entry(fs, fs.root / name)
+    """Step 1: remove every ``staging-*`` entry and ``CURRENT.tmp``."""
+    for path in find_debris(fs):
+        remove_entry(fs, path)
 
 
 def _proven_invalid(fs: FileOps, number: int) -> bool:
@@ -70,21 +79,35 @@ def _proven_invalid(fs: FileOps, number: int) -> bool:
     return False
 
 
-def remove_leftovers(fs: FileOps, pointer: int | None) -> None:
-    """At open: debris, and generations newer than *pointer* (the one ``CURRENT`` names)
-    that are proven invalid. A complete, valid generation is never removed here; one that
-    cannot be read is a refusal."""
-    remove_debris(fs)
+def find_leftovers(fs: FileOps, pointer: int | None) -> list[Path]:
+    """What open removes: debris, and the generations numbered past *pointer* (the one
+    ``CURRENT`` names) that are proven invalid. Reads only; a generation past *pointer*
+    that cannot be read, or a link, is a refusal. A valid generation is never listed."""
+    found = find_debris(fs)
     if pointer is None:
-        return
-    for number in generations(fs.list_dir(fs.root)):
-        if number > pointer and _proven_invalid(fs, number):
-            remove_entry(fs, fs.root / gen_name(number))
+        return found
+    numbers = generations(fs.list_dir(fs.root))
+    newer = [n for n in numbers if n > pointer and _proven_invalid(fs, n)]
+    return found + [fs.root / gen_name(number) for number in newer]
+
+
+def remove_leftovers(fs: FileOps, pointer: int | None) -> None:
+    """At open: find every leftover first (so a refusal comes before any removal), then
+    remove them."""
+    for path in find_leftovers(fs, pointer):
+        remove_entry(fs, path)
 
 
 def next_generation(fs: FileOps, live: int) -> int:
     """The number of the next generation: one past the live one and every one on disk."""
-    return 1 + max([live, *generations(fs.list_dir(fs.root))])
+    number = 1 + max([live, *generations(fs.list_dir(fs.root))])
+    if number > MAX_GENERATION:
+        raise StateError(
+            f"{fs.root}: generation numbers are exhausted ({gen_name(number - 1)} exists)",
+            field="path",
+            code="STATE_IO",
+        )
+    return number
 
 
 def stage(fs: FileOps, *, generation: int, live: int, turn_count: int, core: bytes) -> Path:

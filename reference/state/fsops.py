@@ -26,8 +26,6 @@ from typing import TypeVar
 from reference.state.errors import io_refusal, symlink_refusal, wrong_type
 
 T = TypeVar("T")
-_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
 _RAISE = object()
 
 
@@ -68,8 +66,21 @@ def _kind(mode: int) -> str:
 class FileOps:
     """The file-system effects of one state directory; each effect method is one effect."""
 
+    follow_links = False
+    """Whether entries beneath the root are opened through symbolic links (never, here)."""
+
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+
+    @property
+    def _open_flags(self) -> int:
+        return os.O_CLOEXEC | (0 if self.follow_links else os.O_NOFOLLOW)
+
+    def _open_dir(self, dir_fd: int, name: str) -> int:
+        return os.open(name, os.O_RDONLY | os.O_DIRECTORY | self._open_flags, dir_fd=dir_fd)
+
+    def _stat(self, dir_fd: int, name: str) -> os.stat_result:
+        return os.stat(name, dir_fd=dir_fd, follow_symlinks=self.follow_links)
 
     # Resolution --------------------------------------------------------------------------
 
@@ -95,7 +106,7 @@ class FileOps:
         try:
             for depth, part in enumerate(parts[:-1]):
                 try:
-                    child = os.open(part, _DIR, dir_fd=fd)
+                    child = self._open_dir(fd, part)
                 except FileNotFoundError:
                     raise
                 except OSError as exc:
@@ -136,7 +147,7 @@ class FileOps:
         """The bytes of the regular file *path*, or None when it does not exist."""
 
         def read(fd: int, name: str) -> bytes:
-            file = os.open(name, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW, dir_fd=fd)
+            file = os.open(name, os.O_RDONLY | os.O_NONBLOCK | self._open_flags, dir_fd=fd)
             try:
                 if not stat.S_ISREG(os.fstat(file).st_mode):
                     raise wrong_type(Path(path), "regular file")
@@ -150,7 +161,7 @@ class FileOps:
         """``link``, ``dir``, ``file`` or ``other`` (never following a link); None when missing."""
         return self._do(
             path,
-            lambda fd, name: _kind(os.lstat(name, dir_fd=fd).st_mode),
+            lambda fd, name: _kind(self._stat(fd, name).st_mode),
             reading=True,
             missing=None,
         )
@@ -159,7 +170,7 @@ class FileOps:
         """The permission bits of *path* (not following a link), or None when missing."""
         return self._do(
             path,
-            lambda fd, name: stat.S_IMODE(os.lstat(name, dir_fd=fd).st_mode),
+            lambda fd, name: stat.S_IMODE(self._stat(fd, name).st_mode),
             reading=True,
             missing=None,
         )
@@ -168,7 +179,7 @@ class FileOps:
         """The sorted entry names of the directory *path*; empty when it does not exist."""
 
         def listing(fd: int, name: str) -> list[str]:
-            directory = os.open(name, _DIR, dir_fd=fd)
+            directory = self._open_dir(fd, name)
             try:
                 return sorted(os.listdir(directory))
             finally:
@@ -180,7 +191,7 @@ class FileOps:
         """A descriptor of *path* opened with *flags* (never following a link); caller closes."""
         return self._do(
             path,
-            lambda fd, name: os.open(name, flags | _NOFOLLOW, mode, dir_fd=fd),
+            lambda fd, name: os.open(name, flags | self._open_flags, mode, dir_fd=fd),
             reading=False,
         )
 
@@ -241,7 +252,7 @@ class FileOps:
         """Remove a directory and everything in it (links inside are removed, not followed)."""
 
         def remove(fd: int, name: str) -> None:
-            if _is_link(fd, name):
+            if not self.follow_links and _is_link(fd, name):
                 raise symlink_refusal(Path(path))
             shutil.rmtree(name, dir_fd=fd)
 

@@ -15,6 +15,7 @@ OVERFLOW = "overflow.journal"
 LINEAGE = "lineage.journal"
 DEFAULT_MODE = 0o644
 STAGING_PREFIX = "staging-"
+MAX_GENERATION = 99_999_999
 
 _GENERATION = re.compile(r"gen-([0-9]{8})")
 

@@ -42,11 +42,15 @@ class WriterLock:
         text = data[:64].decode("ascii", errors="replace").strip()
         return text if text.isdigit() else "unknown"
 
-    def _lock_directory(self) -> int:
+    def lock_target(self) -> int:
+        """A new descriptor of what the flock is taken on: the state directory itself."""
         try:
-            fd = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            return os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError as exc:
-            raise io_refusal(self.directory, exc, reading=False) from exc
+            raise io_refusal(self.directory, exc, reading=True) from exc
+
+    def _lock_directory(self) -> int:
+        fd = self.lock_target()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

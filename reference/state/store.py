@@ -4,7 +4,7 @@
 the recovery rules, removes leftovers of a crashed commit, repairs the journals and
 records a boot event. Every file-system effect goes through ``self.fs``. Each step of
 open and checkpoint is a hook (a method a subclass may replace): ``file_ops``,
-``writer_lock``, ``load``, ``clear_leftovers``, ``open_queue``, ``boot_event``,
+``writer_lock``, ``load``, ``preflight``, ``clear_leftovers``, ``open_queue``, ``boot_event``,
 ``record_boot``, ``encode``, and the commit steps ``clear_debris``, ``next_generation``,
 ``stage``, ``publish``, ``swap_pointer`` and ``prune``.
 """
@@ -22,7 +22,7 @@ from reference.state.commit import CheckpointInfo
 from reference.state.core import Key, encode_core, identity
 from reference.state.errors import StateError, io_refusal
 from reference.state.fsops import FileOps
-from reference.state.layout import LINEAGE
+from reference.state.layout import LINEAGE, OVERFLOW, PROPOSALS
 from reference.state.lineage import BootInfo, boot_info
 from reference.state.loader import LoadedState, load_state
 from reference.state.lock import WriterLock
@@ -83,6 +83,12 @@ class StateStore:
         return load_state(fs.root, fs)
 
     @classmethod
+    def preflight(cls, fs: FileOps) -> None:
+        """Read every journal open will repair or append to, so a refusal precedes any write."""
+        for name in (PROPOSALS, OVERFLOW, LINEAGE):
+            journal.recover(fs.root / name, repair=False, fs=fs)
+
+    @classmethod
     def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
         """Remove what a crashed commit left (only what is newer than ``CURRENT`` names)."""
         steps.remove_leftovers(fs, loaded.pointer)
@@ -104,8 +110,10 @@ class StateStore:
 
     @classmethod
     def start(cls, fs: FileOps) -> Booted:
-        """Load, clear leftovers, recover the journals and record the boot event."""
+        """Load and check (reads only), then clear leftovers, repair the journals and record
+        the boot event: a refusal of the load or the checks leaves the directory untouched."""
         loaded = cls.load(fs)
+        cls.preflight(fs)
         cls.clear_leftovers(fs, loaded)
         queue = cls.open_queue(fs)
         events = journal.recover(fs.root / LINEAGE, repair=True, fs=fs).entries
