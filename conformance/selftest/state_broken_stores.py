@@ -6,15 +6,21 @@ The first line of each docstring states the defect.
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from conformance.selftest import state_fileops as bent
-from reference.state import CURRENT_SCHEMA_VERSION, FileOps, LoadedState, StateError, StateStore
+from reference.state import (
+    CURRENT_SCHEMA_VERSION,
+    FileOps,
+    LoadedState,
+    StateError,
+    StateStore,
+    WriterLock,
+)
 from reference.state.core import encode_record, sort_key
-from reference.state.layout import CORE, LOCK, MANIFEST, gen_name
+from reference.state.layout import CORE, MANIFEST, gen_name
 from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state
 from reference.state.manifest import build_manifest
@@ -172,43 +178,21 @@ class NoLockStore(StateStore):
     writer_lock = classmethod(lambda cls, path, fs: UnlockedWriter(path, fs))
 
 
-class LockFileWriter:
-    """A lock held on the ``LOCK`` file: unlinking it lets a second writer lock a new one."""
+class LockFileLock(WriterLock):
+    """The flock is taken on the ``LOCK`` file, not on the state directory."""
 
-    def __init__(self, path: Path, fs: FileOps) -> None:
-        self.path = Path(path) / LOCK
-        self._fd: int | None = None
-
-    @property
-    def held(self) -> bool:
-        """Whether this object holds the lock."""
-        return self._fd is not None
-
-    def acquire(self) -> None:
-        """flock ``LOCK`` or refuse with ``STATE_LOCKED``."""
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise StateError("locked", field="path", code="STATE_LOCKED") from None
-        self._fd = fd
-
-    def release(self) -> None:
-        """Drop the lock."""
-        if self._fd is not None:
-            fd, self._fd = self._fd, None
-            os.close(fd)
+    def lock_target(self) -> int:
+        return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
 
 
 class LockFileStore(StateStore):
     """The writer lock is an flock of the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
 
-    writer_lock = classmethod(lambda cls, path, fs: LockFileWriter(path, fs))
+    writer_lock = classmethod(lambda cls, path, fs: LockFileLock(path, fs))
 
 
 class FollowingLinksStore(StateStore):
-    """Files are opened by their full path: a symbolic link in the directory is followed."""
+    """Entries are opened through symbolic links: a link in the directory is followed."""
 
     file_ops = _bent(bent.FollowingLinks)
 

@@ -72,22 +72,9 @@ class KeepingLeftovers(FileOps):
 
 
 class FollowingLinks(FileOps):
-    """Files are opened by their full path, so a symbolic link is followed wherever it leads."""
+    """Entries are opened through symbolic links, wherever they lead."""
 
-    def open_file(self, path: Path, flags: int, mode: int) -> int:
-        return os.open(path, flags, mode)
-
-    def read_file(self, path: Path) -> bytes | None:
-        try:
-            return Path(path).read_bytes()
-        except FileNotFoundError:
-            return None
-
-    def entry_kind(self, path: Path) -> str | None:
-        path = Path(path)
-        if not path.exists():
-            return None
-        return "dir" if path.is_dir() else "file"
+    follow_links = True
 
 
 class UnreadableAsMissing(FileOps):

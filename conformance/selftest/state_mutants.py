@@ -143,7 +143,7 @@ class LockFileOnly(StateHandler):
 
 
 class FollowsLinks(StateHandler):
-    """Files are opened by their full path: a symbolic link in the directory is followed."""
+    """Entries are opened through symbolic links: a link in the directory is followed."""
 
     store_class = stores.FollowingLinksStore
 
