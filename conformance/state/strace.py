@@ -22,9 +22,10 @@ from pathlib import Path
 
 INSTALL_HINT = "apt-get install -y strace, and allow ptrace"
 SYSCALLS = (
-    "open,openat,creat,write,writev,pwrite64,fsync,fdatasync,rename,renameat,renameat2,"
-    "mkdir,mkdirat,unlink,unlinkat,rmdir,truncate,ftruncate,close"
+    "?open,openat,?creat,write,writev,pwrite64,fsync,fdatasync,?rename,renameat,?renameat2,"
+    "?mkdir,mkdirat,?unlink,unlinkat,?rmdir,truncate,ftruncate,close"
 )
+"""Traced calls; ``?`` marks those an architecture may lack (arm64 has no ``open``)."""
 IGNORED_NAMES = ("LOCK",)
 
 _LINE = re.compile(r"^(\d+) +(\w+)\((.*)\) += (.*)$")
