@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 
+import pytest
+
 from conformance import details
 from conformance.engines import REFERENCE_FACTORY, InProcessEngine
 from conformance.report.certificate import render_certificate
@@ -20,7 +22,8 @@ from conformance.state.crashstates import (
     fate_menu,
     prefix_images,
 )
-from conformance.state.judge import allowed_at
+from conformance.state.judge import allowed_at, distinct_states
+from conformance.state.traces import Trace
 
 
 def _data(text: bytes) -> str:
@@ -147,3 +150,12 @@ def test_a_requirement_reports_its_figures_in_the_report_and_certificate():
     assert f"- STATE-TRACE-001: traced_ops {outcome.details['traced_ops']}" in (
         render_certificate(report)
     )
+
+
+def test_a_call_the_model_does_not_cover_is_named():
+    cwd = f"AT_FDCWD<{_hex('/')}>"
+    log = f'7 linkat({cwd}, "{_hex("/s/a")}", {cwd}, "{_hex("/s/b")}", 0) = 0'
+    ops = strace.file_ops(log, "/s", set())
+    assert ops == [{"op": "unmodelled", "call": "linkat"}]
+    with pytest.raises(AssertionError, match="linkat"):
+        distinct_states(Trace({}, ops, (0, ""), "strace"), seed=0, samples=0)

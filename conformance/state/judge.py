@@ -52,6 +52,9 @@ def allowed_at(ops: list[dict], start: tuple[int, str]) -> list[set[tuple[int, s
 
 def distinct_states(trace: Trace, *, seed: int, samples: int) -> tuple[list[Distinct], list, int]:
     """The distinct crash images of *trace*, the expanded ops, and how many states made them."""
+    unmodelled = sorted({op["call"] for op in trace.ops if op["op"] == "unmodelled"})
+    if unmodelled:
+        raise AssertionError(f"the engine used {unmodelled}, which the crash model does not cover")
     ops = expand(trace.image, trace.ops)
     allowed = allowed_at(ops, trace.start)
     prefixes = prefix_images(trace.image, ops)

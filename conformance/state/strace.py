@@ -23,10 +23,13 @@ from pathlib import Path
 INSTALL_HINT = "apt-get install -y strace, and allow ptrace"
 SYSCALLS = (
     "?open,openat,?creat,write,writev,pwrite64,fsync,fdatasync,?rename,renameat,?renameat2,"
-    "?mkdir,mkdirat,?unlink,unlinkat,?rmdir,truncate,ftruncate,close"
+    "?mkdir,mkdirat,?unlink,unlinkat,?rmdir,truncate,ftruncate,close,"
+    "?link,linkat,?symlink,symlinkat,fallocate,copy_file_range,sendfile"
 )
 """Traced calls; ``?`` marks those an architecture may lack (arm64 has no ``open``)."""
 IGNORED_NAMES = ("LOCK",)
+UNMODELLED = ("link", "linkat", "symlink", "symlinkat", "fallocate", "copy_file_range", "sendfile")
+"""Calls the crash model does not cover: one on the state directory is reported as such."""
 
 _LINE = re.compile(r"^(\d+) +(\w+)\((.*)\) += (.*)$")
 _UNFINISHED = re.compile(r"^(\d+) +(.*) <unfinished \.\.\.>$")
@@ -148,9 +151,19 @@ class _Converter:
         return len(self.ops) - 1
 
     def handle(self, call: _Call) -> None:
+        if call.failed:
+            return
+        if call.name in UNMODELLED and self._touches_root(call):
+            self.emit({"op": "unmodelled", "call": call.name})
+            return
         handler = getattr(self, f"on_{call.name}", None)
-        if handler is not None and not call.failed:
+        if handler is not None:
             handler(call)
+
+    def _touches_root(self, call: _Call) -> bool:
+        paths = [call.string(i) for i in range(len(call.args))]
+        paths += [call.fd(i)[1] for i in range(len(call.args))]
+        return any(self.rel(os.path.normpath(p)) is not None for p in paths if p.startswith("/"))
 
     def on_openat(self, call: _Call) -> None:
         self._opened(call, call.args[2])
