@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from conformance import details
 from conformance.canonical import digest
 from conformance.certify import _write, describe_scope, pretty
 from conformance.report.badge import render_badge
@@ -126,6 +127,9 @@ def _join(parts: list[tuple[list[int], dict, int]]) -> tuple[dict[str, Any], int
         "examples": sum(row["examples"] for _, row, _ in parts),
         "duration_ms": sum(row["duration_ms"] for _, row, _ in parts),
     }
+    figures = details.combined([row.get("details") for _, row, _ in parts])
+    if figures:
+        joined["details"] = figures
     return joined, origin
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
+from conformance import details
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.requirements.registry import Requirement, SuiteContext
 
@@ -59,6 +60,7 @@ class Outcome:
     message: str = ""
     fault: str | None = None
     counterexample: dict[str, Any] | None = None
+    details: dict[str, Any] | None = None
 
 
 class _EngineDown(BaseException):
@@ -155,6 +157,7 @@ def run_requirement(
     attempt = _Attempt()
     body = _body(req, engine, attempt, profile.example_range)
     started = time.perf_counter()
+    collecting = details.start()
     try:
         if req.strategy is None:
             body(None)
@@ -173,6 +176,7 @@ def run_requirement(
         _restart_quietly(engine)
     except Exception as exc:  # AssertionError, or Hypothesis reporting several failures at once
         verdict, message = _verdict_of(attempt, exc)
+    figures = details.finish(collecting)
     elapsed = int((time.perf_counter() - started) * 1000)
     failed = verdict != "pass"
     return Outcome(
@@ -183,6 +187,7 @@ def run_requirement(
         message=message,
         fault=attempt.fault if failed else None,
         counterexample=attempt.failure if failed else None,
+        details=figures or None,
     )
 
 

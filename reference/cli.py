@@ -54,6 +54,8 @@ def _emit(response, as_json: bool, out) -> None:
 
 def cmd_chat(args: argparse.Namespace) -> int:
     with _chat_runtime(args) as runtime:
+        if runtime.persisted is not None and runtime.persisted.recovered:
+            print(f"warning: STATE_RECOVERED: {runtime.persisted.recovered}", file=sys.stderr)
         return _converse(runtime, args)
 
 

@@ -81,12 +81,48 @@ def bench_certify(runs: int) -> None:
     )
 
 
+def kills_per_second(kills: int, workers: int) -> float:
+    """SIGKILLs per second of STATE-KILL-001's harness on the reference, *workers* at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from conformance.state.killer import KILL_TIMEOUT, KillPlan, soak_and_kill
+    from reference.state import load_state
+
+    command = [sys.executable, "-m", "reference", "serve"]
+
+    def one(number: int, root: Path) -> None:
+        directory = root / f"kill{number}"
+        directory.mkdir()
+        soak_and_kill(command, str(directory), KillPlan(number, 1 + number % 6, 0), KILL_TIMEOUT)
+        load_state(directory)
+
+    with tempfile.TemporaryDirectory() as root:
+        start = time.perf_counter()
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(lambda number: one(number, Path(root)), range(kills)))
+        return kills / (time.perf_counter() - start)
+
+
+def bench_kills(kills: int) -> None:
+    from conformance.state.killer import kill_workers
+
+    serial = kills_per_second(kills, 1)
+    parallel = kills_per_second(kills, kill_workers(kills))
+    print(
+        f"kill soak   {kills} SIGKILLs            {parallel:7.1f} kills/s with "
+        f"{kill_workers(kills)} at once, {serial:.1f} one at a time ({parallel / serial:.2f}x)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=2000)
     parser.add_argument("--certify-runs", type=int, default=1)
+    parser.add_argument("--kills", type=int, default=40)
     args = parser.parse_args()
     bench_turns(args.turns)
+    if args.kills:
+        bench_kills(args.kills)
     if args.certify_runs:
         bench_certify(args.certify_runs)
     return 0

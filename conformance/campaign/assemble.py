@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from conformance import details
 from conformance.campaign.plan import CampaignSpec, engine_label, examples_for
 from conformance.certify import scope_of, write_report
 from conformance.merge import with_digest
@@ -43,6 +44,7 @@ def combine(results: list[dict[str, Any]]) -> Outcome:
         message=base.message,
         fault=base.fault,
         counterexample=base.counterexample,
+        details=details.combined([o.details for o in outcomes]),
     )
 
 

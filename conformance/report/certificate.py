@@ -166,8 +166,17 @@ def _problems(report: dict[str, Any], report_dir: str) -> list[str]:
     return (["", "## Problems"] + lines) if lines else []
 
 
+def _figures(report: dict[str, Any]) -> list[str]:
+    lines = [
+        f"- {r['id']}: " + ", ".join(f"{k} {v}" for k, v in sorted(r["details"].items()))
+        for r in report["results"]
+        if r.get("details")
+    ]
+    return (["", "## Figures", ""] + lines) if lines else []
+
+
 def render_certificate(report: dict[str, Any], report_dir: str = "out") -> str:
     """The certificate as Markdown."""
-    table = ["## Requirements", "", *_table(report)] if report["results"] else []
+    table = ["## Requirements", "", *_table(report), *_figures(report)] if report["results"] else []
     lines = _header(report) + table + _problems(report, report_dir)
     return "\n".join(lines) + "\n"

@@ -42,6 +42,7 @@ def _result(req: Requirement, outcome: Outcome, expected: ExpectedFailures) -> d
         "message": outcome.message,
         "fault": outcome.fault,
         "counterexample": f"counterexamples/{req.id}.json" if failed else None,
+        **({"details": outcome.details} if outcome.details else {}),
     }
 
 

@@ -407,3 +407,175 @@ def lock_across_processes(engine, _):
                 if time.monotonic() > deadline:
                     raise AssertionError(f"a SIGKILLed holder still blocks: {refusal}") from None
                 time.sleep(0.05)
+
+
+def _refusal(engine, op: str, args: dict) -> str | None:
+    """The code *op* is refused with, or None when it succeeds (a store it opened is closed)."""
+    try:
+        answer = engine.call(op, args)
+    except EngineRefused as refusal:
+        return refusal.code
+    if "store" in answer and op == "state.open":
+        engine.call("state.close", {"store": answer["store"]})
+    return None
+
+
+@requirement(
+    "STATE-LOCK-003",
+    "unlinking or replacing LOCK while a writer holds the directory does not let a second "
+    "writer in: it gets STATE_LOCKED",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Single writer (the lock is on the directory, not on LOCK)",
+    strategy=lambda ctx: st.sampled_from(["unlink", "replace"]),
+    max_examples=2,
+)
+def lock_survives_unlink(engine, how):
+    with scratch() as directory, Stores(engine) as stores:
+        first = stores.open(directory)["store"]
+        (directory / "LOCK").unlink()
+        if how == "replace":
+            (directory / "LOCK").write_bytes(b"")
+        code = _refusal(engine, "state.open", {"dir": str(directory)})
+        done = "unlinked" if how == "unlink" else "replaced"
+        assert code == "STATE_LOCKED", f"after LOCK was {done}, a second writer got {code or 'in'}"
+        stores.close(first)
+
+
+LINKABLE = (
+    "LOCK",
+    "CURRENT",
+    "lineage.journal",
+    "proposals.journal",
+    "gen-00000002",
+    "gen-00000002/core.jsonl",
+    "gen-00000002/manifest.json",
+)
+
+
+def _outside_target(entry: str, directory, outside) -> object:
+    """Move or create what *entry* will link to, outside the state directory."""
+    target = outside / entry.replace("/", "_")
+    source = directory / entry
+    if entry == "CURRENT":
+        target.write_bytes(b"gen-00000001\n")
+        source.unlink()
+    elif source.exists():
+        source.rename(target)
+    else:
+        target.write_bytes(b"outside data, no trailing newline")
+    return target
+
+
+@requirement(
+    "STATE-SYMLINK-001",
+    "an entry the store would read or write that is a symbolic link is refused with "
+    "STATE_SYMLINK, and nothing outside the state directory is written",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Directory layout (confinement: never follow a link, O_NOFOLLOW)",
+    strategy=lambda ctx: st.tuples(records, st.sampled_from(LINKABLE)).map(list),
+    max_examples=len(LINKABLE) * 2,
+)
+def symlinks_refused(engine, scenario):
+    from conformance.state.crashstates import snapshot
+
+    rows, entry = scenario
+    with scratch() as root:
+        directory, outside = root / "state", root / "outside"
+        outside.mkdir()
+        oracle.write_generation(directory, 1, oracle.encode_core([]))
+        oracle.write_generation(directory, 2, oracle.encode_core(rows))
+        (directory / entry).symlink_to(_outside_target(entry, directory, outside))
+        before = snapshot(outside)
+        code = _refusal(engine, "state.open", {"dir": str(directory)})
+        assert code == "STATE_SYMLINK", f"{entry} is a link: state.open answered {code or 'ok'}"
+        assert snapshot(outside) == before, f"{entry} is a link: a file outside was written"
+
+
+UNREADABLE = ("CURRENT", "gen-00000002/core.jsonl", "gen-00000002/manifest.json", "gen-00000002")
+
+
+@requirement(
+    "STATE-UNREADABLE-001",
+    "a live generation or pointer that exists but cannot be read is refused with "
+    "STATE_UNREADABLE by load and open, and every byte of the directory is left as it was",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Recovery rules 4 (never fall back from what could not be read)",
+    strategy=lambda ctx: st.tuples(records, records).map(list),
+    max_examples=2,
+)
+def unreadable_refused(engine, scenario):
+    from conformance.state.crashstates import snapshot
+    from conformance.state.unprivileged import bound_by_modes
+
+    older, live = scenario
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    with scratch() as root:
+        before = {}
+        for number, entry in enumerate(UNREADABLE):
+            directory = root / str(number)
+            oracle.write_generation(directory, 1, oracle.encode_core(older))
+            oracle.write_generation(directory, 2, oracle.encode_core(live))
+            os.chmod(directory / entry, 0)
+            before[entry] = snapshot(directory)
+        with bound_by_modes(command, engine.transcript) as bound:
+            codes = {
+                (entry, op): _refusal(bound, op, {"dir": str(root / str(number))})
+                for number, entry in enumerate(UNREADABLE)
+                for op in LOADS
+            }
+        changed = {
+            entry: _changed(before[entry], snapshot(root / str(number)))
+            for number, entry in enumerate(UNREADABLE)
+        }
+    wrong = {
+        f"{op} with {entry} unreadable": c
+        for (entry, op), c in codes.items()
+        if c != "STATE_UNREADABLE"
+    }
+    assert not wrong, f"not refused with STATE_UNREADABLE: {wrong}"
+    touched = {entry: paths for entry, paths in changed.items() if paths not in ([], ["LOCK"])}
+    assert not touched, f"an unreadable state was changed: {touched}"
+
+
+def _changed(before: dict, after: dict) -> list[str]:
+    return sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+
+
+LOADS = ("state.load", "state.open")
+
+
+def _unusable(root) -> dict[str, object]:
+    (root / "file").write_bytes(b"not a directory")
+    named = root / "pointer-is-a-directory"
+    oracle.write_generation(named, 1, oracle.encode_core([]))
+    (named / "CURRENT").unlink()
+    (named / "CURRENT").mkdir()
+    return {
+        "a regular file": root / "file",
+        "a path under a regular file": root / "file" / "state",
+        "a 300-character name": root / ("n" * 300),
+        "a directory named CURRENT": named,
+    }
+
+
+@requirement(
+    "STATE-IO-001",
+    "a state op on an unusable directory (a regular file, under a regular file, a name too "
+    "long, a directory named CURRENT) is refused with STATE_IO, never an internal error",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Directory layout (no file-system failure is ENGINE_INTERNAL)",
+)
+def unusable_directories(engine, _):
+    with scratch() as root:
+        wrong = {
+            f"{op} on {what}": code
+            for what, path in _unusable(root).items()
+            for op in LOADS
+            if (code := _refusal(engine, op, {"dir": str(path)})) != "STATE_IO"
+        }
+    assert not wrong, f"not refused with STATE_IO: {wrong}"

@@ -68,3 +68,14 @@ def acknowledge_first(store: StateStore, mutations: list[dict], emit: Emit) -> N
     emit({"event": "begin", **begun})
     emit({"event": "ack", **begun})
     store.checkpoint()
+
+
+def with_claimed_dir_syncs(ops: list[dict]) -> list[dict]:
+    """*ops* with an fsync of the parent directory claimed after every rename."""
+    claimed = []
+    for op in ops:
+        claimed.append(op)
+        if op["op"] == "rename":
+            parent = op["dst"].rpartition("/")[0] or "."
+            claimed.append({"op": "fsync_dir", "path": parent})
+    return claimed

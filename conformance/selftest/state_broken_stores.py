@@ -1,86 +1,102 @@
-"""Broken state stores: each :class:`ComposedStore` subclass changes one step.
+"""Broken state stores: each is the reference ``StateStore`` with one hook replaced.
 
 The first line of each docstring states the defect.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from conformance.selftest.state_broken_disk import (
-    commit_in_place,
-    load_any_version,
-    load_fresh_on_bad_pointer,
+from conformance.selftest import state_fileops as bent
+from reference.state import (
+    CURRENT_SCHEMA_VERSION,
+    FileOps,
+    LoadedState,
+    StateError,
+    StateStore,
+    WriterLock,
 )
-from conformance.selftest.state_fileops import (
-    DefaultModes,
-    KeepingLeftovers,
-    WithoutDirSync,
-    WithoutStagedFileSync,
-)
-from conformance.selftest.state_store import ComposedStore
-from reference.state.commit import CheckpointInfo, remove_leftovers
 from reference.state.core import encode_record, sort_key
-from reference.state.fsops import FileOps
+from reference.state.layout import CORE, MANIFEST, gen_name
 from reference.state.lineage import BootInfo
+from reference.state.loader import fresh_state
+from reference.state.manifest import build_manifest
 from reference.state.proposals import PENDING_CAP, ProposalQueue
 from reference.state.records import with_defaults
 
+SCHEMA_REFUSALS = ("STATE_SCHEMA_TOO_NEW", "STATE_SCHEMA_MALFORMED")
 
-class NoDirFsyncStore(ComposedStore):
+
+def _bent(ops: type[FileOps]):
+    return classmethod(lambda cls, path: ops(path))
+
+
+class NoDirFsyncStore(StateStore):
     """Checkpoints never fsync a directory: the renames of a commit are not durable."""
 
-    def commit_ops(self) -> FileOps:
-        return WithoutDirSync(self.fs)
+    file_ops = _bent(bent.WithoutDirSync)
 
 
-class NoFileFsyncStore(ComposedStore):
+class NoFileFsyncStore(StateStore):
     """Generation files are not fsynced before the staging directory is renamed."""
 
-    def commit_ops(self) -> FileOps:
-        return WithoutStagedFileSync(self.fs)
+    file_ops = _bent(bent.WithoutStagedFileSync)
 
 
-class InPlaceStore(ComposedStore):
-    """Checkpoints overwrite the live generation's files: no staging, no new generation."""
+class InPlaceStore(StateStore):
+    """Checkpoints rewrite the live generation's files in place, then rename that directory."""
 
-    commit_files = staticmethod(commit_in_place)
+    def stage(self, generation: int, core: bytes) -> Path:
+        if not self.generation:
+            return super().stage(generation, core)
+        directory = self.path / gen_name(self.generation)
+        turn_count = self.digest()["turn_count"]
+        manifest = build_manifest(generation, CURRENT_SCHEMA_VERSION, turn_count, core)
+        for name, data in ((CORE, core), (MANIFEST, manifest)):
+            self.fs.write_file(directory / name, data, 0o644)
+            self.fs.fsync_file(directory / name)
+        return directory
 
 
-def _keep_staging(path: Path, fs: FileOps, live: int) -> None:
-    remove_leftovers(path, KeepingLeftovers(fs), live)
-
-
-class LeftoversReusedStore(ComposedStore):
+class LeftoversReusedStore(StateStore):
     """A leftover staging directory is never cleared, and a commit keeps the files in it."""
 
-    clear_leftovers = staticmethod(_keep_staging)
-
-    def commit_ops(self) -> FileOps:
-        return KeepingLeftovers(self.fs)
+    file_ops = _bent(bent.KeepingLeftovers)
 
 
-class AnyVersionStore(ComposedStore):
-    """A newer or malformed schema version loads as if it were the current one."""
+class FreshOnSchemaRefusalStore(StateStore):
+    """A newer or malformed schema version starts a fresh, empty life instead of a refusal."""
 
-    load = staticmethod(load_any_version)
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        try:
+            return super().load(fs)
+        except StateError as refusal:
+            if refusal.code not in SCHEMA_REFUSALS:
+                raise
+        return fresh_state()
 
 
-class FreshOnBadPointerStore(ComposedStore):
+class FreshOnBadPointerStore(StateStore):
     """A missing, empty, garbage or dangling pointer starts a fresh life, not a fall back."""
 
-    load = staticmethod(load_fresh_on_bad_pointer)
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        loaded = super().load(fs)
+        return fresh_state() if loaded.recovered else loaded
 
 
-class InsertionOrderStore(ComposedStore):
+class InsertionOrderStore(StateStore):
     """core.jsonl lists the records in insertion order, not by ``(kind, key)``."""
 
     def encode(self, records: Iterable[dict]) -> bytes:
         return b"".join(encode_record(record) for record in records)
 
 
-class DefaultsWrittenStore(ComposedStore):
+class DefaultsWrittenStore(StateStore):
     """Additive-optional fields are written even when they equal their default."""
 
     def encode(self, records: Iterable[dict]) -> bytes:
@@ -89,41 +105,39 @@ class DefaultsWrittenStore(ComposedStore):
 
 
 def _bumped(record: dict) -> dict:
-    return {"op": "put", "record": {**record, "weight": record["weight"] + 1}}
+    return {**record, "weight": record["weight"] + 1} if record["kind"] == "recognizer" else record
 
 
-class ReloadBumpsStore(ComposedStore):
-    """Reopening a store bumps every recognizer's weight by one."""
+class ReloadBumpsStore(StateStore):
+    """Loading bumps every recognizer's weight by one."""
 
     @classmethod
-    def open(cls, path: Path, *, fs: FileOps | None = None) -> ReloadBumpsStore:
-        store = super().open(path, fs=fs)
-        records = store.records.values()
-        store.apply([_bumped(r) for r in records if r["kind"] == "recognizer"])
-        return store
+    def load(cls, fs: FileOps) -> LoadedState:
+        loaded = super().load(fs)
+        records = {key: _bumped(record) for key, record in loaded.records.items()}
+        return dataclasses.replace(loaded, records=records)
 
 
-class NoLineageStore(ComposedStore):
+class NoLineageStore(StateStore):
     """Boot events are never written: the lineage journal stays empty."""
 
-    @staticmethod
-    def record_boot(path: Path, boot: BootInfo, fs: FileOps) -> None:
+    @classmethod
+    def record_boot(cls, fs: FileOps, boot: BootInfo) -> None:
         return None
 
 
-class ShutdownRecommitsStore(ComposedStore):
+class ShutdownRecommitsStore(StateStore):
     """A clean close always commits a new generation, even when nothing changed."""
 
-    def close(self) -> CheckpointInfo:
+    def close(self):
         self.checkpoint()
         return super().close()
 
 
-class ModesResetStore(ComposedStore):
+class ModesResetStore(StateStore):
     """Every new generation file gets mode 0644, whatever the live file's mode."""
 
-    def commit_ops(self) -> FileOps:
-        return DefaultModes(self.fs)
+    file_ops = _bent(bent.DefaultModes)
 
 
 class DroppingQueue(ProposalQueue):
@@ -135,17 +149,18 @@ class DroppingQueue(ProposalQueue):
         return {"queued": False, "spilled": False, "pending": self.pending}
 
 
-class ProposalsDroppedStore(ComposedStore):
+class ProposalsDroppedStore(StateStore):
     """Proposals past the pending cap are silently dropped instead of spilled."""
 
-    proposal_queue = staticmethod(DroppingQueue.open)
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return DroppingQueue.open(fs.root, fs)
 
 
 class UnlockedWriter:
     """A writer lock that locks nothing: ``held`` only follows acquire and release."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
+    def __init__(self, path: Path, fs: FileOps) -> None:
         self.held = False
 
     def acquire(self) -> None:
@@ -157,7 +172,38 @@ class UnlockedWriter:
         self.held = False
 
 
-class NoLockStore(ComposedStore):
+class NoLockStore(StateStore):
     """No single-writer lock: any number of writers open the same directory."""
 
-    writer_lock = UnlockedWriter
+    writer_lock = classmethod(lambda cls, path, fs: UnlockedWriter(path, fs))
+
+
+class LockFileLock(WriterLock):
+    """The flock is taken on the ``LOCK`` file, not on the state directory."""
+
+    def lock_target(self) -> int:
+        return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+
+
+class LockFileStore(StateStore):
+    """The writer lock is an flock of the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
+
+    writer_lock = classmethod(lambda cls, path, fs: LockFileLock(path, fs))
+
+
+class FollowingLinksStore(StateStore):
+    """Entries are opened through symbolic links: a link in the directory is followed."""
+
+    file_ops = _bent(bent.FollowingLinks)
+
+
+class UnreadableAsMissingStore(StateStore):
+    """A file that exists but cannot be read is taken for a missing one (and fallen back from)."""
+
+    file_ops = _bent(bent.UnreadableAsMissing)
+
+
+class UntypedFailuresStore(StateStore):
+    """Directories are listed with a bare ``os.listdir``: its failures escape untyped."""
+
+    file_ops = _bent(bent.BareListing)

@@ -1,18 +1,19 @@
-"""File operations that forward to another ``FileOps``, and bent ones that change one effect.
+"""Bent file operations: the reference ``FileOps`` with one effect changed.
 
-A broken store hands a bent ``FileOps`` to the reference commit protocol: the protocol's
-code is unchanged, the defect lives in the effects alone, and ``state.trace_checkpoint``
-still records exactly the effects the store performed.
+A broken store returns one of these from its ``file_ops`` hook; the reference commit
+protocol runs unchanged on top of it. :func:`recording` gives the class that records
+what a bent ``FileOps`` really does, for ``state.trace_checkpoint``.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from reference.state.fsops import FileOps
-from reference.state.layout import DEFAULT_MODE
+from reference.state import FileOps, RecordingFileOps, StateError
 
 STAGING_PREFIX = "staging-"
+DEFAULT_MODE = 0o644
 
 
 def in_staging(path: Path) -> bool:
@@ -25,73 +26,74 @@ def is_staging(path: Path) -> bool:
     return Path(path).name.startswith(STAGING_PREFIX)
 
 
-class ForwardingOps(FileOps):
-    """Performs every effect through *inner*; a subclass changes one of them."""
-
-    def __init__(self, inner: FileOps) -> None:
-        self.inner = inner
-
-    def mkdir(self, path: Path) -> None:
-        self.inner.mkdir(path)
-
-    def write_file(self, path: Path, data: bytes, mode: int) -> None:
-        self.inner.write_file(path, data, mode)
-
-    def append_file(self, path: Path, data: bytes) -> None:
-        self.inner.append_file(path, data)
-
-    def truncate(self, path: Path, size: int) -> None:
-        self.inner.truncate(path, size)
-
-    def fsync_file(self, path: Path) -> None:
-        self.inner.fsync_file(path)
-
-    def fsync_dir(self, path: Path) -> None:
-        self.inner.fsync_dir(path)
-
-    def rename(self, src: Path, dst: Path) -> None:
-        self.inner.rename(src, dst)
-
-    def remove_tree(self, path: Path) -> None:
-        self.inner.remove_tree(path)
-
-    def unlink(self, path: Path) -> None:
-        self.inner.unlink(path)
+def recording(bent: type[FileOps]) -> type[RecordingFileOps]:
+    """A recorder of *bent*: an effect *bent* skips is not recorded either."""
+    if bent is FileOps:
+        return RecordingFileOps
+    return type(f"Recording{bent.__name__}", (bent, RecordingFileOps), {})
 
 
-class WithoutDirSync(ForwardingOps):
+class WithoutDirSync(FileOps):
     """No directory is ever fsynced, so no new entry or rename is made durable."""
 
     def fsync_dir(self, path: Path) -> None:
         return None
 
 
-class WithoutStagedFileSync(ForwardingOps):
+class WithoutStagedFileSync(FileOps):
     """Files written into a staging directory are never fsynced before the rename."""
 
     def fsync_file(self, path: Path) -> None:
         if not in_staging(path):
-            self.inner.fsync_file(path)
+            super().fsync_file(path)
 
 
-class DefaultModes(ForwardingOps):
+class DefaultModes(FileOps):
     """Files written into a staging directory always get mode 0644."""
 
     def write_file(self, path: Path, data: bytes, mode: int) -> None:
-        self.inner.write_file(path, data, DEFAULT_MODE if in_staging(path) else mode)
+        super().write_file(path, data, DEFAULT_MODE if in_staging(path) else mode)
 
 
-class KeepingLeftovers(ForwardingOps):
+class KeepingLeftovers(FileOps):
     """A leftover staging directory is neither removed nor recreated, and its files are kept."""
 
     def remove_tree(self, path: Path) -> None:
         if not is_staging(path):
-            self.inner.remove_tree(path)
+            super().remove_tree(path)
 
     def mkdir(self, path: Path) -> None:
         if not (is_staging(path) and Path(path).is_dir()):
-            self.inner.mkdir(path)
+            super().mkdir(path)
 
     def write_file(self, path: Path, data: bytes, mode: int) -> None:
         if not (in_staging(path) and Path(path).exists()):
-            self.inner.write_file(path, data, mode)
+            super().write_file(path, data, mode)
+
+
+class FollowingLinks(FileOps):
+    """Entries are opened through symbolic links, wherever they lead."""
+
+    follow_links = True
+
+
+class UnreadableAsMissing(FileOps):
+    """A file that exists but cannot be read is taken for a missing one."""
+
+    def read_file(self, path: Path) -> bytes | None:
+        try:
+            return super().read_file(path)
+        except StateError as refusal:
+            if refusal.code != "STATE_UNREADABLE":
+                raise
+            return None
+
+
+class BareListing(FileOps):
+    """Directories are listed with a bare ``os.listdir``: its failures escape untyped."""
+
+    def list_dir(self, path: Path) -> list[str]:
+        try:
+            return sorted(os.listdir(path))
+        except FileNotFoundError:
+            return []

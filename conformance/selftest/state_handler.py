@@ -1,22 +1,32 @@
 """The reference engine with its ``state.*`` ops routed through replaceable parts.
 
-:class:`StateHandler` answers exactly as ``reference.serve.ProtocolHandler`` does, but
-opens and loads through ``store_class`` (a :class:`ComposedStore`), recovers journals
-through ``recover_journal`` and soaks with ``soak_turn``, so a broken state engine
-replaces one part and nothing else.
+:class:`StateHandler` answers as ``reference.serve.ProtocolHandler`` does, but opens and
+loads through ``store_class`` (the reference ``StateStore`` or a subclass with one hook
+replaced), records ``state.trace_checkpoint`` through the store's own file operations,
+recovers journals through ``recover_journal`` and soaks with ``soak_turn``, so a broken
+state engine replaces one part and nothing else.
 """
 
 from __future__ import annotations
 
+import itertools
+from pathlib import Path
 from typing import Any
 
+from conformance.selftest.state_fileops import recording
 from conformance.selftest.state_soak import checkpointed_turn, soak
-from conformance.selftest.state_store import ComposedStore
 from reference.protocol.args import index_arg, string_arg
 from reference.protocol.envelope import bad_arg
-from reference.protocol.state_ops import JOURNALS, _dir_arg
+from reference.protocol.state_ops import JOURNALS
 from reference.serve import ProtocolHandler
-from reference.state.journal import recover
+from reference.state import StateStore, recover
+
+
+def _dir_arg(args: dict[str, Any]) -> Path:
+    value = string_arg(args, "dir")
+    if not value or "\x00" in value:
+        bad_arg("dir", "argument 'dir' must be a non-empty path")
+    return Path(value)
 
 
 def _repair_arg(args: dict[str, Any]) -> bool:
@@ -33,16 +43,24 @@ def _journal_arg(args: dict[str, Any]) -> str:
     return JOURNALS[name]
 
 
+def _checkpoint(info) -> dict[str, Any]:
+    return {"generation": info.generation, "identity": info.identity, "turn_count": info.turn_count}
+
+
 class StateHandler(ProtocolHandler):
     """A conformant handler whose state store, journal recovery and soak turn are parts."""
 
-    store_class: type[ComposedStore] = ComposedStore
+    store_class: type[StateStore] = StateStore
     recover_journal = staticmethod(recover)
     soak_turn = staticmethod(checkpointed_turn)
 
-    def add_store(self, opened: ComposedStore) -> str:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.store_numbers = itertools.count(1)
+
+    def add_store(self, opened: StateStore) -> str:
         """Register *opened* under the next store id (``st1``, ``st2``, ...)."""
-        store_id = f"st{next(self._store_ids)}"
+        store_id = f"st{next(self.store_numbers)}"
         self.stores[store_id] = opened
         return store_id
 
@@ -59,7 +77,8 @@ class StateHandler(ProtocolHandler):
 
     def op_state_load(self, args: dict[str, Any]) -> dict[str, Any]:
         """Read-only load with ``store_class.load``."""
-        loaded = self.store_class.load(_dir_arg(args))
+        directory = _dir_arg(args)
+        loaded = self.store_class.load(self.store_class.file_ops(directory))
         return {
             "identity": loaded.identity,
             "generation": loaded.generation,
@@ -69,6 +88,18 @@ class StateHandler(ProtocolHandler):
             "fresh": loaded.fresh,
             "records": len(loaded.records),
         }
+
+    def op_state_trace_checkpoint(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Checkpoint through a recorder of the store's own file operations."""
+        opened = self.store(string_arg(args, "store"))
+        plain = opened.fs
+        recorder = recording(type(plain))(opened.path)
+        opened.fs = recorder
+        try:
+            info = opened.checkpoint()
+        finally:
+            opened.fs = plain
+        return {**_checkpoint(info), "ops": recorder.ops}
 
     def op_state_journal(self, args: dict[str, Any]) -> dict[str, Any]:
         """Recover one journal with ``recover_journal``."""

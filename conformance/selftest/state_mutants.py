@@ -18,6 +18,7 @@ from conformance.selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
     recover_without_checksums,
+    with_claimed_dir_syncs,
 )
 from conformance.selftest.state_handler import StateHandler
 
@@ -34,8 +35,19 @@ class NoFileFsync(StateHandler):
     store_class = stores.NoFileFsyncStore
 
 
+class ClaimedDirSync(StateHandler):
+    """Checkpoints never fsync a directory, yet ``state.trace_checkpoint`` reports they did."""
+
+    store_class = stores.NoDirFsyncStore
+
+    def op_state_trace_checkpoint(self, args: dict) -> dict:
+        """The checkpoint's trace with a directory fsync claimed after each rename."""
+        traced = super().op_state_trace_checkpoint(args)
+        return {**traced, "ops": with_claimed_dir_syncs(traced["ops"])}
+
+
 class InPlaceCommit(StateHandler):
-    """Checkpoints overwrite the live generation's files: no staging, no new generation."""
+    """Checkpoints rewrite the live generation's files in place, then rename that directory."""
 
     store_class = stores.InPlaceStore
 
@@ -53,9 +65,9 @@ class LeftoversReused(StateHandler):
 
 
 class VersionUnchecked(StateHandler):
-    """A newer or malformed schema version loads as if it were the current one."""
+    """A newer or malformed schema version starts a fresh, empty life instead of a refusal."""
 
-    store_class = stores.AnyVersionStore
+    store_class = stores.FreshOnSchemaRefusalStore
 
 
 class FreshOnBadPointer(StateHandler):
@@ -77,7 +89,7 @@ class DefaultsWritten(StateHandler):
 
 
 class ReloadChangesBytes(StateHandler):
-    """Reopening a store bumps every recognizer's weight by one."""
+    """Loading bumps every recognizer's weight by one."""
 
     store_class = stores.ReloadBumpsStore
 
@@ -124,6 +136,30 @@ class NoLock(StateHandler):
     store_class = stores.NoLockStore
 
 
+class LockFileOnly(StateHandler):
+    """The writer lock is an flock of the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
+
+    store_class = stores.LockFileStore
+
+
+class FollowsLinks(StateHandler):
+    """Entries are opened through symbolic links: a link in the directory is followed."""
+
+    store_class = stores.FollowingLinksStore
+
+
+class UnreadableAsMissing(StateHandler):
+    """A file that exists but cannot be read is taken for a missing one (and fallen back from)."""
+
+    store_class = stores.UnreadableAsMissingStore
+
+
+class UntypedFailures(StateHandler):
+    """Directories are listed with a bare ``os.listdir``: its failures escape untyped."""
+
+    store_class = stores.UntypedFailuresStore
+
+
 def _broken(name: str, factory: Callable[[], StateHandler], *catches: str) -> BrokenEngine:
     description = (factory.__doc__ or "").strip().splitlines()[0]
     return BrokenEngine(name, factory, catches, description)
@@ -133,6 +169,7 @@ _TABLE = (
     _broken("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     _broken("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
     _broken("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
+    _broken("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     _broken("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
     _broken("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
     _broken("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
@@ -147,6 +184,10 @@ _TABLE = (
     _broken("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
     _broken("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
     _broken("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
+    _broken("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
+    _broken("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
+    _broken("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
+    _broken("untyped_failures", UntypedFailures, "STATE-IO-001"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

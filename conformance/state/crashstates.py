@@ -1,49 +1,51 @@
-"""Crash states of a recorded checkpoint, in the manner of ALICE and CrashMonkey.
+"""Crash states of a recorded trace of file operations, after ALICE's persistence model.
 
-An engine that exposes its file operations (``state.trace_checkpoint``) gives the
-suite the ordered list of what one checkpoint did. From the directory image before
-the checkpoint, the suite builds every state a crash could leave:
-
-* every prefix of the operations;
-* for each prefix, the states that lose operations not yet made durable by a later
-  fsync (a file's data by ``fsync`` of the file, a directory entry by ``fsync_dir`` of
-  its directory): each such operation lost alone, and all of them lost together;
-  a new file whose entry is durable but whose data is not is also tried empty;
-* torn writes of the last operation of a prefix (half of its data, one byte).
+A trace is a list of logical operations on paths relative to the state directory:
+``mkdir``, ``write`` (create or truncate, then the data), ``append``, ``pwrite``,
+``truncate``, ``rename``, ``unlink``, ``rmdir``, ``remove_tree``, ``fsync``,
+``fsync_dir``, and ``ack`` markers (an answer that acknowledged a checkpoint). A crash
+after the first *k* operations keeps every operation a later barrier before *k* made
+durable (data by an fsync of its file, an entry by an fsync of its directory) and gives
+each other one a fate: applied, lost, or applied partly (a write torn to a prefix, or its
+file extended with zeros or garbage before the data lands; a rename that left neither
+name, or both). Any subset of the unsynced operations may so persist, in any order
+the barriers allow, several of them lost together.
 """
 
 from __future__ import annotations
 
 import base64
-import os
-import shutil
+import hashlib
+import itertools
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-ENTRY_OPS = ("mkdir", "write", "append", "rename", "unlink", "remove_tree")
-DATA_OPS = ("write", "append", "truncate")
+Image = dict[str, bytes | None]
+"""A directory image: relative path -> file bytes, or None for a directory."""
+
+DATA_OPS = ("write", "append", "pwrite", "truncate")
+ENTRY_OPS = ("mkdir", "write", "rename", "unlink", "rmdir")
+PARTIAL_DATA = ("torn", "torn1", "zeros", "garbage")
+PAIR_LIMIT = 12
+"""Floating operations beyond which pairs of losses are sampled, not enumerated."""
 
 
 @dataclass(frozen=True)
 class CrashState:
-    """One state to materialise: a prefix length, dropped ops, and an optional tear."""
+    """A crash after *prefix* operations, with the fate of each unsynced one not applied."""
 
     prefix: int
-    dropped: frozenset[int] = frozenset()
-    emptied: frozenset[int] = frozenset()
-    torn: int | None = None
-    complete: bool = False
+    fates: tuple[tuple[int, str], ...] = ()
 
-    def describe(self) -> str:
+    def describe(self, ops: list[dict]) -> str:
         parts = [f"crash after {self.prefix} ops"]
-        if self.dropped:
-            parts.append(f"lost ops {sorted(self.dropped)}")
-        if self.emptied:
-            parts.append(f"data of ops {sorted(self.emptied)} lost")
-        if self.torn is not None:
-            parts.append(f"last write torn to {self.torn} bytes")
-        return ", ".join(parts)
+        for index, fate in self.fates:
+            op = ops[index]
+            where = op.get("path") or f"{op.get('src')} -> {op.get('dst')}"
+            parts.append(f"op {index} ({op['op']} {where}) {fate}")
+        return "; ".join(parts)
 
 
 def _parent(path: str) -> str:
@@ -54,112 +56,177 @@ def _parent(path: str) -> str:
 def _entry_dirs(op: dict) -> set[str]:
     if op["op"] == "rename":
         return {_parent(op["src"]), _parent(op["dst"])}
-    if op["op"] in ENTRY_OPS:
-        return {_parent(op["path"])}
-    return set()
+    return {_parent(op["path"])} if op["op"] in ENTRY_OPS else set()
 
 
-def durability(ops: list[dict], prefix: int) -> tuple[set[int], set[int]]:
-    """Ops in the prefix whose entry, and whose data, no later fsync has made durable."""
-    entry_open: set[int] = set()
-    data_open: set[int] = set()
-    for i in range(prefix):
-        op = ops[i]
-        later = ops[i + 1 : prefix]
-        synced_dirs = {o["path"] for o in later if o["op"] == "fsync_dir"}
-        if _entry_dirs(op) - synced_dirs:
-            entry_open.add(i)
-        if op["op"] in DATA_OPS and not any(
-            o["op"] == "fsync" and o["path"] == op["path"] for o in later
-        ):
-            data_open.add(i)
-    return entry_open, data_open
+def expand(image: Image, ops: list[dict]) -> list[dict]:
+    """*ops* with each ``remove_tree`` replaced by the unlinks and rmdirs it stands for."""
+    current, expanded = dict(image), []
+    for op in ops:
+        steps = _tree_steps(current, op["path"]) if op["op"] == "remove_tree" else [op]
+        for step in steps:
+            apply(current, step, "applied")
+            expanded.append(step)
+    return expanded
 
 
-def crash_states(ops: list[dict]) -> Iterator[CrashState]:
-    """Every crash state of the recorded operations, complete ones flagged."""
+def _tree_steps(image: Image, root: str) -> list[dict]:
+    inside = [p for p in image if p == root or p.startswith(root + "/")]
+    deepest_first = sorted(inside, key=lambda p: (-p.count("/"), p))
+    return [{"op": "rmdir" if image[p] is None else "unlink", "path": p} for p in deepest_first]
+
+
+def fate_menu(ops: list[dict], index: int, prefix: int) -> tuple[str, ...]:
+    """The fates operation *index* may meet in a crash after *prefix* operations."""
+    op, later = ops[index], ops[index + 1 : prefix]
+    kind = op["op"]
+    if kind in ("fsync", "fsync_dir", "ack"):
+        return ()
+    synced_dirs = {o["path"] for o in later if o["op"] == "fsync_dir"}
+    entry_open = bool(_entry_dirs(op) - synced_dirs)
+    data_open = kind in DATA_OPS and not any(
+        o["op"] == "fsync" and o["path"] == op["path"] for o in later
+    )
+    menu: list[str] = []
+    if entry_open or (data_open and kind != "write"):
+        menu.append("lost")
+    if kind == "rename" and entry_open:
+        menu += ["neither", "both"]
+    if data_open and kind == "write":
+        menu.append("empty")
+    if data_open and kind in ("write", "append", "pwrite") and _size(op) > 0:
+        menu += list(PARTIAL_DATA)
+    return tuple(menu)
+
+
+def _size(op: dict) -> int:
+    return len(base64.b64decode(op.get("data", "")))
+
+
+def _partial(data: bytes, fate: str) -> bytes:
+    if fate == "torn":
+        return data[: len(data) // 2]
+    if fate == "torn1":
+        return data[:1]
+    if fate == "zeros":
+        return bytes(len(data))
+    if fate == "garbage":
+        return (hashlib.sha256(data).digest() * (len(data) // 32 + 1))[: len(data)]
+    return b"" if fate == "empty" else data
+
+
+def apply(image: Image, op: dict, fate: str) -> None:
+    """Apply *op* to *image* in place as *fate* decides (a lost op changes nothing)."""
+    kind = op["op"]
+    if fate == "lost" or kind in ("fsync", "fsync_dir", "ack"):
+        return
+    if kind == "rename":
+        _rename(image, op["src"], op["dst"], fate)
+        return
+    path = op["path"]
+    if _parent(path) != "." and image.get(_parent(path), b"") is not None:
+        return
+    if kind == "mkdir":
+        image.setdefault(path, None)
+    elif kind in ("unlink", "rmdir"):
+        for inside in [p for p in image if p == path or p.startswith(path + "/")]:
+            del image[inside]
+    elif kind == "truncate" and isinstance(image.get(path), bytes):
+        image[path] = image[path][: op["size"]].ljust(op["size"], b"\0")
+    elif kind in ("write", "append", "pwrite"):
+        _write(image, op, fate)
+
+
+def _write(image: Image, op: dict, fate: str) -> None:
+    path, data = op["path"], _partial(base64.b64decode(op.get("data", "")), fate)
+    if op["op"] == "write":
+        image[path] = data
+        return
+    old = image.get(path)
+    if old is None and path in image:
+        return
+    old = old or b""
+    offset = len(old) if op["op"] == "append" else op["offset"]
+    image[path] = old[:offset].ljust(offset, b"\0") + data + old[offset + len(data) :]
+
+
+def _rename(image: Image, src: str, dst: str, fate: str) -> None:
+    moved = {p: v for p, v in image.items() if p == src or p.startswith(src + "/")}
+    if not moved or image.get(_parent(dst), b"") is not None and _parent(dst) != ".":
+        return
+    for path in [p for p in image if p == dst or p.startswith(dst + "/")]:
+        del image[path]
+    if fate != "both":
+        for path in moved:
+            del image[path]
+    if fate != "neither":
+        image.update({dst + p[len(src) :]: v for p, v in moved.items()})
+
+
+def prefix_images(image: Image, ops: list[dict]) -> list[Image]:
+    """The image after each prefix of *ops*, every operation applied: entry k after k ops."""
+    images, current = [dict(image)], dict(image)
+    for op in ops:
+        apply(current, op, "applied")
+        images.append(dict(current))
+    return images
+
+
+def build(prefixes: list[Image], ops: list[dict], state: CrashState) -> Image:
+    """The directory image *state* leaves, given the images of *prefix_images*."""
+    fates = dict(state.fates)
+    first = min(fates, default=state.prefix)
+    result = dict(prefixes[first])
+    for index in range(first, state.prefix):
+        apply(result, ops[index], fates.get(index, "applied"))
+    return result
+
+
+def image_digest(image: Image) -> str:
+    """A digest naming a directory image, equal for equal images."""
+    hasher = hashlib.sha256()
+    for path in sorted(image):
+        value = image[path]
+        hasher.update(path.encode() + (b"/" if value is None else b"=" + value) + b"\0")
+    return hasher.hexdigest()
+
+
+def crash_states(ops: list[dict], *, seed: int, samples: int) -> Iterator[CrashState]:
+    """Crash states at every point of *ops*: single faults and pairs of losses enumerated,
+    all unsynced ops lost together, and *samples* random fate assignments per point."""
     for prefix in range(len(ops) + 1):
-        complete = prefix == len(ops)
-        entry_open, data_open = durability(ops, prefix)
-        yield CrashState(prefix, complete=complete)
-        for i in sorted(entry_open | data_open):
-            yield CrashState(prefix, dropped=frozenset({i}), complete=complete)
-        for i in sorted(data_open - entry_open):
-            yield CrashState(prefix, emptied=frozenset({i}), complete=complete)
-        if len(entry_open | data_open) > 1:
-            yield CrashState(prefix, dropped=frozenset(entry_open | data_open), complete=complete)
-        last = ops[prefix - 1] if prefix else None
-        if last is not None and last["op"] in ("write", "append"):
-            size = len(base64.b64decode(last["data"]))
-            for torn in sorted({size // 2, 1} - {size}):
-                yield CrashState(prefix, torn=torn, complete=False)
+        menus = {i: m for i in range(prefix) if (m := fate_menu(ops, i, prefix))}
+        yield CrashState(prefix)
+        for index, menu in menus.items():
+            for fate in menu:
+                yield CrashState(prefix, ((index, fate),))
+        losable = [i for i, m in menus.items() if "lost" in m]
+        if len(losable) > 1:
+            yield CrashState(prefix, tuple((i, "lost") for i in losable))
+        if len(losable) <= PAIR_LIMIT:
+            for pair in itertools.combinations(losable, 2):
+                yield CrashState(prefix, tuple((i, "lost") for i in pair))
+        chooser = random.Random(f"{seed}:{prefix}")
+        for _ in range(samples if menus else 0):
+            drawn = ((i, chooser.choice(("applied", *m))) for i, m in menus.items())
+            yield CrashState(prefix, tuple((i, f) for i, f in drawn if f != "applied"))
 
 
-def snapshot(directory: Path) -> dict[str, bytes | None]:
-    """The directory image: relative path -> bytes (None for a directory)."""
-    image: dict[str, bytes | None] = {}
-    for root, dirs, files in os.walk(directory):
-        base = Path(root)
-        for name in dirs:
-            image[(base / name).relative_to(directory).as_posix()] = None
-        for name in files:
-            path = base / name
-            image[path.relative_to(directory).as_posix()] = path.read_bytes()
-    return image
-
-
-def restore(image: dict[str, bytes | None], directory: Path) -> None:
-    """Write a directory image into an empty *directory*."""
-    for rel in sorted(image, key=lambda p: p.count("/")):
-        target = directory / rel
-        if image[rel] is None:
+def materialise(image: Image, directory: Path) -> None:
+    """Write *image* into the empty *directory*."""
+    for path in sorted(image, key=lambda p: (p.count("/"), p)):
+        target = directory / path
+        if image[path] is None:
             target.mkdir(parents=True, exist_ok=True)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(image[rel])
+            target.write_bytes(image[path])
 
 
-def _apply(op: dict, root: Path, data_override: bytes | None) -> None:
-    kind = op["op"]
-    if kind in ("fsync", "fsync_dir"):
-        return
-    if kind == "rename":
-        src, dst = root / op["src"], root / op["dst"]
-        if src.exists() and dst.parent.is_dir():
-            if dst.is_dir():
-                shutil.rmtree(dst)
-            os.replace(src, dst)
-        return
-    path = root / op["path"]
-    if not path.parent.is_dir():
-        return
-    if kind == "mkdir":
-        path.mkdir(exist_ok=True)
-    elif kind == "write":
-        data = base64.b64decode(op["data"]) if data_override is None else data_override
-        path.write_bytes(data)
-        os.chmod(path, op.get("mode", 0o644))
-    elif kind == "append":
-        data = base64.b64decode(op["data"]) if data_override is None else data_override
-        with open(path, "ab") as handle:
-            handle.write(data)
-    elif kind == "truncate" and path.exists():
-        os.truncate(path, op["size"])
-    elif kind == "unlink" and path.exists():
-        path.unlink()
-    elif kind == "remove_tree" and path.exists():
-        shutil.rmtree(path)
-
-
-def materialise(image: dict, ops: list[dict], state: CrashState, directory: Path) -> None:
-    """Build *state* in the empty *directory* from the pre-checkpoint image."""
-    restore(image, directory)
-    for i in range(state.prefix):
-        if i in state.dropped:
-            continue
-        override = None
-        if i in state.emptied:
-            override = b""
-        elif state.torn is not None and i == state.prefix - 1:
-            override = base64.b64decode(ops[i]["data"])[: state.torn]
-        _apply(ops[i], directory, override)
+def snapshot(directory: Path) -> Image:
+    """The directory image of *directory* (symlinks are not followed)."""
+    image: Image = {}
+    for path in sorted(Path(directory).rglob("*")):
+        rel = path.relative_to(directory).as_posix()
+        image[rel] = None if path.is_dir() and not path.is_symlink() else path.read_bytes()
+    return image

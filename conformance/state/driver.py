@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -14,11 +15,19 @@ from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 FIXTURES = "conformance.data.state_fixtures"
 
 
+MEMORY_FS = Path("/dev/shm")
+
+
 @contextlib.contextmanager
-def scratch() -> Iterator[Path]:
-    """A fresh temporary directory, removed afterwards."""
-    with tempfile.TemporaryDirectory(prefix="core-state-") as name:
-        yield Path(name)
+def scratch(*, in_memory: bool = False) -> Iterator[Path]:
+    """A fresh temporary directory (its real path), removed afterwards.
+
+    With *in_memory*, it lives on a memory file system when one is writable (many small
+    directories are then cheap to write); the engine sees no difference.
+    """
+    parent = MEMORY_FS if in_memory and os.access(MEMORY_FS, os.W_OK) else None
+    with tempfile.TemporaryDirectory(prefix="core-state-", dir=parent) as name:
+        yield Path(os.path.realpath(name))
 
 
 class Stores:
@@ -73,3 +82,38 @@ def expected_fixtures() -> dict:
     import json
 
     return json.loads(resources.files(FIXTURES).joinpath("expected.json").read_text("utf-8"))
+
+
+LOAD_BATCH = 200
+
+
+def load_many(engine: EngineClient, directories: list[Path]) -> list[dict]:
+    """``state.load`` of each directory, in order: ``{"result": ...}`` or ``{"error": code}``.
+
+    Sent as ``batch`` requests when the engine claims ``batch``, else one by one.
+    """
+    if "batch" not in engine.capabilities():
+        return [_load_one(engine, directory) for directory in directories]
+    answers = []
+    for start in range(0, len(directories), LOAD_BATCH):
+        chunk = directories[start : start + LOAD_BATCH]
+        requests = [
+            {"id": i, "op": "state.load", "args": {"dir": str(d)}} for i, d in enumerate(chunk)
+        ]
+        responses = engine.call("batch", {"requests": requests})["responses"]
+        answers += [_answer(engine, i, response) for i, response in enumerate(responses)]
+    return answers
+
+
+def _load_one(engine: EngineClient, directory: Path) -> dict:
+    try:
+        return {"result": load(engine, directory)}
+    except EngineRefused as refusal:
+        return {"error": refusal.code, "message": refusal.message}
+
+
+def _answer(engine: EngineClient, request_id: int, response: dict) -> dict:
+    try:
+        return {"result": engine.unwrap("state.load", request_id, response)}
+    except EngineRefused as refusal:
+        return {"error": refusal.code, "message": refusal.message}

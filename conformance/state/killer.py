@@ -18,6 +18,13 @@ import time
 from dataclasses import dataclass
 
 SOAK_ITERATIONS = 1_000_000
+KILL_TIMEOUT = 60.0
+"""Ceiling on the wait for one soak's acknowledgements: catches a hang, never paces a test."""
+
+
+def kill_workers(kills: int) -> int:
+    """Soaks run at once: twice the cores (a soak waits on fsync as much as it computes)."""
+    return max(1, min(kills, 2 * (os.cpu_count() or 1)))
 
 
 @dataclass(frozen=True)
@@ -43,6 +50,17 @@ class KillRecord:
         states = {last: self.acks[-1][1]} if self.acks else {}
         states.update({g: i for g, i in self.begins if g == last + 1})
         return states
+
+    def judge(self, loaded: dict) -> str:
+        """``loaded_acknowledged``, ``loaded_in_flight``, ``lost`` or ``invalid`` for a restart
+        that loaded *loaded* (a ``state.load`` result)."""
+        last = self.acks[-1] if self.acks else (0, None)
+        pair = (loaded.get("generation", 0), loaded.get("identity"))
+        if pair == last or (not self.acks and loaded.get("fresh")):
+            return "loaded_acknowledged"
+        if self.allowed().get(pair[0]) == pair[1]:
+            return "loaded_in_flight"
+        return "lost" if isinstance(pair[0], int) and pair[0] < last[0] else "invalid"
 
 
 def _pump(stream, lines: queue.Queue) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import os
 import shutil
 import stat
 import tempfile
@@ -306,6 +308,78 @@ def test_ratify_leaves_no_temp_files_and_keeps_permissions(tmp_path: Path) -> No
         "user_v1.mastery_report.json",
     ]
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+class Killed(BaseException):
+    """The process died: nothing after this point runs, not even cleanup."""
+
+
+NAMESPACE_CHANGES = ("mkdir", "rename", "replace", "rmdir", "unlink")
+
+
+def _dying(real, calls, step: int):
+    def call(*args, **kwargs):
+        if next(calls) >= step:
+            raise Killed
+        return real(*args, **kwargs)
+
+    return call
+
+
+def _ratify_killed_before(step: int, path: Path, **kwargs) -> bool:
+    """Ratify *path*, dying before its *step*-th directory change; True if it finished first."""
+    calls = itertools.count(1)
+    with pytest.MonkeyPatch.context() as patch:
+        for name in NAMESPACE_CHANGES:
+            patch.setattr(os, name, _dying(getattr(os, name), calls, step))
+        try:
+            ratify_pack_file(path, **kwargs)
+        except Killed:
+            return False
+    return True
+
+
+def _seal_loaded(directory: Path) -> str:
+    return load_register_pack("user_v1", search_path=[directory]).mastery_report_sha256
+
+
+def test_a_ratify_killed_at_any_step_leaves_the_old_pair_or_the_new(tmp_path: Path) -> None:
+    base = tmp_path / "base"
+    base.mkdir()
+    ratify_pack_file(write(base, pack(openings=["So,"])))
+    old = _seal_loaded(base)
+    probe = lambda p: {"ok": True, "note": "second opinion"}  # noqa: E731
+    unloadable, debris, seals = [], [], set()
+    for step in itertools.count(1):
+        run = tmp_path / f"killed-before-{step}"
+        shutil.copytree(base, run)
+        finished = _ratify_killed_before(step, run / "user_v1.json", evidence_probe=probe)
+        try:
+            seals.add(_seal_loaded(run))
+        except RegisterError:
+            unloadable.append(step)
+        ratify_pack_file(run / "user_v1.json", evidence_probe=probe)
+        if sorted(p.name for p in run.iterdir()) != ["user_v1.json", "user_v1.mastery_report.json"]:
+            debris.append(step)
+        if finished:
+            break
+    new = _seal_loaded(run)
+    assert unloadable == [], "killed before these steps, neither the old nor the new pair loads"
+    assert seals == {old, new} and new != old and step > 2
+    assert debris == [], "killed before these steps, the next ratify left debris"
+
+
+def test_a_staging_directory_is_never_read_and_is_removed(tmp_path: Path) -> None:
+    path = write(tmp_path, pack(openings=["So,"]))
+    ratify_pack_file(path)
+    seal = _seal_loaded(tmp_path)
+    staging = tmp_path / ".user_v1.ratify.tmp"
+    staging.mkdir()
+    (staging / "user_v1.json").write_bytes(b"junk")
+    assert _seal_loaded(tmp_path) == seal
+    ratify_pack_file(path)
+    assert not staging.exists()
+    assert _seal_loaded(tmp_path) == seal
 
 
 def test_re_ratifying_an_edited_pack_makes_it_loadable_again(tmp_path: Path) -> None:

@@ -144,16 +144,26 @@ def test_leftovers_of_a_crashed_commit_never_leak(tmp_path: Path) -> None:
     assert info.identity == load_state(tmp_path).identity
 
 
-def test_an_unacknowledged_newer_generation_is_discarded(tmp_path: Path) -> None:
+def test_a_valid_unacknowledged_newer_generation_is_kept_until_superseded(tmp_path: Path) -> None:
     state = copy_fixture("uncommitted-newer", tmp_path / "s")
     loaded = load_state(state)
+    newer = snapshot(state / "gen-00000006", skip=set())
     store = StateStore.open(state)
-    assert not (state / "gen-00000006").exists()
+    assert snapshot(state / "gen-00000006", skip=set()) == newer
     store.apply([{"op": "turn"}])
     info = store.checkpoint()
     store.close()
-    assert info.generation == 6
+    assert info.generation == 7
+    assert sorted(p.name for p in state.glob("gen-*")) == ["gen-00000005", "gen-00000007"]
     assert load_state(state).records == loaded.records
+
+
+def test_an_invalid_newer_generation_is_removed_at_open(tmp_path: Path) -> None:
+    state = copy_fixture("uncommitted-newer", tmp_path / "s")
+    (state / "gen-00000006" / "core.jsonl").write_bytes(b"torn")
+    StateStore.open(state).close()
+    assert not (state / "gen-00000006").exists()
+    assert load_state(state).generation == 5
 
 
 def test_a_fall_back_is_followed_by_a_clean_commit(tmp_path: Path) -> None:
@@ -161,11 +171,13 @@ def test_a_fall_back_is_followed_by_a_clean_commit(tmp_path: Path) -> None:
     store = StateStore.open(state)
     assert store.boot.recovered.startswith("CURRENT names invalid gen-00000006")
     assert store.generation == 5
+    assert (state / "gen-00000006").exists(), "the generation CURRENT names is not a leftover"
     store.apply([{"op": "turn"}])
-    assert store.checkpoint().generation == 6
+    assert store.checkpoint().generation == 7
     store.close()
     assert load_state(state).recovered is None
-    assert load_state(state).generation == 6
+    assert load_state(state).generation == 7
+    assert sorted(p.name for p in state.glob("gen-*")) == ["gen-00000005", "gen-00000007"]
 
 
 @pytest.mark.parametrize(

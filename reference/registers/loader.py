@@ -15,12 +15,12 @@ from reference.canonical import pretty_json
 from reference.errors import RegisterError
 from reference.jsonio import UntrustedJSON, loads_untrusted
 from reference.registers.model import SEAL_FIELD, UNREGISTERED, RegisterPack
+from reference.registers.pending import effective_pair
 from reference.registers.seal import (
     REPORT_SUFFIX,
     SEAL_KEY,
     VERDICT_RATIFIED,
     pack_source_sha256,
-    report_path_for,
     verify_report_seal,
 )
 from reference.registers.validate import fail, parse_pack, validate_register_id
@@ -73,17 +73,18 @@ def read_pack_file(path: Path, *, expected_id: str) -> tuple[RegisterPack, bytes
 
 def _read_loaded_pack(path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
     """Read a pack to load; unreadable JSON beside a ratified report was edited: tampered."""
+    pack_path, report_path = effective_pair(path)
     try:
-        return read_pack_file(path, expected_id=register_id)
+        return read_pack_file(pack_path, expected_id=register_id)
     except RegisterError as exc:
-        if exc.code != "REGISTER_MALFORMED" or not report_path_for(path).is_file():
+        if exc.code != "REGISTER_MALFORMED" or not report_path.is_file():
             raise
         message = f"{exc.message}; it was ratified, so it was changed since"
         fail("REGISTER_TAMPERED", message, exc.field)
 
 
 def _require_ratified(pack: RegisterPack, path: Path) -> Path:
-    report_path = report_path_for(path)
+    report_path = effective_pair(path)[1]
     if pack.mastery_report_sha256 and report_path.is_file():
         return report_path
     reason = "no mastery_report_sha256" if not pack.mastery_report_sha256 else "no mastery report"

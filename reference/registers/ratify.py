@@ -1,4 +1,4 @@
-"""The ratification gate: check a pack file, seal its mastery report, write both atomically.
+"""The ratification gate: check a pack file, seal its mastery report, commit both atomically.
 
 Ratifying is idempotent: the report holds no timestamps, so running it twice
 over the same pack writes byte-identical files.
@@ -6,11 +6,7 @@ over the same pack writes byte-identical files.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -19,12 +15,11 @@ from reference.canonical import canonical_json, pretty_json
 from reference.errors import RegisterError
 from reference.registers.loader import read_pack_file
 from reference.registers.model import PER_INTENT_KEY, SEAL_FIELD, RegisterPack
-from reference.registers.seal import build_report, report_path_for, seal_report
+from reference.registers.pending import commit_pair, recover
+from reference.registers.seal import build_report, seal_report
 from reference.registers.validate import fail, validate_register_id
 
 EvidenceProbe = Callable[[RegisterPack], dict]
-
-DEFAULT_FILE_MODE = 0o644
 
 METHOD_NULL = "byte_identity_null_lift"
 METHOD_OVERRIDES = "known_key_overrides_invariant_grounding"
@@ -93,60 +88,32 @@ def run_probe(probe: EvidenceProbe, pack: RegisterPack) -> dict[str, Any]:
     return result
 
 
-def _file_mode(path: Path) -> int:
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        return DEFAULT_FILE_MODE
-
-
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace *path* with *text* (UTF-8) via a synced temp file in the same directory.
-
-    Readers see either the old file or the new one, never a partial write; an
-    existing file keeps its permission bits.
-    """
-    mode = _file_mode(path)
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp_name, mode)
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
 def _read_for_ratify(path: Path) -> RegisterPack:
     if path.suffix != ".json":
         fail("REGISTER_MALFORMED", f"{path}: a register pack file must end in .json", "path")
     if not path.is_file():
         fail("REGISTER_NOT_FOUND", f"{path}: no such register pack file", "path")
     validate_register_id(path.stem)
+    _finish_earlier_ratify(path)
     pack, _ = read_pack_file(path, expected_id=path.stem)
     return pack
 
 
 def _write_sealed(path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
     sealed_pack = {**pack.as_json(), SEAL_FIELD: report["seal"]}
+    pack_bytes = pretty_json(sealed_pack).encode("utf-8")
     try:
-        write_atomic(report_path_for(path), pretty_json(report))
-        write_atomic(path, pretty_json(sealed_pack))
+        commit_pair(path, pack_bytes, pretty_json(report).encode("utf-8"))
     except OSError as exc:
         fail("REGISTER_WRITE_FAILED", f"{path}: cannot write: {exc.strerror or exc}", "path")
+
+
+def _finish_earlier_ratify(path: Path) -> None:
+    try:
+        recover(path)
+    except OSError as exc:
+        message = f"{path}: cannot finish an interrupted ratify: {exc.strerror or exc}"
+        fail("REGISTER_WRITE_FAILED", message, "path")
 
 
 def ratify_pack_file(path: Path, *, evidence_probe: EvidenceProbe | None = None) -> dict:

@@ -24,6 +24,11 @@ class PersistedSession:
         """Open (or create) *directory*; a second writer is refused with STATE_LOCKED."""
         return cls(StateStore.open(Path(directory)), register_id)
 
+    @property
+    def recovered(self) -> str | None:
+        """Why the open fell back to an older generation, or None (docs/state.md)."""
+        return self.store.boot.recovered
+
     def record_turn(self) -> CheckpointInfo:
         """Count the turn, note the register, and commit; returns once durable."""
         self.store.apply([{"op": "turn"}, {"op": "put", "record": self.session_record}])

@@ -1,17 +1,17 @@
-"""The commit protocol of docs/state.md, step by step, through a ``FileOps``.
+"""The steps of the commit protocol of docs/state.md, each through a ``FileOps``.
 
-``commit`` writes generation ``live + 1`` and returns once the pointer swap is durable
-and older generations are pruned. Each file keeps the mode of the same file in the live
-generation (0644 when there is none); ``CURRENT`` keeps its mode the same way.
+A checkpoint runs them in order: ``remove_debris`` (step 1), ``next_generation``,
+``stage`` (steps 2-3), ``publish`` (step 4), ``swap_pointer`` (step 5, the commit point)
+and ``prune`` (step 6). ``StateStore.checkpoint`` composes them; each is a hook a store
+can replace. ``remove_leftovers`` is the cleanup at open.
 """
 
 from __future__ import annotations
 
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.state.core import identity
+from reference.state.errors import StateError, symlink_refusal
 from reference.state.fsops import FileOps
 from reference.state.layout import (
     CORE,
@@ -19,13 +19,15 @@ from reference.state.layout import (
     CURRENT_TMP,
     DEFAULT_MODE,
     MANIFEST,
+    MAX_GENERATION,
     gen_name,
     generations,
-    leftovers,
+    is_debris,
     pointer_text,
     staging_name,
 )
-from reference.state.manifest import build_manifest
+from reference.state.loader import read_generation
+from reference.state.manifest import InvalidGeneration, build_manifest
 from reference.state.records import CURRENT_SCHEMA_VERSION
 
 
@@ -38,65 +40,111 @@ class CheckpointInfo:
     turn_count: int
 
 
-def _mode(path: Path) -> int:
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        return DEFAULT_MODE
+def _mode(fs: FileOps, path: Path) -> int:
+    mode = fs.mode_of(path)
+    return DEFAULT_MODE if mode is None else mode
 
 
-def _remove(path: Path, fs: FileOps) -> None:
-    if path.is_dir() and not path.is_symlink():
+def remove_entry(fs: FileOps, path: Path) -> None:
+    """Remove a file or a directory tree; a symbolic link is ``STATE_SYMLINK``."""
+    kind = fs.entry_kind(path)
+    if kind == "link":
+        raise symlink_refusal(path)
+    if kind == "dir":
         fs.remove_tree(path)
-    else:
+    elif kind is not None:
         fs.unlink(path)
 
 
-def remove_leftovers(path: Path, fs: FileOps, live: int) -> None:
-    """Step 1: remove staging dirs, ``CURRENT.tmp`` and generations newer than *live*."""
-    for entry in leftovers(path, live):
-        _remove(entry, fs)
+def find_debris(fs: FileOps) -> list[Path]:
+    """Every ``staging-*`` entry and ``CURRENT.tmp`` (never read by anyone); a link refuses."""
+    found = [fs.root / name for name in fs.list_dir(fs.root) if is_debris(name)]
+    for path in found:
+        if fs.entry_kind(path) == "link":
+            raise symlink_refusal(path)
+    return found
 
 
-def _stage(path: Path, fs: FileOps, live: int, turn_count: int, core: bytes) -> Path:
-    """Steps 2 and 3: write and fsync the staging directory of generation ``live + 1``."""
-    generation = live + 1
-    staging = path / staging_name(generation)
+def remove_debris(fs: FileOps) -> None:
+    """Step 1: remove every ``staging-*`` entry and ``CURRENT.tmp``."""
+    for path in find_debris(fs):
+        remove_entry(fs, path)
+
+
+def _proven_invalid(fs: FileOps, number: int) -> bool:
+    try:
+        read_generation(fs, number)
+    except InvalidGeneration:
+        return True
+    return False
+
+
+def find_leftovers(fs: FileOps, pointer: int | None) -> list[Path]:
+    """What open removes: debris, and the generations numbered past *pointer* (the one
+    ``CURRENT`` names) that are proven invalid. Reads only; a generation past *pointer*
+    that cannot be read, or a link, is a refusal. A valid generation is never listed."""
+    found = find_debris(fs)
+    if pointer is None:
+        return found
+    numbers = generations(fs.list_dir(fs.root))
+    newer = [n for n in numbers if n > pointer and _proven_invalid(fs, n)]
+    return found + [fs.root / gen_name(number) for number in newer]
+
+
+def remove_leftovers(fs: FileOps, pointer: int | None) -> None:
+    """At open: find every leftover first (so a refusal comes before any removal), then
+    remove them."""
+    for path in find_leftovers(fs, pointer):
+        remove_entry(fs, path)
+
+
+def next_generation(fs: FileOps, live: int) -> int:
+    """The number of the next generation: one past the live one and every one on disk."""
+    number = 1 + max([live, *generations(fs.list_dir(fs.root))])
+    if number > MAX_GENERATION:
+        raise StateError(
+            f"{fs.root}: generation numbers are exhausted ({gen_name(number - 1)} exists)",
+            field="path",
+            code="STATE_IO",
+        )
+    return number
+
+
+def stage(fs: FileOps, *, generation: int, live: int, turn_count: int, core: bytes) -> Path:
+    """Steps 2 and 3: write and fsync ``staging-N`` with the files of *generation*.
+
+    Each file keeps the mode of the same file in the live generation (0644 when none).
+    """
+    staging = fs.root / staging_name(generation)
     files = {
         CORE: core,
         MANIFEST: build_manifest(generation, CURRENT_SCHEMA_VERSION, turn_count, core),
     }
     fs.mkdir(staging)
     for name, data in files.items():
-        fs.write_file(staging / name, data, _mode(path / gen_name(live) / name))
+        fs.write_file(staging / name, data, _mode(fs, fs.root / gen_name(live) / name))
         fs.fsync_file(staging / name)
     fs.fsync_dir(staging)
     return staging
 
 
-def _swap_pointer(path: Path, fs: FileOps, generation: int) -> None:
+def publish(fs: FileOps, staging: Path, generation: int) -> None:
+    """Step 4: rename the staging directory to ``gen-N`` and fsync the state directory."""
+    fs.rename(staging, fs.root / gen_name(generation))
+    fs.fsync_dir(fs.root)
+
+
+def swap_pointer(fs: FileOps, generation: int) -> None:
     """Step 5: write ``CURRENT.tmp``, fsync it, rename it over ``CURRENT``, fsync the dir."""
-    tmp = path / CURRENT_TMP
-    fs.write_file(tmp, pointer_text(generation), _mode(path / CURRENT))
+    tmp = fs.root / CURRENT_TMP
+    fs.write_file(tmp, pointer_text(generation), _mode(fs, fs.root / CURRENT))
     fs.fsync_file(tmp)
-    fs.rename(tmp, path / CURRENT)
-    fs.fsync_dir(path)
+    fs.rename(tmp, fs.root / CURRENT)
+    fs.fsync_dir(fs.root)
 
 
-def _prune(path: Path, fs: FileOps, generation: int) -> None:
-    """Step 6: remove generations older than ``generation - 1``."""
-    for number in generations(path):
-        if number < generation - 1:
-            _remove(path / gen_name(number), fs)
-
-
-def commit(path: Path, fs: FileOps, *, live: int, turn_count: int, core: bytes) -> CheckpointInfo:
-    """Commit *core* as generation ``live + 1`` of the state directory *path*."""
-    generation = live + 1
-    remove_leftovers(path, fs, live)
-    staging = _stage(path, fs, live, turn_count, core)
-    fs.rename(staging, path / gen_name(generation))
-    fs.fsync_dir(path)
-    _swap_pointer(path, fs, generation)
-    _prune(path, fs, generation)
-    return CheckpointInfo(generation, identity(CURRENT_SCHEMA_VERSION, core), turn_count)
+def prune(fs: FileOps, *, live: int, generation: int) -> None:
+    """Step 6: remove every generation but the new one and the previous live one."""
+    for number in generations(fs.list_dir(fs.root)):
+        if number not in (live, generation):
+            remove_entry(fs, fs.root / gen_name(number))

@@ -1,9 +1,15 @@
-"""Every file-system effect of the state store, and a recorder of those effects.
+"""Every file-system effect of the state store, confined to its state directory.
 
-``FileOps`` performs the effects. ``RecordingFileOps`` performs them too and appends a
-plain-JSON description of each to ``ops`` (paths relative to its root, file data in
-base64), complete and in order, so that prefixes or subsets of a commit can be replayed
-on a copy of the directory to build crash states.
+``FileOps(root)`` takes paths beneath *root* and resolves them one component at a time,
+relative to directory descriptors, never following a symbolic link (``O_NOFOLLOW``);
+*root* itself may be a link, chosen by the caller. Failures are ``StateError``: a link
+where the store reads or writes is ``STATE_SYMLINK``, an entry that exists but cannot be
+read is ``STATE_UNREADABLE``, anything else ``STATE_IO``. Reads of a missing entry
+answer ``None`` (or an empty listing); a missing entry under a write is ``STATE_IO``.
+
+``RecordingFileOps`` performs the effects too and appends a plain-JSON description of
+each to ``ops`` (paths relative to its root, file data in base64), complete and in
+order, so that prefixes or subsets of a commit can be replayed to build crash states.
 """
 
 from __future__ import annotations
@@ -11,7 +17,16 @@ from __future__ import annotations
 import base64
 import os
 import shutil
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
+
+from reference.state.errors import io_refusal, symlink_refusal, wrong_type
+
+T = TypeVar("T")
+_RAISE = object()
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -20,72 +35,243 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _is_link(dir_fd: int, name: str) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(name, dir_fd=dir_fd).st_mode)
+    except OSError:
+        return False
+
+
+def _failure(exc: OSError, dir_fd: int, name: str, shown: Path, *, reading: bool) -> Exception:
+    if name != "." and _is_link(dir_fd, name):
+        return symlink_refusal(shown)
+    return io_refusal(shown, exc, reading=reading)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "link"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "file" if stat.S_ISREG(mode) else "other"
+
+
 class FileOps:
-    """Direct file-system effects; each method is one effect."""
+    """The file-system effects of one state directory; each effect method is one effect."""
+
+    follow_links = False
+    """Whether entries beneath the root are opened through symbolic links (never, here)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    @property
+    def _open_flags(self) -> int:
+        return os.O_CLOEXEC | (0 if self.follow_links else os.O_NOFOLLOW)
+
+    def _open_dir(self, dir_fd: int, name: str) -> int:
+        return os.open(name, os.O_RDONLY | os.O_DIRECTORY | self._open_flags, dir_fd=dir_fd)
+
+    def _stat(self, dir_fd: int, name: str) -> os.stat_result:
+        return os.stat(name, dir_fd=dir_fd, follow_symlinks=self.follow_links)
+
+    # Resolution --------------------------------------------------------------------------
+
+    def _parts(self, path: Path) -> tuple[str, ...]:
+        parts = Path(path).relative_to(self.root).parts
+        if ".." in parts:
+            raise ValueError(f"{path} leaves the state directory {self.root}")
+        return parts
+
+    def _open_root(self, *, reading: bool) -> int:
+        try:
+            return os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise io_refusal(self.root, exc, reading=reading) from exc
+
+    @contextmanager
+    def _at(self, path: Path, *, reading: bool) -> Iterator[tuple[int, str]]:
+        """The directory holding *path* (a descriptor) and its name; missing passes through."""
+        parts = self._parts(path)
+        fd = self._open_root(reading=reading)
+        try:
+            for depth, part in enumerate(parts[:-1]):
+                try:
+                    child = self._open_dir(fd, part)
+                except FileNotFoundError:
+                    raise
+                except OSError as exc:
+                    shown = self.root.joinpath(*parts[: depth + 1])
+                    raise _failure(exc, fd, part, shown, reading=reading) from exc
+                os.close(fd)
+                fd = child
+            yield fd, parts[-1] if parts else "."
+        finally:
+            os.close(fd)
+
+    def _do(
+        self,
+        path: Path,
+        action: Callable[[int, str], T],
+        *,
+        reading: bool,
+        missing: object = _RAISE,
+    ) -> T:
+        """Run *action(dir_fd, name)* on *path*; map OS errors onto STATE_* refusals."""
+        shown = Path(path)
+        try:
+            with self._at(shown, reading=reading) as (fd, name):
+                try:
+                    return action(fd, name)
+                except FileNotFoundError:
+                    raise
+                except OSError as exc:
+                    raise _failure(exc, fd, name, shown, reading=reading) from exc
+        except FileNotFoundError as exc:
+            if missing is _RAISE:
+                raise io_refusal(shown, exc, reading=reading) from exc
+            return missing  # type: ignore[return-value]
+
+    # Reads (no effect) -------------------------------------------------------------------
+
+    def read_file(self, path: Path) -> bytes | None:
+        """The bytes of the regular file *path*, or None when it does not exist."""
+
+        def read(fd: int, name: str) -> bytes:
+            file = os.open(name, os.O_RDONLY | os.O_NONBLOCK | self._open_flags, dir_fd=fd)
+            try:
+                if not stat.S_ISREG(os.fstat(file).st_mode):
+                    raise wrong_type(Path(path), "regular file")
+                return _read_all(file)
+            finally:
+                os.close(file)
+
+        return self._do(path, read, reading=True, missing=None)
+
+    def entry_kind(self, path: Path) -> str | None:
+        """``link``, ``dir``, ``file`` or ``other`` (never following a link); None when missing."""
+        return self._do(
+            path,
+            lambda fd, name: _kind(self._stat(fd, name).st_mode),
+            reading=True,
+            missing=None,
+        )
+
+    def mode_of(self, path: Path) -> int | None:
+        """The permission bits of *path* (not following a link), or None when missing."""
+        return self._do(
+            path,
+            lambda fd, name: stat.S_IMODE(self._stat(fd, name).st_mode),
+            reading=True,
+            missing=None,
+        )
+
+    def list_dir(self, path: Path) -> list[str]:
+        """The sorted entry names of the directory *path*; empty when it does not exist."""
+
+        def listing(fd: int, name: str) -> list[str]:
+            directory = self._open_dir(fd, name)
+            try:
+                return sorted(os.listdir(directory))
+            finally:
+                os.close(directory)
+
+        return self._do(path, listing, reading=True, missing=[])
+
+    def open_file(self, path: Path, flags: int, mode: int) -> int:
+        """A descriptor of *path* opened with *flags* (never following a link); caller closes."""
+        return self._do(
+            path,
+            lambda fd, name: os.open(name, flags | self._open_flags, mode, dir_fd=fd),
+            reading=False,
+        )
+
+    # Effects -----------------------------------------------------------------------------
 
     def mkdir(self, path: Path) -> None:
         """Create one directory (its parent must exist)."""
-        os.mkdir(path)
+        self._do(path, lambda fd, name: os.mkdir(name, dir_fd=fd), reading=False)
+
+    def _with_file(self, path: Path, flags: int, mode: int, use: Callable[[int], T]) -> T:
+        """Open *path* (never following a link), run *use(fd)* and close it."""
+        fd = self.open_file(path, flags, mode)
+        try:
+            return use(fd)
+        except OSError as exc:
+            raise io_refusal(Path(path), exc, reading=False) from exc
+        finally:
+            os.close(fd)
 
     def write_file(self, path: Path, data: bytes, mode: int) -> None:
         """Create or truncate *path*, write *data*, and give the file *mode*."""
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-        try:
+
+        def write(fd: int) -> None:
             _write_all(fd, data)
             os.fchmod(fd, mode)
-        finally:
-            os.close(fd)
+
+        self._with_file(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode, write)
 
     def append_file(self, path: Path, data: bytes) -> None:
         """Append *data* to *path*, creating it with mode 0644 when missing."""
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            _write_all(fd, data)
-        finally:
-            os.close(fd)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+        self._with_file(path, flags, 0o644, lambda fd: _write_all(fd, data))
 
     def truncate(self, path: Path, size: int) -> None:
         """Cut *path* to its first *size* bytes."""
-        os.truncate(path, size)
+        self._with_file(path, os.O_WRONLY, 0, lambda fd: os.ftruncate(fd, size))
 
     def fsync_file(self, path: Path) -> None:
         """Flush a file's data and metadata to stable storage."""
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        self._with_file(path, os.O_RDONLY, 0, os.fsync)
 
     def fsync_dir(self, path: Path) -> None:
         """Flush a directory's entries to stable storage."""
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        self._with_file(path, os.O_RDONLY | os.O_DIRECTORY, 0, os.fsync)
 
     def rename(self, src: Path, dst: Path) -> None:
         """Atomically rename *src* to *dst* (replacing a file, or an empty directory)."""
-        os.rename(src, dst)
+
+        def move(src_fd: int, src_name: str) -> None:
+            def into(dst_fd: int, dst_name: str) -> None:
+                os.rename(src_name, dst_name, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
+
+            self._do(dst, into, reading=False)
+
+        self._do(src, move, reading=False)
 
     def remove_tree(self, path: Path) -> None:
-        """Remove a directory and everything in it."""
-        shutil.rmtree(path)
+        """Remove a directory and everything in it (links inside are removed, not followed)."""
+
+        def remove(fd: int, name: str) -> None:
+            if not self.follow_links and _is_link(fd, name):
+                raise symlink_refusal(Path(path))
+            shutil.rmtree(name, dir_fd=fd)
+
+        self._do(path, remove, reading=False)
 
     def unlink(self, path: Path) -> None:
         """Remove one file."""
-        os.unlink(path)
+        self._do(path, lambda fd, name: os.unlink(name, dir_fd=fd), reading=False)
 
 
 class RecordingFileOps(FileOps):
     """FileOps that also records each effect, with paths relative to *root*, in ``ops``."""
 
     def __init__(self, root: Path) -> None:
-        self.root = Path(root)
+        super().__init__(root)
         self.ops: list[dict] = []
 
     def _rel(self, path: Path) -> str:
-        return Path(os.path.relpath(Path(path), self.root)).as_posix()
+        return "/".join(self._parts(path)) or "."
 
     def _record(self, op: str, **fields: object) -> None:
         self.ops.append({"op": op, **fields})

@@ -37,9 +37,9 @@ def frame(payload: dict) -> bytes:
 
 def append(path: Path, payload: dict, fs: FileOps | None = None) -> None:
     """Append one framed line to *path* and make it durable (fsync; dir fsync when created)."""
-    fs = fs or FileOps()
     path = Path(path)
-    created = not path.exists()
+    fs = fs or FileOps(path.parent)
+    created = fs.entry_kind(path) is None
     fs.append_file(path, frame(payload))
     fs.fsync_file(path)
     if created:
@@ -94,12 +94,12 @@ def scan(data: bytes) -> JournalRecovery:
 def recover(path: Path, *, repair: bool, fs: FileOps | None = None) -> JournalRecovery:
     """Recover the journal at *path*; with *repair*, truncate a torn tail off the file."""
     path = Path(path)
-    if not path.exists():
+    fs = fs or FileOps(path.parent)
+    data = fs.read_file(path)
+    if data is None:
         return JournalRecovery((), (), 0)
-    data = path.read_bytes()
     recovery = scan(data)
     if repair and recovery.cut_bytes:
-        fs = fs or FileOps()
         fs.truncate(path, len(data) - recovery.cut_bytes)
         fs.fsync_file(path)
     return recovery

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections.abc import Iterable
 
 CURRENT = "CURRENT"
 CURRENT_TMP = "CURRENT.tmp"
@@ -14,6 +14,8 @@ PROPOSALS = "proposals.journal"
 OVERFLOW = "overflow.journal"
 LINEAGE = "lineage.journal"
 DEFAULT_MODE = 0o644
+STAGING_PREFIX = "staging-"
+MAX_GENERATION = 99_999_999
 
 _GENERATION = re.compile(r"gen-([0-9]{8})")
 
@@ -25,7 +27,7 @@ def gen_name(generation: int) -> str:
 
 def staging_name(generation: int) -> str:
     """The staging directory a commit of *generation* writes before its rename."""
-    return f"staging-{generation}"
+    return f"{STAGING_PREFIX}{generation}"
 
 
 def gen_number(name: str) -> int | None:
@@ -34,22 +36,17 @@ def gen_number(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def generations(path: Path) -> list[int]:
-    """The generation numbers present in *path*, oldest first."""
-    if not path.is_dir():
-        return []
-    numbers = (gen_number(entry.name) for entry in path.iterdir())
+def generations(names: Iterable[str]) -> list[int]:
+    """The generation numbers among directory entry *names*, oldest first."""
+    numbers = (gen_number(name) for name in names)
     return sorted(number for number in numbers if number is not None)
+
+
+def is_debris(name: str) -> bool:
+    """Whether *name* is what only a crashed commit leaves: ``staging-*`` or ``CURRENT.tmp``."""
+    return name.startswith(STAGING_PREFIX) or name == CURRENT_TMP
 
 
 def pointer_text(generation: int) -> bytes:
     """The bytes of ``CURRENT`` naming *generation*."""
     return (gen_name(generation) + "\n").encode("ascii")
-
-
-def leftovers(path: Path, live_generation: int) -> list[Path]:
-    """What a crashed commit left: staging dirs, ``CURRENT.tmp``, generations past the live one."""
-    staging = sorted(entry for entry in path.iterdir() if entry.name.startswith("staging-"))
-    newer = [path / gen_name(number) for number in generations(path) if number > live_generation]
-    tmp = [path / CURRENT_TMP] if (path / CURRENT_TMP).exists() else []
-    return staging + tmp + newer

@@ -1,10 +1,11 @@
 """Read-only loading of a state directory by the recovery rules of docs/state.md.
 
 ``load_state`` takes no lock and writes nothing. It loads the generation ``CURRENT``
-names, falls back to the newest valid generation (saying why) when the pointer is
-missing, empty, garbage, dangling or names an invalid generation, and refuses with
-``STATE_CORRUPT`` when no generation is valid. Schema refusals are raised, never fallen
-back from.
+names, and falls back to the newest valid generation (saying why) only when the pointer
+is missing, empty, garbage or dangling, or names a generation proven invalid. A pointer
+or generation that exists but cannot be read is ``STATE_UNREADABLE`` and a symbolic link
+is ``STATE_SYMLINK``: refusals, never reasons to fall back. With no valid generation the
+load is ``STATE_CORRUPT``; schema refusals are raised, never fallen back from.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reference.state.core import Key, decode_core, identity
-from reference.state.errors import StateError
+from reference.state.errors import StateError, symlink_refusal, wrong_type
+from reference.state.fsops import FileOps
 from reference.state.layout import CURRENT, gen_name, gen_number, generations
 from reference.state.manifest import Generation, InvalidGeneration, check_generation
 from reference.state.records import CURRENT_SCHEMA_VERSION
@@ -21,7 +23,11 @@ from reference.state.records import CURRENT_SCHEMA_VERSION
 
 @dataclass(frozen=True)
 class LoadedState:
-    """The state a directory holds; ``recovered`` says why the loader fell back, or is None."""
+    """The state a directory holds; ``recovered`` says why the loader fell back, or is None.
+
+    ``pointer`` is the generation ``CURRENT`` names (None when it names none): leftover
+    removal deletes only what is newer than it.
+    """
 
     identity: str
     generation: int
@@ -30,6 +36,7 @@ class LoadedState:
     recovered: str | None
     records: dict[Key, dict]
     fresh: bool
+    pointer: int | None = None
 
 
 def fresh_state() -> LoadedState:
@@ -45,66 +52,85 @@ def fresh_state() -> LoadedState:
     )
 
 
-def _pointer(path: Path) -> tuple[int | None, str | None]:
-    """The generation ``CURRENT`` names, or None and why it names none."""
-    try:
-        data = (path / CURRENT).read_bytes()
-    except FileNotFoundError:
-        return None, "CURRENT missing"
-    except OSError as exc:
-        return None, f"CURRENT unreadable ({exc.__class__.__name__})"
+@dataclass(frozen=True)
+class Pointer:
+    """What ``CURRENT`` holds: the generation it names, or None and why it names none."""
+
+    number: int | None
+    why: str | None
+    present: bool
+
+
+def read_pointer(fs: FileOps) -> Pointer:
+    """Read ``CURRENT`` (never through a link); an unreadable pointer is a refusal."""
+    data = fs.read_file(fs.root / CURRENT)
+    if data is None:
+        return Pointer(None, "CURRENT missing", present=False)
     if not data:
-        return None, "CURRENT empty"
+        return Pointer(None, "CURRENT empty", present=True)
     name = data[:-1].decode("ascii", errors="replace") if data.endswith(b"\n") else ""
     number = gen_number(name)
-    return (number, None) if number is not None else (None, "CURRENT garbage")
+    return Pointer(number, None if number is not None else "CURRENT garbage", present=True)
 
 
-def _named(path: Path, number: int) -> tuple[Generation | None, str | None]:
-    directory = path / gen_name(number)
-    if not directory.is_dir():
-        return None, f"CURRENT dangling: {gen_name(number)} does not exist"
+def read_generation(fs: FileOps, number: int) -> Generation | None:
+    """Generation *number*, or None when its directory does not exist.
+
+    Raises InvalidGeneration when it is proven invalid, StateError when it cannot be read.
+    """
+    directory = fs.root / gen_name(number)
+    kind = fs.entry_kind(directory)
+    if kind is None:
+        return None
+    if kind == "link":
+        raise symlink_refusal(directory)
+    if kind != "dir":
+        raise wrong_type(directory, "directory")
+    return check_generation(directory, fs)
+
+
+def _named(fs: FileOps, number: int) -> tuple[Generation | None, str | None]:
     try:
-        return check_generation(directory), None
+        found = read_generation(fs, number)
     except InvalidGeneration as exc:
         return None, f"CURRENT names invalid {gen_name(number)}: {exc}"
+    if found is None:
+        return None, f"CURRENT dangling: {gen_name(number)} does not exist"
+    return found, None
 
 
-def _fall_back(path: Path, why: str, named: int | None) -> tuple[Generation, str]:
+def _fall_back(
+    fs: FileOps, numbers: list[int], why: str, named: int | None
+) -> tuple[Generation, str]:
     problems = [why]
-    for number in reversed(generations(path)):
+    for number in reversed(numbers):
         if number == named:
             continue
         try:
-            found = check_generation(path / gen_name(number))
+            found = read_generation(fs, number)
         except InvalidGeneration as exc:
             problems.append(f"{gen_name(number)}: {exc}")
             continue
-        return found, f"{why}; fell back to {gen_name(number)}"
+        if found is not None:
+            return found, f"{why}; fell back to {gen_name(number)}"
     raise StateError(
         "no valid generation: " + "; ".join(problems), field=CURRENT, code="STATE_CORRUPT"
     )
 
 
-def _select(path: Path) -> tuple[Generation, str | None]:
-    number, why = _pointer(path)
-    if number is not None:
-        found, why = _named(path, number)
-        if found is not None:
-            return found, None
-    return _fall_back(path, why, number)
-
-
-def _is_fresh(path: Path) -> bool:
-    return not (path / CURRENT).exists() and not generations(path)
-
-
-def load_state(path: Path) -> LoadedState:
+def load_state(path: Path, fs: FileOps | None = None) -> LoadedState:
     """Load the state in *path* (read-only, no lock) following the recovery rules."""
-    path = Path(path)
-    if _is_fresh(path):
+    fs = fs or FileOps(Path(path))
+    numbers = generations(fs.list_dir(fs.root))
+    pointer = read_pointer(fs)
+    if not pointer.present and not numbers:
         return fresh_state()
-    found, recovered = _select(path)
+    found, why = (None, pointer.why)
+    if pointer.number is not None:
+        found, why = _named(fs, pointer.number)
+    recovered = None
+    if found is None:
+        found, recovered = _fall_back(fs, numbers, why, pointer.number)
     return LoadedState(
         identity=found.identity,
         generation=found.generation,
@@ -113,4 +139,5 @@ def load_state(path: Path) -> LoadedState:
         recovered=recovered,
         records=decode_core(found.core, found.schema_version),
         fresh=False,
+        pointer=pointer.number,
     )

@@ -1,58 +1,98 @@
-"""The single-writer lock: an exclusive, non-blocking ``flock`` on ``<dir>/LOCK``.
+"""The single-writer lock: an exclusive, non-blocking ``flock`` on the state directory itself.
 
-The lock lives on an open file description, so a second writer is refused whether it is
-another process or another store in the same process; the OS drops the lock when the
-holder dies. The holder's pid is written into the file for the refusal message.
+Locking the directory (not the ``LOCK`` file) means that unlinking or replacing ``LOCK``
+cannot let a second writer in. The lock lives on an open file description, so a second
+writer is refused whether it is another process or another store in the same process,
+and the OS drops it when the holder dies. ``LOCK`` holds the holder's pid, for the
+refusal message only; it is written without following a link.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 from pathlib import Path
 
-from reference.state.errors import StateError
+from reference.state.errors import StateError, io_refusal
+from reference.state.fsops import FileOps
 from reference.state.layout import LOCK
 
 
 class WriterLock:
     """The writer lock of one state directory."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path) / LOCK
-        self._fd: int | None = None
+    def __init__(self, path: Path, fs: FileOps | None = None) -> None:
+        self.directory = Path(path)
+        self.path = self.directory / LOCK
+        self.fs = fs or FileOps(self.directory)
+        self._dir_fd: int | None = None
+        self._pid_fd: int | None = None
 
     @property
     def held(self) -> bool:
         """Whether this object holds the lock."""
-        return self._fd is not None
+        return self._dir_fd is not None
 
-    def _holder(self, fd: int) -> str:
-        text = os.pread(fd, 64, 0).decode("ascii", errors="replace").strip()
+    def _holder(self) -> str:
+        try:
+            data = self.fs.read_file(self.path) or b""
+        except StateError:
+            return "unknown"
+        text = data[:64].decode("ascii", errors="replace").strip()
         return text if text.isdigit() else "unknown"
 
-    def acquire(self) -> None:
-        """Take the lock or raise ``STATE_LOCKED`` naming the holder's pid."""
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+    def lock_target(self) -> int:
+        """A new descriptor of what the flock is taken on: the state directory itself."""
+        try:
+            return os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise io_refusal(self.directory, exc, reading=True) from exc
+
+    def _lock_directory(self) -> int:
+        fd = self.lock_target()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = self._holder(fd)
             os.close(fd)
             raise StateError(
-                f"state directory {self.path.parent} is locked by pid {holder}",
+                f"state directory {self.directory} is locked by pid {self._holder()}",
                 field="path",
                 code="STATE_LOCKED",
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-        self._fd = fd
+        return fd
+
+    def _write_pid(self) -> int:
+        fd = self.fs.open_file(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        except OSError as exc:
+            os.close(fd)
+            raise io_refusal(self.path, exc, reading=False) from exc
+        return fd
+
+    def acquire(self) -> None:
+        """Take the lock or raise ``STATE_LOCKED`` naming the holder's pid."""
+        dir_fd = self._lock_directory()
+        try:
+            self._pid_fd = self._write_pid()
+        except BaseException:
+            os.close(dir_fd)
+            raise
+        self._dir_fd = dir_fd
 
     def release(self) -> None:
         """Clear the pid and drop the lock (a no-op when not held)."""
-        if self._fd is None:
+        if self._dir_fd is None:
             return
-        fd, self._fd = self._fd, None
-        os.ftruncate(fd, 0)
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+        dir_fd, self._dir_fd = self._dir_fd, None
+        pid_fd, self._pid_fd = self._pid_fd, None
+        try:
+            if pid_fd is not None:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(pid_fd, 0)
+                os.close(pid_fd)
+        finally:
+            fcntl.flock(dir_fd, fcntl.LOCK_UN)
+            os.close(dir_fd)

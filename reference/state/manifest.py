@@ -2,7 +2,8 @@
 
 ``check_generation`` checks a generation in the order of docs/state.md: the manifest
 parses; its schema version (a refusal, never a reason to fall back); its checksum and
-listed files (an invalid generation, so the loader falls back).
+listed files (an invalid generation, so the loader falls back). Files are read through
+a ``FileOps``, so an unreadable or symlinked file is a refusal, not an invalid generation.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from reference.canonical import canonical_bytes, digest, sha256_hex
 from reference.state.core import identity
 from reference.state.errors import StateError
+from reference.state.fsops import FileOps
 from reference.state.layout import CORE, MANIFEST, gen_number
 from reference.state.records import CURRENT_SCHEMA_VERSION
 
@@ -53,11 +55,14 @@ def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _read_manifest(directory: Path) -> dict:
+def _read_manifest(directory: Path, fs: FileOps) -> dict:
+    data = fs.read_file(directory / MANIFEST)
+    if data is None:
+        raise InvalidGeneration(f"{MANIFEST} missing")
     try:
-        manifest = json.loads((directory / MANIFEST).read_bytes().decode("utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InvalidGeneration(f"{MANIFEST} unreadable ({exc.__class__.__name__})") from exc
+        manifest = json.loads(data.decode("utf-8"))
+    except ValueError as exc:
+        raise InvalidGeneration(f"{MANIFEST} is not JSON ({exc.__class__.__name__})") from exc
     if not isinstance(manifest, dict) or not _FIELDS.issubset(manifest):
         raise InvalidGeneration(f"{MANIFEST} lacks required fields")
     return manifest
@@ -73,17 +78,17 @@ def _check_checksum(manifest: dict) -> None:
         raise InvalidGeneration(f"{MANIFEST} checksum mismatch")
 
 
-def _check_files(directory: Path, files: object) -> bytes:
+def _check_files(directory: Path, files: object, fs: FileOps) -> bytes:
     if not isinstance(files, dict) or CORE not in files:
         raise InvalidGeneration(f"{MANIFEST} does not list {CORE}")
     contents = {}
     for name, expected in sorted(files.items()):
         if "/" in name or name in ("", ".", ".."):
             raise InvalidGeneration(f"{MANIFEST} lists a bad file name {name!r}")
-        try:
-            contents[name] = (directory / name).read_bytes()
-        except OSError as exc:
-            raise InvalidGeneration(f"{name} unreadable ({exc.__class__.__name__})") from exc
+        data = fs.read_file(directory / name)
+        if data is None:
+            raise InvalidGeneration(f"{name} missing")
+        contents[name] = data
         if sha256_hex(contents[name]) != expected:
             raise InvalidGeneration(f"{name} does not match its SHA-256")
     return contents[CORE]
@@ -118,12 +123,18 @@ def _check_consistent(directory: Path, manifest: dict, core: bytes, version: int
         raise InvalidGeneration(f"{MANIFEST} identity does not match {CORE}")
 
 
-def check_generation(directory: Path) -> Generation:
-    """Read a generation; raise InvalidGeneration (fall back) or StateError (refuse)."""
-    manifest = _read_manifest(directory)
+def check_generation(directory: Path, fs: FileOps | None = None) -> Generation:
+    """Read a generation; raise InvalidGeneration (fall back) or StateError (refuse).
+
+    Only proven damage (a missing file, bad JSON, a checksum or consistency mismatch) is
+    InvalidGeneration; a file that exists but cannot be read, or a symbolic link, is a
+    StateError, never a reason to fall back.
+    """
+    fs = fs or FileOps(directory)
+    manifest = _read_manifest(directory, fs)
     version = check_schema_version(manifest)
     _check_checksum(manifest)
-    core = _check_files(directory, manifest["files"])
+    core = _check_files(directory, manifest["files"], fs)
     _check_consistent(directory, manifest, core, version)
     return Generation(
         generation=manifest["generation"],

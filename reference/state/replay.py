@@ -33,6 +33,6 @@ def replay_op(op: dict, root: Path, fs: FileOps) -> None:
 
 def replay(ops: list[dict], root: Path, fs: FileOps | None = None) -> None:
     """Perform recorded *ops*, in order, on the directory *root*."""
-    fs = fs or FileOps()
+    fs = fs or FileOps(Path(root))
     for op in ops:
         replay_op(op, Path(root), fs)

@@ -2,20 +2,27 @@
 
 ``StateStore.open`` creates the directory when missing, takes the writer lock, loads by
 the recovery rules, removes leftovers of a crashed commit, repairs the journals and
-records a boot event. Every file-system effect goes through ``self.fs``.
+records a boot event. Every file-system effect goes through ``self.fs``. Each step of
+open and checkpoint is a hook (a method a subclass may replace): ``file_ops``,
+``writer_lock``, ``load``, ``preflight``, ``clear_leftovers``, ``open_queue``, ``boot_event``,
+``record_boot``, ``encode``, and the commit steps ``clear_debris``, ``next_generation``,
+``stage``, ``publish``, ``swap_pointer`` and ``prune``.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference.state import commit as steps
 from reference.state import journal
-from reference.state.commit import CheckpointInfo, commit, remove_leftovers
+from reference.state.commit import CheckpointInfo
 from reference.state.core import Key, encode_core, identity
-from reference.state.errors import StateError
+from reference.state.errors import StateError, io_refusal
 from reference.state.fsops import FileOps
-from reference.state.layout import LINEAGE
+from reference.state.layout import LINEAGE, OVERFLOW, PROPOSALS
 from reference.state.lineage import BootInfo, boot_info
 from reference.state.loader import LoadedState, load_state
 from reference.state.lock import WriterLock
@@ -24,14 +31,15 @@ from reference.state.proposals import ProposalQueue
 from reference.state.records import CURRENT_SCHEMA_VERSION
 
 
-def _ensure_dir(path: Path, fs: FileOps) -> None:
-    missing = []
-    while not path.exists():
-        missing.append(path)
-        path = path.parent
-    for directory in reversed(missing):
-        fs.mkdir(directory)
-        fs.fsync_dir(directory.parent)
+def make_dirs(path: Path) -> None:
+    """Create *path* and its missing parents, fsyncing each parent's new entry."""
+    try:
+        missing = [d for d in (path, *path.parents) if not os.path.lexists(d)]
+        for directory in reversed(missing):
+            os.mkdir(directory)
+            FileOps(directory.parent).fsync_dir(directory.parent)
+    except OSError as exc:
+        raise io_refusal(path, exc, reading=False) from exc
 
 
 @dataclass(frozen=True)
@@ -41,16 +49,6 @@ class Booted:
     loaded: LoadedState
     boot: BootInfo
     queue: ProposalQueue
-
-
-def _boot(path: Path, fs: FileOps) -> Booted:
-    loaded = load_state(path)
-    remove_leftovers(path, fs, loaded.generation)
-    queue = ProposalQueue.open(path, fs)
-    events = journal.recover(path / LINEAGE, repair=True, fs=fs).entries
-    boot = boot_info(loaded, events)
-    journal.append(path / LINEAGE, boot.as_event(), fs)
-    return Booted(loaded, boot, queue)
 
 
 class StateStore:
@@ -67,19 +65,114 @@ class StateStore:
         self._turn_count = loaded.turn_count
         self._committed = CheckpointInfo(loaded.generation, loaded.identity, loaded.turn_count)
 
+    # Hooks of open -----------------------------------------------------------------------
+
+    @classmethod
+    def file_ops(cls, path: Path) -> FileOps:
+        """The file operations every step of this store goes through."""
+        return FileOps(path)
+
+    @classmethod
+    def writer_lock(cls, path: Path, fs: FileOps) -> WriterLock:
+        """The single-writer lock of *path*."""
+        return WriterLock(path, fs)
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        """Load the directory by the recovery rules (also answers ``state.load``)."""
+        return load_state(fs.root, fs)
+
+    @classmethod
+    def preflight(cls, fs: FileOps) -> None:
+        """Read every journal open will repair or append to, so a refusal precedes any write."""
+        for name in (PROPOSALS, OVERFLOW, LINEAGE):
+            journal.recover(fs.root / name, repair=False, fs=fs)
+
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        """Remove what a crashed commit left (only what is newer than ``CURRENT`` names)."""
+        steps.remove_leftovers(fs, loaded.pointer)
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        """Recover the proposal journals and return the queue."""
+        return ProposalQueue.open(fs.root, fs)
+
+    @classmethod
+    def boot_event(cls, loaded: LoadedState, events: tuple[dict, ...]) -> BootInfo:
+        """The boot event of a load after the recorded lineage events."""
+        return boot_info(loaded, events)
+
+    @classmethod
+    def record_boot(cls, fs: FileOps, boot: BootInfo) -> None:
+        """Append the boot event to the lineage journal."""
+        journal.append(fs.root / LINEAGE, boot.as_event(), fs)
+
+    @classmethod
+    def start(cls, fs: FileOps) -> Booted:
+        """Load and check (reads only), then clear leftovers, repair the journals and record
+        the boot event: a refusal of the load or the checks leaves the directory untouched."""
+        loaded = cls.load(fs)
+        cls.preflight(fs)
+        cls.clear_leftovers(fs, loaded)
+        queue = cls.open_queue(fs)
+        events = journal.recover(fs.root / LINEAGE, repair=True, fs=fs).entries
+        boot = cls.boot_event(loaded, events)
+        cls.record_boot(fs, boot)
+        return Booted(loaded, boot, queue)
+
     @classmethod
     def open(cls, path: Path, *, fs: FileOps | None = None) -> StateStore:
         """Open *path* for writing, or raise (``STATE_LOCKED``, schema refusals, corruption)."""
-        path, fs = Path(path), fs or FileOps()
-        _ensure_dir(path, fs)
-        lock = WriterLock(path)
+        path = Path(path)
+        make_dirs(path)
+        fs = fs or cls.file_ops(path)
+        lock = cls.writer_lock(path, fs)
         lock.acquire()
         try:
-            booted = _boot(path, fs)
+            booted = cls.start(fs)
         except BaseException:
             lock.release()
             raise
         return cls(path, fs, lock, booted)
+
+    # Hooks of checkpoint -----------------------------------------------------------------
+
+    def encode(self, records: Iterable[dict]) -> bytes:
+        """The bytes of ``core.jsonl`` for *records*."""
+        return encode_core(records)
+
+    def clear_debris(self) -> None:
+        """Commit step 1: remove staging directories and ``CURRENT.tmp``."""
+        steps.remove_debris(self.fs)
+
+    def next_generation(self) -> int:
+        """The number the checkpoint commits: past the live one and any on disk."""
+        return steps.next_generation(self.fs, self.generation)
+
+    def stage(self, generation: int, core: bytes) -> Path:
+        """Commit steps 2 and 3: the synced staging directory of *generation*."""
+        return steps.stage(
+            self.fs,
+            generation=generation,
+            live=self.generation,
+            turn_count=self._turn_count,
+            core=core,
+        )
+
+    def publish(self, staging: Path, generation: int) -> None:
+        """Commit step 4: rename the staging directory into place."""
+        steps.publish(self.fs, staging, generation)
+
+    def swap_pointer(self, generation: int) -> None:
+        """Commit step 5, the commit point: ``CURRENT`` names *generation*, durably."""
+        steps.swap_pointer(self.fs, generation)
+
+    def prune(self, generation: int) -> None:
+        """Commit step 6: keep only *generation* and the previous live one."""
+        steps.prune(self.fs, live=self.generation, generation=generation)
+
+    # Operations --------------------------------------------------------------------------
 
     def _check_open(self) -> None:
         if not self._lock.held:
@@ -101,7 +194,7 @@ class StateStore:
         return {key: dict(record) for key, record in self._records.items()}
 
     def _core(self) -> bytes:
-        return encode_core(self._records.values())
+        return self.encode(self._records.values())
 
     def _is_dirty(self, current: str) -> bool:
         committed = self._committed
@@ -128,12 +221,15 @@ class StateStore:
     def checkpoint(self) -> CheckpointInfo:
         """Commit the in-memory state as the next generation; return once it is durable."""
         self._check_open()
-        self._committed = commit(
-            self.path,
-            self.fs,
-            live=self._committed.generation,
-            turn_count=self._turn_count,
-            core=self._core(),
+        core = self._core()
+        self.clear_debris()
+        generation = self.next_generation()
+        staging = self.stage(generation, core)
+        self.publish(staging, generation)
+        self.swap_pointer(generation)
+        self.prune(generation)
+        self._committed = CheckpointInfo(
+            generation, identity(CURRENT_SCHEMA_VERSION, core), self._turn_count
         )
         return self._committed
 

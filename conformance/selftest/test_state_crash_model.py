@@ -1,0 +1,161 @@
+"""The crash model, the strace reader and the figures channel the state requirements use."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from conformance import details
+from conformance.engines import REFERENCE_FACTORY, InProcessEngine
+from conformance.report.certificate import render_certificate
+from conformance.report.expected import ExpectedFailures
+from conformance.report.model import build_report
+from conformance.requirements import REGISTRY, SuiteContext
+from conformance.runner import PROFILES, run_requirement
+from conformance.state import strace
+from conformance.state.crashstates import (
+    CrashState,
+    build,
+    crash_states,
+    expand,
+    fate_menu,
+    prefix_images,
+)
+from conformance.state.judge import allowed_at, distinct_states
+from conformance.state.traces import Trace
+
+
+def _data(text: bytes) -> str:
+    return base64.b64encode(text).decode("ascii")
+
+
+COMMIT = [
+    {"op": "mkdir", "path": "s"},
+    {"op": "write", "path": "s/f", "data": _data(b"new data")},
+    {"op": "fsync", "path": "s/f"},
+    {"op": "fsync_dir", "path": "s"},
+    {"op": "rename", "src": "s", "dst": "g"},
+    {"op": "append", "path": "j", "data": _data(b"tail")},
+]
+
+
+def test_a_synced_operation_has_one_fate():
+    assert fate_menu(COMMIT, 1, 4) == ()
+    assert "lost" in fate_menu(COMMIT, 0, 3)
+
+
+def test_unsynced_writes_may_tear_or_land_as_zeros_or_garbage():
+    assert set(fate_menu(COMMIT, 1, 2)) >= {"empty", "torn", "torn1", "zeros", "garbage"}
+    prefixes = prefix_images({}, COMMIT)
+    zeros = build(prefixes, COMMIT, CrashState(2, ((1, "zeros"),)))
+    garbage = build(prefixes, COMMIT, CrashState(2, ((1, "garbage"),)))
+    assert zeros["s/f"] == bytes(8)
+    assert len(garbage["s/f"]) == 8 and garbage["s/f"] != b"new data"
+
+
+def test_a_rename_may_leave_neither_name_or_both():
+    prefixes = prefix_images({}, COMMIT)
+    neither = build(prefixes, COMMIT, CrashState(5, ((4, "neither"),)))
+    both = build(prefixes, COMMIT, CrashState(5, ((4, "both"),)))
+    assert "s" not in neither and "g" not in neither
+    assert both["s/f"] == both["g/f"] == b"new data"
+
+
+def test_an_append_may_extend_its_file_with_zeros():
+    image = {"j": b"head"}
+    state = CrashState(6, ((5, "zeros"),))
+    assert build(prefix_images(image, COMMIT), COMMIT, state)["j"] == b"head" + bytes(4)
+
+
+def test_sampling_is_seeded_and_several_losses_are_tried_together():
+    first = list(crash_states(COMMIT, seed=7, samples=4))
+    assert first == list(crash_states(COMMIT, seed=7, samples=4))
+    assert any(len(state.fates) > 1 for state in first)
+
+
+def test_remove_tree_expands_into_removals_deepest_first():
+    image = {"g": None, "g/a": b"1", "g/b": b"2"}
+    ops = expand(image, [{"op": "remove_tree", "path": "g"}])
+    assert [op["op"] for op in ops] == ["unlink", "unlink", "rmdir"]
+
+
+def test_a_crash_may_load_the_last_acknowledged_or_the_one_in_flight():
+    ops = [
+        {"op": "write", "path": "x", "data": ""},
+        {"op": "ack", "generation": 2, "identity": "b"},
+    ]
+    allowed = allowed_at(ops, (1, "a"))
+    assert allowed[0] == allowed[1] == {(1, "a"), (2, "b")}
+    assert allowed[2] == {(2, "b")}
+
+
+def _hex(text: str) -> str:
+    return "".join(f"\\x{byte:02x}" for byte in text.encode())
+
+
+def _open(path: str, flags: str, fd: int) -> str:
+    return f'7 openat(AT_FDCWD<{_hex("/")}>, "{_hex(path)}", {flags}, 0644) = {fd}<{_hex(path)}>'
+
+
+def test_strace_log_becomes_logical_operations():
+    root = "/s"
+    log = "\n".join(
+        [
+            f'7 mkdir("{_hex("/s/st")}", 0777) = 0',
+            _open("/s/st/f", "O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC", 3),
+            f'7 write(3<{_hex("/s/st/f")}>, "{_hex("ab")}", 2 <unfinished ...>',
+            "7 <... write resumed>) = 2",
+            f'7 write(3<{_hex("/s/st/f")}>, "{_hex("cd")}", 2) = 2',
+            f"7 fsync(3<{_hex('/s/st/f')}>) = 0",
+            _open("/s", "O_RDONLY|O_DIRECTORY", 4),
+            f"7 fsync(4<{_hex('/s')}>) = 0",
+            _open("/s/LOCK", "O_RDWR|O_CREAT", 5),
+            f'7 write(5<{_hex("/s/LOCK")}>, "{_hex("12")}", 2) = 2',
+            f'7 unlinkat(4<{_hex("/s")}>, "{_hex("old")}", AT_REMOVEDIR) = 0',
+            f'7 unlink("{_hex("/s/gone")}") = -1 ENOENT (No such file or directory)',
+            f'7 write(1<{_hex("pipe:[1]")}>, "{_hex("{}")}", 2) = 2',
+            f'7 write(1<{_hex("pipe:[1]")}>, "{_hex(chr(10))}", 1) = 1',
+        ]
+    )
+    ops = strace.file_ops(log, root, set())
+    assert ops == [
+        {"op": "mkdir", "path": "st"},
+        {"op": "write", "path": "st/f", "data": _data(b"abcd")},
+        {"op": "fsync", "path": "st/f"},
+        {"op": "fsync_dir", "path": "."},
+        {"op": "rmdir", "path": "old"},
+        {"op": "answer"},
+    ]
+
+
+def test_a_requirement_reports_its_figures_in_the_report_and_certificate():
+    engine = InProcessEngine(REFERENCE_FACTORY)
+    req = REGISTRY["STATE-TRACE-001"]
+    token = details.start()
+    details.count(kills=2)
+    details.count(kills=1)
+    details.note(trace="strace")
+    assert details.finish(token) == {"kills": 3, "trace": "strace"}
+    outcome = run_requirement(req, engine, SuiteContext(()), PROFILES["ci"], max_examples=1)
+    assert outcome.details and outcome.details["traced_ops"] > 0
+    report = build_report(
+        [(req, outcome)],
+        hello={},
+        engine="e",
+        profile=PROFILES["ci"],
+        expected=ExpectedFailures({}),
+    )
+    assert report["results"][0]["details"] == outcome.details
+    assert f"- STATE-TRACE-001: traced_ops {outcome.details['traced_ops']}" in (
+        render_certificate(report)
+    )
+
+
+def test_a_call_the_model_does_not_cover_is_named():
+    cwd = f"AT_FDCWD<{_hex('/')}>"
+    log = f'7 linkat({cwd}, "{_hex("/s/a")}", {cwd}, "{_hex("/s/b")}", 0) = 0'
+    ops = strace.file_ops(log, "/s", set())
+    assert ops == [{"op": "unmodelled", "call": "linkat"}]
+    with pytest.raises(AssertionError, match="linkat"):
+        distinct_states(Trace({}, ops, (0, ""), "strace"), seed=0, samples=0)

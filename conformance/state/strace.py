@@ -1,0 +1,300 @@
+"""Record the file operations an engine process really makes, with ``strace``.
+
+``traced(command, output)`` wraps an engine command so that strace writes every file
+system call of the process (and its children) to *output*; ``file_ops`` turns that log
+into the logical operations of :mod:`conformance.state.crashstates`, keeping only paths
+inside one state directory (the ``LOCK`` file excepted: it holds no state), and marks
+each complete answer line the engine wrote on its stdout with an ``answer`` operation.
+strace is a Debian package (``apt-get install -y strace``); the suite installs nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+INSTALL_HINT = "apt-get install -y strace, and allow ptrace"
+SYSCALLS = (
+    "?open,openat,?creat,write,writev,pwrite64,fsync,fdatasync,?rename,renameat,?renameat2,"
+    "?mkdir,mkdirat,?unlink,unlinkat,?rmdir,truncate,ftruncate,close,"
+    "?link,linkat,?symlink,symlinkat,fallocate,copy_file_range,sendfile"
+)
+"""Traced calls; ``?`` marks those an architecture may lack (arm64 has no ``open``)."""
+IGNORED_NAMES = ("LOCK",)
+UNMODELLED = ("link", "linkat", "symlink", "symlinkat", "fallocate", "copy_file_range", "sendfile")
+"""Calls the crash model does not cover: one on the state directory is reported as such."""
+
+_LINE = re.compile(r"^(\d+) +(\w+)\((.*)\) += (.*)$")
+_UNFINISHED = re.compile(r"^(\d+) +(.*) <unfinished \.\.\.>$")
+_RESUMED = re.compile(r"^(\d+) +<\.\.\. \w+ resumed>(.*)$")
+_STRING = re.compile(r'^"((?:\\x[0-9a-f]{2})*)"$')
+_FD = re.compile(r"^(-?\d+|AT_FDCWD)<((?:\\x[0-9a-f]{2})*)>$")
+_IOV = re.compile(r'iov_base="((?:\\x[0-9a-f]{2})*)"')
+
+
+@functools.cache
+def available() -> str | None:
+    """The strace executable, or None when it is not installed or cannot trace here."""
+    found = shutil.which("strace")
+    if found is None:
+        return None
+    probe = [found, "-f", "-qq", "-o", os.devnull, "--", sys.executable, "-c", "pass"]
+    done = subprocess.run(probe, capture_output=True, check=False)
+    return found if done.returncode == 0 else None
+
+
+def traced(command: list[str], output: Path) -> list[str]:
+    """*command* run under strace, the log of its file system calls going to *output*."""
+    return [
+        available() or "strace",
+        "-f",
+        "-qq",
+        "-y",
+        "-xx",
+        "-s",
+        "16777216",
+        "-e",
+        f"trace={SYSCALLS}",
+        "-o",
+        str(output),
+        "--",
+        *command,
+    ]
+
+
+def _hex(text: str) -> bytes:
+    return bytes.fromhex(text.replace("\\x", ""))
+
+
+@dataclass
+class _Call:
+    name: str
+    args: list[str]
+    result: str
+
+    def string(self, index: int) -> str:
+        match = _STRING.match(self.args[index])
+        return _hex(match.group(1)).decode("utf-8", "surrogateescape") if match else ""
+
+    def fd(self, index: int) -> tuple[int | None, str]:
+        match = _FD.match(self.args[index])
+        if not match:
+            return None, ""
+        number = None if match.group(1) == "AT_FDCWD" else int(match.group(1))
+        return number, _hex(match.group(2)).decode("utf-8", "surrogateescape")
+
+    def returned_fd(self) -> tuple[int | None, str]:
+        match = _FD.match(self.result.split(" ", 1)[0])
+        if not match:
+            return None, ""
+        return int(match.group(1)), _hex(match.group(2)).decode("utf-8", "surrogateescape")
+
+    @property
+    def failed(self) -> bool:
+        return self.result.startswith("-1") or self.result.startswith("?")
+
+
+def calls(log: str) -> list[tuple[int, _Call]]:
+    """Every completed system call in a strace log, with its pid, in order."""
+    pending: dict[str, str] = {}
+    found = []
+    for line in log.splitlines():
+        if match := _UNFINISHED.match(line):
+            pending[match.group(1)] = match.group(2)
+            continue
+        if match := _RESUMED.match(line):
+            line = f"{match.group(1)} {pending.pop(match.group(1), '')}{match.group(2)}"
+        if match := _LINE.match(line):
+            pid, name, args, result = match.groups()
+            found.append((int(pid), _Call(name, args.split(", "), result)))
+    return found
+
+
+@dataclass
+class _Open:
+    path: str
+    directory: bool
+    op: int | None = None
+    append: bool = False
+    offset: int = 0
+
+
+@dataclass
+class _Converter:
+    root: str
+    dirs: set[str]
+    ops: list[dict] = field(default_factory=list)
+    fds: dict[int, _Open] = field(default_factory=dict)
+    stdout: bytes = b""
+
+    def rel(self, path: str) -> str | None:
+        if path != self.root and not path.startswith(self.root + "/"):
+            return None
+        rel = path[len(self.root) + 1 :] or "."
+        return None if rel.split("/")[-1] in IGNORED_NAMES else rel
+
+    def at(self, call: _Call, dir_index: int, name_index: int) -> str | None:
+        name = call.string(name_index)
+        if not name.startswith("/"):
+            name = os.path.join(call.fd(dir_index)[1], name)
+        return self.rel(os.path.normpath(name))
+
+    def emit(self, op: dict) -> int:
+        self.ops.append(op)
+        return len(self.ops) - 1
+
+    def handle(self, call: _Call) -> None:
+        if call.failed:
+            return
+        if call.name in UNMODELLED and self._touches_root(call):
+            self.emit({"op": "unmodelled", "call": call.name})
+            return
+        handler = getattr(self, f"on_{call.name}", None)
+        if handler is not None:
+            handler(call)
+
+    def _touches_root(self, call: _Call) -> bool:
+        paths = [call.string(i) for i in range(len(call.args))]
+        paths += [call.fd(i)[1] for i in range(len(call.args))]
+        return any(self.rel(os.path.normpath(p)) is not None for p in paths if p.startswith("/"))
+
+    def on_openat(self, call: _Call) -> None:
+        self._opened(call, call.args[2])
+
+    def on_open(self, call: _Call) -> None:
+        self._opened(call, call.args[1])
+
+    def on_creat(self, call: _Call) -> None:
+        self._opened(call, "O_WRONLY|O_CREAT|O_TRUNC")
+
+    def _opened(self, call: _Call, flags: str) -> None:
+        fd, path = call.returned_fd()
+        rel = self.rel(path)
+        if fd is None:
+            return
+        if rel is None:
+            self.fds.pop(fd, None)
+            return
+        opened = _Open(rel, "O_DIRECTORY" in flags or rel in self.dirs, append="O_APPEND" in flags)
+        if "O_TRUNC" in flags and ("O_WRONLY" in flags or "O_RDWR" in flags):
+            opened.op = self.emit({"op": "write", "path": rel, "data": ""})
+        self.fds[fd] = opened
+
+    def on_close(self, call: _Call) -> None:
+        fd, _ = call.fd(0)
+        self.fds.pop(fd, None)
+
+    def _data(self, fd: int | None, data: bytes, offset: int | None = None) -> None:
+        if fd == 1 and offset is None:
+            self._answer(data)
+            return
+        opened = self.fds.get(fd)
+        if opened is None:
+            return
+        if offset is None and opened.op == len(self.ops) - 1 and opened.op is not None:
+            op = self.ops[opened.op]
+            op["data"] = base64.b64encode(base64.b64decode(op["data"]) + data).decode("ascii")
+        elif offset is None and opened.append:
+            opened.op = self.emit(_data_op("append", opened.path, data))
+        else:
+            at = opened.offset if offset is None else offset
+            self.emit({**_data_op("pwrite", opened.path, data), "offset": at})
+        if offset is None:
+            opened.offset += len(data)
+
+    def _answer(self, data: bytes) -> None:
+        self.stdout += data
+        while b"\n" in self.stdout:
+            _, self.stdout = self.stdout.split(b"\n", 1)
+            self.emit({"op": "answer"})
+
+    def on_write(self, call: _Call) -> None:
+        self._data(call.fd(0)[0], _hex(_STRING.match(call.args[1]).group(1)))
+
+    def on_writev(self, call: _Call) -> None:
+        data = b"".join(_hex(part) for part in _IOV.findall(", ".join(call.args[1:])))
+        self._data(call.fd(0)[0], data)
+
+    def on_pwrite64(self, call: _Call) -> None:
+        self._data(call.fd(0)[0], _hex(_STRING.match(call.args[1]).group(1)), int(call.args[3]))
+
+    def on_fsync(self, call: _Call) -> None:
+        opened = self.fds.get(call.fd(0)[0])
+        if opened is not None:
+            self.emit({"op": "fsync_dir" if opened.directory else "fsync", "path": opened.path})
+
+    on_fdatasync = on_fsync
+
+    def on_ftruncate(self, call: _Call) -> None:
+        opened = self.fds.get(call.fd(0)[0])
+        if opened is not None:
+            self.emit({"op": "truncate", "path": opened.path, "size": int(call.args[1])})
+
+    def on_truncate(self, call: _Call) -> None:
+        rel = self.rel(os.path.normpath(call.string(0)))
+        if rel is not None:
+            self.emit({"op": "truncate", "path": rel, "size": int(call.args[1])})
+
+    def on_mkdir(self, call: _Call) -> None:
+        self._mkdir(self.rel(os.path.normpath(call.string(0))))
+
+    def on_mkdirat(self, call: _Call) -> None:
+        self._mkdir(self.at(call, 0, 1))
+
+    def _mkdir(self, rel: str | None) -> None:
+        if rel is not None:
+            self.dirs.add(rel)
+            self.emit({"op": "mkdir", "path": rel})
+
+    def on_rename(self, call: _Call) -> None:
+        src, dst = (self.rel(os.path.normpath(call.string(i))) for i in (0, 1))
+        self._rename(src, dst)
+
+    def on_renameat(self, call: _Call) -> None:
+        self._rename(self.at(call, 0, 1), self.at(call, 2, 3))
+
+    on_renameat2 = on_renameat
+
+    def _rename(self, src: str | None, dst: str | None) -> None:
+        if src is None or dst is None:
+            return
+        if src in self.dirs:
+            self.dirs.add(dst)
+        self.emit({"op": "rename", "src": src, "dst": dst})
+
+    def on_unlink(self, call: _Call) -> None:
+        self._remove(self.rel(os.path.normpath(call.string(0))), "unlink")
+
+    def on_rmdir(self, call: _Call) -> None:
+        self._remove(self.rel(os.path.normpath(call.string(0))), "rmdir")
+
+    def on_unlinkat(self, call: _Call) -> None:
+        kind = "rmdir" if "AT_REMOVEDIR" in call.args[2] else "unlink"
+        self._remove(self.at(call, 0, 1), kind)
+
+    def _remove(self, rel: str | None, kind: str) -> None:
+        if rel is not None:
+            self.dirs.discard(rel)
+            self.emit({"op": kind, "path": rel})
+
+
+def _data_op(kind: str, path: str, data: bytes) -> dict:
+    return {"op": kind, "path": path, "data": base64.b64encode(data).decode("ascii")}
+
+
+def file_ops(log: str, root: Path, dirs: set[str]) -> list[dict]:
+    """The logical operations a strace log shows on paths inside *root*, with answers marked.
+
+    *dirs* names the directories (relative to *root*) that existed before the trace.
+    """
+    converter = _Converter(os.path.realpath(root), set(dirs))
+    for _, call in calls(log):
+        converter.handle(call)
+    return converter.ops

@@ -1,0 +1,161 @@
+"""Traced sessions: a damaged directory opened, then checkpointed three times, recorded.
+
+``damaged_directory`` builds the debris a crashed writer leaves (a valid generation
+newer than the one ``CURRENT`` names, a staging directory, ``CURRENT.tmp``, a torn
+journal tail). ``strace_session`` runs a fresh engine process on it under strace and
+returns the operations its system calls show; ``reported_session`` asks the engine
+itself (``state.trace_checkpoint``) and cannot see the open. Either way the result is
+the directory image before the trace and the operations, with an ``ack`` after each
+acknowledged checkpoint naming its generation and identity.
+"""
+
+from __future__ import annotations
+
+import shlex
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from conformance.engines.base import EngineClient, Transcript
+from conformance.engines.subprocess import SubprocessEngine
+from conformance.state import oracle, strace
+from conformance.state.crashstates import Image, snapshot
+
+SESSION_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class Trace:
+    """The image before the trace, its operations, and the state it started from."""
+
+    image: Image
+    ops: list[dict]
+    start: tuple[int, str]
+    source: str
+
+
+def damaged_directory(directory: Path, live: list[dict], unacknowledged: list[dict]) -> tuple:
+    """Write a crashed writer's directory; return the (generation, identity) it must load."""
+    core = oracle.encode_core(live)
+    oracle.write_generation(directory, 1, core)
+    oracle.write_generation(directory, 2, oracle.encode_core(unacknowledged), point=False)
+    (directory / "staging-2").mkdir()
+    (directory / "staging-2" / "core.jsonl").write_bytes(b'{"kind":"tor')
+    (directory / "CURRENT.tmp").write_bytes(b"gen-0000")
+    pending = oracle.frame({"claim": "c", "lemma": "l"})
+    (directory / "proposals.journal").write_bytes(pending + pending[:11])
+    return 1, oracle.identity(oracle.CURRENT_SCHEMA_VERSION, core)
+
+
+def _mutations(records: list[dict]) -> list[dict]:
+    return [{"op": "put", "record": record} for record in records]
+
+
+def _acks(ops: list[dict], answers: list[dict | None]) -> list[dict]:
+    """Replace the n-th ``answer`` by an ``ack`` when the n-th answer acknowledged a commit."""
+    marked, seen = [], 0
+    for op in ops:
+        if op["op"] != "answer":
+            marked.append(op)
+            continue
+        answer = answers[seen] if seen < len(answers) else None
+        seen += 1
+        if answer is not None:
+            marked.append({"op": "ack", **answer})
+    return marked
+
+
+def strace_session(
+    command: list[str], directory: Path, batches: list[list[dict]], transcript: Transcript
+) -> Trace:
+    """Open *directory* in a fresh engine under strace and checkpoint each batch.
+
+    The traced engine's exchanges are added to *transcript*.
+    """
+    start = oracle_start(directory)
+    image = snapshot(directory)
+    with tempfile.TemporaryDirectory(prefix="core-strace-") as logs:
+        log = Path(logs) / "strace.log"
+        engine = SubprocessEngine(
+            shlex.join(strace.traced(command, log)), timeout=SESSION_TIMEOUT, max_restarts=0
+        )
+        try:
+            answers = _drive(engine, directory, batches)
+        finally:
+            engine.close()
+            transcript.exchanges += engine.transcript.exchanges
+        text = log.read_text("ascii", errors="replace")
+    dirs = {path for path, value in image.items() if value is None} | {"."}
+    ops = _acks(strace.file_ops(text, directory, dirs), answers)
+    return Trace(image, ops, start, "strace")
+
+
+def _drive(engine: EngineClient, directory: Path, batches: list[list[dict]]) -> list:
+    store = engine.call("state.open", {"dir": str(directory)})["store"]
+    answers: list[dict | None] = [None]
+    for batch in batches:
+        engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
+        done = engine.call("state.checkpoint", {"store": store})
+        answers += [None, {"generation": done["generation"], "identity": done["identity"]}]
+    engine.call("state.close", {"store": store})
+    return [*answers, None]
+
+
+def oracle_start(directory: Path) -> tuple[int, str]:
+    """The generation ``CURRENT`` names in *directory* and its identity, by the oracle."""
+    name = (directory / "CURRENT").read_text("ascii").strip()
+    core = (directory / name / "core.jsonl").read_bytes()
+    return int(name[4:]), oracle.identity(oracle.CURRENT_SCHEMA_VERSION, core)
+
+
+def reported_session(engine: EngineClient, directory: Path, batches: list[list[dict]]) -> Trace:
+    """Open *directory* and checkpoint each batch with ``state.trace_checkpoint``."""
+    start = oracle_start(directory)
+    store = engine.call("state.open", {"dir": str(directory)})["store"]
+    image, ops = snapshot(directory), []
+    try:
+        for batch in batches:
+            engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
+            traced = engine.call("state.trace_checkpoint", {"store": store})
+            ack = {"generation": traced["generation"], "identity": traced["identity"]}
+            ops += [*traced["ops"], {"op": "ack", **ack}]
+    finally:
+        engine.call("state.close", {"store": store})
+    return Trace(image, ops, start, "self-reported")
+
+
+@dataclass(frozen=True)
+class TwoTraces:
+    """One checkpoint as the engine reported it and as strace saw it, and the image before."""
+
+    image: Image
+    reported: list[dict]
+    observed: list[dict]
+
+
+def both_traces(
+    command: list[str], directory: Path, batch: list[dict], transcript: Transcript
+) -> TwoTraces:
+    """Open *directory* in a fresh engine under strace and ``state.trace_checkpoint`` *batch*.
+
+    The traced engine's exchanges are added to *transcript*.
+    """
+    with tempfile.TemporaryDirectory(prefix="core-strace-") as logs:
+        log = Path(logs) / "strace.log"
+        engine = SubprocessEngine(
+            shlex.join(strace.traced(command, log)), timeout=SESSION_TIMEOUT, max_restarts=0
+        )
+        try:
+            store = engine.call("state.open", {"dir": str(directory)})["store"]
+            engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
+            image = snapshot(directory)
+            reported = engine.call("state.trace_checkpoint", {"store": store})["ops"]
+            engine.call("state.close", {"store": store})
+        finally:
+            engine.close()
+            transcript.exchanges += engine.transcript.exchanges
+        text = log.read_text("ascii", errors="replace")
+    dirs = {path for path, value in image.items() if value is None} | {"."}
+    ops = strace.file_ops(text, directory, dirs)
+    answers = [i for i, op in enumerate(ops) if op["op"] == "answer"]
+    return TwoTraces(image, reported, ops[answers[1] + 1 : answers[2]])
