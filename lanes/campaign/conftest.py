@@ -18,7 +18,7 @@ def plain_run(tmp_path_factory) -> Path:
         "-n",
         "1",
         "--kills",
-        "12",
+        "24",
         "--report",
         str(out),
         *id_args((*FAST, "STATE-KILL-001")),

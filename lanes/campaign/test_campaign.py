@@ -18,6 +18,7 @@ from campaign_helpers import FAST, conformance, id_args, read_report
 
 from conformance.campaign.plan import CampaignError, CampaignSpec, derive_seed, tasks
 from conformance.engines import REFERENCE_FACTORY
+from conformance.requirements.state_crash import KILLS_PER_EXAMPLE, kill_examples
 from conformance.selftest.engines import BROKEN
 
 pytest.importorskip("dask.distributed")
@@ -36,9 +37,9 @@ def test_a_campaign_on_two_workers_gives_the_plain_runs_report(plain_run, tmp_pa
         "--workers",
         "2",
         "--kills",
-        "12",
+        "24",
         "--kills-per-task",
-        "4",
+        "8",
         "--in-flight",
         "2",
         "--engine-python",
@@ -52,7 +53,7 @@ def test_a_campaign_on_two_workers_gives_the_plain_runs_report(plain_run, tmp_pa
     assert reference["verdict_digest"] == plain["verdict_digest"]
     assert reference["summary"] == plain["summary"]
     soak = reference["campaign"]["soak"]
-    assert soak == [{**soak[0], "kills": 12, "tasks": 3, "verdict": "pass"}]
+    assert soak == [{**soak[0], "kills": 24, "tasks": 3, "verdict": "pass"}]
     broken = read_report(root / "reports/engine-2")
     failed = [r for r in broken["results"] if r["outcome"] == "fail"]
     assert [r["id"] for r in failed] == ["OVR-RESOLVE-001"]
@@ -69,7 +70,8 @@ def test_kill_windows_cut_the_kill_sequence_without_gaps_or_overlaps():
         kills_per_task=300,
     )
     windows = [t["window"] for t in tasks(spec) if t["requirement"] == "STATE-KILL-001"]
-    assert windows[0] == [0, 75] and windows[-1] == [450, 500]
+    step = 300 // KILLS_PER_EXAMPLE
+    assert windows[0] == [0, step] and windows[-1][1] == kill_examples(2000)
     assert all(a[1] == b[0] for a, b in zip(windows, windows[1:], strict=False))
     assert tasks(spec) == tasks(CampaignSpec.from_dict(spec.as_dict()))
     seeded = [t for t in tasks(replace(spec, seed=7)) if t["requirement"] == "STATE-KILL-001"]

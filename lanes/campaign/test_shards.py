@@ -16,7 +16,7 @@ IDS = [*FAST, "STATE-KILL-001"]
 def test_two_engine_processes_give_the_one_engine_verdict_digest(plain_run, tmp_path):
     out = tmp_path / "n2"
     done = conformance(
-        "certify", "--quiet", "-n", "2", "--kills", "12", "--report", str(out), *id_args(IDS)
+        "certify", "--quiet", "-n", "2", "--kills", "24", "--report", str(out), *id_args(IDS)
     )
     assert done.returncode == 3, done.stdout[-2000:] + done.stderr[-2000:]
     one, two = read_report(plain_run), read_report(out)
@@ -35,7 +35,7 @@ def test_three_shards_merge_into_the_unsharded_report(plain_run, tmp_path):
             "-n",
             "1",
             "--kills",
-            "12",
+            "24",
             "--shard",
             f"{index}/3",
             "--durations-from",
