@@ -98,10 +98,12 @@ def campaign(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff check and ruff format --check."""
-    session.install("ruff>=0.6")
+    """ruff check, ruff format --check, and the architecture contracts (import-linter)."""
+    session.install("ruff>=0.6", "import-linter>=2.1")
+    session.install("--no-deps", "-e", ".")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("lint-imports")
 
 
 @nox.session
