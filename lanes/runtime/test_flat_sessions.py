@@ -43,11 +43,12 @@ def _count_instructions(work: Callable[[], object]) -> int:
         frame.f_trace_opcodes = True
         return local
 
+    previous = sys.gettrace()
     sys.settrace(enter)
     try:
         work()
     finally:
-        sys.settrace(None)
+        sys.settrace(previous)
     return count
 
 
