@@ -91,12 +91,13 @@ def products_per_turn(turns: int = 2000) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     """Print one line per operation: its median microseconds per call and ratio to np.add."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--calls", type=int, default=20_000)
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--calls", type=int, default=2_000)
+    parser.add_argument("--repeats", type=int, default=51)
     args = parser.parse_args(argv)
-    medians = {name: [] for name in operations()}
+    timed = operations()
+    medians: dict[str, list[float]] = {name: [] for name in timed}
     for _ in range(args.repeats):
-        for name, operation in operations().items():
+        for name, operation in timed.items():
             medians[name].append(microseconds_per_call(operation, args.calls, 1))
     anchor = statistics.median(medians["np.add (anchor)"])
     for name, batches in medians.items():

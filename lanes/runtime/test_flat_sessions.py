@@ -10,9 +10,11 @@ import gc
 import sys
 from collections.abc import Callable
 
+import pytest
+
 from reference.algebra import cga_inner
 from reference.runtime import ChatRuntime
-from reference.runtime.turn_log import RETAINED_EVENTS
+from reference.runtime.turn_log import RETAINED_EVENTS, TurnLog
 from reference.truth.vault import Vault, lemma_point, point_address
 
 CYCLE = (
@@ -43,11 +45,12 @@ def _count_instructions(work: Callable[[], object]) -> int:
         frame.f_trace_opcodes = True
         return local
 
+    previous = sys.gettrace()
     sys.settrace(enter)
     try:
         work()
     finally:
-        sys.settrace(None)
+        sys.settrace(previous)
     return count
 
 
@@ -106,3 +109,12 @@ def test_the_vault_tally_is_what_a_hit_reports():
     assert cga_inner(lemma_point("light"), lemma_point("light")) == 0.0
     assert cga_inner(lemma_point("light"), lemma_point("water")) < 0.0
     assert (len(vault), vault.addresses) == (4, 2)
+
+
+def test_a_turn_log_counts_every_turn_and_keeps_the_latest():
+    log = TurnLog(retained=3)
+    for turn in range(5):
+        log.append(turn)
+    assert (len(log), log.retained, list(log)) == (5, 3, [2, 3, 4])
+    with pytest.raises(ValueError, match="at least one event"):
+        TurnLog(retained=0)
