@@ -17,6 +17,7 @@ TRUTH_MAY_IMPORT = (
     "reference.truth",
     "reference.canonical",
     "reference.errors",
+    "reference.jsonio",
 )
 REALIZER_SIDE = ("reference.realize", "reference.registers", "reference.runtime")
 
