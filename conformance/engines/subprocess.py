@@ -208,6 +208,12 @@ class SubprocessEngine(EngineClient):
     def spawn_command(self) -> list[str]:
         return list(self.argv)
 
+    def stdout_pipe(self) -> str | None:
+        """The engine's stdout as the kernel names it (``pipe:[inode]``), None if not running."""
+        if self._process is None:
+            return None
+        return f"pipe:[{os.fstat(self._process.stdout.fileno()).st_ino}]"
+
     def restart(self) -> None:
         """Kill the current process and start a fresh one, within the restart budget."""
         if self.restarts >= self.max_restarts:

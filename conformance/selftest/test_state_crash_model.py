@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import base64
+import shlex
+import sys
 
 import pytest
 
 from conformance import details
-from conformance.engines import REFERENCE_FACTORY, InProcessEngine
+from conformance.engines import REFERENCE_FACTORY, InProcessEngine, SubprocessEngine
 from conformance.report.certificate import render_certificate
 from conformance.report.expected import ExpectedFailures
 from conformance.report.model import build_report
@@ -127,6 +129,33 @@ def test_strace_log_becomes_logical_operations():
         {"op": "rmdir", "path": "old"},
         {"op": "answer"},
     ]
+
+
+def test_only_the_engines_own_stdout_pipe_carries_answers():
+    log = "\n".join(
+        [
+            f'6 write(1<{_hex("pipe:[9]")}>, "{_hex("shim" + chr(10))}", 5) = 5',
+            f'7 write(1<{_hex("pipe:[1]")}>, "{_hex("{}" + chr(10))}", 3) = 3',
+        ]
+    )
+    assert strace.file_ops(log, "/s", set(), answer_pipe="pipe:[1]") == [{"op": "answer"}]
+    assert strace.file_ops(log, "/s", set()) == [{"op": "answer"}, {"op": "answer"}]
+
+
+def test_an_engine_behind_a_wrapper_script_is_traced_as_itself():
+    """A launcher whose subshells write to pipes of their own (a pyenv shim, say)."""
+    if strace.available() is None:
+        pytest.skip("strace is not installed")
+    python = shlex.quote(sys.executable)
+    command = f"sh -c 'x=$(echo wrapper); exec {python} -m reference serve'"
+    engine = SubprocessEngine(command, timeout=120.0)
+    try:
+        for req_id in ("STATE-TRACE-001", "STATE-CRASH-001"):
+            ctx = SuiteContext.from_engine(engine)
+            outcome = run_requirement(REGISTRY[req_id], engine, ctx, PROFILES["ci"], 2)
+            assert outcome.verdict == "pass", outcome.message
+    finally:
+        engine.close()
 
 
 def test_a_requirement_reports_its_figures_in_the_report_and_certificate():

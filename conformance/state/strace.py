@@ -133,6 +133,8 @@ class _Converter:
     ops: list[dict] = field(default_factory=list)
     fds: dict[int, _Open] = field(default_factory=dict)
     stdout: bytes = b""
+    answer_pipe: str | None = None
+    """The pipe the engine answers on (``pipe:[inode]``); without it, fd 1 is taken."""
 
     def rel(self, path: str) -> str | None:
         if path != self.root and not path.startswith(self.root + "/"):
@@ -191,8 +193,17 @@ class _Converter:
         fd, _ = call.fd(0)
         self.fds.pop(fd, None)
 
-    def _data(self, fd: int | None, data: bytes, offset: int | None = None) -> None:
-        if fd == 1 and offset is None:
+    def _answers_on(self, fd: int | None, path: str) -> bool:
+        """Whether a write to *fd* (*path*, as strace names it) is an answer line.
+
+        Only the engine's own stdout pipe counts when it is known, so a wrapper's
+        subshells (a shim, a launcher script) writing to their own pipes never do.
+        """
+        return path == self.answer_pipe if self.answer_pipe is not None else fd == 1
+
+    def _data(self, target: tuple[int | None, str], data: bytes, offset: int | None = None) -> None:
+        fd, path = target
+        if offset is None and self._answers_on(fd, path):
             self._answer(data)
             return
         opened = self.fds.get(fd)
@@ -216,14 +227,14 @@ class _Converter:
             self.emit({"op": "answer"})
 
     def on_write(self, call: _Call) -> None:
-        self._data(call.fd(0)[0], _hex(_STRING.match(call.args[1]).group(1)))
+        self._data(call.fd(0), _hex(_STRING.match(call.args[1]).group(1)))
 
     def on_writev(self, call: _Call) -> None:
         data = b"".join(_hex(part) for part in _IOV.findall(", ".join(call.args[1:])))
-        self._data(call.fd(0)[0], data)
+        self._data(call.fd(0), data)
 
     def on_pwrite64(self, call: _Call) -> None:
-        self._data(call.fd(0)[0], _hex(_STRING.match(call.args[1]).group(1)), int(call.args[3]))
+        self._data(call.fd(0), _hex(_STRING.match(call.args[1]).group(1)), int(call.args[3]))
 
     def on_fsync(self, call: _Call) -> None:
         opened = self.fds.get(call.fd(0)[0])
@@ -289,12 +300,13 @@ def _data_op(kind: str, path: str, data: bytes) -> dict:
     return {"op": kind, "path": path, "data": base64.b64encode(data).decode("ascii")}
 
 
-def file_ops(log: str, root: Path, dirs: set[str]) -> list[dict]:
+def file_ops(log: str, root: Path, dirs: set[str], answer_pipe: str | None = None) -> list[dict]:
     """The logical operations a strace log shows on paths inside *root*, with answers marked.
 
-    *dirs* names the directories (relative to *root*) that existed before the trace.
+    *dirs* names the directories (relative to *root*) that existed before the trace;
+    *answer_pipe* (``pipe:[inode]``) is the engine's stdout, where answers are written.
     """
-    converter = _Converter(os.path.realpath(root), set(dirs))
+    converter = _Converter(os.path.realpath(root), set(dirs), answer_pipe=answer_pipe)
     for _, call in calls(log):
         converter.handle(call)
     return converter.ops

@@ -79,6 +79,7 @@ def strace_session(
         engine = SubprocessEngine(
             shlex.join(strace.traced(command, log)), timeout=SESSION_TIMEOUT, max_restarts=0
         )
+        pipe = engine.stdout_pipe()
         try:
             answers = _drive(engine, directory, batches)
         finally:
@@ -86,7 +87,7 @@ def strace_session(
             transcript.exchanges += engine.transcript.exchanges
         text = log.read_text("ascii", errors="replace")
     dirs = {path for path, value in image.items() if value is None} | {"."}
-    ops = _acks(strace.file_ops(text, directory, dirs), answers)
+    ops = _acks(strace.file_ops(text, directory, dirs, pipe), answers)
     return Trace(image, ops, start, "strace")
 
 
@@ -145,6 +146,7 @@ def both_traces(
         engine = SubprocessEngine(
             shlex.join(strace.traced(command, log)), timeout=SESSION_TIMEOUT, max_restarts=0
         )
+        pipe = engine.stdout_pipe()
         try:
             store = engine.call("state.open", {"dir": str(directory)})["store"]
             engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
@@ -156,6 +158,6 @@ def both_traces(
             transcript.exchanges += engine.transcript.exchanges
         text = log.read_text("ascii", errors="replace")
     dirs = {path for path, value in image.items() if value is None} | {"."}
-    ops = strace.file_ops(text, directory, dirs)
+    ops = strace.file_ops(text, directory, dirs, pipe)
     answers = [i for i, op in enumerate(ops) if op["op"] == "answer"]
     return TwoTraces(image, reported, ops[answers[1] + 1 : answers[2]])
