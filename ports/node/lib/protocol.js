@@ -262,7 +262,7 @@ function validId(id) {
 }
 
 function oneLine(text) {
-  const flat = String(text).split(/\r?\n/).join(' ');
+  const flat = String(text).split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/).join(' ');
   return flat.length <= 500 ? flat : `${flat.slice(0, 497)}...`;
 }
 
