@@ -13,7 +13,7 @@ from conformance.engines import EngineClient, EngineFault
 from conformance.report.certificate import render_certificate
 from conformance.report.expected import ExpectedFailures
 from conformance.report.junit import render_junit
-from conformance.report.model import build_report
+from conformance.report.model import build_report, counterexample_path
 from conformance.requirements import REGISTRY, Requirement, SuiteContext
 from conformance.runner import Outcome, Profile, run_requirement
 
@@ -72,12 +72,13 @@ def write_report(report: dict[str, Any], pairs, directory: Path) -> None:
         for stale in examples.glob("*.json"):
             stale.unlink()
     for req, outcome in pairs:
-        if outcome.counterexample is not None:
+        for index, case in enumerate(outcome.counterexamples or [outcome.counterexample]):
+            if case is None:
+                continue
             examples.mkdir(exist_ok=True)
-            body = {**outcome.counterexample, "engine": report["engine"]["command"]}
-            _write(
-                examples / f"{req.id}.json", json.dumps(body, indent=2, ensure_ascii=False) + "\n"
-            )
+            body = {**case, "engine": report["engine"]["command"]}
+            text = json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+            _write(directory / counterexample_path(req.id, index), text)
     _write(directory / "report.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     _write(directory / "certificate.md", render_certificate(report, str(directory)))
     _write(directory / "junit.xml", render_junit(report))

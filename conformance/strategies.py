@@ -132,20 +132,33 @@ PROMPT_TEMPLATES = (
     "Is {a} a kind of {b}?",
     "Think of {a} as {b}.",
     "Define {a}.",
+    "Now tell me about {a}.",
 )
+"""Intent templates: one prompt form per intent, plus a follow-up that leans on context."""
+
+MADE_UP_WORDS = ("blorvex", "quintaran", "zephlow")
+"""Words no lexicon holds, the filling of templates for an engine that lists no lexicon."""
+
+
+def template_words(ctx: SuiteContext) -> list[str]:
+    """What templates are filled with: the engine's own lemmas, else made-up words."""
+    return sorted(e.lemma for e in ctx.lexicon) or list(MADE_UP_WORDS)
 
 
 def prompts(ctx: SuiteContext) -> st.SearchStrategy:
-    """Prompts from the engine's own lexicon times intent templates, plus arbitrary text."""
-    lemma = lexicon_lemmas(ctx)
-    built = st.builds(
-        lambda t, a, b: t.format(a=a, b=b), st.sampled_from(PROMPT_TEMPLATES), lemma, lemma
+    """Prompts an engine can answer: its own lexicon times the intent templates.
+
+    Arbitrary text is not drawn here; it belongs to the robustness requirement alone,
+    so a semantic requirement fails only for its own property.
+    """
+    word = st.sampled_from(template_words(ctx))
+    return st.builds(
+        lambda t, a, b: t.format(a=a, b=b), st.sampled_from(PROMPT_TEMPLATES), word, word
     )
-    return st.one_of(built, built, built, st.text(max_size=60))
 
 
 def sessions(ctx: SuiteContext, max_turns: int = 6) -> st.SearchStrategy:
-    """Multi-turn scripts in which some prompts repeat verbatim."""
+    """Multi-turn scripts of answerable prompts in which some prompts repeat verbatim."""
 
     @st.composite
     def script(draw) -> list[str]:

@@ -14,15 +14,18 @@ MARK = {
 }
 
 
+def engine_flag(report: dict[str, Any]) -> str:
+    """The command-line flag that names the certified engine again."""
+    engine = report["engine"]["command"]
+    if engine.startswith("python:"):
+        return f'--engine-python "{engine[7:]}"'
+    return f'--engine "{engine}"'
+
+
 def replay_command(report: dict[str, Any], result: dict[str, Any], report_dir: str) -> str:
     """The one command that replays a result's shrunk counterexample."""
-    engine = report["engine"]["command"]
-    flag = (
-        f'--engine-python "{engine[7:]}"'
-        if engine.startswith("python:")
-        else f'--engine "{engine}"'
-    )
-    return f"python -m conformance replay {report_dir}/{result['counterexample']} {flag}"
+    path = f"{report_dir}/{result['counterexample']}"
+    return f"python -m conformance replay {path} {engine_flag(report)}"
 
 
 def _header(report: dict[str, Any]) -> list[str]:
@@ -74,6 +77,7 @@ def _problems(report: dict[str, Any], report_dir: str) -> list[str]:
                 "",
                 f"    {replay_command(report, r, report_dir)}",
             ]
+        lines += _more_counterexamples(report, r, report_dir)
         if r["outcome"] == "xpass":
             lines += [
                 "",
@@ -90,9 +94,56 @@ def _problems(report: dict[str, Any], report_dir: str) -> list[str]:
     return (["", "## Problems"] + lines) if lines else []
 
 
+def _more_counterexamples(
+    report: dict[str, Any], result: dict[str, Any], report_dir: str
+) -> list[str]:
+    """The distinct counterexamples after the first, each with the check it broke."""
+    flag = engine_flag(report)
+    lines: list[str] = []
+    for case in result.get("counterexamples", [])[1:]:
+        lines += [
+            "",
+            f"Another distinct failure ({case['check']}): {case['message']}",
+            "",
+            f"    python -m conformance replay {report_dir}/{case['path']} {flag}",
+        ]
+    return lines
+
+
+def _root_causes(report: dict[str, Any]) -> list[str]:
+    """Engine errors shared by several failing requirements; each keeps its own verdict above."""
+    lines: list[str] = []
+    for group in report.get("root_causes", []):
+        ids = ", ".join(group["requirements"])
+        lines.append(f"- {group['cause']}: {len(group['requirements'])} requirements ({ids})")
+    return ["", "## Root causes", "", *lines] if lines else []
+
+
+def coverage_line(coverage: dict[str, dict[str, int]]) -> str:
+    """``gloss-less lemmas 16/16, templates 13/13`` for one requirement."""
+    return ", ".join(f"{name} {c['exercised']}/{c['total']}" for name, c in coverage.items())
+
+
+def _coverage(report: dict[str, Any]) -> list[str]:
+    """Which equivalence classes each requirement's coverage sample exercised."""
+    rows = [
+        f"| {r['id']} | {coverage_line(r['coverage'])} |"
+        for r in report["results"]
+        if r.get("coverage")
+    ]
+    if not rows:
+        return []
+    return ["", "## Coverage", "", "| requirement | classes exercised |", "|---|---|", *rows]
+
+
 def render_certificate(report: dict[str, Any], report_dir: str = "out") -> str:
     """The certificate as Markdown."""
     lines = (
-        _header(report) + ["## Requirements", ""] + _table(report) + _problems(report, report_dir)
+        _header(report)
+        + ["## Requirements", ""]
+        + _table(report)
+        + _coverage(report)
+        + _root_causes(report)
+        + _problems(report, report_dir)
     )
     return "\n".join(lines) + "\n"

@@ -38,7 +38,46 @@ def _result(req: Requirement, outcome: Outcome, expected: ExpectedFailures) -> d
         "message": outcome.message,
         "fault": outcome.fault,
         "counterexample": f"counterexamples/{req.id}.json" if failed else None,
+        **_discrimination(req, outcome),
     }
+
+
+def counterexample_path(req_id: str, index: int) -> str:
+    """Where the *index*-th (0-based) distinct counterexample of a requirement is written."""
+    return (
+        f"counterexamples/{req_id}.json"
+        if index == 0
+        else f"counterexamples/{req_id}.{index + 1}.json"
+    )
+
+
+def _discrimination(req: Requirement, outcome: Outcome) -> dict[str, Any]:
+    """Each distinct counterexample (with the check it broke), the root cause, the coverage."""
+    return {
+        "counterexamples": [
+            {
+                "check": case.get("check"),
+                "message": case["message"],
+                "path": counterexample_path(req.id, i),
+            }
+            for i, case in enumerate(outcome.counterexamples)
+        ],
+        "cause": outcome.cause,
+        "coverage": outcome.coverage,
+    }
+
+
+def root_causes(results: list[dict]) -> list[dict[str, Any]]:
+    """Engine errors shared by two or more failing requirements, each with the ids it fails."""
+    groups: dict[str, list[str]] = {}
+    for r in results:
+        if r["outcome"] in BAD_OUTCOMES and r.get("cause"):
+            groups.setdefault(r["cause"], []).append(r["id"])
+    return [
+        {"cause": cause, "requirements": sorted(ids)}
+        for cause, ids in sorted(groups.items())
+        if len(ids) > 1
+    ]
 
 
 def stale_entries(results: list[dict], expected: ExpectedFailures) -> list[str]:
@@ -89,6 +128,7 @@ def build_report(
         },
         "results": results,
         "stale_expected_failures": stale,
+        "root_causes": root_causes(results),
         "summary": summarize(results, stale),
         "verdict_digest": digest([[r["id"], r["outcome"], r["examples"]] for r in results]),
     }

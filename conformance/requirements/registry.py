@@ -21,6 +21,8 @@ ID_PATTERN = re.compile(r"[A-Z]+-[A-Z0-9]+-\d{3}")
 
 StrategyFactory = Callable[["SuiteContext"], st.SearchStrategy]
 Check = Callable[[EngineClient, Any], None]
+CoverFactory = Callable[["SuiteContext"], Any]
+"""Builds a ``conformance.coverage.Plan``: deterministic cases run before random ones."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class Requirement:
     strategy: StrategyFactory | None = None
     max_examples: int | None = None
     scale: str | None = None
+    cover: CoverFactory | None = None
 
     @property
     def generated(self) -> bool:
@@ -55,6 +58,7 @@ def requirement(
     strategy: StrategyFactory | None = None,
     max_examples: int | None = None,
     scale: str | None = None,
+    cover: CoverFactory | None = None,
 ) -> Callable[[Check], Check]:
     """Register the decorated check under a stable requirement id."""
     if not ID_PATTERN.fullmatch(req_id):
@@ -64,7 +68,7 @@ def requirement(
         if req_id in REGISTRY:
             raise ValueError(f"requirement id {req_id} registered twice")
         REGISTRY[req_id] = Requirement(
-            req_id, title, family, capabilities, seed, check, strategy, max_examples, scale
+            req_id, title, family, capabilities, seed, check, strategy, max_examples, scale, cover
         )
         return check
 

@@ -11,6 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from conformance.selftest.mutants.combined import (
+    CrashAndSurfaceSeeded,
+    CrashesWithoutKnownWord,
+    FourDefects,
+    TerseHashSlip,
+)
 from conformance.selftest.mutants.loader import (
     BucketBoundOffByOne,
     DepthBoundLoose,
@@ -137,6 +143,24 @@ _TABLE = (
     _broken("unknown_op_ok", UnknownOpOk, "PROTO-ERROR-001"),
     _broken("bad_hello", BadHello, "PROTO-HELLO-001"),
     _broken("chat_shape_wrong", ChatShapeWrong, "PROTO-CHAT-001"),
+    _broken("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),
+    _broken("terse_hash_slip", TerseHashSlip, "REG-INV-003"),
+    _broken("crash_and_surface_seeded", CrashAndSurfaceSeeded, "PROTO-CHAT-001", "VAR-CHAT-001"),
+    _broken(
+        "four_defects",
+        FourDefects,
+        "PROTO-CHAT-001",
+        "VAR-CHAT-001",
+        "REG-INV-003",
+        "OVR-RESOLVE-001",
+        "OVR-CHAT-001",
+    ),
 )
+
+SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")
+"""Prefixes of the requirements that chat answerable prompts only (never arbitrary text)."""
+
+COMBINED = ("crash_and_surface_seeded", "four_defects")
+"""Engines with several independent defects, each caught in one certify run."""
 
 BROKEN: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -1,0 +1,124 @@
+"""Coverage-directed samples: deterministic cases that exercise every class the spec names.
+
+A requirement with a coverage plan runs the plan's cases before any random example.
+Each case is tagged with the equivalence classes it exercises (a gloss-less lemma, an
+intent template, a register, a bucket size ...); the plan knows how many classes each
+dimension has, so the report can say "gloss-less lemmas 16/16".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from conformance import strategies as gen
+from conformance.driver import FOUR_REGISTERS
+from conformance.requirements.registry import SuiteContext
+
+GLOSSED_SPREAD = 16
+"""How many glossed lemmas, evenly spread over the sorted lexicon, a chat plan asks about."""
+TURNS_PER_SCRIPT = 3
+
+Classes = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One deterministic scenario and the classes it exercises."""
+
+    scenario: Any
+    classes: Classes
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The cases to run first and the number of classes in each dimension."""
+
+    cases: tuple[Case, ...]
+    universe: tuple[tuple[str, int], ...]
+
+    def coverage(self, ran: int) -> dict[str, dict[str, int]]:
+        """Per dimension, how many classes the first *ran* cases exercised, of how many."""
+        seen: dict[str, set[str]] = {dimension: set() for dimension, _ in self.universe}
+        for case in self.cases[:ran]:
+            for dimension, value in case.classes:
+                seen.setdefault(dimension, set()).add(value)
+        return {
+            dimension: {"exercised": len(seen[dimension]), "total": total}
+            for dimension, total in self.universe
+        }
+
+
+def _spread(items: Sequence[str], count: int) -> list[str]:
+    if len(items) <= count:
+        return list(items)
+    return [items[i * len(items) // count] for i in range(count)]
+
+
+def _prompts(ctx: SuiteContext) -> tuple[list[tuple[str, Classes]], list[tuple[str, int]]]:
+    """Every gloss-less lemma and a spread of glossed ones as DEFINITION, then each template."""
+    glossless = sorted(e.lemma for e in ctx.lexicon if not e.has_gloss)
+    glossed = sorted(e.lemma for e in ctx.lexicon if e.has_gloss)
+    definition = gen.PROMPT_TEMPLATES[0]
+    rows: list[tuple[str, Classes]] = [
+        (definition.format(a=lemma), (("gloss-less lemmas", lemma), ("templates", definition)))
+        for lemma in glossless
+    ]
+    rows += [
+        (definition.format(a=lemma), (("glossed lemmas", lemma), ("templates", definition)))
+        for lemma in _spread(glossed, GLOSSED_SPREAD)
+    ]
+    words = gen.template_words(ctx)
+    for i, template in enumerate(gen.PROMPT_TEMPLATES):
+        a, b = words[(7 * i) % len(words)], words[(7 * i + 3) % len(words)]
+        rows.append((template.format(a=a, b=b), (("templates", template),)))
+    universe = [("templates", len(gen.PROMPT_TEMPLATES))]
+    if ctx.lexicon:
+        universe = [("gloss-less lemmas", len(glossless)), ("glossed lemmas", len(glossed))] + (
+            universe
+        )
+    return rows, universe
+
+
+def chat_scripts(ctx: SuiteContext) -> tuple[list[tuple[list[str], Classes]], list]:
+    """The chat prompts of :func:`_prompts` cut into short multi-turn scripts."""
+    rows, universe = _prompts(ctx)
+    scripts = []
+    for start in range(0, len(rows), TURNS_PER_SCRIPT):
+        chunk = rows[start : start + TURNS_PER_SCRIPT]
+        scripts.append(([p for p, _ in chunk], tuple(c for _, cs in chunk for c in cs)))
+    return scripts, universe
+
+
+def _registers(registers: Sequence[str | None]) -> Classes:
+    return tuple(("registers", str(r)) for r in registers)
+
+
+def scripts_under(registers: Sequence[str | None] = FOUR_REGISTERS) -> Callable[..., Plan]:
+    """A plan whose scenario is a script, run under every register in *registers*."""
+
+    def plan(ctx: SuiteContext) -> Plan:
+        scripts, universe = chat_scripts(ctx)
+        tags = _registers(registers)
+        cases = tuple(Case(script, classes + tags) for script, classes in scripts)
+        return Plan(cases, (*universe, ("registers", len(registers))))
+
+    return plan
+
+
+def register_and_script(ctx: SuiteContext) -> Plan:
+    """A plan whose scenario is ``[register, script]``, each script under each register."""
+    scripts, universe = chat_scripts(ctx)
+    cases = tuple(
+        Case([register, script], classes + _registers([register]))
+        for script, classes in scripts
+        for register in FOUR_REGISTERS
+    )
+    return Plan(cases, (*universe, ("registers", len(FOUR_REGISTERS))))
+
+
+def single_prompts(ctx: SuiteContext) -> Plan:
+    """A plan whose scenario is one prompt."""
+    rows, universe = _prompts(ctx)
+    return Plan(tuple(Case(prompt, classes) for prompt, classes in rows), tuple(universe))
