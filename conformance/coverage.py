@@ -122,3 +122,71 @@ def single_prompts(ctx: SuiteContext) -> Plan:
     """A plan whose scenario is one prompt."""
     rows, universe = _prompts(ctx)
     return Plan(tuple(Case(prompt, classes) for prompt, classes in rows), tuple(universe))
+
+
+BUCKET_SIZES = (0, 1, 2, 31, 32)
+MARKER_LENGTHS = (0, 1, 127, 128)
+MARKER_CHARS = ("x", "é", "中", "😀")
+"""One character per UTF-8 width; the last is outside the BMP (two UTF-16 code units)."""
+
+
+def _marker_pack(register_id: str, bucket: str, markers: list[str]) -> dict:
+    buckets = {name: [] for name in gen.BUCKET_NAMES}
+    return gen.pack(register_id, markers={**buckets, bucket: markers})
+
+
+def pack_variants(ctx: SuiteContext) -> Plan:
+    """Valid packs at every bound: bucket sizes, marker lengths and widths, id lengths,
+    each bucket left out, the seal field absent or empty."""
+    cases = []
+    for bucket in gen.BUCKET_NAMES:
+        for size in BUCKET_SIZES:
+            document = _marker_pack("sizes", bucket, ["m"] * size)
+            cases.append(Case(document, (("bucket sizes", f"{bucket}:{size}"),)))
+        for length in MARKER_LENGTHS:
+            for char in MARKER_CHARS:
+                document = _marker_pack("lengths", bucket, [char * length])
+                cases.append(Case(document, (("marker lengths", f"{length}x{char}"),)))
+        omitted = gen.pack("omitted")
+        del omitted["discourse_markers"][bucket]
+        cases.append(Case(omitted, (("optional parts", f"no {bucket}"),)))
+    for seal in ("absent", ""):
+        document = gen.pack("sealed")
+        if seal == "":
+            document["mastery_report_sha256"] = ""
+        cases.append(Case(document, (("optional parts", f"mastery_report_sha256 {seal!r}"),)))
+    for register_id in ("a", "Z" * 64, "9" + "x_-" * 21):
+        cases.append(Case(gen.pack(register_id), (("id lengths", str(len(register_id))),)))
+    universe = (
+        ("bucket sizes", 3 * len(BUCKET_SIZES)),
+        ("marker lengths", len(MARKER_LENGTHS) * len(MARKER_CHARS)),
+        ("optional parts", 5),
+        ("id lengths", 2),
+    )
+    return Plan(tuple(cases), universe)
+
+
+def marker_widths(ctx: SuiteContext) -> Plan:
+    """The 128/129 bound with a marker character of each UTF-8 width, in each bucket."""
+    cases = tuple(
+        Case(["width", bucket, char], (("characters", char), ("buckets", bucket)))
+        for bucket in gen.BUCKET_NAMES
+        for char in MARKER_CHARS
+    )
+    return Plan(cases, (("characters", len(MARKER_CHARS)), ("buckets", len(gen.BUCKET_NAMES))))
+
+
+def wrong_types(ctx: SuiteContext) -> Plan:
+    """Every string-typed place with a bool, an int, null and a list in it."""
+    places = (
+        *gen.STRING_FIELDS,
+        "register_id",
+        *(f"discourse_markers.{b}" for b in gen.BUCKET_NAMES),
+    )
+    values = (True, 1, None, ["x"])
+    cases = tuple(
+        Case([gen.pack("typed"), place, value, 0], (("places", place), ("values", repr(value))))
+        for place in places
+        for value in values
+    )
+    return Plan(cases, (("places", len(places)), ("values", len(values))))
