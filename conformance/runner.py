@@ -180,7 +180,8 @@ def run_requirement(
     try:
         _run_cover(req, ctx, body, attempt)
         if req.strategy is None:
-            body(None)
+            if req.cover is None:
+                body(None)
         else:
             examples = _examples(req, profile, max_examples)
             runner = profile.settings(examples)(given(req.strategy(ctx))(body))

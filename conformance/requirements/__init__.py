@@ -1,6 +1,7 @@
 """Every requirement the suite certifies, registered under its stable id on import."""
 
 from conformance.requirements import (  # noqa: F401  (registration by import)
+    cognition,
     invariants,
     loader,
     overrides,

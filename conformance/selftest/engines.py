@@ -11,6 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from conformance.selftest.mutants.cognition import (
+    NowIsCorrection,
+    RecallNeverFromVault,
+    SubjectFromLastSlot,
+)
 from conformance.selftest.mutants.combined import (
     CrashAndSurfaceSeeded,
     CrashesWithoutKnownWord,
@@ -169,6 +174,9 @@ _TABLE = (
     _broken("report_key_renamed", ReportKeyRenamed, "LOAD-RATIFY-002"),
     _broken("per_intent_keys_omitted", PerIntentKeysOmitted, "LOAD-RATIFY-002"),
     _broken("report_self_seal_unchecked", ReportSelfSealUnchecked, "LOAD-SEAL-003"),
+    _broken("now_is_correction", NowIsCorrection, "COG-INTENT-001"),
+    _broken("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
+    _broken("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
     _broken("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),
     _broken("terse_hash_slip", TerseHashSlip, "REG-INV-003"),
     _broken("crash_and_surface_seeded", CrashAndSurfaceSeeded, "PROTO-CHAT-001", "VAR-CHAT-001"),
