@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "lanes" / "cognition" / "cases"
 REGISTERS = ("none", "default_neutral_v1", "terse_v1", "convivial_v1")
 CLOSURE_BOUND = 1e-6
+HOLDOUTS = ("holdout", "holdout2")
+"""Sealed case sets: scored in aggregate only, changed only through a ratification."""
+REFUSAL_OPENING = "I don't know"
+_QUOTED_TERM = re.compile(r"(?<!\w)'[^']*'(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,18 @@ class Metrics:
     deterministic: bool
 
 
+def surface_grounded(turn: Turn, response: ChatResponse) -> bool:
+    """Every expected fragment is in the surface; in a refusal, outside the quoted terms.
+
+    A refusal ("I don't know 'river' yet ...") names what it could not ground; naming
+    an expected word that way is not grounding it.
+    """
+    surface = response.surface
+    if response.pre_decoration_surface.startswith(REFUSAL_OPENING):
+        surface = _QUOTED_TERM.sub("''", surface)
+    return all(fragment in surface for fragment in turn.expected_surface_contains)
+
+
 def _rate(hits: int, total: int) -> float:
     return hits / total if total else 1.0
 
@@ -125,7 +142,7 @@ def measure(cases: Iterable[Case], register: str) -> Metrics:
             intent += response.intent == turn.expected_intent
             terms_total += len(turn.expected_terms)
             terms_hit += sum(term.lower() in surface for term in turn.expected_terms)
-            grounded += all(s in response.surface for s in turn.expected_surface_contains)
+            grounded += surface_grounded(turn, response)
             closed += response.versor_condition < CLOSURE_BOUND
     return Metrics(
         turns,

@@ -1,6 +1,6 @@
 """``nox -s cognition``: the cognition lane's metrics, four registers side by side.
 
-The holdout set is reported only in aggregate: development does not tune on it.
+The holdout sets are reported only in aggregate: development does not tune on them.
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.cognition import REGISTERS, load_cases, measure, metrics_table  # noqa: E402
+from tools.cognition import HOLDOUTS, REGISTERS, load_cases, measure, metrics_table  # noqa: E402
 
 
 def main() -> int:
-    for name in ("public", "holdout"):
+    for name in ("public", *HOLDOUTS):
         cases = load_cases(name)
         per_register = {register: measure(cases, register) for register in REGISTERS}
         print(metrics_table(f"{name} ({len(cases)} cases)", per_register))

@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "golden"
 LEDGER = GOLDEN / "RATIFICATIONS.jsonl"
 RATIFY_ENV = "CORE_GOLDEN_RATIFY"
+CASES = ROOT / "lanes" / "cognition" / "cases"
+SEALED_HOLDOUTS = ("holdout", "holdout2")
 
 
 class GoldenExtension(SingleFileSnapshotExtension):
@@ -61,3 +63,19 @@ def ledger() -> list[dict]:
     if not LEDGER.exists():
         return []
     return [json.loads(line) for line in LEDGER.read_text(encoding="utf-8").splitlines() if line]
+
+
+def holdout_digests() -> dict[str, str]:
+    """Sealed holdout case set name -> SHA-256 of its file's bytes."""
+    return {
+        name: hashlib.sha256((CASES / f"{name}.jsonl").read_bytes()).hexdigest()
+        for name in SEALED_HOLDOUTS
+    }
+
+
+def sealed_holdouts() -> dict[str, str] | None:
+    """The holdout digests of the last ratification that recorded any, else None."""
+    for entry in reversed(ledger()):
+        if "holdouts" in entry:
+            return entry["holdouts"]
+    return None

@@ -1,7 +1,8 @@
 """Regenerate the golden snapshots and record the change in golden/RATIFICATIONS.jsonl.
 
 ``nox -s golden -- --ratify ID --reason TEXT`` runs this. It is the only way the
-golden tree changes: the lane refuses a bare ``--snapshot-update``.
+golden tree changes: the lane refuses a bare ``--snapshot-update``. Each entry also
+seals the holdout case sets by digest, so a holdout changes only through an entry.
 """
 
 from __future__ import annotations
@@ -18,7 +19,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from reference.canonical import canonical_json  # noqa: E402
-from tools.golden import LEDGER, RATIFY_ENV, golden_files, ledger, tree_digest  # noqa: E402
+from tools.golden import (  # noqa: E402
+    LEDGER,
+    RATIFY_ENV,
+    golden_files,
+    holdout_digests,
+    ledger,
+    sealed_holdouts,
+    tree_digest,
+)
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 SNAPSHOT_TESTS = "lanes/cognition/test_golden_snapshots.py"
@@ -72,8 +81,11 @@ def main(argv: list[str] | None = None) -> int:
     after = golden_files()
     changed = _changes(before, after)
     entries = ledger()
-    if entries and entries[-1]["tree_digest"] == tree_digest(after):
-        return _fail(f"the golden tree is unchanged since {entries[-1]['id']}; nothing to ratify")
+    holdouts = holdout_digests()
+    unchanged = entries and entries[-1]["tree_digest"] == tree_digest(after)
+    if unchanged and sealed_holdouts() == holdouts:
+        last = entries[-1]["id"]
+        return _fail(f"golden tree and holdouts unchanged since {last}; nothing to ratify")
     entry = {
         "id": args.ratify,
         "reason": args.reason.strip(),
@@ -81,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         "tree_digest": tree_digest(after),
         "files": len(after),
         "changed": changed,
+        "holdouts": holdouts,
     }
     with open(LEDGER, "a", encoding="utf-8") as handle:
         handle.write(canonical_json(entry) + "\n")

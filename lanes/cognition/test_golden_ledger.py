@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from tools.cognition import REGISTERS, load_cases
-from tools.golden import LEDGER, golden_files, ledger, tree_digest
+from tools.golden import (
+    LEDGER,
+    SEALED_HOLDOUTS,
+    golden_files,
+    holdout_digests,
+    ledger,
+    sealed_holdouts,
+    tree_digest,
+)
 
 HOW = "ratify with: nox -s golden -- --ratify ID --reason TEXT"
 
@@ -27,6 +35,15 @@ def test_ledger_entries_are_complete_and_ids_unique():
     entries = ledger()
     assert len({e["id"] for e in entries}) == len(entries)
     for entry in entries:
-        assert set(entry) == {"id", "reason", "date", "tree_digest", "files", "changed"}
+        required = {"id", "reason", "date", "tree_digest", "files", "changed"}
+        assert required <= set(entry) <= required | {"holdouts"}
         assert entry["reason"].strip()
         assert set(entry["changed"]) == {"added", "modified", "removed"}
+
+
+def test_holdouts_are_exactly_what_the_last_ratification_sealed():
+    sealed = sealed_holdouts()
+    assert sealed is not None, f"no ratification seals the holdouts; {HOW}"
+    assert sorted(sealed) == sorted(SEALED_HOLDOUTS)
+    changed = sorted(name for name, digest in holdout_digests().items() if sealed[name] != digest)
+    assert changed == [], f"holdout case sets changed since they were sealed; {HOW}"

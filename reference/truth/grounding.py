@@ -29,11 +29,16 @@ class Grounding:
 
 
 def _source(
-    intent: IntentResult, lemmas: tuple[Lemma, ...], unknown: tuple[str, ...], path, hit
+    intent: IntentResult,
+    lemmas: tuple[Lemma, ...],
+    unknown: tuple[str, ...],
+    path: TeachingPath | None,
+    hit: VaultHit | None,
 ) -> str:
     if not intent.terms:
         return "none"
-    if intent.intent is IntentTag.CORRECTION and lemmas and intent.claim:
+    subject_known = bool(lemmas) and intent.subject not in unknown
+    if intent.intent is IntentTag.CORRECTION and subject_known and intent.claim:
         return "vault"
     if intent.intent is IntentTag.RECALL and hit is not None:
         return "vault"

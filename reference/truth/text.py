@@ -1,4 +1,4 @@
-"""Input normalisation and tokenisation."""
+"""Input normalisation, tokenisation, and the function words that are never a subject."""
 
 from __future__ import annotations
 
@@ -6,29 +6,38 @@ import re
 import unicodedata
 
 _WHITESPACE = re.compile(r"\s+")
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_CLITICS = ("s", "re", "d", "ll", "ve", "m")
 
 STOPWORDS = frozenset(
     """
-    a an the this that these those it its it's is are was were be been being am do does did
-    done can could should would will shall may might must i me my you your we our they them
-    their he him his she her what what's who whom which where when why how whether if then
-    than so to of in on at by for from with about into onto as and or but not nor no yes
-    yeah actually correction now please tell say said says explain give show me us some any
-    all kind sort type there here just also very really mean means meaning define
-    describe compare comparison difference differences between versus vs like example
-    examples instance remember recall true false verify confirm step steps way ways cause
-    causes caused connect connected connects relate related relates link linked links terms
-    talk thing things one ok okay hi hello thanks wrong incorrect right think differ
-    differs different analogy analogies
+    a an the this that these those some any each every all both either neither no such
+    another other own same few many much more most several enough
+    i me my mine myself you your yours yourself yourselves we us our ours ourselves
+    he him his himself she her hers herself it its itself they them their theirs themselves
+    one ones someone somebody something anyone anybody anything everyone everybody
+    everything nobody nothing none thing things
+    what whats who whom whose which where when why how whether whatever whichever
+    is are was were be been being am do does did done doing have has had having
+    can could should would will shall may might must ought
+    to of in on at by for from with about into onto upon over under through between among
+    across after before during within without against toward towards via per
+    as and or but nor so yet if then than because while though although unless until
+    not yes yeah yep no nope nah ok okay hi hello hey thanks thank please oh ah um uh hmm
+    there here now just also very really quite rather too even still again already ever
+    exactly actually maybe perhaps anyway basically simply only
+    like unlike two three
     """.split()
 )
-"""Function words and intent trigger words: never a turn's subject."""
+"""Function words: determiners, pronouns, auxiliaries, prepositions, conjunctions,
+question words, interjections and discourse particles. Never a turn's subject."""
 
 
 def normalize(text: str) -> str:
-    """NFC-normalise, lowercase, collapse whitespace runs and strip."""
-    return _WHITESPACE.sub(" ", unicodedata.normalize("NFC", text)).strip().lower()
+    """NFC-normalise, unify apostrophes, lowercase, collapse whitespace runs and strip."""
+    nfc = unicodedata.normalize("NFC", text).translate(_APOSTROPHES)
+    return _WHITESPACE.sub(" ", nfc).strip().lower()
 
 
 def tokenize(normalized: str) -> tuple[str, ...]:
@@ -36,10 +45,21 @@ def tokenize(normalized: str) -> tuple[str, ...]:
     return tuple(_TOKEN.findall(normalized))
 
 
+def word_base(token: str) -> str | None:
+    """The token without its clitic ("river's" -> "river"); None for a negated auxiliary."""
+    if "'" not in token:
+        return token
+    stem, clitic = token.split("'", 1)
+    if clitic == "t":
+        return None
+    return stem if clitic in _CLITICS else token.replace("'", "")
+
+
 def content_terms(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """Tokens that are not stopwords, in order, without repeats."""
+    """Tokens that are neither function words nor contractions of them, in order, once each."""
     seen: dict[str, None] = {}
     for token in tokens:
-        if token not in STOPWORDS and len(token) > 1:
-            seen.setdefault(token, None)
+        base = word_base(token)
+        if base is not None and base not in STOPWORDS and len(base) > 1:
+            seen.setdefault(base, None)
     return tuple(seen)
