@@ -18,7 +18,8 @@ from conformance.requirements.registry import SuiteContext
 
 GLOSSED_SPREAD = 16
 """How many glossed lemmas, evenly spread over the sorted lexicon, a chat plan asks about."""
-TURNS_PER_SCRIPT = 3
+TURNS_PER_SCRIPT = 12
+"""Prompts per coverage script: opening a session costs far more than one turn."""
 
 Classes = tuple[tuple[str, str], ...]
 
@@ -118,10 +119,11 @@ def register_and_script(ctx: SuiteContext) -> Plan:
     return Plan(cases, (*universe, ("registers", len(FOUR_REGISTERS))))
 
 
-def single_prompts(ctx: SuiteContext) -> Plan:
-    """A plan whose scenario is one prompt."""
-    rows, universe = _prompts(ctx)
-    return Plan(tuple(Case(prompt, classes) for prompt, classes in rows), tuple(universe))
+def template_prompts(ctx: SuiteContext) -> Plan:
+    """A plan whose scenario is one prompt: each intent template once."""
+    rows, _ = _prompts(ctx)
+    cases = tuple(Case(p, c) for p, c in rows if not any(d.endswith("lemmas") for d, _ in c))
+    return Plan(cases, (("templates", len(gen.PROMPT_TEMPLATES)),))
 
 
 BUCKET_SIZES = (0, 1, 2, 31, 32)

@@ -134,7 +134,7 @@ def replay_equivalence(engine, scenario):
     capabilities=("sessions",),
     seed=TURN,
     strategy=lambda ctx: gen.prompts(ctx),
-    cover=coverage.single_prompts,
+    cover=coverage.template_prompts,
 )
 def turn_distinct(engine, prompt):
     responses = run_script(engine, "convivial_v1", [prompt] * 6)
