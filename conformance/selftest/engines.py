@@ -49,7 +49,10 @@ from conformance.selftest.mutants.overrides import (
 from conformance.selftest.mutants.protocol import (
     BadHello,
     BatchReordered,
+    BoolTurnIndexAccepted,
     ChatShapeWrong,
+    EnvelopeFieldOmitted,
+    NestedBatchSkipped,
     UnknownOpOk,
     UnreachableLemma,
 )
@@ -174,6 +177,9 @@ _TABLE = (
     _broken("report_key_renamed", ReportKeyRenamed, "LOAD-RATIFY-002"),
     _broken("per_intent_keys_omitted", PerIntentKeysOmitted, "LOAD-RATIFY-002"),
     _broken("report_self_seal_unchecked", ReportSelfSealUnchecked, "LOAD-SEAL-003"),
+    _broken("envelope_field_omitted", EnvelopeFieldOmitted, "PROTO-ENVELOPE-001"),
+    _broken("bool_turn_index_accepted", BoolTurnIndexAccepted, "PROTO-ARGS-001"),
+    _broken("nested_batch_skipped", NestedBatchSkipped, "PROTO-BATCH-002"),
     _broken("now_is_correction", NowIsCorrection, "COG-INTENT-001"),
     _broken("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
     _broken("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
