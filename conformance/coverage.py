@@ -192,3 +192,43 @@ def wrong_types(ctx: SuiteContext) -> Plan:
         for value in values
     )
     return Plan(cases, (("places", len(places)), ("values", len(values))))
+
+
+SELECT_SEED = {"trace_hash": "ab" * 32, "register_id": "cover_v1", "turn_idx": 5}
+
+
+def select_sizes(ctx: SuiteContext) -> Plan:
+    """The selector on buckets of 0, 1, 2, 31 and 32 entries under each bucket name."""
+    cases = tuple(
+        Case(
+            {**SELECT_SEED, "bucket": [f"e{i}" for i in range(size)], "bucket_name": name},
+            (("bucket sizes", str(size)), ("bucket names", name)),
+        )
+        for size in BUCKET_SIZES
+        for name in gen.BUCKET_NAMES
+    )
+    return Plan(cases, (("bucket sizes", len(BUCKET_SIZES)), ("bucket names", 3)))
+
+
+BROKEN_IDS = {
+    "empty": "",
+    "slash": "a/b",
+    "backslash": "a\\b",
+    "dot-dot": "a..b",
+    "control": "a\x01b",
+    "DEL": "a\x7fb",
+    "65 characters": "a" * 65,
+    "leading underscore": "_ab",
+    "leading dot": ".ab",
+    "leading hyphen": "-ab",
+    "space": "a b",
+    "non-ASCII letter": "caf\u00e9",
+    "non-ASCII digit": "a\u0663",
+    "astral": "a\U0001f600",
+}
+
+
+def broken_ids(ctx: SuiteContext) -> Plan:
+    """One id for each rule an id can break."""
+    cases = tuple(Case(rid, (("id rules", rule),)) for rule, rid in BROKEN_IDS.items())
+    return Plan(cases, (("id rules", len(BROKEN_IDS)),))

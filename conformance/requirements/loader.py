@@ -71,6 +71,7 @@ def valid_packs_accepted(engine, document):
     capabilities=("registers.validate",),
     seed="ADR-0070 § Trust boundaries (path-traversal protection)",
     strategy=lambda ctx: gen.invalid_ids,
+    cover=coverage.broken_ids,
 )
 def invalid_ids_refused(engine, register_id):
     _expect_code(

@@ -33,6 +33,7 @@ def _select(engine, args: dict) -> dict:
     capabilities=("variation",),
     seed=SEED,
     strategy=lambda ctx: gen.select_args(st.one_of(st.just([]), gen.buckets)),
+    cover=coverage.select_sizes,
 )
 def selector_formula(engine, args):
     got = _select(engine, args)
