@@ -44,10 +44,12 @@ def _expect_code(call, code: str, what: str, field: str | None = None) -> Engine
 
 
 def _names_field(refusal: EngineRefused, field: str, what: str) -> None:
-    """``field`` is the offending field's dotted path, and the message names it."""
+    """``field`` is the offending field's dotted path, and the message names the field
+    (its last path component, when that is printable)."""
     assert refusal.field == field, f"{what}: refusal field {refusal.field!r}, expected {field!r}"
-    if field.isprintable() and not any(c in field for c in "'\\\""):
-        assert field in refusal.message, f"{what}: message {refusal.message!r} omits {field!r}"
+    name = field.rsplit(".", 1)[-1]
+    if name.isprintable() and not any(c in name for c in "'\\\""):
+        assert name in refusal.message, f"{what}: message {refusal.message!r} omits {name!r}"
 
 
 @requirement(
@@ -591,3 +593,68 @@ def edited_report_refused(engine, scenario):
             "REGISTER_SEAL_MISMATCH",
             f"report {what}",
         )
+
+
+SHAPES = {
+    "depth_preference unknown": (
+        {"depth_preference": "loud"},
+        "REGISTER_BAD_DEPTH_PREFERENCE",
+        "depth_preference",
+    ),
+    "discourse_markers a list": (
+        {"discourse_markers": []},
+        "REGISTER_MALFORMED",
+        "discourse_markers",
+    ),
+    "a bucket not a list": (
+        {"discourse_markers": {"openings": "So,"}},
+        "REGISTER_MALFORMED",
+        "discourse_markers.openings",
+    ),
+    "an unknown bucket": (
+        {"discourse_markers": {"asides": []}},
+        "REGISTER_UNKNOWN_BUCKET",
+        "discourse_markers.asides",
+    ),
+    "realizer_overrides a list": (
+        {"realizer_overrides": []},
+        "REGISTER_MALFORMED",
+        "realizer_overrides",
+    ),
+    "per_intent a list": (
+        {"realizer_overrides": {"per_intent": []}},
+        "REGISTER_OVERRIDE_OUT_OF_BOUNDS",
+        "realizer_overrides.per_intent",
+    ),
+    "a per_intent value not an object": (
+        {"realizer_overrides": {"per_intent": {"DEFINITION": 2}}},
+        "REGISTER_OVERRIDE_OUT_OF_BOUNDS",
+        "realizer_overrides.per_intent.DEFINITION",
+    ),
+    "a per_intent key not an intent": (
+        {"realizer_overrides": {"per_intent": {"definition": {}}}},
+        "REGISTER_UNKNOWN_INTENT",
+        "realizer_overrides.per_intent.definition",
+    ),
+    "per_intent inside per_intent": (
+        {"realizer_overrides": {"per_intent": {"CAUSE": {"per_intent": {}}}}},
+        "REGISTER_UNKNOWN_OVERRIDE",
+        "realizer_overrides.per_intent.CAUSE.per_intent",
+    ),
+}
+
+
+@requirement(
+    "LOAD-SHAPE-001",
+    "a pack part of the wrong shape (depth_preference, discourse_markers and its buckets, "
+    "realizer_overrides, per_intent and its entries) is refused with its code and field",
+    family="loader",
+    capabilities=("registers.validate",),
+    seed="docs/registers.md § Structural check order (steps 8 to 10); § Error codes",
+    strategy=lambda ctx: st.tuples(gen.register_ids, st.sampled_from(sorted(SHAPES))).map(list),
+)
+def wrong_shapes_refused(engine, scenario):
+    register_id, name = scenario
+    change, code, field = SHAPES[name]
+    document = {**gen.pack(register_id, depth_preference="terse"), **change}
+    _expect_code(lambda: _validate(engine, document), code, name, field)

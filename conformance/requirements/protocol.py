@@ -207,6 +207,22 @@ BAD_ARGS = {
         "intent",
     ),
     "text missing": ("session.chat", {"session": "s1"}, "text"),
+    "requests not a list": ("batch", {"requests": {"id": 1}}, "requests"),
+    "a file value not a string": (
+        "register.load",
+        {"register_id": "x", "files": {"x.json": 5}},
+        "files",
+    ),
+    "a file name with a separator": (
+        "register.load",
+        {"register_id": "x", "files": {"a/x.json": "e30="}},
+        "files",
+    ),
+    "a file value not base64": (
+        "register.load",
+        {"register_id": "x", "files": {"x.json": "*"}},
+        "files",
+    ),
 }
 
 
@@ -215,8 +231,8 @@ BAD_ARGS = {
     "an unknown, missing or mistyped argument (a bool or a float where an integer is "
     "required, a number where a string is) is refused with PROTOCOL_BAD_ARGS naming it",
     family="protocol",
-    capabilities=("variation", "overrides", "sessions"),
-    seed="docs/protocol.md § Requests (unknown argument names); § Error codes",
+    capabilities=("variation", "overrides", "sessions", "batch", "registers.load"),
+    seed="docs/protocol.md § Requests (unknown argument names); § Error codes; § register.load",
     strategy=lambda ctx: st.sampled_from(sorted(BAD_ARGS)),
 )
 def bad_args(engine, name):

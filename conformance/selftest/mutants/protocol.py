@@ -79,3 +79,14 @@ class NestedBatchSkipped(ProtocolHandler):
             ]
             args = {**args, "requests": requests}
         return super().op_batch(args)
+
+
+class FileValuesUnchecked(ProtocolHandler):
+    """register.load decodes file values without checking they are strings (an internal error)."""
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            for value in files.values():
+                value.encode("ascii")
+        return super().op_register_load(args)

@@ -200,3 +200,13 @@ class ReportSelfSealUnchecked(ProtocolHandler):
         loader._check_seal(pack, report)
         loader._check_untampered(pack, raw, report)
         return pack
+
+
+class PerIntentShapeUnchecked(ProtocolHandler):
+    """A per_intent that is not an object reaches code that assumes one (an internal error)."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        overrides = pack.get("realizer_overrides")
+        if isinstance(overrides, dict) and "per_intent" in overrides:
+            sorted(overrides["per_intent"].items())
+        return super().validate_pack(pack, expected_id)
