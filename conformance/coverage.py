@@ -232,3 +232,13 @@ def broken_ids(ctx: SuiteContext) -> Plan:
     """One id for each rule an id can break."""
     cases = tuple(Case(rid, (("id rules", rule),)) for rule, rid in BROKEN_IDS.items())
     return Plan(cases, (("id rules", len(BROKEN_IDS)),))
+
+
+def each(dimension: str, scenarios: Sequence[Any]) -> Callable[[SuiteContext], Plan]:
+    """A plan that runs every scenario of a fixed table once, one class each."""
+
+    def plan(ctx: SuiteContext) -> Plan:
+        cases = tuple(Case(s, ((dimension, str(s)),)) for s in scenarios)
+        return Plan(cases, ((dimension, len(scenarios)),))
+
+    return plan

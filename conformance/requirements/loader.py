@@ -652,6 +652,7 @@ SHAPES = {
     capabilities=("registers.validate",),
     seed="docs/registers.md § Structural check order (steps 8 to 10); § Error codes",
     strategy=lambda ctx: st.tuples(gen.register_ids, st.sampled_from(sorted(SHAPES))).map(list),
+    cover=coverage.each("shapes", [["shape_v1", n] for n in sorted(SHAPES)]),
 )
 def wrong_shapes_refused(engine, scenario):
     register_id, name = scenario

@@ -6,7 +6,7 @@ import re
 
 from hypothesis import strategies as st
 
-from conformance import oracle
+from conformance import coverage, oracle
 from conformance import strategies as gen
 from conformance.driver import run_script
 from conformance.engines.base import EngineRefused
@@ -76,6 +76,7 @@ MALFORMED_ARGS = {
     capabilities=(),
     seed=PROTOCOL,
     strategy=lambda ctx: st.sampled_from(sorted(MALFORMED_ARGS)),
+    cover=coverage.each("ops", sorted(MALFORMED_ARGS)),
 )
 def malformed_args(engine, op):
     try:
@@ -166,6 +167,7 @@ BAD_ENVELOPES = {
     capabilities=(),
     seed="docs/protocol.md § Requests; § Responses; § Error codes (check order)",
     strategy=lambda ctx: st.sampled_from(sorted(BAD_ENVELOPES)),
+    cover=coverage.each("envelopes", sorted(BAD_ENVELOPES)),
 )
 def bad_envelope(engine, name):
     request, echoed, field = BAD_ENVELOPES[name]
@@ -208,6 +210,7 @@ BAD_ARGS = {
     ),
     "text missing": ("session.chat", {"session": "s1"}, "text"),
     "requests not a list": ("batch", {"requests": {"id": 1}}, "requests"),
+    "session register_id a number": ("session.open", {"register_id": 5}, "register_id"),
     "a file value not a string": (
         "register.load",
         {"register_id": "x", "files": {"x.json": 5}},
@@ -234,6 +237,7 @@ BAD_ARGS = {
     capabilities=("variation", "overrides", "sessions", "batch", "registers.load"),
     seed="docs/protocol.md § Requests (unknown argument names); § Error codes; § register.load",
     strategy=lambda ctx: st.sampled_from(sorted(BAD_ARGS)),
+    cover=coverage.each("argument faults", sorted(BAD_ARGS)),
 )
 def bad_args(engine, name):
     op, args, field = BAD_ARGS[name]
