@@ -2,9 +2,10 @@
 
 ``python -m conformance.mutation.score sample N`` prints N mutant names per module, the
 same on every machine (ordered by the SHA-256 of the name). ``... report`` reads
-``mutants/**/*.meta`` and prints, per module, killed, survived, equivalent (reviewed in
-``equivalent.txt``) and unchecked mutants, and the score killed / (killed + survived).
-``... check`` exits 1 when a checked, non-equivalent mutant survived.
+``mutants/**/*.meta`` and prints, per module, killed, survived, reviewed (listed in
+``equivalent.txt`` as equivalent or not normative), "no tests" (no requirement reaches the
+mutated code in-process) and unchecked mutants, and the score killed / (killed + survived).
+``... check`` exits 1 when a checked mutant that is not reviewed survived.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ KILLED = {1, 3, 36, 24, -24, 152, 255, -9, -11}
 
 
 def equivalents() -> dict[str, str]:
-    """Reviewed equivalent mutants: ``name  reason`` per line, ``#`` comments."""
+    """Reviewed mutants: ``name  kind: reason`` per line, ``#`` comments."""
     rows = {}
     for line in (HERE / "equivalent.txt").read_text("utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
@@ -58,7 +59,7 @@ def tally(codes: dict[str, int | None], reviewed: dict[str, str]) -> dict[str, C
     for name, code in codes.items():
         counts = table.setdefault(module_of(name), Counter())
         if name in reviewed:
-            counts["equivalent"] += 1
+            counts["reviewed"] += 1
         elif code is None:
             counts["unchecked"] += 1
         elif code in KILLED:
@@ -71,13 +72,13 @@ def tally(codes: dict[str, int | None], reviewed: dict[str, str]) -> dict[str, C
 
 
 def report(codes: dict[str, int | None], reviewed: dict[str, str]) -> str:
-    lines = ["| module | killed | survived | equivalent | no tests | unchecked | score |"]
+    lines = ["| module | killed | survived | reviewed | no tests | unchecked | score |"]
     lines.append("|---|---:|---:|---:|---:|---:|---:|")
     for module, c in tally(codes, reviewed).items():
         checked = c["killed"] + c["survived"]
         score = f"{100 * c['killed'] / checked:.1f}%" if checked else "-"
         lines.append(
-            f"| {module} | {c['killed']} | {c['survived']} | {c['equivalent']} "
+            f"| {module} | {c['killed']} | {c['survived']} | {c['reviewed']} "
             f"| {c['no tests']} | {c['unchecked']} | {score} |"
         )
     return "\n".join(lines)
