@@ -572,7 +572,7 @@ def _normal_form(value) -> bytes:
 @requirement(
     "LOAD-SEAL-003",
     "an edited report does not load (REGISTER_SEAL_MISMATCH): content changed under the same "
-    "seal, or the same content out of normal form",
+    "seal, the same content out of normal form, or another register's sealed report",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed="ADR-0070 § Trust boundaries (self-seal still verified)",
@@ -587,7 +587,15 @@ def edited_report_refused(engine, scenario):
     report = json.loads(base64.b64decode(files[name]))
     edited = {**report, "methods": sorted([*report["methods"], f"unreviewed {label}"])}
     compact = json.dumps(report, sort_keys=True, separators=(",", ":")).encode()
-    for what, raw in (("methods edited", _normal_form(edited)), ("compacted", compact)):
+    other_id = f"{rid}x" if len(rid) < 64 else f"{rid[:-1]}x"
+    other = ratified_files(engine, {**document, "register_id": other_id})
+    foreign = base64.b64decode(other[f"{other_id}.mastery_report.json"])
+    edits = (
+        ("methods edited", _normal_form(edited)),
+        ("compacted", compact),
+        ("another register's report", foreign),
+    )
+    for what, raw in edits:
         _expect_code(
             lambda r=raw: _load(engine, rid, {**files, name: _b64(r)}),
             "REGISTER_SEAL_MISMATCH",
