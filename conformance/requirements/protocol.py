@@ -277,3 +277,43 @@ def nested_batch_refused(engine, position):
     except EngineRefused as refusal:
         raise AssertionError(f"an element of the refused batch ran: {refusal.code}") from None
     engine.call("session.close", {"session": session})
+
+
+STATE_ARGS = {
+    "dir empty": ("state.load", {"dir": ""}, "dir"),
+    "dir with NUL": ("state.load", {"dir": "/tmp/a\x00b"}, "dir"),
+    "dir a number": ("state.open", {"dir": 7}, "dir"),
+    "mutations not a list": ("state.apply", {"store": "none", "mutations": {}}, "mutations"),
+    "repair not a boolean": (
+        "state.journal",
+        {"dir": "/nonexistent-conformance-dir", "name": "proposals", "repair": "yes"},
+        "repair",
+    ),
+    "repair an integer": (
+        "state.journal",
+        {"dir": "/nonexistent-conformance-dir", "name": "proposals", "repair": 1},
+        "repair",
+    ),
+}
+
+
+@requirement(
+    "PROTO-ARGS-002",
+    "a mistyped argument of a state op (an empty or NUL-holding dir, mutations not a list, "
+    "repair not a boolean) is refused with PROTOCOL_BAD_ARGS naming it",
+    family="protocol",
+    capabilities=("state",),
+    seed="docs/protocol.md § Error codes (argument types before the op); § Persisted-state ops",
+    strategy=lambda ctx: st.sampled_from(sorted(STATE_ARGS)),
+    cover=coverage.each("state argument faults", sorted(STATE_ARGS)),
+)
+def bad_state_args(engine, name):
+    op, args, field = STATE_ARGS[name]
+    try:
+        engine.call(op, args, checked=False)
+    except EngineRefused as refusal:
+        assert refusal.code == "PROTOCOL_BAD_ARGS", f"{name}: refused with {refusal.code}"
+        assert refusal.field == field, f"{name}: field {refusal.field!r}, expected {field!r}"
+    else:
+        raise AssertionError(f"{name}: {op} answered with ok")
+    _still_alive(engine)

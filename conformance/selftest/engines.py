@@ -54,6 +54,7 @@ from conformance.selftest.mutants.protocol import (
     EnvelopeFieldOmitted,
     FileValuesUnchecked,
     NestedBatchSkipped,
+    RepairFlagCoerced,
     UnknownOpOk,
     UnreachableLemma,
 )
@@ -184,6 +185,7 @@ _TABLE = (
     _broken("nested_batch_skipped", NestedBatchSkipped, "PROTO-BATCH-002"),
     _broken("file_values_unchecked", FileValuesUnchecked, "PROTO-ARGS-001"),
     _broken("per_intent_shape_unchecked", PerIntentShapeUnchecked, "LOAD-SHAPE-001"),
+    _broken("repair_flag_coerced", RepairFlagCoerced, "PROTO-ARGS-002"),
     _broken("now_is_correction", NowIsCorrection, "COG-INTENT-001"),
     _broken("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
     _broken("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),

@@ -90,3 +90,13 @@ class FileValuesUnchecked(ProtocolHandler):
             for value in files.values():
                 value.encode("ascii")
         return super().op_register_load(args)
+
+
+class RepairFlagCoerced(ProtocolHandler):
+    """state.journal reads ``repair`` by truthiness, so "yes" and 1 count as true."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        args = request.get("args") if isinstance(request, dict) else None
+        if isinstance(args, dict) and "repair" in args and not isinstance(args["repair"], bool):
+            request = {**request, "args": {**args, "repair": bool(args["repair"])}}
+        return super().handle(request)
