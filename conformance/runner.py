@@ -83,7 +83,6 @@ class _Attempt:
     examples: int = 0
     failures: dict[str, dict[str, Any]] = field(default_factory=dict)
     fault: str | None = None
-    cause: str | None = None
     coverage: dict[str, dict[str, int]] | None = None
 
     def record(self, key: str, failure: dict[str, Any]) -> None:
