@@ -5,6 +5,8 @@ Virtualenvs are built with uv when it is installed (next to nox or on PATH), els
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nox
 
 nox.options.default_venv_backend = "uv|venv"
@@ -137,3 +139,23 @@ def golden(session: nox.Session) -> None:
     """Ratify a golden change: ``nox -s golden -- --ratify ID --reason TEXT``."""
     _install(session)
     session.run("python", "tools/ratify_golden.py", *session.posargs)
+
+
+@nox.session
+def mutation(session: nox.Session) -> None:
+    """Mutation score of the suite alone over the reference: ``nox -s mutation [-- sample]``.
+
+    With no argument every mutant of reference/registers, realize, protocol and state is
+    run. ``-- sample`` runs only the fixed sample in conformance/mutation/sample.txt (what
+    CI runs) and fails if one of them survives. The score table is printed at the end.
+    """
+    _install(session)
+    session.install("mutmut>=3.3,<4")
+    if session.posargs[:1] == ["sample"]:
+        sample = Path("conformance/mutation/sample.txt").read_text(encoding="utf-8").split()
+        session.run("mutmut", "run", "--max-children", "2", *sample)
+        session.run("python", "-m", "conformance.mutation.score", "report")
+        session.run("python", "-m", "conformance.mutation.score", "check", *sample)
+        return
+    session.run("mutmut", "run", "--max-children", "2")
+    session.run("python", "-m", "conformance.mutation.score", "report")

@@ -14,7 +14,7 @@ from conformance.report.badge import render_badge
 from conformance.report.certificate import render_certificate
 from conformance.report.expected import ExpectedFailures
 from conformance.report.junit import render_junit
-from conformance.report.model import build_report, final_outcome
+from conformance.report.model import build_report, counterexample_path, final_outcome
 from conformance.report.plain import to_plain
 from conformance.requirements import REGISTRY, Requirement, SuiteContext
 from conformance.runner import PROFILES, Outcome, Profile, _examples, run_requirement
@@ -170,12 +170,12 @@ def certify(
     return report, pairs
 
 
-def counterexample_body(report: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
+def counterexample_body(report: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
     """One counterexample file's content, as plain JSON data."""
     return to_plain(
         {
             "format": COUNTEREXAMPLE_FORMAT,
-            **outcome.counterexample,
+            **case,
             "engine": report["engine"]["command"],
             "options": report.get("options", {}),
         }
@@ -192,14 +192,14 @@ def write_counterexamples(report: dict[str, Any], pairs, directory: Path) -> lis
         if stale.is_file():
             stale.unlink()
     for req, outcome in pairs:
-        if outcome.counterexample is None:
-            continue
-        path = examples / f"{req.id}.json"
-        try:
-            examples.mkdir(exist_ok=True)
-            _write(path, pretty(counterexample_body(report, outcome)))
-        except (OSError, TypeError, ValueError) as exc:
-            problems.append(f"{path}: not written: {type(exc).__name__}: {exc}")
+        cases = outcome.counterexamples or [outcome.counterexample]
+        for index, case in enumerate(c for c in cases if c is not None):
+            path = directory / counterexample_path(req.id, index)
+            try:
+                examples.mkdir(exist_ok=True)
+                _write(path, pretty(counterexample_body(report, case)))
+            except (OSError, TypeError, ValueError) as exc:
+                problems.append(f"{path}: not written: {type(exc).__name__}: {exc}")
     return problems
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,11 +11,13 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
 from conformance import details
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
-from conformance.requirements.registry import Requirement, SuiteContext
+from conformance.model import Requirement, SuiteContext
 
 SEARCH_PHASES = tuple(p for p in Phase if p != Phase.explain)
 """Every phase but ``explain``: it only annotates a failure and can cost most of the run."""
 MAX_TRANSCRIPT = 400
+MAX_DISTINCT = 3
+"""How many distinct counterexamples (distinct by the check that failed) one outcome keeps."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,9 @@ class Outcome:
     message: str = ""
     fault: str | None = None
     counterexample: dict[str, Any] | None = None
+    counterexamples: list[dict[str, Any]] = field(default_factory=list)
+    cause: str | None = None
+    coverage: dict[str, dict[str, int]] | None = None
     details: dict[str, Any] | None = None
 
 
@@ -78,16 +84,44 @@ class _EngineDown(BaseException):
 
 @dataclass
 class _Attempt:
+    """Failures seen so far, one per distinct check, in the order they were first seen."""
+
     examples: int = 0
-    failure: dict[str, Any] | None = None
+    failures: dict[str, dict[str, Any]] = field(default_factory=dict)
     fault: str | None = None
-    messages: list[str] = field(default_factory=list)
+    coverage: dict[str, dict[str, int]] | None = None
     drawn: int = 0
 
     def skips(self, window: tuple[int, int] | None) -> bool:
         """Whether the next drawn example lies outside *window* (never once one failed)."""
         index, self.drawn = self.drawn, self.drawn + 1
         return window is not None and self.failure is None and not (window[0] <= index < window[1])
+
+    def record(self, key: str, failure: dict[str, Any]) -> None:
+        """Keep the latest (so, after shrinking, the smallest) failure of each distinct check."""
+        if key in self.failures or len(self.failures) < MAX_DISTINCT:
+            self.failures[key] = {**failure, "check": key}
+
+    @property
+    def failure(self) -> dict[str, Any] | None:
+        return next(iter(self.failures.values()), None)
+
+
+class _Refused(AssertionError):
+    """The engine refused a request the requirement expected it to answer."""
+
+    def __init__(self, refusal: EngineRefused) -> None:
+        super().__init__(f"engine refused: {refusal}")
+        self.code = refusal.code
+
+
+def check_key(exc: BaseException) -> str:
+    """Which check failed: a refusal's code, else the place of the failing assertion."""
+    if isinstance(exc, _Refused):
+        return f"refused {exc.code}"
+    frames = traceback.extract_tb(exc.__traceback__)
+    inner = [f for f in frames if f.filename != __file__] or frames
+    return f"{inner[-1].filename.rsplit('/', 1)[-1]}:{inner[-1].lineno}" if inner else "assert"
 
 
 def _transcript(engine: EngineClient) -> list[dict[str, Any]]:
@@ -106,7 +140,7 @@ def check_once(req: Requirement, engine: EngineClient, scenario: Any) -> None:
     try:
         req.check(engine, scenario)
     except EngineRefused as refusal:
-        raise AssertionError(f"engine refused: {refusal}") from None
+        raise _Refused(refusal) from None
 
 
 def _body(req: Requirement, engine: EngineClient, attempt: _Attempt, window=None):
@@ -118,12 +152,11 @@ def _body(req: Requirement, engine: EngineClient, attempt: _Attempt, window=None
         try:
             check_once(req, engine, scenario)
         except AssertionError as exc:
-            attempt.fault = None
-            attempt.failure = _failure(req, engine, scenario, str(exc))
+            attempt.record(check_key(exc), _failure(req, engine, scenario, str(exc)))
             raise
         except EngineFault as fault:
             attempt.fault = fault.kind
-            attempt.failure = _failure(req, engine, scenario, str(fault))
+            attempt.record(f"fault {fault.kind}", _failure(req, engine, scenario, str(fault)))
             raise _EngineDown(fault) from None
 
     body.__name__ = body.__qualname__ = req.id.replace("-", "_")
@@ -159,14 +192,18 @@ def run_requirement(
     started = time.perf_counter()
     collecting = details.start()
     try:
+        _run_cover(req, ctx, body, attempt)
         if req.strategy is None:
-            body(None)
+            if req.cover is None:
+                body(None)
         else:
             examples = _examples(req, profile, max_examples)
             runner = profile.settings(examples)(given(req.strategy(ctx))(body))
             if profile.seed is not None:
                 runner = seed(profile.seed)(runner)
             runner()
+        if attempt.failures:
+            raise AssertionError(attempt.failure["message"])
         verdict, message = "pass", ""
     except _EngineDown as stop:
         verdict, message = "error", str(stop.fault)
@@ -179,6 +216,7 @@ def run_requirement(
     figures = details.finish(collecting)
     elapsed = int((time.perf_counter() - started) * 1000)
     failed = verdict != "pass"
+    found = list(attempt.failures.values()) if failed else []
     return Outcome(
         req.id,
         verdict,
@@ -186,9 +224,41 @@ def run_requirement(
         duration_ms=elapsed,
         message=message,
         fault=attempt.fault if failed else None,
-        counterexample=attempt.failure if failed else None,
+        counterexample=found[0] if found else None,
+        counterexamples=found,
+        cause=root_cause(attempt) if failed else None,
+        coverage=attempt.coverage,
         details=figures or None,
     )
+
+
+def _run_cover(req: Requirement, ctx: SuiteContext, body, attempt: _Attempt) -> None:
+    """Run the requirement's coverage plan, every case even after a failure; record coverage."""
+    if req.cover is None:
+        return
+    plan = req.cover(ctx)
+    for ran, case in enumerate(plan.cases, start=1):
+        attempt.coverage = plan.coverage(ran)
+        try:
+            body(case.scenario)
+        except AssertionError:
+            continue
+    attempt.coverage = plan.coverage(len(plan.cases))
+
+
+def root_cause(attempt: _Attempt) -> str | None:
+    """The engine error behind a failure (a refusal code or a fault kind), if there is one.
+
+    A requirement that fails its own assertion has no shared cause; one whose engine
+    refused or faulted shares its cause with every other requirement that met the same
+    error, so the report can group them.
+    """
+    if attempt.fault:
+        return f"engine fault: {attempt.fault}"
+    key = next(iter(attempt.failures), "")
+    if not key.startswith("refused "):
+        return None
+    return f"engine refused with {key.removeprefix('refused ')}"
 
 
 def _examples(req: Requirement, profile: Profile, override: int | None) -> int:
@@ -203,7 +273,10 @@ def _verdict_of(attempt: _Attempt, exc: Exception) -> tuple[str, str]:
     if attempt.failure is None:
         first = (str(exc).strip().splitlines() or [""])[0]
         return "error", f"{type(exc).__name__}: {first}"
-    return ("error" if attempt.fault else "fail"), attempt.failure["message"]
+    message = attempt.failure["message"]
+    if len(attempt.failures) > 1:
+        message += f" (and {len(attempt.failures) - 1} more distinct failure(s))"
+    return ("error" if attempt.fault else "fail"), message
 
 
 def _restart_quietly(engine: EngineClient) -> None:

@@ -6,17 +6,20 @@ import string
 
 from hypothesis import strategies as st
 
+from conformance.model import SuiteContext
 from conformance.oracle import BUCKET_NAMES, INTENT_NAMES
-from conformance.requirements.registry import SuiteContext
 
 MAX_MARKER_LEN = 128
 MAX_BUCKET = 32
 
 hex_hashes = st.binary(min_size=32, max_size=32).map(bytes.hex)
 trace_hashes = st.one_of(hex_hashes, hex_hashes, st.text(max_size=80))
+MAX_ID_LEN = 64
 register_ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,30}", fullmatch=True).filter(
     lambda rid: ".." not in rid
 )
+longest_ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_\-]{63}", fullmatch=True)
+"""Valid ids of exactly 64 characters, the longest allowed."""
 turn_indices = st.one_of(st.integers(0, 64), st.integers(0, 2**31 - 1))
 bucket_names = st.one_of(st.sampled_from(BUCKET_NAMES), st.text(max_size=16))
 markers = st.one_of(st.just(""), st.text(max_size=24), st.text(max_size=MAX_MARKER_LEN))
@@ -108,7 +111,55 @@ invalid_ids = st.one_of(
         st.text(string.ascii_lowercase, max_size=6),
     ),
     st.text(string.ascii_lowercase, min_size=65, max_size=80),
+    st.from_regex(r"[_.\-][A-Za-z0-9_\-]{0,10}", fullmatch=True),
+    st.builds(
+        lambda a, c: a + c,
+        st.text(string.ascii_lowercase, min_size=1, max_size=6),
+        st.sampled_from(("é", "ß", "中", "٣", "😀", " ", "\u00a0", "+", "@", ":", "~")),
+    ),
 )
+"""Ids that break a rule: empty, separators, '..', control characters, over 64, a first
+character outside [A-Za-z0-9], a character outside the ASCII class."""
+non_strings = st.sampled_from((1, 0, True, False, None, 1.5, [], ["x"], {}, {"a": "b"}))
+"""JSON values that are not strings (bools and numbers included)."""
+
+STRING_FIELDS = (
+    "version",
+    "description",
+    "schema_version",
+    "display_name",
+    "depth_preference",
+    "mastery_report_sha256",
+)
+PACK_FIELDS = (
+    "register_id",
+    "version",
+    "description",
+    "schema_version",
+    "display_name",
+    "depth_preference",
+    "realizer_overrides",
+    "discourse_markers",
+    "mastery_report_sha256",
+)
+
+
+@st.composite
+def pack_variants(draw) -> dict:
+    """Valid packs with their optional parts varied: buckets left out (a missing bucket is
+    empty), ``mastery_report_sha256`` absent, empty or any string, ids up to 64 characters."""
+    document = draw(valid_packs())
+    if draw(st.booleans()):
+        document["register_id"] = draw(longest_ids)
+        document["display_name"] = document["register_id"]
+    kept = draw(st.sets(st.sampled_from(BUCKET_NAMES)))
+    document["discourse_markers"] = {
+        name: bucket for name, bucket in document["discourse_markers"].items() if name in kept
+    }
+    seal = draw(st.one_of(st.none(), st.just(""), st.text(max_size=64)))
+    if seal is not None:
+        document["mastery_report_sha256"] = seal
+    return document
 
 
 def lexicon_lemmas(ctx: SuiteContext, *, glossed: bool | None = None) -> st.SearchStrategy:
@@ -132,20 +183,33 @@ PROMPT_TEMPLATES = (
     "Is {a} a kind of {b}?",
     "Think of {a} as {b}.",
     "Define {a}.",
+    "Now tell me about {a}.",
 )
+"""Intent templates: one prompt form per intent, plus a follow-up that leans on context."""
+
+MADE_UP_WORDS = ("blorvex", "quintaran", "zephlow")
+"""Words no lexicon holds, the filling of templates for an engine that lists no lexicon."""
+
+
+def template_words(ctx: SuiteContext) -> list[str]:
+    """What templates are filled with: the engine's own lemmas, else made-up words."""
+    return sorted(e.lemma for e in ctx.lexicon) or list(MADE_UP_WORDS)
 
 
 def prompts(ctx: SuiteContext) -> st.SearchStrategy:
-    """Prompts from the engine's own lexicon times intent templates, plus arbitrary text."""
-    lemma = lexicon_lemmas(ctx)
-    built = st.builds(
-        lambda t, a, b: t.format(a=a, b=b), st.sampled_from(PROMPT_TEMPLATES), lemma, lemma
+    """Prompts an engine can answer: its own lexicon times the intent templates.
+
+    Arbitrary text is not drawn here; it belongs to the robustness requirement alone,
+    so a semantic requirement fails only for its own property.
+    """
+    word = st.sampled_from(template_words(ctx))
+    return st.builds(
+        lambda t, a, b: t.format(a=a, b=b), st.sampled_from(PROMPT_TEMPLATES), word, word
     )
-    return st.one_of(built, built, built, st.text(max_size=60))
 
 
 def sessions(ctx: SuiteContext, max_turns: int = 6) -> st.SearchStrategy:
-    """Multi-turn scripts in which some prompts repeat verbatim."""
+    """Multi-turn scripts of answerable prompts in which some prompts repeat verbatim."""
 
     @st.composite
     def script(draw) -> list[str]:

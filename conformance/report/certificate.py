@@ -40,11 +40,13 @@ def engine_flags(options: dict[str, Any], engine: str) -> list[str]:
     return words
 
 
-def replay_command(report: dict[str, Any], result: dict[str, Any], report_dir: str) -> str:
-    """The shell-quoted command that replays a result's shrunk counterexample."""
-    path = f"{report_dir}/{result['counterexample']}"
+def replay_command(
+    report: dict[str, Any], result: dict[str, Any], report_dir: str, path: str | None = None
+) -> str:
+    """The shell-quoted command that replays a result's shrunk counterexample (or *path*)."""
+    where = f"{report_dir}/{path or result['counterexample']}"
     flags = engine_flags(report.get("options", {}), report["engine"]["command"])
-    return shlex.join(["python", "-m", "conformance", "replay", path, *flags])
+    return shlex.join(["python", "-m", "conformance", "replay", where, *flags])
 
 
 def headline(report: dict[str, Any]) -> str:
@@ -150,6 +152,7 @@ def _problems(report: dict[str, Any], report_dir: str) -> list[str]:
                 "",
                 f"    {replay_command(report, r, report_dir)}",
             ]
+        lines += _more_counterexamples(report, r, report_dir)
         if r["outcome"] == "xpass":
             lines += [
                 "",
@@ -166,6 +169,47 @@ def _problems(report: dict[str, Any], report_dir: str) -> list[str]:
     return (["", "## Problems"] + lines) if lines else []
 
 
+def _more_counterexamples(
+    report: dict[str, Any], result: dict[str, Any], report_dir: str
+) -> list[str]:
+    """The distinct counterexamples after the first, each with the check it broke."""
+    lines: list[str] = []
+    for case in result.get("counterexamples", [])[1:]:
+        lines += [
+            "",
+            f"Another distinct failure ({case['check']}): {case['message']}",
+            "",
+            f"    {replay_command(report, result, report_dir, case['path'])}",
+        ]
+    return lines
+
+
+def _root_causes(report: dict[str, Any]) -> list[str]:
+    """Engine errors shared by several failing requirements; each keeps its own verdict above."""
+    lines: list[str] = []
+    for group in report.get("root_causes", []):
+        ids = ", ".join(group["requirements"])
+        lines.append(f"- {group['cause']}: {len(group['requirements'])} requirements ({ids})")
+    return ["", "## Root causes", "", *lines] if lines else []
+
+
+def coverage_line(coverage: dict[str, dict[str, int]]) -> str:
+    """``gloss-less lemmas 16/16, templates 13/13`` for one requirement."""
+    return ", ".join(f"{name} {c['exercised']}/{c['total']}" for name, c in coverage.items())
+
+
+def _coverage(report: dict[str, Any]) -> list[str]:
+    """Which equivalence classes each requirement's coverage sample exercised."""
+    rows = [
+        f"| {r['id']} | {coverage_line(r['coverage'])} |"
+        for r in report["results"]
+        if r.get("coverage")
+    ]
+    if not rows:
+        return []
+    return ["", "## Coverage", "", "| requirement | classes exercised |", "|---|---|", *rows]
+
+
 def _figures(report: dict[str, Any]) -> list[str]:
     lines = [
         f"- {r['id']}: " + ", ".join(f"{k} {v}" for k, v in sorted(r["details"].items()))
@@ -177,6 +221,7 @@ def _figures(report: dict[str, Any]) -> list[str]:
 
 def render_certificate(report: dict[str, Any], report_dir: str = "out") -> str:
     """The certificate as Markdown."""
-    table = ["## Requirements", "", *_table(report), *_figures(report)] if report["results"] else []
+    table = ["## Requirements", "", *_table(report)] if report["results"] else []
+    table += _figures(report) + _coverage(report) + _root_causes(report)
     lines = _header(report) + table + _problems(report, report_dir)
     return "\n".join(lines) + "\n"

@@ -6,9 +6,9 @@ from typing import Any
 
 from conformance import SUITE_NAME, SUITE_VERSION
 from conformance.canonical import digest
+from conformance.model import Requirement
 from conformance.report.expected import ExpectedFailures
 from conformance.report.plain import to_plain
-from conformance.requirements.registry import Requirement
 from conformance.runner import Outcome, Profile
 
 REPORT_FORMAT = "core-conformance-report/1"
@@ -42,8 +42,47 @@ def _result(req: Requirement, outcome: Outcome, expected: ExpectedFailures) -> d
         "message": outcome.message,
         "fault": outcome.fault,
         "counterexample": f"counterexamples/{req.id}.json" if failed else None,
+        **_discrimination(req, outcome),
         **({"details": outcome.details} if outcome.details else {}),
     }
+
+
+def counterexample_path(req_id: str, index: int) -> str:
+    """Where the *index*-th (0-based) distinct counterexample of a requirement is written."""
+    return (
+        f"counterexamples/{req_id}.json"
+        if index == 0
+        else f"counterexamples/{req_id}.{index + 1}.json"
+    )
+
+
+def _discrimination(req: Requirement, outcome: Outcome) -> dict[str, Any]:
+    """Each distinct counterexample (with the check it broke), the root cause, the coverage."""
+    return {
+        "counterexamples": [
+            {
+                "check": case.get("check"),
+                "message": case["message"],
+                "path": counterexample_path(req.id, i),
+            }
+            for i, case in enumerate(outcome.counterexamples)
+        ],
+        "cause": outcome.cause,
+        "coverage": outcome.coverage,
+    }
+
+
+def root_causes(results: list[dict]) -> list[dict[str, Any]]:
+    """Engine errors shared by two or more failing requirements, each with the ids it fails."""
+    groups: dict[str, list[str]] = {}
+    for r in results:
+        if r["outcome"] in BAD_OUTCOMES and r.get("cause"):
+            groups.setdefault(r["cause"], []).append(r["id"])
+    return [
+        {"cause": cause, "requirements": sorted(ids)}
+        for cause, ids in sorted(groups.items())
+        if len(ids) > 1
+    ]
 
 
 def stale_entries(results: list[dict], expected: ExpectedFailures) -> list[str]:
@@ -121,6 +160,7 @@ def build_report(
         },
         "results": results,
         "stale_expected_failures": stale,
+        "root_causes": root_causes(results),
         "summary": summarize(results, stale, scope, engine_fault),
         "verdict_digest": digest([[r["id"], r["outcome"], r["examples"]] for r in results]),
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from conformance import coverage
 from conformance import strategies as gen
 from conformance.driver import FOUR_REGISTERS, ratified_files, run_four, run_script
 from conformance.requirements.registry import SuiteContext, requirement
@@ -39,6 +40,7 @@ def _same_across(runs: list[list[dict]], key: str, script: list[str]) -> None:
     capabilities=("sessions",),
     seed=ADR69,
     strategy=_sessions,
+    cover=coverage.scripts_under((None,)),
 )
 def unregistered_is_bare(engine, script):
     for turn, r in enumerate(run_script(engine, None, script)):
@@ -54,6 +56,7 @@ def unregistered_is_bare(engine, script):
     capabilities=("sessions",),
     seed=ADR69,
     strategy=_sessions,
+    cover=coverage.scripts_under((None, "default_neutral_v1")),
 )
 def none_equals_neutral(engine, script):
     none = run_script(engine, None, script)
@@ -72,6 +75,7 @@ def none_equals_neutral(engine, script):
     capabilities=("sessions",),
     seed=ADR69,
     strategy=_sessions,
+    cover=coverage.scripts_under(),
 )
 def trace_hash_invariant(engine, script):
     _same_across(run_four(engine, script), "trace_hash", script)
@@ -84,6 +88,7 @@ def trace_hash_invariant(engine, script):
     capabilities=("sessions",),
     seed=GROUNDING,
     strategy=_sessions,
+    cover=coverage.scripts_under(),
 )
 def grounding_invariant(engine, script):
     _same_across(run_four(engine, script), "grounding_source", script)
@@ -96,6 +101,7 @@ def grounding_invariant(engine, script):
     capabilities=("sessions",),
     seed=GROUNDING,
     strategy=_sessions,
+    cover=coverage.scripts_under(),
 )
 def truth_fields_invariant(engine, script):
     runs = run_four(engine, script)
@@ -110,6 +116,7 @@ def truth_fields_invariant(engine, script):
     capabilities=("sessions",),
     seed=REPLAY,
     strategy=lambda ctx: st.tuples(st.sampled_from(FOUR_REGISTERS), _sessions(ctx)).map(list),
+    cover=coverage.register_and_script,
 )
 def replay_equivalence(engine, scenario):
     register_id, script = scenario
@@ -127,6 +134,7 @@ def replay_equivalence(engine, scenario):
     capabilities=("sessions",),
     seed=TURN,
     strategy=lambda ctx: gen.prompts(ctx),
+    cover=coverage.template_prompts,
 )
 def turn_distinct(engine, prompt):
     responses = run_script(engine, "convivial_v1", [prompt] * 6)
@@ -192,6 +200,7 @@ def transitions_not_consumed(engine, scenario):
     capabilities=("sessions",),
     seed=CLOSURE,
     strategy=lambda ctx: gen.sessions(ctx, 12),
+    cover=coverage.scripts_under((None,)),
 )
 def versor_closure(engine, script):
     for turn, r in enumerate(run_script(engine, None, script)):

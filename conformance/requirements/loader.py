@@ -9,7 +9,9 @@ import json
 
 from hypothesis import strategies as st
 
+from conformance import coverage
 from conformance import strategies as gen
+from conformance.canonical import digest
 from conformance.driver import ratified_files
 from conformance.engines.base import EngineRefused
 from conformance.requirements.registry import requirement
@@ -31,11 +33,23 @@ def _refusal(call) -> EngineRefused | None:
     return None
 
 
-def _expect_code(call, code: str, what: str) -> EngineRefused:
+def _expect_code(call, code: str, what: str, field: str | None = None) -> EngineRefused:
+    """The call is refused with *code*; with *field*, the refusal names that field too."""
     refusal = _refusal(call)
     assert refusal is not None, f"{what}: accepted, expected {code}"
     assert refusal.code == code, f"{what}: refused with {refusal.code}, expected {code}"
+    if field is not None:
+        _names_field(refusal, field, what)
     return refusal
+
+
+def _names_field(refusal: EngineRefused, field: str, what: str) -> None:
+    """``field`` is the offending field's dotted path, and the message names the field
+    (its last path component, when that is printable)."""
+    assert refusal.field == field, f"{what}: refusal field {refusal.field!r}, expected {field!r}"
+    name = field.rsplit(".", 1)[-1]
+    if name.isprintable() and not any(c in name for c in "'\\\""):
+        assert name in refusal.message, f"{what}: message {refusal.message!r} omits {name!r}"
 
 
 @requirement(
@@ -59,12 +73,14 @@ def valid_packs_accepted(engine, document):
     capabilities=("registers.validate",),
     seed="ADR-0070 § Trust boundaries (path-traversal protection)",
     strategy=lambda ctx: gen.invalid_ids,
+    cover=coverage.broken_ids,
 )
 def invalid_ids_refused(engine, register_id):
     _expect_code(
         lambda: _validate(engine, gen.pack(register_id)),
         "REGISTER_INVALID_ID",
         f"id {register_id!r}",
+        "register_id",
     )
 
 
@@ -91,11 +107,8 @@ REQUIRED = (
 def missing_field(engine, scenario):
     document, name = scenario
     broken = {k: v for k, v in document.items() if k != name}
-    refusal = _expect_code(
-        lambda: _validate(engine, broken), "REGISTER_MISSING_FIELD", f"without {name}"
-    )
-    assert name in (refusal.field or "") or name in refusal.message, (
-        f"the refusal does not name {name}: {refusal.message!r}"
+    _expect_code(
+        lambda: _validate(engine, broken), "REGISTER_MISSING_FIELD", f"without {name}", name
     )
 
 
@@ -115,6 +128,7 @@ def unsupported_schema(engine, scenario):
         lambda: _validate(engine, {**document, "schema_version": version}),
         "REGISTER_SCHEMA_VERSION",
         f"schema_version {version!r}",
+        "schema_version",
     )
 
 
@@ -135,6 +149,7 @@ def id_mismatch(engine, scenario):
         lambda: _validate(engine, document, other),
         "REGISTER_ID_MISMATCH",
         f"{document['register_id']!r} loaded as {other!r}",
+        "register_id",
     )
 
 
@@ -151,6 +166,7 @@ BUCKETS = ("openings", "transitions", "closings")
     strategy=lambda ctx: st.tuples(
         gen.register_ids, st.sampled_from(BUCKETS), st.characters(codec="utf-8")
     ).map(list),
+    cover=coverage.marker_widths,
 )
 def marker_length_bound(engine, scenario):
     register_id, bucket, char = scenario
@@ -158,7 +174,12 @@ def marker_length_bound(engine, scenario):
     at_limit = gen.pack(register_id, markers={**markers, bucket: [char * 128]})
     _validate(engine, at_limit)
     past = gen.pack(register_id, markers={**markers, bucket: [char * 129]})
-    _expect_code(lambda: _validate(engine, past), "REGISTER_MARKER_TOO_LONG", f"129 x {char!r}")
+    _expect_code(
+        lambda: _validate(engine, past),
+        "REGISTER_MARKER_TOO_LONG",
+        f"129 x {char!r}",
+        f"discourse_markers.{bucket}[0]",
+    )
 
 
 @requirement(
@@ -175,7 +196,12 @@ def bucket_size_bound(engine, scenario):
     markers = {name: ["x"] for name in BUCKETS}
     _validate(engine, gen.pack(register_id, markers={**markers, bucket: ["m"] * 32}))
     past = gen.pack(register_id, markers={**markers, bucket: ["m"] * 33})
-    _expect_code(lambda: _validate(engine, past), "REGISTER_BUCKET_TOO_LARGE", f"33 in {bucket}")
+    _expect_code(
+        lambda: _validate(engine, past),
+        "REGISTER_BUCKET_TOO_LARGE",
+        f"33 in {bucket}",
+        f"discourse_markers.{bucket}",
+    )
 
 
 @requirement(
@@ -193,6 +219,7 @@ def override_bounds(engine, scenario):
     register_id, value, intent, scoped = scenario
     entry = {"disclosure_domain_count": value}
     overrides = {"per_intent": {intent: entry}} if scoped else entry
+    where = f"realizer_overrides.per_intent.{intent}" if scoped else "realizer_overrides"
     document = gen.pack(register_id, overrides=overrides, depth_preference="terse")
     if type(value) is int and value in (1, 2, 3):
         _validate(engine, document)
@@ -201,6 +228,7 @@ def override_bounds(engine, scenario):
             lambda: _validate(engine, document),
             "REGISTER_OVERRIDE_OUT_OF_BOUNDS",
             f"depth {value!r}",
+            f"{where}.disclosure_domain_count",
         )
 
 
@@ -222,11 +250,14 @@ def override_bounds(engine, scenario):
 def unknown_override_key(engine, scenario):
     register_id, key, scoped, intent = scenario
     overrides = {"per_intent": {intent: {key: 1}}} if scoped else {key: 1}
+    where = f"realizer_overrides.per_intent.{intent}" if scoped else "realizer_overrides"
     document = gen.pack(register_id, overrides=overrides, depth_preference="terse")
-    refusal = _expect_code(
-        lambda: _validate(engine, document), "REGISTER_UNKNOWN_OVERRIDE", f"key {key!r}"
+    _expect_code(
+        lambda: _validate(engine, document),
+        "REGISTER_UNKNOWN_OVERRIDE",
+        f"key {key!r}",
+        f"{where}.{key}",
     )
-    assert key in (refusal.field or "") or key in refusal.message, "the refusal does not name it"
 
 
 def _other_seal(seal: str) -> str:
@@ -385,3 +416,254 @@ def ratify_gate(engine, document):
         "REGISTER_EMPTY_NON_NULL",
         "a terse pack with nothing in it",
     )
+
+
+@requirement(
+    "LOAD-VALID-002",
+    "every optional-part variant of a valid pack is accepted: buckets left out, "
+    "mastery_report_sha256 absent, empty or any string, an id of 64 characters",
+    family="loader",
+    capabilities=("registers.validate",),
+    seed="ADR-0070 § Trust boundaries; docs/registers.md § Pack format",
+    strategy=lambda ctx: gen.pack_variants(),
+    cover=coverage.pack_variants,
+)
+def optional_variants_accepted(engine, document):
+    got = _validate(engine, document, document["register_id"])
+    assert got["register_id"] == document["register_id"], f"register_id {got['register_id']!r}"
+
+
+@requirement(
+    "LOAD-FIELD-002",
+    "a pack with an unknown top-level field is refused with REGISTER_MALFORMED naming it",
+    family="loader",
+    capabilities=("registers.validate",),
+    seed=LOADER,
+    strategy=lambda ctx: st.tuples(
+        gen.valid_packs(),
+        st.text(min_size=1, max_size=20).filter(lambda k: k not in gen.PACK_FIELDS),
+    ).map(list),
+)
+def unknown_top_level_field(engine, scenario):
+    document, name = scenario
+    _expect_code(
+        lambda: _validate(engine, {**document, name: "extra"}),
+        "REGISTER_MALFORMED",
+        f"unknown field {name!r}",
+        name,
+    )
+
+
+def _retyped(document: dict, where: str, value, index: int) -> tuple[dict, str, str]:
+    """*document* with the part *where* replaced by a non-string *value*: (pack, code, field)."""
+    broken = copy.deepcopy(document)
+    if where in gen.STRING_FIELDS:
+        broken[where] = value
+        return broken, "REGISTER_MALFORMED", where
+    if where == "register_id":
+        broken[where] = value
+        return broken, "REGISTER_INVALID_ID", where
+    bucket = where.split(".")[1]
+    markers = {name: ["m"] * (index + 1) for name in BUCKETS}
+    markers[bucket][index] = value
+    broken["discourse_markers"] = markers
+    return broken, "REGISTER_MALFORMED", f"{where}[{index}]"
+
+
+@requirement(
+    "LOAD-TYPE-001",
+    "a non-string where a string is required (string fields, register_id, a marker) is "
+    "refused with its code and the field's path, bools and numbers included",
+    family="loader",
+    capabilities=("registers.validate",),
+    seed="docs/registers.md § Structural check order (steps 4 and 6; markers in step 9)",
+    strategy=lambda ctx: st.tuples(
+        gen.valid_packs(),
+        st.sampled_from(
+            (*gen.STRING_FIELDS, "register_id", *(f"discourse_markers.{b}" for b in BUCKETS))
+        ),
+        gen.non_strings,
+        st.integers(0, 3),
+    ).map(list),
+    cover=coverage.wrong_types,
+)
+def non_strings_refused(engine, scenario):
+    document, where, value, index = scenario
+    broken, code, field = _retyped(document, where, value, index)
+    _expect_code(lambda: _validate(engine, broken), code, f"{field} = {value!r}", field)
+
+
+REPORT_KEYS = (
+    "register_id",
+    "pack_version",
+    "pack_source_sha256",
+    "schema_version",
+    "verdict",
+    "methods",
+    "evidence",
+    "seal",
+)
+
+
+def _normal_pack(document: dict) -> dict:
+    """The pack as the normal form carries it: all three buckets, no seal field."""
+    markers = {name: document["discourse_markers"].get(name, []) for name in BUCKETS}
+    body = {k: v for k, v in document.items() if k != "mastery_report_sha256"}
+    return {**body, "discourse_markers": markers}
+
+
+def expected_report(document: dict) -> dict:
+    """The sealed report the gate must write for *document*, from docs/registers.md."""
+    pack = _normal_pack(document)
+    markers, overrides = pack["discourse_markers"], pack["realizer_overrides"]
+    null = not overrides and not markers["openings"] and not markers["closings"]
+    kinds = ["null"] if null else [k for k in ("overrides", "markers") if k in _kinds(pack)]
+    report = {
+        "register_id": pack["register_id"],
+        "pack_version": pack["version"],
+        "pack_source_sha256": digest(pack),
+        "schema_version": "1.0.0",
+        "verdict": "ratified",
+        "methods": sorted(m for k in kinds for m in METHODS[k]),
+        "evidence": {
+            "marker_bucket_sizes": {name: len(markers[name]) for name in BUCKETS},
+            "per_intent_keys": sorted(overrides.get("per_intent", {})),
+            "transitions_reserved": bool(markers["transitions"]),
+            "realizer_overrides_keys": sorted(overrides),
+            "null_register": null,
+        },
+    }
+    return {**report, "seal": digest(report)}
+
+
+def _kinds(pack: dict) -> set[str]:
+    markers = pack["discourse_markers"]
+    kinds = {"overrides"} if pack["realizer_overrides"] else set()
+    return kinds | ({"markers"} if markers["openings"] or markers["closings"] else set())
+
+
+@requirement(
+    "LOAD-RATIFY-002",
+    "the ratify report has exactly the keys and values the seal scheme fixes (pack_version, "
+    "pack_source_sha256, schema_version, verdict, methods, evidence with per_intent_keys, "
+    "self-seal), in the report file and the result alike",
+    family="loader",
+    capabilities=("registers.ratify",),
+    seed="ADR-0070 § The new pack (the self-sealed report); ADR-0071 § Ratify gate widening",
+    strategy=lambda ctx: gen.pack_variants(),
+)
+def ratify_report_exact(engine, document):
+    result = engine.call("register.ratify", {"pack": document})
+    want = expected_report(document)
+    rid = document["register_id"]
+    on_disk = json.loads(base64.b64decode(result["files"][f"{rid}.mastery_report.json"]))
+    for where, report in (("result", result["report"]), ("report file", on_disk)):
+        assert sorted(report) == sorted(REPORT_KEYS), f"{where}: report keys {sorted(report)}"
+        for key in REPORT_KEYS:
+            assert report[key] == want[key], f"{where}: {key} {report[key]!r}, want {want[key]!r}"
+    sealed = json.loads(base64.b64decode(result["files"][f"{rid}.json"]))
+    assert sealed.get("mastery_report_sha256") == want["seal"], "the pack does not store the seal"
+
+
+def _normal_form(value) -> bytes:
+    return (json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+@requirement(
+    "LOAD-SEAL-003",
+    "an edited report does not load (REGISTER_SEAL_MISMATCH): content changed under the same "
+    "seal, the same content out of normal form, or another register's sealed report",
+    family="loader",
+    capabilities=("registers.load", "registers.ratify"),
+    seed="ADR-0070 § Trust boundaries (self-seal still verified)",
+    strategy=lambda ctx: st.tuples(gen.valid_packs(), st.text(min_size=1, max_size=12)).map(list),
+    max_examples=15,
+)
+def edited_report_refused(engine, scenario):
+    document, label = scenario
+    rid = document["register_id"]
+    files = ratified_files(engine, document)
+    name = f"{rid}.mastery_report.json"
+    report = json.loads(base64.b64decode(files[name]))
+    edited = {**report, "methods": sorted([*report["methods"], f"unreviewed {label}"])}
+    compact = json.dumps(report, sort_keys=True, separators=(",", ":")).encode()
+    other_id = f"{rid}x" if len(rid) < 64 else f"{rid[:-1]}x"
+    other = ratified_files(engine, {**document, "register_id": other_id})
+    foreign = base64.b64decode(other[f"{other_id}.mastery_report.json"])
+    edits = (
+        ("methods edited", _normal_form(edited)),
+        ("compacted", compact),
+        ("another register's report", foreign),
+    )
+    for what, raw in edits:
+        _expect_code(
+            lambda r=raw: _load(engine, rid, {**files, name: _b64(r)}),
+            "REGISTER_SEAL_MISMATCH",
+            f"report {what}",
+        )
+
+
+SHAPES = {
+    "depth_preference unknown": (
+        {"depth_preference": "loud"},
+        "REGISTER_BAD_DEPTH_PREFERENCE",
+        "depth_preference",
+    ),
+    "discourse_markers a list": (
+        {"discourse_markers": []},
+        "REGISTER_MALFORMED",
+        "discourse_markers",
+    ),
+    "a bucket not a list": (
+        {"discourse_markers": {"openings": "So,"}},
+        "REGISTER_MALFORMED",
+        "discourse_markers.openings",
+    ),
+    "an unknown bucket": (
+        {"discourse_markers": {"asides": []}},
+        "REGISTER_UNKNOWN_BUCKET",
+        "discourse_markers.asides",
+    ),
+    "realizer_overrides a list": (
+        {"realizer_overrides": []},
+        "REGISTER_MALFORMED",
+        "realizer_overrides",
+    ),
+    "per_intent a list": (
+        {"realizer_overrides": {"per_intent": []}},
+        "REGISTER_OVERRIDE_OUT_OF_BOUNDS",
+        "realizer_overrides.per_intent",
+    ),
+    "a per_intent value not an object": (
+        {"realizer_overrides": {"per_intent": {"DEFINITION": 2}}},
+        "REGISTER_OVERRIDE_OUT_OF_BOUNDS",
+        "realizer_overrides.per_intent.DEFINITION",
+    ),
+    "a per_intent key not an intent": (
+        {"realizer_overrides": {"per_intent": {"definition": {}}}},
+        "REGISTER_UNKNOWN_INTENT",
+        "realizer_overrides.per_intent.definition",
+    ),
+    "per_intent inside per_intent": (
+        {"realizer_overrides": {"per_intent": {"CAUSE": {"per_intent": {}}}}},
+        "REGISTER_UNKNOWN_OVERRIDE",
+        "realizer_overrides.per_intent.CAUSE.per_intent",
+    ),
+}
+
+
+@requirement(
+    "LOAD-SHAPE-001",
+    "a pack part of the wrong shape (depth_preference, discourse_markers and its buckets, "
+    "realizer_overrides, per_intent and its entries) is refused with its code and field",
+    family="loader",
+    capabilities=("registers.validate",),
+    seed="docs/registers.md § Structural check order (steps 8 to 10); § Error codes",
+    strategy=lambda ctx: st.tuples(gen.register_ids, st.sampled_from(sorted(SHAPES))).map(list),
+    cover=coverage.each("shapes", [["shape_v1", n] for n in sorted(SHAPES)]),
+)
+def wrong_shapes_refused(engine, scenario):
+    register_id, name = scenario
+    change, code, field = SHAPES[name]
+    document = {**gen.pack(register_id, depth_preference="terse"), **change}
+    _expect_code(lambda: _validate(engine, document), code, name, field)

@@ -6,7 +6,7 @@ import re
 
 from hypothesis import strategies as st
 
-from conformance import oracle
+from conformance import coverage, oracle
 from conformance import strategies as gen
 from conformance.driver import run_script
 from conformance.engines.base import EngineRefused
@@ -76,6 +76,7 @@ MALFORMED_ARGS = {
     capabilities=(),
     seed=PROTOCOL,
     strategy=lambda ctx: st.sampled_from(sorted(MALFORMED_ARGS)),
+    cover=coverage.each("ops", sorted(MALFORMED_ARGS)),
 )
 def malformed_args(engine, op):
     try:
@@ -144,3 +145,175 @@ def every_lemma_reachable(engine, _):
         assert response["grounding_source"] not in ("oov", "none"), (
             f"{entry.lemma} ({entry.pack}) is listed but grounds as {response['grounding_source']}"
         )
+
+
+BAD_ENVELOPES = {
+    "id missing": ({"op": "hello", "args": {}}, None, "id"),
+    "id true": ({"id": True, "op": "hello", "args": {}}, None, "id"),
+    "id 1.5": ({"id": 1.5, "op": "hello", "args": {}}, None, "id"),
+    "id a list": ({"id": [1], "op": "hello", "args": {}}, None, "id"),
+    "op missing": ({"id": 7, "args": {}}, 7, "op"),
+    "op a number": ({"id": 7, "op": 5, "args": {}}, 7, "op"),
+    "args a list": ({"id": "r7", "op": "hello", "args": []}, "r7", "args"),
+    "args a string": ({"id": "r7", "op": "hello", "args": "x"}, "r7", "args"),
+}
+
+
+@requirement(
+    "PROTO-ENVELOPE-001",
+    "a malformed envelope (id, op or args) is refused with PROTOCOL_BAD_REQUEST naming the "
+    "member, echoing a valid id (null otherwise), and the engine keeps serving",
+    family="protocol",
+    capabilities=(),
+    seed="docs/protocol.md § Requests; § Responses; § Error codes (check order)",
+    strategy=lambda ctx: st.sampled_from(sorted(BAD_ENVELOPES)),
+    cover=coverage.each("envelopes", sorted(BAD_ENVELOPES)),
+)
+def bad_envelope(engine, name):
+    request, echoed, field = BAD_ENVELOPES[name]
+    response = engine.raw(request, checked=False)
+    assert isinstance(response, dict) and response.get("ok") is False, f"{name}: {response!r}"
+    assert response.get("id") == echoed and type(response.get("id")) is type(echoed), (
+        f"{name}: response id {response.get('id')!r}, expected {echoed!r}"
+    )
+    error = response.get("error") or {}
+    assert error.get("code") == "PROTOCOL_BAD_REQUEST", f"{name}: code {error.get('code')!r}"
+    assert error.get("field") == field, f"{name}: field {error.get('field')!r}, expected {field!r}"
+    _still_alive(engine)
+
+
+SELECT = {
+    "bucket": ["a", "b"],
+    "trace_hash": "0" * 64,
+    "register_id": "r",
+    "turn_idx": 0,
+    "bucket_name": "openings",
+}
+BAD_ARGS = {
+    "unknown argument": ("variation.select", {**SELECT, "colour": "red"}, "colour"),
+    "missing argument": (
+        "variation.select",
+        {k: v for k, v in SELECT.items() if k != "bucket"},
+        "bucket",
+    ),
+    "turn_idx true": ("variation.select", {**SELECT, "turn_idx": True}, "turn_idx"),
+    "turn_idx false": ("variation.select", {**SELECT, "turn_idx": False}, "turn_idx"),
+    "turn_idx 1.0": ("variation.select", {**SELECT, "turn_idx": 1.0}, "turn_idx"),
+    "turn_idx -1": ("variation.select", {**SELECT, "turn_idx": -1}, "turn_idx"),
+    "turn_idx a string": ("variation.select", {**SELECT, "turn_idx": "0"}, "turn_idx"),
+    "bucket of numbers": ("variation.select", {**SELECT, "bucket": [1, 2]}, "bucket"),
+    "register_id a number": ("variation.select", {**SELECT, "register_id": 3}, "register_id"),
+    "intent unknown": (
+        "overrides.resolve",
+        {"realizer_overrides": {}, "intent": "definition"},
+        "intent",
+    ),
+    "text missing": ("session.chat", {"session": "s1"}, "text"),
+    "requests not a list": ("batch", {"requests": {"id": 1}}, "requests"),
+    "session register_id a number": ("session.open", {"register_id": 5}, "register_id"),
+    "a file value not a string": (
+        "register.load",
+        {"register_id": "x", "files": {"x.json": 5}},
+        "files",
+    ),
+    "a file name with a separator": (
+        "register.load",
+        {"register_id": "x", "files": {"a/x.json": "e30="}},
+        "files",
+    ),
+    "a file value not base64": (
+        "register.load",
+        {"register_id": "x", "files": {"x.json": "*"}},
+        "files",
+    ),
+}
+
+
+@requirement(
+    "PROTO-ARGS-001",
+    "an unknown, missing or mistyped argument (a bool or a float where an integer is "
+    "required, a number where a string is) is refused with PROTOCOL_BAD_ARGS naming it",
+    family="protocol",
+    capabilities=("variation", "overrides", "sessions", "batch", "registers.load"),
+    seed="docs/protocol.md § Requests (unknown argument names); § Error codes; § register.load",
+    strategy=lambda ctx: st.sampled_from(sorted(BAD_ARGS)),
+    cover=coverage.each("argument faults", sorted(BAD_ARGS)),
+)
+def bad_args(engine, name):
+    op, args, field = BAD_ARGS[name]
+    try:
+        engine.call(op, args, checked=False)
+    except EngineRefused as refusal:
+        assert refusal.code == "PROTOCOL_BAD_ARGS", f"{name}: refused with {refusal.code}"
+        assert refusal.field == field, f"{name}: field {refusal.field!r}, expected {field!r}"
+    else:
+        raise AssertionError(f"{name}: {op} answered with ok")
+    _still_alive(engine)
+
+
+@requirement(
+    "PROTO-BATCH-002",
+    "a batch holding a nested batch is refused whole (PROTOCOL_BAD_ARGS, field requests) "
+    "before any element runs",
+    family="protocol",
+    capabilities=("batch", "sessions"),
+    seed="docs/protocol.md § batch",
+    strategy=lambda ctx: st.integers(0, 3),
+)
+def nested_batch_refused(engine, position):
+    session = engine.call("session.open", {"register_id": None})["session"]
+    closes = [{"id": i, "op": "session.close", "args": {"session": session}} for i in range(3)]
+    nested = {"id": "n", "op": "batch", "args": {"requests": []}}
+    requests = [*closes[:position], nested, *closes[position:]]
+    try:
+        engine.call("batch", {"requests": requests}, checked=False)
+    except EngineRefused as refusal:
+        assert refusal.code == "PROTOCOL_BAD_ARGS", f"refused with {refusal.code}"
+        assert refusal.field == "requests", f"field {refusal.field!r}"
+    else:
+        raise AssertionError("a batch with a nested batch was answered with ok")
+    try:
+        engine.call("session.chat", {"session": session, "text": "hello"})
+    except EngineRefused as refusal:
+        raise AssertionError(f"an element of the refused batch ran: {refusal.code}") from None
+    engine.call("session.close", {"session": session})
+
+
+STATE_ARGS = {
+    "dir empty": ("state.load", {"dir": ""}, "dir"),
+    "dir with NUL": ("state.load", {"dir": "/tmp/a\x00b"}, "dir"),
+    "dir a number": ("state.open", {"dir": 7}, "dir"),
+    "mutations not a list": ("state.apply", {"store": "none", "mutations": {}}, "mutations"),
+    "repair not a boolean": (
+        "state.journal",
+        {"dir": "/nonexistent-conformance-dir", "name": "proposals", "repair": "yes"},
+        "repair",
+    ),
+    "repair an integer": (
+        "state.journal",
+        {"dir": "/nonexistent-conformance-dir", "name": "proposals", "repair": 1},
+        "repair",
+    ),
+}
+
+
+@requirement(
+    "PROTO-ARGS-002",
+    "a mistyped argument of a state op (an empty or NUL-holding dir, mutations not a list, "
+    "repair not a boolean) is refused with PROTOCOL_BAD_ARGS naming it",
+    family="protocol",
+    capabilities=("state",),
+    seed="docs/protocol.md § Error codes (argument types before the op); § Persisted-state ops",
+    strategy=lambda ctx: st.sampled_from(sorted(STATE_ARGS)),
+    cover=coverage.each("state argument faults", sorted(STATE_ARGS)),
+)
+def bad_state_args(engine, name):
+    op, args, field = STATE_ARGS[name]
+    try:
+        engine.call(op, args, checked=False)
+    except EngineRefused as refusal:
+        assert refusal.code == "PROTOCOL_BAD_ARGS", f"{name}: refused with {refusal.code}"
+        assert refusal.field == field, f"{name}: field {refusal.field!r}, expected {field!r}"
+    else:
+        raise AssertionError(f"{name}: {op} answered with ok")
+    _still_alive(engine)

@@ -8,39 +8,19 @@ counterexample is a file anyone can replay without Hypothesis.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
-from hypothesis import strategies as st
+from conformance.model import (
+    ID_PATTERN,
+    Check,
+    CoverFactory,
+    LexiconEntry,
+    Requirement,
+    StrategyFactory,
+    SuiteContext,
+)
 
-from conformance.engines.base import EngineClient
-
-ID_PATTERN = re.compile(r"[A-Z]+-[A-Z0-9]+-\d{3}")
-
-StrategyFactory = Callable[["SuiteContext"], st.SearchStrategy]
-Check = Callable[[EngineClient, Any], None]
-
-
-@dataclass(frozen=True)
-class Requirement:
-    """One certifiable claim about an engine."""
-
-    id: str
-    title: str
-    family: str
-    capabilities: tuple[str, ...]
-    seed: str
-    check: Check
-    strategy: StrategyFactory | None = None
-    max_examples: int | None = None
-    scale: str | None = None
-
-    @property
-    def generated(self) -> bool:
-        return self.strategy is not None
-
+__all__ = ["ID_PATTERN", "REGISTRY", "LexiconEntry", "Requirement", "SuiteContext", "requirement"]
 
 REGISTRY: dict[str, Requirement] = {}
 
@@ -55,6 +35,7 @@ def requirement(
     strategy: StrategyFactory | None = None,
     max_examples: int | None = None,
     scale: str | None = None,
+    cover: CoverFactory | None = None,
 ) -> Callable[[Check], Check]:
     """Register the decorated check under a stable requirement id."""
     if not ID_PATTERN.fullmatch(req_id):
@@ -64,32 +45,8 @@ def requirement(
         if req_id in REGISTRY:
             raise ValueError(f"requirement id {req_id} registered twice")
         REGISTRY[req_id] = Requirement(
-            req_id, title, family, capabilities, seed, check, strategy, max_examples, scale
+            req_id, title, family, capabilities, seed, check, strategy, max_examples, scale, cover
         )
         return check
 
     return register
-
-
-@dataclass(frozen=True)
-class LexiconEntry:
-    lemma: str
-    pack: str
-    pos: str
-    has_gloss: bool
-
-
-@dataclass(frozen=True)
-class SuiteContext:
-    """What strategies may depend on: the engine's own lexicon."""
-
-    lexicon: tuple[LexiconEntry, ...]
-
-    @classmethod
-    def from_engine(cls, engine: EngineClient) -> SuiteContext:
-        if "lexicon" not in engine.capabilities():
-            return cls(())
-        rows = engine.call("lexicon.list")["lemmas"]
-        return cls(
-            tuple(LexiconEntry(r["lemma"], r["pack"], r["pos"], r["has_gloss"]) for r in rows)
-        )

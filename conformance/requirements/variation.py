@@ -7,7 +7,7 @@ from importlib import resources
 
 from hypothesis import strategies as st
 
-from conformance import oracle
+from conformance import coverage, oracle
 from conformance import strategies as gen
 from conformance.driver import ratified_files, run_script
 from conformance.requirements.registry import requirement
@@ -33,6 +33,7 @@ def _select(engine, args: dict) -> dict:
     capabilities=("variation",),
     seed=SEED,
     strategy=lambda ctx: gen.select_args(st.one_of(st.just([]), gen.buckets)),
+    cover=coverage.select_sizes,
 )
 def selector_formula(engine, args):
     got = _select(engine, args)
@@ -182,6 +183,7 @@ CONVIVIAL = {
     capabilities=("sessions",),
     seed=RUNTIME,
     strategy=lambda ctx: gen.sessions(ctx),
+    cover=coverage.scripts_under(("convivial_v1",)),
 )
 def chat_surfaces_are_their_decoration(engine, script):
     _check_decorated(run_script(engine, "convivial_v1", script), CONVIVIAL, "convivial_v1")

@@ -12,6 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from conformance.selftest.mutants.algebra import FlippedProductSign
+from conformance.selftest.mutants.cognition import (
+    NowIsCorrection,
+    RecallNeverFromVault,
+    SubjectFromLastSlot,
+)
+from conformance.selftest.mutants.combined import (
+    CrashAndSurfaceSeeded,
+    CrashesWithoutKnownWord,
+    FourDefects,
+    TerseHashSlip,
+)
 from conformance.selftest.mutants.loader import (
     BucketBoundOffByOne,
     DepthBoundLoose,
@@ -39,9 +50,29 @@ from conformance.selftest.mutants.overrides import (
 from conformance.selftest.mutants.protocol import (
     BadHello,
     BatchReordered,
+    BoolTurnIndexAccepted,
     ChatShapeWrong,
+    EnvelopeFieldOmitted,
+    FileValuesUnchecked,
+    NestedBatchSkipped,
+    RepairFlagCoerced,
     UnknownOpOk,
     UnreachableLemma,
+)
+from conformance.selftest.mutants.refusals import (
+    BoolDepthAccepted,
+    LongestIdRefused,
+    MarkersCoercedToStrings,
+    MissingFieldMessageVague,
+    NumericIdAccepted,
+    PerIntentKeysOmitted,
+    PerIntentShapeUnchecked,
+    ReportKeyRenamed,
+    ReportSelfSealUnchecked,
+    SchemaErrorWithoutField,
+    TransitionsRequired,
+    UnicodeIdAccepted,
+    UnknownFieldDropped,
 )
 from conformance.selftest.mutants.registers import (
     DepthIgnoredInChat,
@@ -148,6 +179,45 @@ _TABLE = (
         "ALG-ROTOR-001",
         "ALG-CLOSE-001",
     ),
+    _broken("schema_error_without_field", SchemaErrorWithoutField, "LOAD-SCHEMA-001"),
+    _broken("missing_field_message_vague", MissingFieldMessageVague, "LOAD-FIELD-001"),
+    _broken("markers_coerced_to_strings", MarkersCoercedToStrings, "LOAD-TYPE-001"),
+    _broken("numeric_id_accepted", NumericIdAccepted, "LOAD-TYPE-001"),
+    _broken("unknown_field_dropped", UnknownFieldDropped, "LOAD-FIELD-002"),
+    _broken("transitions_required", TransitionsRequired, "LOAD-VALID-002"),
+    _broken("longest_id_refused", LongestIdRefused, "LOAD-VALID-002"),
+    _broken("unicode_id_accepted", UnicodeIdAccepted, "LOAD-ID-001"),
+    _broken("bool_depth_accepted", BoolDepthAccepted, "LOAD-BOUND-003"),
+    _broken("report_key_renamed", ReportKeyRenamed, "LOAD-RATIFY-002"),
+    _broken("per_intent_keys_omitted", PerIntentKeysOmitted, "LOAD-RATIFY-002"),
+    _broken("report_self_seal_unchecked", ReportSelfSealUnchecked, "LOAD-SEAL-003"),
+    _broken("envelope_field_omitted", EnvelopeFieldOmitted, "PROTO-ENVELOPE-001"),
+    _broken("bool_turn_index_accepted", BoolTurnIndexAccepted, "PROTO-ARGS-001"),
+    _broken("nested_batch_skipped", NestedBatchSkipped, "PROTO-BATCH-002"),
+    _broken("file_values_unchecked", FileValuesUnchecked, "PROTO-ARGS-001"),
+    _broken("per_intent_shape_unchecked", PerIntentShapeUnchecked, "LOAD-SHAPE-001"),
+    _broken("repair_flag_coerced", RepairFlagCoerced, "PROTO-ARGS-002"),
+    _broken("now_is_correction", NowIsCorrection, "COG-INTENT-001"),
+    _broken("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
+    _broken("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
+    _broken("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),
+    _broken("terse_hash_slip", TerseHashSlip, "REG-INV-003"),
+    _broken("crash_and_surface_seeded", CrashAndSurfaceSeeded, "PROTO-CHAT-001", "VAR-CHAT-001"),
+    _broken(
+        "four_defects",
+        FourDefects,
+        "PROTO-CHAT-001",
+        "VAR-CHAT-001",
+        "REG-INV-003",
+        "OVR-RESOLVE-001",
+        "OVR-CHAT-001",
+    ),
 )
+
+SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")
+"""Prefixes of the requirements that chat answerable prompts only (never arbitrary text)."""
+
+COMBINED = ("crash_and_surface_seeded", "four_defects")
+"""Engines with several independent defects, each caught in one certify run."""
 
 BROKEN: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -17,7 +17,7 @@ from conformance.report.expected import ExpectedFailures
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, Outcome, run_requirement
 from conformance.selftest.composed import ComposedHandler
-from conformance.selftest.engines import BROKEN
+from conformance.selftest.engines import BROKEN, COMBINED, SEMANTIC_CHAT
 from conformance.selftest.state_mutants import BROKEN_STATE
 from reference.serve import ProtocolHandler
 
@@ -65,6 +65,32 @@ def test_reference_is_certified(family: str) -> None:
     failed = [(o.id, o.verdict, o.message) for _, o in pairs if o.verdict in ("fail", "error")]
     assert report["summary"]["verdict"] == "partial", failed  # one family is part of the suite
     assert report["summary"]["not_claimed"] == 0, "the reference leaves a requirement unclaimed"
+
+
+SEMANTIC_IDS = sorted(i for i in REGISTRY if i.startswith(SEMANTIC_CHAT))
+
+
+@pytest.mark.parametrize("req_id", SEMANTIC_IDS)
+def test_crash_on_unknown_words_stays_in_its_domain(req_id: str) -> None:
+    """A semantic chat requirement never sends text without a known word, so it passes."""
+    broken = BROKEN["crashes_without_known_word"]
+    outcome = run_in_process(broken.spec, broken.factory, req_id)
+    assert outcome.verdict == "pass", f"{req_id} fails on a crash outside its domain: {outcome}"
+
+
+@pytest.mark.parametrize("name", COMBINED)
+def test_independent_defects_reported_in_one_run(name: str) -> None:
+    """One certify run (every family but state) reports each defect under its own id."""
+    broken = BROKEN[name]
+    engine = InProcessEngine(broken.spec, factory=broken.factory)
+    requirements = [REGISTRY[i] for i in sorted(REGISTRY) if REGISTRY[i].family != "state"]
+    report, pairs = certify(engine, requirements, CI, expected=ExpectedFailures.none())
+    outcomes = {req.id: outcome for req, outcome in pairs}
+    for req_id in broken.catches:
+        outcome = outcomes[req_id]
+        assert outcome.verdict in ("fail", "error"), f"{name}: {req_id} passes"
+        assert outcome.counterexample and outcome.counterexample["requirement"] == req_id
+    assert not report["summary"]["certified"]
 
 
 def test_every_requirement_is_caught() -> None:

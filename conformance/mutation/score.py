@@ -1,0 +1,105 @@
+"""Mutation score of the suite per module, from mutmut's results, and a fixed mutant sample.
+
+``python -m conformance.mutation.score sample N`` prints N mutant names per module, the
+same on every machine (ordered by the SHA-256 of the name). ``... report`` reads
+``mutants/**/*.meta`` and prints, per module, killed, survived, reviewed (listed in
+``equivalent.txt`` as equivalent or not normative), "no tests" (no requirement reaches the
+mutated code in-process) and unchecked mutants, and the score killed / (killed + survived).
+``... check`` exits 1 when a checked mutant that is not reviewed survived.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+MODULES = ("reference.registers", "reference.realize", "reference.protocol", "reference.state")
+HERE = Path(__file__).resolve().parent
+KILLED = {1, 3, 36, 24, -24, 152, 255, -9, -11}
+"""Exit codes mutmut counts as a kill (a failure, a timeout or a crash of the test run)."""
+
+
+def equivalents() -> dict[str, str]:
+    """Reviewed mutants: ``name  kind: reason`` per line, ``#`` comments."""
+    rows = {}
+    for line in (HERE / "equivalent.txt").read_text("utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, reason = line.split(None, 1)
+            rows[name] = reason.strip()
+    return rows
+
+
+def results(root: Path = Path("mutants")) -> dict[str, int | None]:
+    """Every mutant's exit code (None when not run yet)."""
+    codes: dict[str, int | None] = {}
+    for meta in sorted(root.glob("reference/**/*.meta")):
+        codes.update(json.loads(meta.read_text("utf-8"))["exit_code_by_key"])
+    return codes
+
+
+def module_of(name: str) -> str:
+    return next((m for m in MODULES if name.startswith(m + ".")), "other")
+
+
+def sample(codes: dict[str, int | None], per_module: int) -> list[str]:
+    """*per_module* names of each module, ordered by the SHA-256 of the name."""
+    chosen = []
+    for module in MODULES:
+        names = [n for n in codes if module_of(n) == module]
+        names.sort(key=lambda n: hashlib.sha256(n.encode()).hexdigest())
+        chosen += names[:per_module]
+    return chosen
+
+
+def tally(codes: dict[str, int | None], reviewed: dict[str, str]) -> dict[str, Counter]:
+    table = {module: Counter() for module in MODULES}
+    for name, code in codes.items():
+        counts = table.setdefault(module_of(name), Counter())
+        if name in reviewed:
+            counts["reviewed"] += 1
+        elif code is None:
+            counts["unchecked"] += 1
+        elif code in KILLED:
+            counts["killed"] += 1
+        elif code == 0:
+            counts["survived"] += 1
+        else:
+            counts["no tests"] += 1
+    return table
+
+
+def report(codes: dict[str, int | None], reviewed: dict[str, str]) -> str:
+    lines = ["| module | killed | survived | reviewed | no tests | unchecked | score |"]
+    lines.append("|---|---:|---:|---:|---:|---:|---:|")
+    for module, c in tally(codes, reviewed).items():
+        checked = c["killed"] + c["survived"]
+        score = f"{100 * c['killed'] / checked:.1f}%" if checked else "-"
+        lines.append(
+            f"| {module} | {c['killed']} | {c['survived']} | {c['reviewed']} "
+            f"| {c['no tests']} | {c['unchecked']} | {score} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    codes, reviewed = results(), equivalents()
+    if argv[:1] == ["sample"]:
+        print("\n".join(sample(codes, int(argv[1]))))
+        return 0
+    if argv[:1] == ["report"]:
+        print(report(codes, reviewed))
+        return 0
+    if argv[:1] == ["check"]:
+        names = set(argv[1:]) or set(codes)
+        survivors = sorted(n for n in names if codes.get(n) == 0 and n not in reviewed)
+        print("\n".join(f"survived: {n}" for n in survivors) or "no survivor")
+        return 1 if survivors else 0
+    print("usage: python -m conformance.mutation.score sample N | report | check [NAMES]")
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,89 @@
+"""Cognition conformance: the engine reads each corpus prompt as what the prompt IS.
+
+Each requirement chats every case of the labeled corpus in a fresh unregistered session
+and compares one field of the last turn with the case's label, listing every
+disagreement by case id.
+"""
+
+from __future__ import annotations
+
+from conformance import corpus
+from conformance.coverage import Case, Plan
+from conformance.driver import run_script
+from conformance.oracle import GROUNDING_SOURCES, INTENT_NAMES
+from conformance.requirements.registry import SuiteContext, requirement
+
+INTENTS = "docs/intents.md § The table of forms"
+GROUNDING = "docs/spec.md § Cognition (grounding rules); docs/protocol.md (grounding_source)"
+
+
+def corpus_plan(ctx: SuiteContext) -> Plan:
+    """The whole instantiated corpus as one case, tagged with the labels it covers."""
+    cases = corpus.instantiate(ctx)
+    classes = tuple(
+        [("intents", c["intent"]) for c in cases]
+        + [("grounding sources", c["grounding_source"]) for c in cases]
+        + [("multi-turn cases", c["id"]) for c in cases if len(c["turns"]) > 1]
+    )
+    multi = sum(len(c["turns"]) > 1 for c in cases)
+    universe = (
+        ("intents", len(INTENT_NAMES)),
+        ("grounding sources", len(GROUNDING_SOURCES)),
+        ("multi-turn cases", multi),
+    )
+    return Plan((Case(cases, classes),), universe)
+
+
+def _disagreements(engine, cases: list[dict], key: str) -> list[str]:
+    found = []
+    for case in cases:
+        said = run_script(engine, None, case["turns"])[-1].get(key)
+        if said != case[key]:
+            found.append(
+                f"{case['id']} ({' / '.join(case['turns'])!r}, form {case['form']!r}): "
+                f"{key} {said!r}, labeled {case[key]!r}"
+            )
+    return found
+
+
+def _agree(engine, cases, key: str) -> None:
+    found = _disagreements(engine, cases, key)
+    assert not found, f"{len(found)} of {len(cases)} cases disagree: " + "; ".join(found)
+
+
+@requirement(
+    "COG-INTENT-001",
+    "every corpus prompt is classified as the intent its form labels (all 12 intents, "
+    "multi-turn context included)",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed=INTENTS,
+    cover=corpus_plan,
+)
+def intents_agree(engine, cases):
+    _agree(engine, cases, "intent")
+
+
+@requirement(
+    "COG-GROUND-001",
+    "every corpus prompt grounds as labeled (vault, pack, teaching, partial, oov, none)",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed=GROUNDING,
+    cover=corpus_plan,
+)
+def grounding_agrees(engine, cases):
+    _agree(engine, cases, "grounding_source")
+
+
+@requirement(
+    "COG-SUBJECT-001",
+    "every corpus prompt reports the subject its form labels (the first content word of "
+    "its slots, as written; none when there is none)",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § Subjects",
+    cover=corpus_plan,
+)
+def subjects_agree(engine, cases):
+    _agree(engine, cases, "subject")

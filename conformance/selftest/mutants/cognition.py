@@ -1,0 +1,42 @@
+"""Broken readers of prompts: each class changes one rule of how a prompt is understood."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference.runtime import ChatRuntime
+from reference.serve import ProtocolHandler
+
+
+def _lead(text: str) -> str:
+    words = text.strip().split()
+    return words[0].strip(",.!?").lower() if words else ""
+
+
+class NowIsCorrection(ProtocolHandler):
+    """A prompt that opens with "Now" is classified as a CORRECTION."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        response = super().chat(runtime, text)
+        return {**response, "intent": "CORRECTION"} if _lead(text) == "now" else response
+
+
+class RecallNeverFromVault(ProtocolHandler):
+    """A RECALL turn never reports the vault as its grounding source."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        response = super().chat(runtime, text)
+        if response["intent"] == "RECALL" and response["grounding_source"] == "vault":
+            return {**response, "grounding_source": "pack"}
+        return response
+
+
+class SubjectFromLastSlot(ProtocolHandler):
+    """A COMPARISON reports the last word of the prompt as its subject, not the first slot's."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        response = super().chat(runtime, text)
+        if response["intent"] != "COMPARISON":
+            return response
+        last = text.strip().rstrip(".?!").split()[-1]
+        return {**response, "subject": last}
