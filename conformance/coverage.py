@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from conformance import oracle
 from conformance import strategies as gen
 from conformance.driver import FOUR_REGISTERS
 from conformance.model import SuiteContext
@@ -242,3 +243,62 @@ def each(dimension: str, scenarios: Sequence[Any]) -> Callable[[SuiteContext], P
         return Plan(cases, ((dimension, len(scenarios)),))
 
     return plan
+
+
+def _other_intent(intent: str) -> str:
+    return next(i for i in oracle.INTENT_NAMES if i != intent)
+
+
+def precedence_cases(ctx: SuiteContext) -> Plan:
+    """Every intent under each layering: nothing, flat only, per_intent only, both, and a
+    per_intent entry for another intent."""
+    depth = "disclosure_domain_count"
+    layerings = {
+        "default": lambda intent: {},
+        "flat": lambda intent: {depth: 2},
+        "per_intent": lambda intent: {"per_intent": {intent: {depth: 1}}},
+        "both": lambda intent: {depth: 2, "per_intent": {intent: {depth: 1}}},
+        "other intent": lambda intent: {
+            depth: 2,
+            "per_intent": {_other_intent(intent): {depth: 1}},
+        },
+    }
+    cases = tuple(
+        Case([build(intent), intent], (("intents", intent), ("layerings", name)))
+        for intent in oracle.INTENT_NAMES
+        for name, build in layerings.items()
+    )
+    return Plan(cases, (("intents", len(oracle.INTENT_NAMES)), ("layerings", len(layerings))))
+
+
+def malformed_depth_cases(ctx: SuiteContext) -> Plan:
+    """Each malformed depth (bools, floats, strings, null, out of range) once."""
+    values = (0, 4, -1, 7, "2", 2.0, True, False, None, [1], {"n": 1})
+    cases = tuple(Case([v, 2, "DEFINITION"], (("malformed depths", repr(v)),)) for v in values)
+    return Plan(cases, (("malformed depths", len(values)),))
+
+
+def decoration_shapes(ctx: SuiteContext) -> Plan:
+    """Empty and non-empty openings and closings, empty markers, and astral text."""
+    shapes = {
+        "no markers": ([], []),
+        "opening only": (["So,"], []),
+        "closing only": ([], [" — ok?"]),
+        "both": (["So,"], [" — ok?"]),
+        "empty strings": ([""], [""]),
+        "astral": (["\U0001f600"], ["\U0001f680"]),
+    }
+    cases = tuple(
+        Case(
+            {
+                "surface": "A surface \U0001f4d6.",
+                "discourse_markers": {"openings": o, "transitions": [], "closings": c},
+                "register_id": "cover_v1",
+                "trace_hash": "cd" * 32,
+                "turn_idx": 3,
+            },
+            (("marker shapes", name),),
+        )
+        for name, (o, c) in shapes.items()
+    )
+    return Plan(cases, (("marker shapes", len(shapes)),))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance import oracle
+from conformance import coverage, oracle
 from conformance import strategies as gen
 from conformance.driver import ratified_files, run_script
 from conformance.engines.base import EngineRefused
@@ -38,6 +38,7 @@ def _resolve(engine, overrides: dict, intent: str) -> int:
     strategy=lambda ctx: st.tuples(
         gen.overrides(), gen.intents, st.one_of(st.none(), gen.depths)
     ).map(lambda t: [_scoped_to(*t), t[1]]),
+    cover=coverage.precedence_cases,
 )
 def precedence(engine, scenario):
     overrides, intent = scenario
@@ -52,6 +53,7 @@ def precedence(engine, scenario):
     capabilities=("overrides",),
     seed=CLAMP,
     strategy=lambda ctx: st.tuples(gen.malformed_depths, gen.depths, gen.intents).map(list),
+    cover=coverage.malformed_depth_cases,
 )
 def clamp(engine, scenario):
     bad, good, intent = scenario

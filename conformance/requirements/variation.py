@@ -102,6 +102,7 @@ def every_seed_input_matters(engine, args):
             "turn_idx": gen.turn_indices,
         }
     ),
+    cover=coverage.decoration_shapes,
 )
 def decoration_formula(engine, args):
     got = engine.call("variation.decorate", args)
