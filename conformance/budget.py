@@ -165,7 +165,10 @@ def certify_within(
         scope=scope,
         options=options,
     )
-    return annotate(report, requirements, profile, budget_s, probes, planned, calibration_s), pairs
+    return (
+        annotate(report, requirements, profile, budget_s, probes, planned, calibration_s, ctx),
+        pairs,
+    )
 
 
 def _run_planned(engine, ctx, requirements, profile, budget_s, probes, outcomes) -> dict:
@@ -192,12 +195,18 @@ def _run_planned(engine, ctx, requirements, profile, budget_s, probes, outcomes)
     return planned
 
 
+def coverage_cases(req: Requirement, ctx: SuiteContext) -> int:
+    """How many coverage-plan cases *req* runs before its planned examples (always all)."""
+    return len(req.cover(ctx).cases) if req.cover is not None else 0
+
+
 def annotate(
-    report, requirements, profile, budget_s, probes, planned, calibration_s
+    report, requirements, profile, budget_s, probes, planned, calibration_s, ctx
 ) -> dict[str, Any]:
     """*report* with its ``budget`` block; PARTIAL (not certified) where the plan gave a
     passing requirement fewer examples than the profile asks (a strategy that runs out
-    of distinct examples sooner does so in a full run too)."""
+    of distinct examples sooner does so in a full run too). A requirement's coverage
+    cases always run, before its planned examples, and are counted apart."""
     examples = {r["id"]: r["examples"] for r in report["results"]}
     verdicts = {r["id"]: r["verdict"] for r in report["results"]}
     rows = [
@@ -205,6 +214,7 @@ def annotate(
             "id": req.id,
             "asked": asked(req, profile),
             "planned": planned.get(req.id, 1),
+            "coverage_cases": coverage_cases(req, ctx),
             "examples": examples[req.id],
             "calibration_ms": int(probes[req.id].seconds * 1000),
         }

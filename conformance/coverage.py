@@ -273,9 +273,23 @@ def precedence_cases(ctx: SuiteContext) -> Plan:
 
 def malformed_depth_cases(ctx: SuiteContext) -> Plan:
     """Each malformed depth (bools, floats, strings, null, out of range) once."""
-    values = (0, 4, -1, 7, "2", 2.0, True, False, None, [1], {"n": 1})
+    values = gen.MALFORMED_DEPTHS
     cases = tuple(Case([v, 2, "DEFINITION"], (("malformed depths", repr(v)),)) for v in values)
     return Plan(cases, (("malformed depths", len(values)),))
+
+
+def depth_bounds(ctx: SuiteContext) -> Plan:
+    """Every valid and every kind of malformed depth, flat and under per_intent."""
+    values = (1, 2, 3, *gen.MALFORMED_DEPTHS)
+    cases = tuple(
+        Case(
+            ["conf_bound_v1", value, "CAUSE", scoped],
+            (("depths", repr(value)), ("placements", "per_intent" if scoped else "flat")),
+        )
+        for value in values
+        for scoped in (False, True)
+    )
+    return Plan(cases, (("depths", len(values)), ("placements", 2)))
 
 
 def decoration_shapes(ctx: SuiteContext) -> Plan:

@@ -26,7 +26,9 @@ markers = st.one_of(st.just(""), st.text(max_size=24), st.text(max_size=MAX_MARK
 buckets = st.lists(markers, min_size=1, max_size=MAX_BUCKET)
 intents = st.sampled_from(INTENT_NAMES)
 depths = st.sampled_from((1, 2, 3))
-malformed_depths = st.sampled_from((0, 4, -1, 7, "2", 2.0, True, False, None, [1], {"n": 1}))
+MALFORMED_DEPTHS = (0, 4, -1, 7, "2", 2.0, True, False, None, [1], {"n": 1})
+"""Values of disclosure_domain_count that are not an integer in {1, 2, 3}: each kind once."""
+malformed_depths = st.sampled_from(MALFORMED_DEPTHS)
 
 
 @st.composite

@@ -214,6 +214,7 @@ def bucket_size_bound(engine, scenario):
     strategy=lambda ctx: st.tuples(
         gen.register_ids, st.one_of(gen.depths, gen.malformed_depths), gen.intents, st.booleans()
     ).map(list),
+    cover=coverage.depth_bounds,
 )
 def override_bounds(engine, scenario):
     register_id, value, intent, scoped = scenario
