@@ -17,21 +17,11 @@ from reference.errors import RegisterError
 from reference.registers import loader, ratify
 from reference.registers.model import RegisterPack
 from reference.registers.seal import build_report, seal_report
+from reference.registers.model import ALL_FIELDS as KNOWN_FIELDS
 from reference.registers.validate import fail
 from reference.serve import ProtocolHandler
 
 MARKERS = "discourse_markers"
-KNOWN_FIELDS = (
-    "register_id",
-    "version",
-    "description",
-    "schema_version",
-    "display_name",
-    "depth_preference",
-    "realizer_overrides",
-    "discourse_markers",
-    "mastery_report_sha256",
-)
 
 
 class SchemaErrorWithoutField(ProtocolHandler):
