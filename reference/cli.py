@@ -16,7 +16,7 @@ import reference
 from reference.canonical import wire_json
 from reference.errors import EngineError, UsageError
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_USAGE = 0, 2
 HISTORY_NAME = ".core_reference_history"
 BANNER = "CORE reference engine {version}: ask about a word (What is light?); /help, /quit."
 HELP = """\

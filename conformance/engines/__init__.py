@@ -7,7 +7,6 @@ from conformance.engines.inprocess import InProcessEngine
 from conformance.engines.subprocess import SubprocessEngine
 
 REFERENCE_FACTORY = "reference.serve:factory"
-REFERENCE_COMMAND = "python -m reference serve"
 
 
 def open_engine(

@@ -6,11 +6,10 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any
 
-FAULT_KINDS = ("crash", "timeout", "protocol")
-
 
 class EngineFault(Exception):
-    """The engine crashed, hung or broke the protocol; ``kind`` is one of FAULT_KINDS.
+    """The engine crashed, hung or broke the protocol; ``kind`` is ``crash``, ``timeout`` or
+    ``protocol``.
 
     ``exit_status`` is the process's exit status when it is known to have ended;
     ``offending`` holds the first bytes of a line that broke the protocol.

@@ -1,7 +1,7 @@
 """The persisted-state ops of ``core-engine/1``: ``state.*`` (docs/state.md, docs/protocol.md).
 
 Mixed into :class:`~reference.protocol.handler.ProtocolHandler`. ``reference.state`` is
-imported on first use, so a process that only serves state ops starts quickly.
+imported on first use, so a process that never serves a state op never loads it.
 """
 
 from __future__ import annotations
