@@ -57,7 +57,7 @@ function idProblem(id) {
 
 function checkId(id, field) {
   const problem = idProblem(id);
-  if (problem) refuse('INVALID_ID', `${problem}: ${JSON.stringify(String(id))}`, field);
+  if (problem) refuse('INVALID_ID', `${field} ${JSON.stringify(String(id))} is invalid: ${problem}`, field);
 }
 
 function checkMarkers(markers) {
