@@ -25,10 +25,14 @@ function compose(record, depth) {
   if (grounding.source === 'none') return 'I have nothing to go on yet.';
   if (grounding.source === 'oov') return `I do not know ${listed(unknown)} yet.`;
   const entry = grounding.subject;
+  if (grounding.source === 'vault' && grounding.hit === null) {
+    return `${capitalize(entry.lemma)}: noted, ${grounding.claim}.`;
+  }
   if (grounding.source === 'vault') {
     const hit = grounding.hit;
     const said = hit.latest_claim ? ` You said: ${hit.latest_claim}.` : '';
-    return `${capitalize(entry.lemma)} came up before (turn ${hit.last_turn}).${said}`;
+    const noted = grounding.claim ? ` Noted: ${grounding.claim}.` : '';
+    return `${capitalize(entry.lemma)} came up before (turn ${hit.last_turn}).${said}${noted}`;
   }
   const meaning = entry.gloss !== null ? `is ${entry.gloss}` : `belongs to ${listed(entry.domains.slice(0, depth))}`;
   let text = `${capitalize(entry.lemma)} ${meaning}. pack-grounded (${entry.pack_id}).`;

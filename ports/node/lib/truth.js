@@ -1,25 +1,17 @@
 'use strict';
 // The truth side of a turn: normalise, classify, ground, evolve the field, seal the record.
-// The record and its hash follow docs/trace-hash.md; how intents, subjects and grounding
-// are decided is this engine's own (the spec constrains them only through the requirements).
+// The record and its hash follow docs/trace-hash.md; intents and subjects follow
+// docs/intents.md, grounding the rules of docs/spec.md § Cognition.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const json = require('./json');
 const algebra = require('./algebra');
+const { classify } = require('./intent');
+const { normalize, tokenize } = require('./text');
 const { sha256 } = require('./variation');
 
 const RECORD_SCHEMA = 'core-truth-record/1';
-const FUNCTION_WORDS = new Set(
-  ('a an the of to in on at for with and or but is are was were be been am do does did i me my you your ' +
-    'it its this that these those what which who whom why how when where tell about give show define ' +
-    'compare no not yes kind as think said say connected related example work can could would should please')
-    .split(' '),
-);
-const TOKEN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
-
-const normalize = (text) => text.normalize('NFC').toLowerCase().split(/\s+/u).filter(Boolean).join(' ');
-const tokenize = (normalized) => normalized.match(TOKEN) || [];
 
 /** The language packs and teaching chains shipped as data in *dir*. */
 function loadLexicon(dir) {
@@ -46,56 +38,50 @@ function loadLexicon(dir) {
   return { lemmas, chains, longest };
 }
 
-function classify(text) {
-  const rules = [
-    [/^what did i say/, 'RECALL'],
-    [/^(what is|what are|define)\b/, 'DEFINITION'],
-    [/^why\b/, 'CAUSE'],
-    [/^how is .* (connected|related) to /, 'TRANSITIVE_QUERY'],
-    [/^(how do i|how to)\b/, 'PROCEDURE'],
-    [/^compare\b/, 'COMPARISON'],
-    [/^no\b/, 'CORRECTION'],
-    [/^is .* a kind of /, 'VERIFICATION'],
-    [/^think of\b/, 'FRAME_TRANSFER'],
-    [/^tell me about\b/, 'NARRATIVE'],
-    [/\bexample\b/, 'EXAMPLE'],
-  ];
-  const hit = rules.find(([pattern]) => pattern.test(text));
-  return hit ? hit[1] : 'UNKNOWN';
-}
-
-/** Lexicon terms (longest match first) and content terms that are not in the lexicon. */
-function scan(tokens, lexicon) {
-  const found = [];
-  const unknown = [];
-  let i = 0;
-  while (i < tokens.length) {
-    let match = null;
-    for (let n = Math.min(lexicon.longest, tokens.length - i); n >= 1 && !match; n -= 1) {
-      const entry = lexicon.lemmas.get(tokens.slice(i, i + n).join(' '));
-      if (entry) match = [entry, n];
-    }
-    if (match) {
-      if (!found.includes(match[0])) found.push(match[0]);
-      i += match[1];
-    } else {
-      if (!FUNCTION_WORDS.has(tokens[i]) && !unknown.includes(tokens[i])) unknown.push(tokens[i]);
-      i += 1;
-    }
+/** The lemma a lowercase word names, folding simple plurals (`trees` -> `tree`). */
+function lookup(lexicon, word) {
+  const forms = [word];
+  if (word.endsWith('ies') && word.length > 4) forms.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith('ves') && word.length > 4) forms.push(`${word.slice(0, -3)}f`, `${word.slice(0, -3)}fe`);
+  if (word.endsWith('es') && word.length > 4) forms.push(word.slice(0, -2));
+  if (word.endsWith('s') && !word.endsWith('ss') && word.length > 3) forms.push(word.slice(0, -1));
+  for (const form of forms) {
+    const entry = lexicon.lemmas.get(form);
+    if (entry) return entry;
   }
-  return { found, unknown };
+  return null;
 }
 
-function teachingPath(chains, from, to) {
-  for (const chain of chains) {
-    const start = chain.steps.findIndex((s) => s.from === from);
-    const end = chain.steps.findIndex((s) => s.to === to);
-    if (start !== -1 && end >= start) {
-      return chain.steps.slice(start, end + 1).map((s) => ({ chain_id: chain.chain_id, ...s }));
+/** Every teaching step with its chain, sorted by (from, relation, to, chain_id). */
+function teachingSteps(chains) {
+  const key = (s) => [s.from, s.relation, s.to, s.chain_id];
+  const steps = chains.flatMap((c) => c.steps.map((s) => ({ chain_id: c.chain_id, ...s })));
+  return steps.sort((x, y) => json.byCodePoint(json.canonical(key(x)), json.canonical(key(y))));
+}
+
+/** The shortest teaching path from *from* to *to* (breadth first over sorted steps); [] if none. */
+function teachingPath(steps, from, to) {
+  if (from === to) return [];
+  const previous = new Map();
+  const queue = [from];
+  while (queue.length) {
+    const node = queue.shift();
+    for (const step of steps) {
+      if (step.from !== node || previous.has(step.to) || step.to === from) continue;
+      previous.set(step.to, step);
+      if (step.to === to) {
+        const path = [];
+        for (let at = to; at !== from; at = previous.get(at).from) path.unshift(previous.get(at));
+        return path;
+      }
+      queue.push(step.to);
     }
   }
   return [];
 }
+
+/** The first teaching step leading into *to*, as a one-step path; [] if none. */
+const teachingOrigin = (steps, to) => steps.filter((s) => s.to === to).slice(0, 1);
 
 const lemmaContent = (e) => ({ domains: e.domains, gloss: e.gloss, lemma: e.lemma, pack_id: e.pack_id, pos: e.pos });
 
@@ -141,32 +127,49 @@ class TruthPipeline {
     this.lexicon = lexicon;
     this.field = algebra.blade0();
     this.vault = new Map();
+    this.steps = teachingSteps(lexicon.chains);
     this.turnIdx = 0;
   }
 
-  ground(intent, normalized, found, unknown) {
-    const subject = found.length ? found[0] : null;
-    if (intent === 'TRANSITIVE_QUERY' && found.length >= 2) {
-      const steps = teachingPath(this.lexicon.chains, found[0].lemma, found[1].lemma);
-      if (steps.length) return { source: 'teaching', steps, subject, hit: null, claim: null };
+  /** The grounding of a classified turn: the first rule of docs/spec.md § Cognition that applies. */
+  ground(reading) {
+    const found = [];
+    const unknown = [];
+    for (const term of reading.terms) {
+      const entry = lookup(this.lexicon, term);
+      if (entry === null) unknown.push(term);
+      else if (!found.includes(entry)) found.push(entry);
     }
-    const claim = intent === 'CORRECTION' && subject ? normalized.replace(/^no\b[,.!]?\s*/, '') : null;
+    const subject = found.length ? found[0] : null;
     const hit = subject && this.vault.has(subject.lemma) ? { ...this.vault.get(subject.lemma) } : null;
-    if (hit && claim === null) return { source: 'vault', steps: [], subject, hit, claim };
-    if (found.length) return { source: unknown.length ? 'partial' : 'pack', steps: [], subject, hit, claim };
-    return { source: unknown.length ? 'oov' : 'none', steps: [], subject: null, hit: null, claim: null };
+    let steps = [];
+    if (reading.intent === 'TRANSITIVE_QUERY' && found.length >= 2) {
+      steps = teachingPath(this.steps, found[0].lemma, found[1].lemma);
+    } else if (reading.intent === 'CAUSE' && subject) {
+      steps = teachingOrigin(this.steps, subject.lemma);
+    }
+    const subjectKnown = subject !== null && !unknown.includes(reading.subject);
+    let source;
+    if (!reading.terms.length) source = 'none';
+    else if (reading.intent === 'CORRECTION' && subjectKnown && reading.claim) source = 'vault';
+    else if (reading.intent === 'RECALL' && hit) source = 'vault';
+    else if (steps.length) source = 'teaching';
+    else if (!found.length) source = 'oov';
+    else source = unknown.length ? 'partial' : 'pack';
+    const claim = source === 'vault' && reading.intent === 'CORRECTION' ? reading.claim : null;
+    return { source, steps: source === 'teaching' ? steps : [], subject, hit, claim, found, unknown };
   }
 
   /** One turn: the sealed record (trace_hash included) and what the realizer needs. */
   run(text) {
     const normalized = normalize(text);
     const tokens = tokenize(normalized);
-    const intent = classify(normalized);
-    const { found, unknown } = scan(tokens, this.lexicon);
-    const grounding = this.ground(intent, normalized, found, unknown);
+    const reading = classify(normalized, (word) => lookup(this.lexicon, word) !== null);
+    const intent = reading.intent;
+    const grounding = this.ground(reading);
+    const { found, unknown } = grounding;
     const turnVersor = found.map((e) => lemmaVersor(e.lemma)).reduce(algebra.product, algebra.blade0());
     this.field = algebra.product(this.field, turnVersor);
-    const subjectTerm = found.length ? found[0].lemma : unknown.length ? unknown[0] : null;
     const content = {
       claim: grounding.claim,
       field_digest: sha256(json.canonical(this.field.map(quantize))).toString('hex'),
@@ -175,7 +178,7 @@ class TruthPipeline {
       input: normalized,
       intent,
       schema: RECORD_SCHEMA,
-      subject: subjectTerm,
+      subject: reading.subject,
       teaching_path: grounding.steps,
       tokens,
       turn_idx: this.turnIdx,
@@ -210,4 +213,4 @@ class TruthPipeline {
   }
 }
 
-module.exports = { loadLexicon, TruthPipeline, normalize, tokenize, quantize };
+module.exports = { loadLexicon, lookup, TruthPipeline, quantize };

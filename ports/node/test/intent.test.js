@@ -1,0 +1,39 @@
+'use strict';
+// Every example of the table of forms in docs/intents.md reads as its row's intent and subject.
+
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { classify } = require('../lib/intent');
+const { normalize } = require('../lib/text');
+const { loadLexicon, lookup } = require('../lib/truth');
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const LEXICON = loadLexicon(path.join(ROOT, 'reference', 'lexicon', 'data'));
+const isKnown = (word) => lookup(LEXICON, word) !== null;
+
+/** The rows of the table of forms: intent, example prompt and subject (null for `-`). */
+function tableRows() {
+  const text = fs.readFileSync(path.join(ROOT, 'docs', 'intents.md'), 'utf8');
+  const table = text.slice(text.indexOf('## The table of forms'));
+  return table
+    .split('\n')
+    .filter((line) => /^\| [A-Z_]+ \|/u.test(line))
+    .map((line) => {
+      const cells = line.split(' | ').map((c) => c.replace(/^\| |\|$/gu, '').trim());
+      const example = cells[2].replace(/^`|`$/gu, '');
+      return { intent: cells[0], example, subject: cells[3] === '-' ? null : cells[3] };
+    });
+}
+
+test('the table of forms has rows for all twelve intents', () => {
+  assert.strictEqual(new Set(tableRows().map((r) => r.intent)).size, 12);
+});
+
+for (const row of tableRows()) {
+  test(`${row.example} reads as ${row.intent} about ${row.subject}`, () => {
+    const reading = classify(normalize(row.example), isKnown);
+    assert.deepStrictEqual([reading.intent, reading.subject], [row.intent, row.subject]);
+  });
+}
