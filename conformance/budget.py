@@ -19,11 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.certify import engine_unavailable, greet, scope_of
+from conformance.certify import engine_unavailable, greet, scoped_report
 from conformance.engines import EngineClient, EngineFault
 from conformance.merge import with_digest
 from conformance.report.expected import ExpectedFailures
-from conformance.report.model import build_report
 from conformance.requirements import Requirement, SuiteContext
 from conformance.requirements.state_crash import KILLS_PER_EXAMPLE, kill_examples
 from conformance.runner import Outcome, Profile, run_requirement
@@ -155,15 +154,8 @@ def certify_within(
     pairs = [(req, outcomes[req.id]) for req in requirements]
     for req, outcome in pairs:
         on_result(req, outcome)
-    scope = scope_of(requirements, [req.id for req, _ in pairs], profile, None)
-    report = build_report(
-        pairs,
-        hello=hello,
-        engine=engine.description,
-        profile=profile,
-        expected=expected,
-        scope=scope,
-        options=options,
+    report = scoped_report(
+        engine, hello, requirements, pairs, profile=profile, expected=expected, options=options
     )
     return (
         annotate(report, requirements, profile, budget_s, probes, planned, calibration_s, ctx),

@@ -153,11 +153,13 @@ def certify(
     """
     report_args = {"profile": profile, "expected": expected, "options": options}
     settings = {req.id: (plan or {}).get(req.id, (profile, max_examples)) for req in requirements}
-    scoped = {"profile": profile, "max_examples": max_examples, "plan": plan}
     try:
         hello, ctx = greet(engine)
     except EngineFault as fault:
-        return engine_unavailable(engine, fault, requirements, **report_args, **scoped), []
+        report = engine_unavailable(
+            engine, fault, requirements, **report_args, max_examples=max_examples, plan=plan
+        )
+        return report, []
     pairs = []
     for req in requirements:
         outcome = run_requirement(req, engine, ctx, *settings[req.id])
@@ -165,9 +167,35 @@ def certify(
         on_result(req, outcome)
         if fail_fast and outcome.verdict in ("fail", "error"):
             break
-    scope = scope_of(requirements, [req.id for req, _ in pairs], **scoped)
-    report = build_report(pairs, hello=hello, engine=engine.description, scope=scope, **report_args)
+    report = scoped_report(
+        engine, hello, requirements, pairs, **report_args, max_examples=max_examples, plan=plan
+    )
     return report, pairs
+
+
+def scoped_report(
+    engine: EngineClient,
+    hello: dict[str, Any],
+    requirements: list[Requirement],
+    pairs: list[tuple[Requirement, Outcome]],
+    *,
+    profile: Profile,
+    expected: ExpectedFailures,
+    options: dict[str, Any] | None = None,
+    max_examples: int | None = None,
+    plan: Mapping[str, tuple[Profile, int | None]] | None = None,
+) -> dict[str, Any]:
+    """The report of a run that ran *pairs* of the selected *requirements*, with its scope."""
+    scope = scope_of(requirements, [req.id for req, _ in pairs], profile, max_examples, plan)
+    return build_report(
+        pairs,
+        hello=hello,
+        engine=engine.description,
+        profile=profile,
+        expected=expected,
+        scope=scope,
+        options=options,
+    )
 
 
 def counterexample_body(report: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:

@@ -17,9 +17,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.certify import engine_unavailable, greet, scope_of
+from conformance.certify import engine_unavailable, greet, scoped_report
 from conformance.engines import EngineClient, EngineFault, open_engine
-from conformance.report.model import build_report
 from conformance.requirements import REGISTRY, Requirement, SuiteContext
 from conformance.runner import Outcome, Profile, run_requirement
 from conformance.shard import longest_first
@@ -156,14 +155,15 @@ def certify_parallel(
         fail_fast=fail_fast,
         plan=plan,
     )
-    scope = scope_of(requirements, [req.id for req, _ in pairs], profile, max_examples, plan)
-    report = build_report(
+    report = scoped_report(
+        engine,
+        hello,
+        requirements,
         pairs,
-        hello=hello,
-        engine=engine.description,
         profile=profile,
         expected=expected,
-        scope=scope,
         options=options,
+        max_examples=max_examples,
+        plan=plan,
     )
     return report, pairs

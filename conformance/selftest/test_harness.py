@@ -177,12 +177,15 @@ ENGINE_LEVEL = [
 ]
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize(
     ("command", "kind", "shown"), ENGINE_LEVEL, ids=[c for c, *_ in ENGINE_LEVEL]
 )
-def test_an_engine_that_cannot_say_hello_gets_one_verdict(tmp_path, command, kind, shown) -> None:
+def test_an_engine_that_cannot_say_hello_gets_one_verdict(
+    tmp_path, command, kind, shown, workers
+) -> None:
     timeout = NEVER_ANSWERED if command.startswith("sleep") else CEILING
-    args = ("--engine", command, "--timeout", str(timeout), "--quiet")
+    args = ("--engine", command, "--timeout", str(timeout), "--quiet", "-n", workers)
     done = conformance("certify", *args, "--report", str(tmp_path))
     assert done.returncode == 4, done.stdout + done.stderr
     assert done.stdout.count("ENGINE_UNAVAILABLE") == 1 and "ERROR " not in done.stdout
