@@ -100,12 +100,13 @@ def campaign(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff check, ruff format --check, and the architecture contracts (import-linter)."""
-    session.install("ruff>=0.6", "import-linter>=2.1")
-    session.install("--no-deps", "-e", ".")
+    """ruff check, ruff format --check, the architecture contracts (import-linter) and
+    mypy --strict on the engine (settings in pyproject.toml's [tool.mypy])."""
+    session.install("-e", ".[lint]")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("lint-imports")
+    session.run("mypy", "reference")
 
 
 @nox.session
