@@ -16,9 +16,10 @@ def _package_version() -> str:
         pass
     pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
     try:
-        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        version = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
     except (OSError, ValueError, KeyError):
         return "0+unknown"
+    return version if isinstance(version, str) else "0+unknown"
 
 
 __version__ = _package_version()

@@ -41,7 +41,7 @@ def _holds_float(value: Any) -> bool:
     return False
 
 
-def _float_path(value: Any, path: str = "$") -> str | None:
+def _float_path(value: object, path: str = "$") -> str | None:
     """The JSON path of the first float in *value*, or None when it holds none."""
     if isinstance(value, float):
         return path
@@ -58,7 +58,7 @@ def _float_path(value: Any, path: str = "$") -> str | None:
     return None
 
 
-def _refuse_floats(value: Any) -> None:
+def _refuse_floats(value: object) -> None:
     """Raise :class:`FloatInHashError` naming the path of the first float in *value*.
 
     The walk that builds paths runs only once a float has been found.
@@ -67,13 +67,13 @@ def _refuse_floats(value: Any) -> None:
         raise FloatInHashError(f"float at {_float_path(value)}; quantize floats before hashing")
 
 
-def canonical_json(value: Any) -> str:
+def canonical_json(value: object) -> str:
     """Return the canonical JSON text of *value* (no floats allowed)."""
     _refuse_floats(value)
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def canonical_bytes(value: Any) -> bytes:
+def canonical_bytes(value: object) -> bytes:
     """Return the UTF-8 bytes of :func:`canonical_json`."""
     return canonical_json(value).encode("utf-8")
 
@@ -85,7 +85,7 @@ def sha256_hex(data: bytes | str) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def digest(value: Any) -> str:
+def digest(value: object) -> str:
     """SHA-256 hex digest of the canonical JSON of *value*."""
     return sha256_hex(canonical_bytes(value))
 
@@ -108,7 +108,7 @@ def _first_non_finite(values: list[float]) -> float:
     return next(x for x in values if not math.isfinite(x))
 
 
-def pretty_json(value: Any) -> str:
+def pretty_json(value: object) -> str:
     """Stable human-readable JSON used for files on disk (normal form).
 
     Sorted keys, two-space indent, UTF-8, trailing newline. Files in this form
@@ -117,7 +117,7 @@ def pretty_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def wire_json(value: Any) -> str:
+def wire_json(value: object) -> str:
     """Canonical JSON that also admits finite floats (written as Python's shortest repr).
 
     For output only: anything hashed goes through :func:`canonical_json`.

@@ -9,6 +9,7 @@ from reference.algebra.basis import (
     PRODUCT_SIGN,
     REVERSE_SIGN,
     SIZE,
+    Multivector,
 )
 from reference.algebra.multivector import (
     E_INF,
@@ -40,6 +41,7 @@ __all__ = [
     "GRADE",
     "IDENTITY",
     "METRIC",
+    "Multivector",
     "PRODUCT_LEFT",
     "PRODUCT_SIGN",
     "REVERSE_SIGN",

@@ -9,17 +9,25 @@ is read-only.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
+from numpy.typing import NDArray
+
+Multivector = NDArray[np.float64]
+"""A multivector: a float64 array of shape ``(SIZE,)``, one coefficient per basis blade."""
+
+_Scalar = TypeVar("_Scalar", bound=np.generic)
 
 
-def _read_only(table: np.ndarray) -> np.ndarray:
+def _read_only(table: NDArray[_Scalar]) -> NDArray[_Scalar]:
     table.setflags(write=False)
     return table
 
 
 DIM = 5
 SIZE = 1 << DIM
-METRIC = _read_only(np.array([1.0, 1.0, 1.0, 1.0, -1.0]))
+METRIC: NDArray[np.float64] = _read_only(np.array([1.0, 1.0, 1.0, 1.0, -1.0]))
 
 
 def _factors(mask: int) -> list[int]:
@@ -53,7 +61,7 @@ def blade_product_sign(left: int, right: int) -> int:
     return _reordering_sign(left, right) * _metric_sign(left, right)
 
 
-def _product_sign_table() -> np.ndarray:
+def _product_sign_table() -> NDArray[np.float64]:
     table = np.empty((SIZE, SIZE))
     for out in range(SIZE):
         for right in range(SIZE):
@@ -67,6 +75,6 @@ def _reverse_sign(grade: int) -> float:
 
 GRADE = _read_only(np.array([mask.bit_count() for mask in range(SIZE)], dtype=np.int64))
 BLADE_NAMES = tuple(_blade_name(mask) for mask in range(SIZE))
-PRODUCT_LEFT = _read_only(np.bitwise_xor.outer(np.arange(SIZE), np.arange(SIZE)))
+PRODUCT_LEFT: NDArray[np.intp] = _read_only(np.bitwise_xor.outer(np.arange(SIZE), np.arange(SIZE)))
 PRODUCT_SIGN = _read_only(_product_sign_table())
-REVERSE_SIGN = _read_only(np.array([_reverse_sign(int(r)) for r in GRADE]))
+REVERSE_SIGN: NDArray[np.float64] = _read_only(np.array([_reverse_sign(int(r)) for r in GRADE]))

@@ -10,8 +10,10 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from reference.algebra.basis import (
     DIM,
@@ -21,6 +23,7 @@ from reference.algebra.basis import (
     PRODUCT_SIGN,
     REVERSE_SIGN,
     SIZE,
+    Multivector,
 )
 
 NULL_TOLERANCE = 1e-12
@@ -29,24 +32,26 @@ NULL_TOLERANCE = 1e-12
 SIMPLE_TOLERANCE = 1e-10
 """A bivector is simple when the grade-4 part of its square is below this fraction of it."""
 
+_Scalar = TypeVar("_Scalar", bound=np.generic)
+
 _VECTOR_BLADES = np.array([1 << i for i in range(DIM)])
 _GRADE_BLADES = tuple(np.flatnonzero(r == GRADE) for r in range(DIM + 1))
 _NON_BIVECTOR_BLADES = np.flatnonzero(GRADE != 2)
 
 
-def _read_only(mv: np.ndarray) -> np.ndarray:
+def _read_only(mv: NDArray[_Scalar]) -> NDArray[_Scalar]:
     mv.setflags(write=False)
     return mv
 
 
-def scalar(x: float) -> np.ndarray:
+def scalar(x: float) -> Multivector:
     """Return the multivector ``x`` (grade 0 only)."""
     out = np.zeros(SIZE)
     out[0] = x
     return out
 
 
-def vector(coeffs: Sequence[float]) -> np.ndarray:
+def vector(coeffs: Sequence[float]) -> Multivector:
     """Return ``sum_i coeffs[i] e_{i+1}`` for exactly five coefficients."""
     if len(coeffs) != DIM:
         raise ValueError(f"a vector needs {DIM} coefficients, got {len(coeffs)}")
@@ -55,7 +60,7 @@ def vector(coeffs: Sequence[float]) -> np.ndarray:
     return out
 
 
-def blade(mask: int, coeff: float = 1.0) -> np.ndarray:
+def blade(mask: int, coeff: float = 1.0) -> Multivector:
     """Return ``coeff`` times the basis blade with bitmask ``mask`` (0 <= mask < 32)."""
     if not 0 <= mask < SIZE:
         raise ValueError(f"blade mask must lie in [0, {SIZE}), got {mask}")
@@ -67,7 +72,7 @@ def blade(mask: int, coeff: float = 1.0) -> np.ndarray:
 IDENTITY = _read_only(scalar(1.0))
 
 
-def geometric_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def geometric_product(a: Multivector, b: Multivector) -> Multivector:
     """Return the geometric product ``a b`` of two float64 multivectors of shape (32,).
 
     ``out[k] = sum_j PRODUCT_SIGN[k, j] * a[k ^ j] * b[j]``, summed the same way on every CPU.
@@ -75,17 +80,20 @@ def geometric_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     terms = a[PRODUCT_LEFT]
     terms *= b
     terms *= PRODUCT_SIGN
-    return terms.sum(axis=1)
+    out: Multivector = terms.sum(axis=1)
+    return out
 
 
 @functools.lru_cache(maxsize=64)
-def _grade_rows(grades: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _grade_rows(
+    grades: tuple[int, ...],
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
     """The blades of *grades* and their rows of the product tables, read-only."""
     blades = np.flatnonzero(np.isin(GRADE, grades))
     return _read_only(blades), _read_only(PRODUCT_LEFT[blades]), _read_only(PRODUCT_SIGN[blades])
 
 
-def product_grades(a: np.ndarray, b: np.ndarray, grades: tuple[int, ...]) -> np.ndarray:
+def product_grades(a: Multivector, b: Multivector, grades: tuple[int, ...]) -> Multivector:
     """Return the parts of the geometric product ``a b`` of the given *grades* (others zero).
 
     Only those coefficients are computed, each summed exactly as :func:`geometric_product`
@@ -100,7 +108,7 @@ def product_grades(a: np.ndarray, b: np.ndarray, grades: tuple[int, ...]) -> np.
     return out
 
 
-def blade_product(a: np.ndarray, mask: int) -> np.ndarray:
+def blade_product(a: Multivector, mask: int) -> Multivector:
     """Return ``a blade(mask)``: a signed permutation of ``a``'s coefficients.
 
     Every non-zero coefficient equals that of ``geometric_product(a, blade(mask))``.
@@ -110,12 +118,12 @@ def blade_product(a: np.ndarray, mask: int) -> np.ndarray:
     return a[PRODUCT_LEFT[:, mask]] * PRODUCT_SIGN[:, mask]
 
 
-def reverse(a: np.ndarray) -> np.ndarray:
+def reverse(a: Multivector) -> Multivector:
     """Return the reversion of ``a``: each grade-r part times ``(-1)^(r(r-1)/2)``."""
     return a * REVERSE_SIGN
 
 
-def grade(a: np.ndarray, r: int) -> np.ndarray:
+def grade(a: Multivector, r: int) -> Multivector:
     """Return the grade-``r`` part of ``a`` (zero when ``r`` is not a grade of the algebra)."""
     out = np.zeros(SIZE)
     if 0 <= r <= DIM:
@@ -124,21 +132,21 @@ def grade(a: np.ndarray, r: int) -> np.ndarray:
     return out
 
 
-def scalar_part(a: np.ndarray) -> float:
+def scalar_part(a: Multivector) -> float:
     """Return the grade-0 coefficient of ``a``."""
     return float(a[0])
 
 
-def _squared_norm(a: np.ndarray) -> float:
+def _squared_norm(a: Multivector) -> float:
     return math.fsum((a * a).tolist())
 
 
-def norm(a: np.ndarray) -> float:
+def norm(a: Multivector) -> float:
     """Return the Euclidean norm of the coefficients of ``a``, from an exactly rounded sum."""
     return math.sqrt(_squared_norm(a))
 
 
-def _checked_square(bivector: np.ndarray) -> tuple[float, float]:
+def _checked_square(bivector: Multivector) -> tuple[float, float]:
     """Return (scalar part of B*B, squared norm of B) after checking B is a simple bivector."""
     if np.count_nonzero(bivector[_NON_BIVECTOR_BLADES]):
         raise ValueError("rotor needs a pure grade-2 bivector; project with grade(B, 2)")
@@ -151,7 +159,7 @@ def _checked_square(bivector: np.ndarray) -> tuple[float, float]:
     return float(square[0]), size
 
 
-def rotor(bivector: np.ndarray, angle: float) -> np.ndarray:
+def rotor(bivector: Multivector, angle: float) -> Multivector:
     """Return ``exp(-angle/2 * B_hat)`` for a simple non-zero bivector B, in closed form.
 
     Elliptic (B*B < 0), hyperbolic (B*B > 0) and null (B*B = 0) planes are all handled;
@@ -171,7 +179,7 @@ def rotor(bivector: np.ndarray, angle: float) -> np.ndarray:
     return out
 
 
-def plane_rotor(i: int, j: int, angle: float) -> np.ndarray:
+def plane_rotor(i: int, j: int, angle: float) -> Multivector:
     """Return ``rotor(e_i e_j, angle)`` for 1-based ``i < j``.
 
     In a Euclidean plane the rotor turns e_i toward e_j by ``angle`` under :func:`versor_apply`.
@@ -181,12 +189,12 @@ def plane_rotor(i: int, j: int, angle: float) -> np.ndarray:
     return rotor(blade((1 << (i - 1)) | (1 << (j - 1))), angle)
 
 
-def versor_apply(versor: np.ndarray, x: np.ndarray) -> np.ndarray:
+def versor_apply(versor: Multivector, x: Multivector) -> Multivector:
     """Return the sandwich ``V X reverse(V)`` (the action of an even versor or rotor)."""
     return geometric_product(geometric_product(versor, x), reverse(versor))
 
 
-def versor_condition(versor: np.ndarray) -> float:
+def versor_condition(versor: Multivector) -> float:
     """Return ``norm(V reverse(V) - 1)``: zero exactly when V is a unit even versor."""
     return norm(geometric_product(versor, reverse(versor)) - IDENTITY)
 
@@ -195,7 +203,7 @@ E_INF = _read_only(blade(0b01000) + blade(0b10000))
 E_ORIGIN = _read_only(0.5 * (blade(0b10000) - blade(0b01000)))
 
 
-def conformal_point(x: float, y: float, z: float) -> np.ndarray:
+def conformal_point(x: float, y: float, z: float) -> Multivector:
     """Return the null conformal embedding ``p + |p|^2/2 E_INF + E_ORIGIN`` of the point p."""
     out = vector([x, y, z, 0.0, 0.0])
     out += (0.5 * (x * x + y * y + z * z)) * E_INF
@@ -203,7 +211,7 @@ def conformal_point(x: float, y: float, z: float) -> np.ndarray:
     return out
 
 
-def cga_inner(x: np.ndarray, y: np.ndarray) -> float:
+def cga_inner(x: Multivector, y: Multivector) -> float:
     """Return the metric inner product of the grade-1 parts of X and Y.
 
     For conformal points this is ``-|p - q|^2 / 2``.

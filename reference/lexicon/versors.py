@@ -5,9 +5,7 @@ from __future__ import annotations
 import functools
 import math
 
-import numpy as np
-
-from reference.algebra import IDENTITY, geometric_product, plane_rotor
+from reference.algebra import IDENTITY, Multivector, geometric_product, plane_rotor
 from reference.canonical import canonical_bytes, sha256_hex
 
 LEMMA_VERSOR_CHAIN_LENGTH = 4
@@ -27,7 +25,7 @@ def lemma_seed(lemma: str, pos: str, domains: tuple[str, ...]) -> bytes:
     return bytes.fromhex(sha256_hex(canonical_bytes(features)))
 
 
-def _seeded_rotor(chunk: bytes) -> np.ndarray:
+def _seeded_rotor(chunk: bytes) -> Multivector:
     """Return the rotor named by four seed bytes: a plane, then a 24-bit angle."""
     i, j = EUCLIDEAN_PLANES[chunk[0] % len(EUCLIDEAN_PLANES)]
     fraction = int.from_bytes(chunk[1:4], "big") / _ANGLE_RESOLUTION
@@ -35,7 +33,7 @@ def _seeded_rotor(chunk: bytes) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=4096)
-def lemma_versor(lemma: str, pos: str, domains: tuple[str, ...]) -> np.ndarray:
+def lemma_versor(lemma: str, pos: str, domains: tuple[str, ...]) -> Multivector:
     """Return the read-only rotor of a lemma: the ordered product of its seeded plane rotors.
 
     The same (lemma, pos, domains) always yields the same bytes; the result is R_0 R_1 R_2 R_3.

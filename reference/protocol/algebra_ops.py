@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
 from reference.algebra import (
     SIZE,
+    Multivector,
     geometric_product,
     grade,
     reverse,
@@ -40,7 +41,7 @@ ALGEBRA_OPS: Mapping[str, OpSpec] = {
 }
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[int | float]:
     return type(value) in (int, float)
 
 
@@ -52,7 +53,7 @@ def number_arg(args: Mapping[str, Any], name: str, bound: float) -> float:
     return float(value)
 
 
-def multivector_arg(args: Mapping[str, Any], name: str) -> np.ndarray:
+def multivector_arg(args: Mapping[str, Any], name: str) -> Multivector:
     """The argument *name* as a multivector: a list of 32 finite numbers within the bound."""
     value = args.get(name)
     if not isinstance(value, list) or len(value) != SIZE:
@@ -63,7 +64,7 @@ def multivector_arg(args: Mapping[str, Any], name: str) -> np.ndarray:
     return np.array([float(item) for item in value])
 
 
-def _multivector_json(mv: np.ndarray) -> dict[str, Any]:
+def _multivector_json(mv: Multivector) -> dict[str, Any]:
     return {"multivector": [float(c) + 0.0 for c in mv]}
 
 

@@ -32,7 +32,7 @@ def _packs(lemmas: tuple[Lemma, ...]) -> str:
     return ", ".join(dict.fromkeys(entry.pack_id for entry in lemmas))
 
 
-def pack_surface(entry: Lemma, record: TruthRecord, overrides: Mapping) -> str:
+def pack_surface(entry: Lemma, record: TruthRecord, overrides: Mapping[str, object]) -> str:
     """A lemma's pack-grounded surface: its gloss, or its first N domains."""
     if entry.gloss is not None:
         return f"{_capitalize(entry.lemma)} is {entry.gloss}. pack-grounded ({entry.pack_id})."
@@ -79,6 +79,7 @@ def frame_surface(a: Lemma, b: Lemma) -> str:
 
 def teaching_surface(record: TruthRecord) -> str:
     path = record.grounding.path
+    assert path is not None
     clauses = [f"{s.source} {s.relation} {s.target}" for s in path.steps]
     chains = ", ".join(dict.fromkeys(path.chain_ids))
     return f"{_capitalize('; '.join(clauses))}. teaching-grounded ({chains})."
@@ -87,9 +88,11 @@ def teaching_surface(record: TruthRecord) -> str:
 def vault_surface(record: TruthRecord) -> str:
     grounding = record.grounding
     entry = grounding.subject_lemma
+    assert entry is not None
     if grounding.claim is not None:
         return f"Noted — {entry.lemma} is {grounding.claim}. Kept as session evidence."
     hit = grounding.vault_hit
+    assert hit is not None
     said = f" You said it is {hit.latest_claim}." if hit.latest_claim else ""
     return (
         f"You brought up {entry.lemma} in {hit.count} earlier turn(s), first at turn "
@@ -110,7 +113,7 @@ def oov_surface(record: TruthRecord) -> str:
     return f"I don't know {_quoted(record.grounding.unknown)} yet — not in any language pack."
 
 
-def _pack_grounded(record: TruthRecord, overrides: Mapping) -> str:
+def _pack_grounded(record: TruthRecord, overrides: Mapping[str, object]) -> str:
     lemmas = record.grounding.lemmas
     intent = record.intent
     if intent is IntentTag.COMPARISON and len(lemmas) >= 2:
@@ -124,7 +127,7 @@ def _pack_grounded(record: TruthRecord, overrides: Mapping) -> str:
     return pack_surface(lemmas[0], record, overrides)
 
 
-def realize(record: TruthRecord, overrides: Mapping) -> str:
+def realize(record: TruthRecord, overrides: Mapping[str, object]) -> str:
     """The pre-decoration surface of a sealed turn under the given realizer overrides."""
     source = record.grounding.source
     if source == "vault":

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypeGuard
 
 DEFAULT_DISCLOSURE_DOMAIN_COUNT = 3
 DISCLOSURE_KEY = "disclosure_domain_count"
 ALLOWED_DISCLOSURE_COUNTS = (1, 2, 3)
 
 
-def _valid_count(value: object) -> bool:
+def _valid_count(value: object) -> TypeGuard[int]:
     return type(value) is int and value in ALLOWED_DISCLOSURE_COUNTS
 
 
-def resolve_disclosure_domain_count(overrides: Mapping, intent_name: str | None) -> int:
+def resolve_disclosure_domain_count(
+    overrides: Mapping[str, object], intent_name: str | None
+) -> int:
     """How many domains a gloss-less disclosure shows for this intent.
 
     ``per_intent[intent_name]`` wins over the flat key, which wins over the

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 
 def select_bucket_index(
@@ -59,6 +60,14 @@ class Decoration:
         return variant_id(self.opening, self.closing)
 
 
+class _Seed(TypedDict):
+    """The sealed inputs every bucket selection of one turn shares."""
+
+    trace_hash: str
+    register_id: str
+    turn_idx: int
+
+
 def decorate(
     surface: str,
     *,
@@ -69,7 +78,7 @@ def decorate(
     turn_idx: int,
 ) -> Decoration:
     """Return ``opening + " " + surface + closing`` (an empty marker adds nothing)."""
-    seed = {"trace_hash": trace_hash, "register_id": register_id, "turn_idx": turn_idx}
+    seed = _Seed(trace_hash=trace_hash, register_id=register_id, turn_idx=turn_idx)
     opening = select_bucket_entry(openings, bucket_name="openings", **seed)
     closing = select_bucket_entry(closings, bucket_name="closings", **seed)
     out = f"{opening} {surface}" if opening else surface

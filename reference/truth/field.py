@@ -14,6 +14,7 @@ import numpy as np
 
 from reference.algebra import (
     IDENTITY,
+    Multivector,
     blade_product,
     geometric_product,
     grade,
@@ -33,7 +34,7 @@ PARALLEL_TOLERANCE = 1e-12
 """Below this wedge norm two unit axes count as (anti)parallel and no pull is applied."""
 
 
-def field_axis(versor: np.ndarray) -> np.ndarray:
+def field_axis(versor: Multivector) -> Multivector:
     """Return the grade-1 part of ``V e1 reverse(V)``: where the versor sends e1.
 
     Only the grade-1 coefficients of the sandwich are computed; they equal those of
@@ -43,20 +44,20 @@ def field_axis(versor: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=4096)
-def _anchor_axis(anchor_bytes: bytes) -> np.ndarray:
+def _anchor_axis(anchor_bytes: bytes) -> Multivector:
     """Return the read-only e1 axis of the anchor rotor stored in ``anchor_bytes``."""
     axis = field_axis(np.frombuffer(anchor_bytes))
     axis.setflags(write=False)
     return axis
 
 
-def angle_between(a: np.ndarray, b: np.ndarray) -> float:
+def angle_between(a: Multivector, b: Multivector) -> float:
     """Return the angle in [0, pi] between two Euclidean grade-1 multivectors."""
     product = product_grades(a, b, (0, 2))
     return math.atan2(norm(grade(product, 2)), float(product[0]))
 
 
-def pull_rotor(axis: np.ndarray, target: np.ndarray, fraction: float) -> np.ndarray | None:
+def pull_rotor(axis: Multivector, target: Multivector, fraction: float) -> Multivector | None:
     """Return the rotor turning unit ``axis`` toward unit ``target`` by ``fraction`` of their angle.
 
     Returns None when the two are (anti)parallel, where the turning plane is undefined.
@@ -79,11 +80,11 @@ class SessionField:
         self._rotor = IDENTITY
 
     @property
-    def state(self) -> np.ndarray:
+    def state(self) -> Multivector:
         """The current rotor F as a read-only array."""
         return self._rotor
 
-    def step(self, turn_rotor: np.ndarray, anchor: np.ndarray | None) -> None:
+    def step(self, turn_rotor: Multivector, anchor: Multivector | None) -> None:
         """Compose ``F <- turn_rotor F``, then pull F's e1 axis toward the anchor's e1 axis.
 
         The pull turns the axis by ``ANCHOR_PULL`` of the angle between them; it is skipped

@@ -8,6 +8,7 @@ realizer side can feed back into it. ``docs/trace-hash.md`` defines every field.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 from reference.canonical import digest
 from reference.lexicon import Lemma
@@ -26,6 +27,18 @@ def lemma_content(entry: Lemma) -> dict[str, object]:
         "pack_id": entry.pack_id,
         "pos": entry.pos,
     }
+
+
+class SealedFields(TypedDict):
+    """The fields of a :class:`TruthRecord` that its trace hash seals."""
+
+    turn_idx: int
+    normalized_input: str
+    tokens: tuple[str, ...]
+    intent: IntentTag
+    subject: str | None
+    grounding: Grounding
+    field_digest: str
 
 
 @dataclass(frozen=True)
@@ -72,7 +85,7 @@ class TruthRecord:
         }
 
     @classmethod
-    def seal(cls, *, versor_condition: float, **content) -> TruthRecord:
+    def seal(cls, *, versor_condition: float, **content: Unpack[SealedFields]) -> TruthRecord:
         """Build the record and compute its trace hash from the sealed content."""
         trace_hash = digest(cls.sealed_content(**content))
         return cls(versor_condition=versor_condition, trace_hash=trace_hash, **content)

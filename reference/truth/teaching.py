@@ -63,8 +63,12 @@ class TeachingGraph:
         return TeachingPath((step,), (chain_id,))
 
     @staticmethod
-    def _unwind(previous: dict, source: str, target: str) -> TeachingPath:
-        steps, chain_ids, node = [], [], target
+    def _unwind(
+        previous: dict[str, tuple[TeachingStep, str]], source: str, target: str
+    ) -> TeachingPath:
+        steps: list[TeachingStep] = []
+        chain_ids: list[str] = []
+        node = target
         while node != source:
             step, chain_id = previous[node]
             steps.append(step)

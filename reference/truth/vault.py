@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from reference.algebra import conformal_point
+from reference.algebra import Multivector, conformal_point
 
 COORD_BITS = 10
 """Coordinates lie on a 2**-9 grid in [-1, 1): small enough that every product is exact."""
@@ -53,7 +53,7 @@ class VaultHit:
 
 
 @lru_cache(maxsize=4096)
-def lemma_point(lemma: str) -> np.ndarray:
+def lemma_point(lemma: str) -> Multivector:
     """The exact conformal point of a lemma, seeded by SHA-256 of its text."""
     seed = hashlib.sha256(f"vault-point|{lemma}".encode()).digest()
     half = 2 ** (COORD_BITS - 1)
@@ -66,7 +66,7 @@ def lemma_point(lemma: str) -> np.ndarray:
     return point
 
 
-def point_address(point: np.ndarray) -> str:
+def point_address(point: Multivector) -> str:
     """SHA-256 hex of the point's 32 coefficients as big-endian IEEE-754 doubles."""
     return hashlib.sha256(np.asarray(point, dtype=">f8").tobytes()).hexdigest()
 
