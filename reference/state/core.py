@@ -10,22 +10,22 @@ import json
 from collections.abc import Iterable
 
 from reference.canonical import canonical_bytes, sha256_hex
-from reference.state.records import malformed, validate_record
+from reference.state.records import Record, malformed, validate_record
 
 Key = tuple[str, str]
 
 
-def sort_key(record: dict) -> tuple[bytes, bytes]:
+def sort_key(record: Record) -> tuple[bytes, bytes]:
     """The ``(kind, key)`` order of the core, as UTF-8 bytes."""
     return record["kind"].encode("utf-8"), record["key"].encode("utf-8")
 
 
-def encode_record(record: dict) -> bytes:
+def encode_record(record: Record) -> bytes:
     """One core line: the canonical JSON of the record and ``\\n``."""
     return canonical_bytes(record) + b"\n"
 
 
-def encode_core(records: Iterable[dict]) -> bytes:
+def encode_core(records: Iterable[Record]) -> bytes:
     """The bytes of ``core.jsonl`` for already validated, normalised records."""
     return b"".join(encode_record(record) for record in sorted(records, key=sort_key))
 
@@ -41,27 +41,27 @@ def _parse_line(line: bytes, number: int) -> object:
         raise malformed(f"core.jsonl line {number} is not JSON: {exc}", "record") from exc
 
 
-def _decode_line(line: bytes, number: int, schema_version: int) -> dict:
+def _decode_line(line: bytes, number: int, schema_version: int) -> Record:
     record = validate_record(_parse_line(line, number), schema_version)
     if encode_record(record) != line + b"\n":
         raise malformed(f"core.jsonl line {number} is not in canonical form", "record")
     return record
 
 
-def _check_order(previous: dict | None, record: dict, number: int) -> None:
+def _check_order(previous: Record | None, record: Record, number: int) -> None:
     if previous is None or sort_key(previous) < sort_key(record):
         return
     problem = "duplicates" if sort_key(previous) == sort_key(record) else "is out of order after"
     raise malformed(f"core.jsonl line {number} {problem} the line before it", "key")
 
 
-def decode_core(data: bytes, schema_version: int) -> dict[Key, dict]:
+def decode_core(data: bytes, schema_version: int) -> dict[Key, Record]:
     """Parse ``core.jsonl`` bytes into ``{(kind, key): record}``; refuse malformed input."""
     if not data:
         return {}
     if not data.endswith(b"\n"):
         raise malformed("core.jsonl does not end with a newline", "record")
-    records: dict[Key, dict] = {}
+    records: dict[Key, Record] = {}
     previous = None
     for number, line in enumerate(data[:-1].split(b"\n"), start=1):
         record = _decode_line(line, number, schema_version)

@@ -268,7 +268,7 @@ class RecordingFileOps(FileOps):
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
-        self.ops: list[dict] = []
+        self.ops: list[dict[str, object]] = []
 
     def _rel(self, path: Path) -> str:
         return "/".join(self._parts(path)) or "."

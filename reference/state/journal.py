@@ -12,6 +12,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reference.canonical import canonical_bytes
 from reference.state.fsops import FileOps
@@ -24,18 +25,18 @@ _HEADER_SIZE = 18
 class JournalRecovery:
     """What a journal holds: good entries, skipped line numbers, bytes of torn tail cut."""
 
-    entries: tuple[dict, ...]
+    entries: tuple[dict[str, Any], ...]
     skipped: tuple[int, ...]
     cut_bytes: int
 
 
-def frame(payload: dict) -> bytes:
+def frame(payload: dict[str, Any]) -> bytes:
     """One journal line for *payload*."""
     data = canonical_bytes(payload)
     return b"%08x %08x " % (len(data), zlib.crc32(data)) + data + b"\n"
 
 
-def append(path: Path, payload: dict, fs: FileOps | None = None) -> None:
+def append(path: Path, payload: dict[str, Any], fs: FileOps | None = None) -> None:
     """Append one framed line to *path* and make it durable (fsync; dir fsync when created)."""
     path = Path(path)
     fs = fs or FileOps(path.parent)
@@ -51,7 +52,7 @@ def _declared(line: bytes) -> int | None:
     return int(match.group(1), 16) if match else None
 
 
-def _entry(line: bytes) -> dict | None:
+def _entry(line: bytes) -> dict[str, Any] | None:
     """The payload of a good line, or None when the line is corrupt."""
     match = _HEADER.match(line)
     if match is None:
@@ -66,21 +67,21 @@ def _entry(line: bytes) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _is_torn(line: bytes | None, is_last: bool) -> bool:
-    if line is None:
-        return True
+def _is_torn(line: bytes, is_last: bool) -> bool:
     declared = _declared(line)
     return is_last and declared is not None and len(line) - _HEADER_SIZE < declared
 
 
 def scan(data: bytes) -> JournalRecovery:
     """Recover the entries of journal bytes (no file is touched)."""
-    entries, skipped, pos, number = [], [], 0, 0
+    entries: list[dict[str, Any]] = []
+    skipped: list[int] = []
+    pos, number = 0, 0
     while pos < len(data):
         number += 1
         end = data.find(b"\n", pos)
         line = None if end < 0 else data[pos:end]
-        if _is_torn(line, end + 1 == len(data)):
+        if line is None or _is_torn(line, end + 1 == len(data)):
             return JournalRecovery(tuple(entries), tuple(skipped), len(data) - pos)
         entry = _entry(line)
         if entry is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from reference.state.core import encode_core, identity
 from reference.state.journal import recover
@@ -29,7 +30,7 @@ class BootInfo:
     to_version: int
     identity: str
 
-    def as_event(self) -> dict:
+    def as_event(self) -> dict[str, Any]:
         """The lineage journal payload of this boot."""
         return asdict(self)
 
@@ -42,13 +43,13 @@ def _reason(loaded: LoadedState) -> str:
     return "resume"
 
 
-def next_boot_index(events: tuple[dict, ...]) -> int:
+def next_boot_index(events: tuple[dict[str, Any], ...]) -> int:
     """One past the highest boot index recorded so far (1 for the first boot)."""
     indices = [e["boot"] for e in events if type(e.get("boot")) is int]
     return max(indices, default=0) + 1
 
 
-def boot_info(loaded: LoadedState, events: tuple[dict, ...]) -> BootInfo:
+def boot_info(loaded: LoadedState, events: tuple[dict[str, Any], ...]) -> BootInfo:
     """The boot event of a writer that loaded *loaded* after the recorded *events*."""
     return BootInfo(
         boot=next_boot_index(events),
@@ -61,6 +62,6 @@ def boot_info(loaded: LoadedState, events: tuple[dict, ...]) -> BootInfo:
     )
 
 
-def read_lineage(path: Path) -> list[dict]:
+def read_lineage(path: Path) -> list[dict[str, Any]]:
     """The boot events recorded in the state directory *path*, oldest first (read-only)."""
     return list(recover(Path(path) / LINEAGE, repair=False).entries)

@@ -18,7 +18,7 @@ from reference.state.errors import StateError, symlink_refusal, wrong_type
 from reference.state.fsops import FileOps
 from reference.state.layout import CURRENT, gen_name, gen_number, generations
 from reference.state.manifest import Generation, InvalidGeneration, check_generation
-from reference.state.records import CURRENT_SCHEMA_VERSION
+from reference.state.records import CURRENT_SCHEMA_VERSION, Record
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class LoadedState:
     turn_count: int
     schema_version: int
     recovered: str | None
-    records: dict[Key, dict]
+    records: dict[Key, Record]
     fresh: bool
     pointer: int | None = None
 
@@ -130,6 +130,7 @@ def load_state(path: Path, fs: FileOps | None = None) -> LoadedState:
         found, why = _named(fs, pointer.number)
     recovered = None
     if found is None:
+        why = why or "CURRENT names no generation"
         found, recovered = _fall_back(fs, numbers, why, pointer.number)
     return LoadedState(
         identity=found.identity,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reference.canonical import canonical_bytes, digest, sha256_hex
 from reference.state.core import identity
@@ -55,7 +56,7 @@ def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _read_manifest(directory: Path, fs: FileOps) -> dict:
+def _read_manifest(directory: Path, fs: FileOps) -> dict[str, Any]:
     data = fs.read_file(directory / MANIFEST)
     if data is None:
         raise InvalidGeneration(f"{MANIFEST} missing")
@@ -68,7 +69,7 @@ def _read_manifest(directory: Path, fs: FileOps) -> dict:
     return manifest
 
 
-def _check_checksum(manifest: dict) -> None:
+def _check_checksum(manifest: dict[str, Any]) -> None:
     body = {key: value for key, value in manifest.items() if key != "checksum"}
     try:
         expected = digest(body)
@@ -94,7 +95,7 @@ def _check_files(directory: Path, files: object, fs: FileOps) -> bytes:
     return contents[CORE]
 
 
-def check_schema_version(manifest: dict) -> int:
+def check_schema_version(manifest: dict[str, Any]) -> int:
     """Return the manifest's loadable schema version or raise the schema refusal."""
     value = manifest.get("schema_version")
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -113,7 +114,7 @@ def check_schema_version(manifest: dict) -> int:
     return value
 
 
-def _check_consistent(directory: Path, manifest: dict, core: bytes, version: int) -> None:
+def _check_consistent(directory: Path, manifest: dict[str, Any], core: bytes, version: int) -> None:
     generation = manifest["generation"]
     if not _is_count(generation) or generation != gen_number(directory.name):
         raise InvalidGeneration(f"{MANIFEST} names another generation")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from reference.state.core import Key
 from reference.state.errors import StateError
-from reference.state.records import CURRENT_SCHEMA_VERSION, REQUIRED, validate_record
+from reference.state.records import CURRENT_SCHEMA_VERSION, REQUIRED, Record, validate_record
 
 _SHAPES = {"put": {"op", "record"}, "delete": {"op", "kind", "key"}, "turn": {"op"}}
 
@@ -18,7 +18,7 @@ def bad(message: str, field: str) -> StateError:
     return StateError(message, field=field, code="STATE_BAD_MUTATION")
 
 
-def _check_shape(mutation: object, index: int) -> str:
+def _check_shape(mutation: object, index: int) -> tuple[str, dict[str, object]]:
     if not isinstance(mutation, dict):
         raise bad(f"mutation {index} is not an object", f"mutations[{index}]")
     op = mutation.get("op")
@@ -32,10 +32,10 @@ def _check_shape(mutation: object, index: int) -> str:
     if missing:
         field = missing[0]
         raise bad(f"{op} mutation {index} lacks {field!r}", f"mutations[{index}].{field}")
-    return op
+    return op, mutation
 
 
-def _check_delete(mutation: dict, index: int) -> Key:
+def _check_delete(mutation: dict[str, object], index: int) -> Key:
     kind, key = mutation["kind"], mutation["key"]
     if not isinstance(kind, str) or kind not in REQUIRED:
         raise bad(f"delete mutation {index} names unknown kind {kind!r}", "kind")
@@ -44,28 +44,28 @@ def _check_delete(mutation: dict, index: int) -> Key:
     return kind, key
 
 
-def check_mutation(mutation: object, index: int) -> tuple[str, object]:
+def check_mutation(mutation: object, index: int) -> tuple[str, Record | Key | None]:
     """Return ``(op, argument)`` of one mutation: a normalised record, a key, or None."""
-    op = _check_shape(mutation, index)
+    op, fields = _check_shape(mutation, index)
     if op == "put":
-        return op, validate_record(mutation["record"], CURRENT_SCHEMA_VERSION)
+        return op, validate_record(fields["record"], CURRENT_SCHEMA_VERSION)
     if op == "delete":
-        return op, _check_delete(mutation, index)
+        return op, _check_delete(fields, index)
     return op, None
 
 
 def apply_mutations(
-    records: dict[Key, dict], turn_count: int, mutations: object
-) -> tuple[dict[Key, dict], int]:
+    records: dict[Key, Record], turn_count: int, mutations: object
+) -> tuple[dict[Key, Record], int]:
     """The records and turn count after *mutations*; the inputs are left unchanged."""
     if not isinstance(mutations, list):
         raise bad("mutations is a list", "mutations")
     checked = [check_mutation(mutation, index) for index, mutation in enumerate(mutations)]
     records = dict(records)
-    for op, argument in checked:
-        if op == "put":
+    for _, argument in checked:
+        if isinstance(argument, dict):
             records[(argument["kind"], argument["key"])] = argument
-        elif op == "delete":
+        elif isinstance(argument, tuple):
             records.pop(argument, None)
         else:
             turn_count += 1

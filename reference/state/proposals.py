@@ -7,6 +7,7 @@ A proposal arriving when the cap is reached, or while earlier proposals wait in
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from reference.canonical import FloatInHashError
 from reference.state import journal
@@ -33,7 +34,7 @@ class ProposalQueue:
         spilled = journal.recover(Path(path) / OVERFLOW, repair=True, fs=fs)
         return cls(path, fs, pending=len(pending.entries), spilled=len(spilled.entries))
 
-    def propose(self, proposal: dict) -> dict:
+    def propose(self, proposal: object) -> dict[str, Any]:
         """Queue *proposal*, or spill it past the cap; say which and how many are pending."""
         line = _checked(proposal)
         queued = self.pending < PENDING_CAP and self.spilled == 0
@@ -45,7 +46,7 @@ class ProposalQueue:
         return {"queued": queued, "spilled": not queued, "pending": self.pending}
 
 
-def _checked(proposal: object) -> dict:
+def _checked(proposal: object) -> dict[str, Any]:
     if not isinstance(proposal, dict):
         raise StateError("a proposal is a JSON object", field="proposal", code="STATE_BAD_MUTATION")
     try:

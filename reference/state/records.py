@@ -7,6 +7,7 @@ fields equal to their default are omitted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,32 +18,35 @@ MAX_KEY_LENGTH = 128
 STATUSES = ("speculative", "coherent", "rejected")
 MALFORMED = "STATE_RECORD_MALFORMED"
 
+Record = dict[str, Any]
+"""A core record: a JSON object with ``kind``, ``key`` and the fields of its kind."""
+
 
 @dataclass(frozen=True)
 class OptionalField:
     """An additive-optional field: the version that introduced it and its default."""
 
     since: int
-    default: Any
+    default: object
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_str(value: Any) -> bool:
+def _is_str(value: object) -> bool:
     return isinstance(value, str)
 
 
-def _is_status(value: Any) -> bool:
+def _is_status(value: object) -> bool:
     return value in STATUSES and isinstance(value, str)
 
 
-def _is_str_or_null(value: Any) -> bool:
+def _is_str_or_null(value: object) -> bool:
     return value is None or isinstance(value, str)
 
 
-REQUIRED: dict[str, dict[str, Any]] = {
+REQUIRED: dict[str, dict[str, Callable[[object], bool]]] = {
     "candidate": {"lemma": _is_str, "score": _is_int, "status": _is_status},
     "recognizer": {"pattern": _is_str, "weight": _is_int},
     "session": {"register_id": _is_str_or_null},
@@ -78,7 +82,7 @@ def _check_utf8(value: str, field: str) -> None:
         raise malformed(f"{field} is not encodable as UTF-8", field) from exc
 
 
-def _check_key(record: dict, kind: str) -> None:
+def _check_key(record: Record, kind: str) -> None:
     key = record.get("key")
     if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY_LENGTH:
         raise malformed(f"key must be a string of 1 to {MAX_KEY_LENGTH} characters", "key")
@@ -87,7 +91,7 @@ def _check_key(record: dict, kind: str) -> None:
         raise malformed('a session record has key "session"', "key")
 
 
-def _check_kind(record: Any) -> str:
+def _check_kind(record: object) -> str:
     if not isinstance(record, dict):
         raise malformed("a record is a JSON object", "record")
     kind = record.get("kind")
@@ -96,7 +100,7 @@ def _check_kind(record: Any) -> str:
     return kind
 
 
-def _check_fields(record: dict, kind: str, schema_version: int) -> None:
+def _check_fields(record: Record, kind: str, schema_version: int) -> None:
     allowed = known_fields(kind, schema_version)
     for field in sorted(record):
         if field not in allowed:
@@ -113,7 +117,7 @@ def _check_fields(record: dict, kind: str, schema_version: int) -> None:
             _check_utf8(record[field], field)
 
 
-def normalise(record: dict) -> dict:
+def normalise(record: Record) -> Record:
     """Return *record* without the optional fields that equal their default."""
     optional = OPTIONAL[record["kind"]]
     return {
@@ -123,7 +127,7 @@ def normalise(record: dict) -> dict:
     }
 
 
-def validate_record(record: Any, schema_version: int) -> dict:
+def validate_record(record: Any, schema_version: int) -> Record:
     """Check one record against *schema_version* and return it normalised."""
     kind = _check_kind(record)
     _check_key(record, kind)
@@ -131,7 +135,7 @@ def validate_record(record: Any, schema_version: int) -> dict:
     return normalise(record)
 
 
-def with_defaults(record: dict) -> dict:
+def with_defaults(record: Record) -> Record:
     """Return *record* with every optional field present (absent ones take their default)."""
     defaults = {name: spec.default for name, spec in OPTIONAL[record["kind"]].items()}
     return {**defaults, **record}

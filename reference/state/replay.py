@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
+from typing import Any
 
 from reference.state.fsops import FileOps
 
@@ -16,7 +17,7 @@ _PATH_OPS = {
 }
 
 
-def replay_op(op: dict, root: Path, fs: FileOps) -> None:
+def replay_op(op: dict[str, Any], root: Path, fs: FileOps) -> None:
     """Perform one recorded op on the directory *root* through *fs*."""
     kind = op["op"]
     if kind == "rename":
@@ -31,7 +32,7 @@ def replay_op(op: dict, root: Path, fs: FileOps) -> None:
         getattr(fs, _PATH_OPS[kind])(root / op["path"])
 
 
-def replay(ops: list[dict], root: Path, fs: FileOps | None = None) -> None:
+def replay(ops: list[dict[str, Any]], root: Path, fs: FileOps | None = None) -> None:
     """Perform recorded *ops*, in order, on the directory *root*."""
     fs = fs or FileOps(Path(root))
     for op in ops:

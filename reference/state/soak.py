@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from reference.state.records import STATUSES
+from reference.state.records import STATUSES, Record
 from reference.state.store import StateStore
 
 KEYS = 24
@@ -22,23 +23,23 @@ def _bytes(seed: int, iteration: int) -> bytes:
     return hashlib.sha256(f"soak/{seed}/{iteration}".encode("ascii")).digest()
 
 
-def _recognizer(h: bytes) -> dict:
+def _recognizer(h: bytes) -> Record:
     record = {"kind": "recognizer", "key": f"r{h[0] % KEYS:02d}", "pattern": f"p{h[1]}"}
     return {**record, "weight": h[2] - 128, "label": f"l{h[3]}" if h[3] % 3 == 0 else ""}
 
 
-def _candidate(h: bytes) -> dict:
+def _candidate(h: bytes) -> Record:
     record = {"kind": "candidate", "key": f"c{h[4] % KEYS:02d}", "lemma": f"w{h[5]}"}
     status = STATUSES[h[6] % len(STATUSES)]
     return {**record, "score": h[7] * 3 - 300, "status": status, "evidence": h[8] % 4}
 
 
-def _session(h: bytes) -> dict:
+def _session(h: bytes) -> Record:
     register = None if h[10] % 2 else f"register-{h[11] % 4}"
     return {"kind": "session", "key": "session", "register_id": register}
 
 
-def soak_mutations(seed: int, iteration: int) -> list[dict]:
+def soak_mutations(seed: int, iteration: int) -> list[dict[str, Any]]:
     """The mutations of one soak iteration: a function of ``(seed, iteration)`` only."""
     h = _bytes(seed, iteration)
     mutations = [{"op": "put", "record": _recognizer(h)}, {"op": "put", "record": _candidate(h)}]
@@ -49,7 +50,9 @@ def soak_mutations(seed: int, iteration: int) -> list[dict]:
     return [*mutations, {"op": "turn"}]
 
 
-def soak(path: Path, *, iterations: int, seed: int, emit: Callable[[dict], None]) -> dict:
+def soak(
+    path: Path, *, iterations: int, seed: int, emit: Callable[[dict[str, Any]], None]
+) -> dict[str, Any]:
     """Run *iterations* checkpointed turns on the state in *path*; return the last commit."""
     store = StateStore.open(Path(path))
     try:

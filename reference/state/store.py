@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reference.state import commit as steps
 from reference.state import journal
@@ -28,7 +29,7 @@ from reference.state.loader import LoadedState, load_state
 from reference.state.lock import WriterLock
 from reference.state.mutations import apply_mutations
 from reference.state.proposals import ProposalQueue
-from reference.state.records import CURRENT_SCHEMA_VERSION
+from reference.state.records import CURRENT_SCHEMA_VERSION, Record
 
 
 def make_dirs(path: Path) -> None:
@@ -99,7 +100,7 @@ class StateStore:
         return ProposalQueue.open(fs.root, fs)
 
     @classmethod
-    def boot_event(cls, loaded: LoadedState, events: tuple[dict, ...]) -> BootInfo:
+    def boot_event(cls, loaded: LoadedState, events: tuple[dict[str, Any], ...]) -> BootInfo:
         """The boot event of a load after the recorded lineage events."""
         return boot_info(loaded, events)
 
@@ -138,7 +139,7 @@ class StateStore:
 
     # Hooks of checkpoint -----------------------------------------------------------------
 
-    def encode(self, records: Iterable[dict]) -> bytes:
+    def encode(self, records: Iterable[Record]) -> bytes:
         """The bytes of ``core.jsonl`` for *records*."""
         return encode_core(records)
 
@@ -189,7 +190,7 @@ class StateStore:
         return self._committed.generation
 
     @property
-    def records(self) -> dict[Key, dict]:
+    def records(self) -> dict[Key, Record]:
         """A copy of the in-memory records, keyed by ``(kind, key)``."""
         return {key: dict(record) for key, record in self._records.items()}
 
@@ -200,14 +201,14 @@ class StateStore:
         committed = self._committed
         return current != committed.identity or self._turn_count != committed.turn_count
 
-    def apply(self, mutations: list[dict]) -> None:
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
         """Apply a batch of mutations in memory, whole or not at all."""
         self._check_open()
         self._records, self._turn_count = apply_mutations(
             self._records, self._turn_count, mutations
         )
 
-    def digest(self) -> dict:
+    def digest(self) -> dict[str, Any]:
         """The in-memory identity and turn count, the committed generation, and dirtiness."""
         self._check_open()
         current = identity(CURRENT_SCHEMA_VERSION, self._core())
@@ -233,7 +234,7 @@ class StateStore:
         )
         return self._committed
 
-    def propose(self, proposal: dict) -> dict:
+    def propose(self, proposal: dict[str, Any]) -> dict[str, Any]:
         """Queue a proposal with backpressure: ``{"queued", "spilled", "pending"}``."""
         self._check_open()
         return self._queue.propose(proposal)
