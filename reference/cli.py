@@ -10,11 +10,17 @@ import contextlib
 import io
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import reference
 from reference.canonical import wire_json
 from reference.errors import EngineError, UsageError
+
+if TYPE_CHECKING:
+    from reference.runtime import ChatResponse, ChatRuntime
 
 EXIT_OK, EXIT_USAGE = 0, 2
 HISTORY_NAME = ".core_reference_history"
@@ -30,11 +36,11 @@ Commands: /help shows this; /quit (or Ctrl-D) leaves."""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _chat_runtime(args: argparse.Namespace):
+def _chat_runtime(args: argparse.Namespace) -> ChatRuntime:
     from reference.runtime import ChatRuntime, RuntimeConfig
 
     config = RuntimeConfig(
@@ -47,7 +53,7 @@ def _chat_runtime(args: argparse.Namespace):
     return ChatRuntime(config)
 
 
-def _emit(response, as_json: bool, out) -> None:
+def _emit(response: ChatResponse, as_json: bool, out: TextIO) -> None:
     out.write((wire_json(response.as_json()) if as_json else response.surface) + "\n")
     out.flush()
 
@@ -59,14 +65,14 @@ def cmd_chat(args: argparse.Namespace) -> int:
         return _converse(runtime, args)
 
 
-def utf8_stdout():
+def utf8_stdout() -> TextIO:
     """stdout, set to write UTF-8 whatever the locale says."""
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8", newline="\n")
     return sys.stdout
 
 
-def utf8_lines(stream):
+def utf8_lines(stream: TextIO) -> Iterator[str]:
     """Lines of *stream* decoded as UTF-8 (whatever the locale); undecodable is USAGE."""
     source = getattr(stream, "buffer", None)
     if source is None:
@@ -80,7 +86,7 @@ def utf8_lines(stream):
             raise UsageError(message, field="stdin") from None
 
 
-def _converse(runtime, args: argparse.Namespace) -> int:
+def _converse(runtime: ChatRuntime, args: argparse.Namespace) -> int:
     out = utf8_stdout()
     if args.once is not None:
         _emit(runtime.chat(args.once), args.json, out)
@@ -110,12 +116,12 @@ def _line_editing() -> None:
     atexit.register(_save_history, readline, history)
 
 
-def _save_history(readline, history: Path) -> None:
+def _save_history(readline: ModuleType, history: Path) -> None:
     with contextlib.suppress(OSError):
         readline.write_history_file(history)
 
 
-def _repl(runtime, out) -> int:
+def _repl(runtime: ChatRuntime, out: TextIO) -> int:
     """The interactive loop: a one-line banner, then prompts until /quit or end of input."""
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(encoding="utf-8", errors="strict")
@@ -221,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     try:
         args = build_parser().parse_args(argv)
-        status = args.run(args)
+        status: int = args.run(args)
         sys.stdout.flush()
         return status
     except BrokenPipeError:

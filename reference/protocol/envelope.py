@@ -10,7 +10,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeGuard
 
 from reference.canonical import wire_json
 from reference.errors import EngineError
@@ -92,7 +92,7 @@ def _walk_for_surrogates(value: object) -> bool:
     return False
 
 
-def is_valid_id(value: object) -> bool:
+def is_valid_id(value: object) -> TypeGuard[int | str]:
     """A request id is an integer (not a boolean) or a string."""
     return type(value) is int or (isinstance(value, str) and is_clean_text(value))
 
@@ -100,7 +100,8 @@ def is_valid_id(value: object) -> bool:
 def echo_id(request: object) -> int | str | None:
     """The id to answer with: the request's id when it is valid, else None."""
     if isinstance(request, dict) and is_valid_id(request.get("id")):
-        return request["id"]
+        request_id: int | str = request["id"]
+        return request_id
     return None
 
 
@@ -136,7 +137,7 @@ def one_line(text: str) -> str:
     return flat if len(flat) <= MAX_MESSAGE_LEN else flat[: MAX_MESSAGE_LEN - 3] + "..."
 
 
-def ok_response(request_id: int | str, result: dict[str, Any]) -> dict[str, Any]:
+def ok_response(request_id: int | str | None, result: dict[str, Any]) -> dict[str, Any]:
     """A success response."""
     return {"id": request_id, "ok": True, "result": result}
 

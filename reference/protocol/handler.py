@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,7 @@ from reference.protocol.envelope import (
     OpSpec,
     bad_arg,
     check_arg_names,
+    echo_id,
     encode_response,
     engine_error_response,
     internal_error_response,
@@ -99,7 +100,7 @@ class ProtocolHandler(StateOps, AlgebraOps):
 
     def __init__(self) -> None:
         super().__init__()
-        self.sessions: dict[str, Any] = {}
+        self.sessions: dict[str, ChatRuntime] = {}
         self.sessions_opened = 0
 
     def handle(self, request: object) -> dict[str, Any]:
@@ -110,7 +111,7 @@ class ProtocolHandler(StateOps, AlgebraOps):
             return engine_error_response(request, exc)
         except Exception as exc:
             return internal_error_response(request, exc)
-        return ok_response(request["id"], result)
+        return ok_response(echo_id(request), result)
 
     def handle_line(self, line: str | bytes) -> str:
         """Answer one request line (str, or bytes taken as UTF-8) with a response line."""
@@ -127,8 +128,9 @@ class ProtocolHandler(StateOps, AlgebraOps):
         if spec is None:
             refuse(UNKNOWN_OP, f"unknown op {op!r}", "op")
         check_arg_names(spec, args)
-        self.current_id = request["id"]
-        return getattr(self, spec.method)(args)
+        self.current_id = echo_id(request)
+        answer: Callable[[dict[str, Any]], dict[str, Any]] = getattr(self, spec.method)
+        return answer(args)
 
     # Ops -------------------------------------------------------------------------------------
 
@@ -316,14 +318,14 @@ class ProtocolHandler(StateOps, AlgebraOps):
         """One turn of *runtime*, as the JSON result of ``session.chat``."""
         return runtime.chat(text).as_json()
 
-    def add_session(self, runtime: Any) -> str:
+    def add_session(self, runtime: ChatRuntime) -> str:
         """Register *runtime* under the next session id (``s1``, ``s2``, ...)."""
         self.sessions_opened += 1
         session_id = f"s{self.sessions_opened}"
         self.sessions[session_id] = runtime
         return session_id
 
-    def session(self, session_id: str) -> Any:
+    def session(self, session_id: str) -> ChatRuntime:
         """The runtime of an open session, or SESSION_UNKNOWN."""
         runtime = self.sessions.get(session_id)
         if runtime is None:

@@ -7,12 +7,15 @@ imported on first use, so a process that never serves a state op never loads it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reference.protocol.args import index_arg, object_arg, string_arg
 from reference.protocol.envelope import OpSpec, bad_arg, refuse
+
+if TYPE_CHECKING:
+    from reference.state import CheckpointInfo, StateStore
 
 STATE_CAPABILITIES = ("state", "state.soak", "state.trace")
 JOURNALS = {
@@ -42,29 +45,29 @@ def _dir_arg(args: Mapping[str, Any]) -> Path:
     return Path(value)
 
 
-def _checkpoint_json(info) -> dict[str, Any]:
+def _checkpoint_json(info: CheckpointInfo) -> dict[str, Any]:
     return {"generation": info.generation, "identity": info.identity, "turn_count": info.turn_count}
 
 
 class StateOps:
     """``state.*`` ops over :mod:`reference.state`; stores are named ``st1``, ``st2``, ..."""
 
-    emit = None
+    emit: Callable[[dict[str, Any]], None] | None = None
     """Set by the stdio loop: writes one event line (``{"id", "event", ...}``)."""
 
     def __init__(self) -> None:
-        self.stores: dict[str, Any] = {}
+        self.stores: dict[str, StateStore] = {}
         self._store_ids = itertools.count(1)
         self.current_id: int | str | None = None
 
-    def store(self, store_id: str):
+    def store(self, store_id: str) -> StateStore:
         """The open store named *store_id*, or STATE_NOT_OPEN."""
         opened = self.stores.get(store_id)
         if opened is None:
             refuse("STATE_NOT_OPEN", f"no open state store {store_id!r}", "store")
         return opened
 
-    def _store_arg(self, args: Mapping[str, Any]):
+    def _store_arg(self, args: Mapping[str, Any]) -> StateStore:
         return self.store(string_arg(args, "store"))
 
     def op_state_open(self, args: dict[str, Any]) -> dict[str, Any]:

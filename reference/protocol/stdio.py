@@ -38,8 +38,9 @@ def line_writer(stdout: TextIO) -> Callable[[str], None]:
 
 def strip_newline(line: str | bytes) -> str | bytes:
     """*line* without its trailing ``\\n`` (a ``\\r`` before it is JSON whitespace)."""
-    newline = b"\n" if isinstance(line, bytes) else "\n"
-    return line[:-1] if line.endswith(newline) else line
+    if isinstance(line, bytes):
+        return line[:-1] if line.endswith(b"\n") else line
+    return line[:-1] if line.endswith("\n") else line
 
 
 def serve(stdin: TextIO, stdout: TextIO, handler: ProtocolHandler | None = None) -> int:

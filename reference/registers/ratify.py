@@ -19,7 +19,7 @@ from reference.registers.pending import commit_pair, recover
 from reference.registers.seal import build_report, seal_report
 from reference.registers.validate import fail, validate_register_id
 
-EvidenceProbe = Callable[[RegisterPack], dict]
+EvidenceProbe = Callable[[RegisterPack], dict[str, Any]]
 
 METHOD_NULL = "byte_identity_null_lift"
 METHOD_OVERRIDES = "known_key_overrides_invariant_grounding"
@@ -116,7 +116,7 @@ def _finish_earlier_ratify(path: Path) -> None:
         fail("REGISTER_WRITE_FAILED", message, "path")
 
 
-def ratify_pack_file(path: Path, *, evidence_probe: EvidenceProbe | None = None) -> dict:
+def ratify_pack_file(path: Path, *, evidence_probe: EvidenceProbe | None = None) -> dict[str, Any]:
     """Ratify the pack at *path* and return its sealed mastery report.
 
     Writes ``<stem>.mastery_report.json`` beside the pack and rewrites the pack

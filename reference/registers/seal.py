@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from reference.canonical import FloatInHashError, digest
 from reference.registers.model import SEAL_FIELD, RegisterPack
@@ -30,7 +30,9 @@ def report_path_for(pack_path: Path) -> Path:
     return pack_path.with_name(pack_path.stem + REPORT_SUFFIX)
 
 
-def build_report(pack: RegisterPack, methods: list[str], evidence: dict[str, Any]) -> dict:
+def build_report(
+    pack: RegisterPack, methods: list[str], evidence: dict[str, Any]
+) -> dict[str, Any]:
     """The unsealed mastery report for *pack*; *methods* are stored sorted."""
     return {
         "register_id": pack.register_id,
@@ -43,18 +45,21 @@ def build_report(pack: RegisterPack, methods: list[str], evidence: dict[str, Any
     }
 
 
-def seal_report(report_without_seal: Mapping[str, Any]) -> dict:
+def seal_report(report_without_seal: Mapping[str, Any]) -> dict[str, Any]:
     """Return a copy of the report with ``seal`` = digest of the report without ``seal``."""
     body = {key: value for key, value in report_without_seal.items() if key != SEAL_KEY}
     return {**body, SEAL_KEY: digest(body)}
 
 
-def verify_report_seal(report: object) -> bool:
+def verify_report_seal(report: object) -> TypeGuard[dict[str, Any]]:
     """True when *report* is a dict whose ``seal`` equals the digest of the rest of it."""
-    if not isinstance(report, dict) or not isinstance(report.get(SEAL_KEY), str):
+    if not isinstance(report, dict):
+        return False
+    seal = report.get(SEAL_KEY)
+    if not isinstance(seal, str):
         return False
     body = {key: value for key, value in report.items() if key != SEAL_KEY}
     try:
-        return digest(body) == report[SEAL_KEY]
+        return digest(body) == seal
     except (FloatInHashError, TypeError, ValueError):
         return False

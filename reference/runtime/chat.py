@@ -131,5 +131,5 @@ class ChatRuntime:
     def __enter__(self) -> ChatRuntime:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
