@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from reference.state.records import STATUSES
 from reference.state.store import StateStore
@@ -22,23 +23,23 @@ def _bytes(seed: int, iteration: int) -> bytes:
     return hashlib.sha256(f"soak/{seed}/{iteration}".encode("ascii")).digest()
 
 
-def _recognizer(h: bytes) -> dict:
+def _recognizer(h: bytes) -> dict[str, Any]:
     record = {"kind": "recognizer", "key": f"r{h[0] % KEYS:02d}", "pattern": f"p{h[1]}"}
     return {**record, "weight": h[2] - 128, "label": f"l{h[3]}" if h[3] % 3 == 0 else ""}
 
 
-def _candidate(h: bytes) -> dict:
+def _candidate(h: bytes) -> dict[str, Any]:
     record = {"kind": "candidate", "key": f"c{h[4] % KEYS:02d}", "lemma": f"w{h[5]}"}
     status = STATUSES[h[6] % len(STATUSES)]
     return {**record, "score": h[7] * 3 - 300, "status": status, "evidence": h[8] % 4}
 
 
-def _session(h: bytes) -> dict:
+def _session(h: bytes) -> dict[str, Any]:
     register = None if h[10] % 2 else f"register-{h[11] % 4}"
     return {"kind": "session", "key": "session", "register_id": register}
 
 
-def soak_mutations(seed: int, iteration: int) -> list[dict]:
+def soak_mutations(seed: int, iteration: int) -> list[dict[str, Any]]:
     """The mutations of one soak iteration: a function of ``(seed, iteration)`` only."""
     h = _bytes(seed, iteration)
     mutations = [{"op": "put", "record": _recognizer(h)}, {"op": "put", "record": _candidate(h)}]
@@ -49,16 +50,36 @@ def soak_mutations(seed: int, iteration: int) -> list[dict]:
     return [*mutations, {"op": "turn"}]
 
 
-def soak(path: Path, *, iterations: int, seed: int, emit: Callable[[dict], None]) -> dict:
-    """Run *iterations* checkpointed turns on the state in *path*; return the last commit."""
-    store = StateStore.open(Path(path))
+Emit = Callable[[dict[str, Any]], None]
+Turn = Callable[[StateStore, list[dict[str, Any]], Emit], None]
+
+
+def checkpointed_turn(store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+    """Apply, announce ``begin``, checkpoint, and emit ``ack`` once the checkpoint is durable."""
+    store.apply(mutations)
+    begun = store.digest()["identity"]
+    emit({"event": "begin", "generation": store.generation + 1, "identity": begun})
+    info = store.checkpoint()
+    emit({"event": "ack", "generation": info.generation, "identity": info.identity})
+
+
+def soak_store(
+    store: StateStore,
+    *,
+    iterations: int,
+    seed: int,
+    emit: Emit,
+    turn: Turn = checkpointed_turn,
+) -> dict[str, Any]:
+    """Run *iterations* turns of *turn* on the open *store*, close it, return the last commit."""
     try:
         for iteration in range(iterations):
-            store.apply(soak_mutations(seed, iteration))
-            begun = store.digest()["identity"]
-            emit({"event": "begin", "generation": store.generation + 1, "identity": begun})
-            info = store.checkpoint()
-            emit({"event": "ack", "generation": info.generation, "identity": info.identity})
+            turn(store, soak_mutations(seed, iteration), emit)
     finally:
         final = store.close()
     return {"iterations": iterations, "generation": final.generation, "identity": final.identity}
+
+
+def soak(path: Path, *, iterations: int, seed: int, emit: Emit) -> dict[str, Any]:
+    """Run *iterations* checkpointed turns on the state in *path*; return the last commit."""
+    return soak_store(StateStore.open(Path(path)), iterations=iterations, seed=seed, emit=emit)
