@@ -11,12 +11,11 @@ every id in ``catches`` fails on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from conformance.selftest import state_broken_stores as stores
-from conformance.selftest.engines import BrokenEngine
+from conformance.selftest.engines import BrokenEngine, broken_engine
 from conformance.selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
@@ -187,34 +186,31 @@ class UntypedFailures(ProtocolHandler):
         return stores.UntypedFailuresStore
 
 
-def _broken(name: str, factory: Callable[[], ProtocolHandler], *catches: str) -> BrokenEngine:
-    description = (factory.__doc__ or "").strip().splitlines()[0]
-    return BrokenEngine(name, factory, catches, description)
-
-
 _TABLE = (
-    _broken("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
-    _broken("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
-    _broken("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
-    _broken("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
-    _broken("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
-    _broken("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
-    _broken("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
-    _broken("fresh_on_bad_pointer", FreshOnBadPointer, "STATE-POINTER-001", "STATE-SCHEMA-001"),
-    _broken("insertion_order", InsertionOrder, "STATE-ORDER-001"),
-    _broken("defaults_written", DefaultsWritten, "STATE-ORDER-003"),
-    _broken("reload_changes_bytes", ReloadChangesBytes, "STATE-ORDER-002"),
-    _broken("no_lineage", NoLineage, "STATE-LINEAGE-001"),
-    _broken("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
-    _broken("modes_reset", ModesReset, "STATE-MODE-001"),
-    _broken("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
-    _broken("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
-    _broken("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
-    _broken("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
-    _broken("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
-    _broken("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
-    _broken("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
-    _broken("untyped_failures", UntypedFailures, "STATE-IO-001"),
+    broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
+    broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
+    broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
+    broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
+    broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
+    broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
+    broken_engine("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
+    broken_engine(
+        "fresh_on_bad_pointer", FreshOnBadPointer, "STATE-POINTER-001", "STATE-SCHEMA-001"
+    ),
+    broken_engine("insertion_order", InsertionOrder, "STATE-ORDER-001"),
+    broken_engine("defaults_written", DefaultsWritten, "STATE-ORDER-003"),
+    broken_engine("reload_changes_bytes", ReloadChangesBytes, "STATE-ORDER-002"),
+    broken_engine("no_lineage", NoLineage, "STATE-LINEAGE-001"),
+    broken_engine("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
+    broken_engine("modes_reset", ModesReset, "STATE-MODE-001"),
+    broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
+    broken_engine("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
+    broken_engine("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
+    broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
+    broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
+    broken_engine("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
+    broken_engine("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
+    broken_engine("untyped_failures", UntypedFailures, "STATE-IO-001"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

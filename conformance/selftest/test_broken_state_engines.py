@@ -15,21 +15,15 @@ import pytest
 
 from conformance.engines import REFERENCE_FACTORY, InProcessEngine
 from conformance.engines.inprocess import load_factory
-from conformance.requirements import REGISTRY, SuiteContext
-from conformance.runner import PROFILES, Outcome, Profile, check_once, run_requirement
+from conformance.requirements import REGISTRY
+from conformance.runner import check_once
+from conformance.selftest.checks import caught, run_in_process
 from conformance.selftest.engines import BrokenEngine
 from conformance.selftest.state_mutants import BROKEN_STATE
 from reference.serve import ProtocolHandler
 
-CI = PROFILES["ci"]
 CASES = [(name, req_id) for name, broken in BROKEN_STATE.items() for req_id in broken.catches]
 CAUGHT = sorted({req_id for broken in BROKEN_STATE.values() for req_id in broken.catches})
-
-
-def run_in_process(spec: str, req_id: str, profile: Profile) -> Outcome:
-    """Run one requirement against a fresh in-process engine under *profile*."""
-    engine = InProcessEngine(spec)
-    return run_requirement(REGISTRY[req_id], engine, SuiteContext.from_engine(engine), profile)
 
 
 def detached(scenario: object) -> object:
@@ -52,13 +46,7 @@ def assert_conformant_passes(req_id: str, scenario: object) -> None:
 @pytest.mark.parametrize(("name", "req_id"), CASES, ids=[f"{n}:{r}" for n, r in CASES])
 def test_broken_state_engine_is_caught(name: str, req_id: str) -> None:
     broken = BROKEN_STATE[name]
-    outcome = run_in_process(broken.spec, req_id, CI)
-    assert outcome.verdict in ("fail", "error"), f"{name} ({broken.description}) passes {req_id}"
-    case = outcome.counterexample
-    assert isinstance(case, dict) and case["requirement"] == req_id
-    assert case["message"] and case["transcript"], "the counterexample records no exchange"
-    if REGISTRY[req_id].generated:
-        assert case["scenario"] is not None, "a generated requirement records its scenario"
+    case = caught(broken, req_id, run_in_process(broken, req_id))
     assert_conformant_passes(req_id, case["scenario"])
 
 

@@ -9,6 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from conformance.selftest.mutants.pack_edits import (
+    DEPTH,
+    MARKERS,
+    OVERRIDES,
+    PER_INTENT,
+    scoped_entries,
+    with_buckets,
+    with_depths,
+)
 from reference.errors import RegisterError
 from reference.registers import PackLoader, Ratifier
 from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
@@ -16,10 +25,7 @@ from reference.registers.ratify import is_null_pack, ratify_pack_file
 from reference.registers.validate import fail, validate_register_id
 from reference.serve import ProtocolHandler
 
-MARKERS = "discourse_markers"
-OVERRIDES = "realizer_overrides"
-DEPTH = "disclosure_domain_count"
-KNOWN_OVERRIDES = (DEPTH, "per_intent")
+KNOWN_OVERRIDES = (DEPTH, PER_INTENT)
 
 
 def recoded(error: RegisterError, old: str, new: str) -> RegisterError:
@@ -44,13 +50,8 @@ class BucketBoundOffByOne(ProtocolHandler):
     """A bucket of 33 markers is accepted: the limit is taken as <= 33."""
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
-        markers = pack.get(MARKERS)
-        if isinstance(markers, dict):
-            pack = copy.deepcopy(pack)
-            for name, bucket in markers.items():
-                if isinstance(bucket, list) and len(bucket) == 33:
-                    pack[MARKERS][name] = bucket[:32]
-        return super().validate_pack(pack, expected_id)
+        cut = with_buckets(pack, lambda bucket: bucket[:32] if len(bucket) == 33 else bucket)
+        return super().validate_pack(cut, expected_id)
 
 
 def _in_range(value: object) -> object:
@@ -61,22 +62,7 @@ class DepthBoundLoose(ProtocolHandler):
     """disclosure_domain_count is checked to be an integer, but its range is not checked."""
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
-        overrides = pack.get(OVERRIDES)
-        if not isinstance(overrides, dict):
-            return super().validate_pack(pack, expected_id)
-        pack = copy.deepcopy(pack)
-        entries = [pack[OVERRIDES], *_scoped_entries(pack[OVERRIDES])]
-        for entry in entries:
-            if DEPTH in entry:
-                entry[DEPTH] = _in_range(entry[DEPTH])
-        return super().validate_pack(pack, expected_id)
-
-
-def _scoped_entries(overrides: dict[str, Any]) -> list[dict[str, Any]]:
-    scoped = overrides.get("per_intent")
-    if not isinstance(scoped, dict):
-        return []
-    return [entry for entry in scoped.values() if isinstance(entry, dict)]
+        return super().validate_pack(with_depths(pack, _in_range), expected_id)
 
 
 class UnknownKeyAccepted(ProtocolHandler):
@@ -88,7 +74,7 @@ class UnknownKeyAccepted(ProtocolHandler):
             return super().validate_pack(pack, expected_id)
         pack = copy.deepcopy(pack)
         flat = {k: v for k, v in pack[OVERRIDES].items() if k in KNOWN_OVERRIDES}
-        for entry in _scoped_entries(flat):
+        for entry in scoped_entries(flat):
             for key in [k for k in entry if k != DEPTH]:
                 del entry[key]
         pack[OVERRIDES] = flat

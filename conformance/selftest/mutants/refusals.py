@@ -11,6 +11,7 @@ import copy
 import dataclasses
 from typing import Any
 
+from conformance.selftest.mutants.pack_edits import MARKERS, with_buckets, with_depths
 from reference.errors import RegisterError
 from reference.registers import PackLoader, Ratifier
 from reference.registers.model import ALL_FIELDS as KNOWN_FIELDS
@@ -18,7 +19,6 @@ from reference.registers.model import RegisterPack
 from reference.registers.validate import fail
 from reference.serve import ProtocolHandler
 
-MARKERS = "discourse_markers"
 
 
 class SchemaErrorWithoutField(ProtocolHandler):
@@ -50,13 +50,8 @@ class MarkersCoercedToStrings(ProtocolHandler):
     """A non-string marker is turned into its string form instead of being refused."""
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
-        markers = pack.get(MARKERS)
-        if isinstance(markers, dict):
-            pack = copy.deepcopy(pack)
-            for name, bucket in markers.items():
-                if isinstance(bucket, list):
-                    pack[MARKERS][name] = [m if isinstance(m, str) else str(m) for m in bucket]
-        return super().validate_pack(pack, expected_id)
+        coerced = with_buckets(pack, lambda bucket: [str(m) for m in bucket])
+        return super().validate_pack(coerced, expected_id)
 
 
 class NumericIdAccepted(ProtocolHandler):
@@ -120,18 +115,7 @@ class BoolDepthAccepted(ProtocolHandler):
     """disclosure_domain_count true/false is read as the integer 1/0 (Python's bool is an int)."""
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
-        overrides = pack.get("realizer_overrides")
-        if not isinstance(overrides, dict):
-            return super().validate_pack(pack, expected_id)
-        pack = copy.deepcopy(pack)
-        entries = [pack["realizer_overrides"]]
-        scoped = entries[0].get("per_intent")
-        if isinstance(scoped, dict):
-            entries += [e for e in scoped.values() if isinstance(e, dict)]
-        for entry in entries:
-            if "disclosure_domain_count" in entry:
-                entry["disclosure_domain_count"] = _as_int(entry["disclosure_domain_count"])
-        return super().validate_pack(pack, expected_id)
+        return super().validate_pack(with_depths(pack, _as_int), expected_id)
 
 
 class PackVersionRenamed(Ratifier):
