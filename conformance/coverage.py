@@ -14,8 +14,8 @@ from typing import Any
 
 from conformance import oracle
 from conformance import strategies as gen
-from conformance.driver import FOUR_REGISTERS
 from conformance.model import SuiteContext
+from conformance.oracle import FOUR_REGISTERS, MAX_BUCKET, MAX_ID_LEN, MAX_MARKER_LEN
 
 GLOSSED_SPREAD = 16
 """How many glossed lemmas, evenly spread over the sorted lexicon, a chat plan asks about."""
@@ -127,8 +127,8 @@ def template_prompts(ctx: SuiteContext) -> Plan:
     return Plan(cases, (("templates", len(gen.PROMPT_TEMPLATES)),))
 
 
-BUCKET_SIZES = (0, 1, 2, 31, 32)
-MARKER_LENGTHS = (0, 1, 127, 128)
+BUCKET_SIZES = (0, 1, 2, MAX_BUCKET - 1, MAX_BUCKET)
+MARKER_LENGTHS = (0, 1, MAX_MARKER_LEN - 1, MAX_MARKER_LEN)
 MARKER_CHARS = ("x", "é", "中", "😀")
 """One character per UTF-8 width; the last is outside the BMP (two UTF-16 code units)."""
 
@@ -156,9 +156,9 @@ def pack_variants(ctx: SuiteContext) -> Plan:
     for seal in ("absent", ""):
         document = gen.pack("sealed")
         if seal == "":
-            document["mastery_report_sha256"] = ""
-        cases.append(Case(document, (("optional parts", f"mastery_report_sha256 {seal!r}"),)))
-    for register_id in ("a", "Z" * 64, "9" + "x_-" * 21):
+            document[oracle.SEAL_FIELD] = ""
+        cases.append(Case(document, (("optional parts", f"{oracle.SEAL_FIELD} {seal!r}"),)))
+    for register_id in ("a", "Z" * MAX_ID_LEN, "9" + "x_-" * 21):
         cases.append(Case(gen.pack(register_id), (("id lengths", str(len(register_id))),)))
     universe = (
         ("bucket sizes", 3 * len(BUCKET_SIZES)),
@@ -170,7 +170,7 @@ def pack_variants(ctx: SuiteContext) -> Plan:
 
 
 def marker_widths(ctx: SuiteContext) -> Plan:
-    """The 128/129 bound with a marker character of each UTF-8 width, in each bucket."""
+    """The marker length bound with a marker character of each UTF-8 width, in each bucket."""
     cases = tuple(
         Case(["width", bucket, char], (("characters", char), ("buckets", bucket)))
         for bucket in gen.BUCKET_NAMES
@@ -182,7 +182,7 @@ def marker_widths(ctx: SuiteContext) -> Plan:
 def wrong_types(ctx: SuiteContext) -> Plan:
     """Every string-typed place with a bool, an int, null and a list in it."""
     places = (
-        *gen.STRING_FIELDS,
+        *oracle.STRING_FIELDS,
         "register_id",
         *(f"discourse_markers.{b}" for b in gen.BUCKET_NAMES),
     )
@@ -199,7 +199,7 @@ SELECT_SEED = {"trace_hash": "ab" * 32, "register_id": "cover_v1", "turn_idx": 5
 
 
 def select_sizes(ctx: SuiteContext) -> Plan:
-    """The selector on buckets of 0, 1, 2, 31 and 32 entries under each bucket name."""
+    """The selector on buckets of every size in :data:`BUCKET_SIZES` under each bucket name."""
     cases = tuple(
         Case(
             {**SELECT_SEED, "bucket": [f"e{i}" for i in range(size)], "bucket_name": name},
@@ -208,7 +208,9 @@ def select_sizes(ctx: SuiteContext) -> Plan:
         for size in BUCKET_SIZES
         for name in gen.BUCKET_NAMES
     )
-    return Plan(cases, (("bucket sizes", len(BUCKET_SIZES)), ("bucket names", 3)))
+    return Plan(
+        cases, (("bucket sizes", len(BUCKET_SIZES)), ("bucket names", len(gen.BUCKET_NAMES)))
+    )
 
 
 BROKEN_IDS = {
@@ -252,16 +254,13 @@ def _other_intent(intent: str) -> str:
 def precedence_cases(ctx: SuiteContext) -> Plan:
     """Every intent under each layering: nothing, flat only, per_intent only, both, and a
     per_intent entry for another intent."""
-    depth = "disclosure_domain_count"
+    depth, scoped = oracle.DEPTH_KEY, oracle.PER_INTENT_KEY
     layerings = {
         "default": lambda intent: {},
         "flat": lambda intent: {depth: 2},
-        "per_intent": lambda intent: {"per_intent": {intent: {depth: 1}}},
-        "both": lambda intent: {depth: 2, "per_intent": {intent: {depth: 1}}},
-        "other intent": lambda intent: {
-            depth: 2,
-            "per_intent": {_other_intent(intent): {depth: 1}},
-        },
+        "per_intent": lambda intent: {scoped: {intent: {depth: 1}}},
+        "both": lambda intent: {depth: 2, scoped: {intent: {depth: 1}}},
+        "other intent": lambda intent: {depth: 2, scoped: {_other_intent(intent): {depth: 1}}},
     }
     cases = tuple(
         Case([build(intent), intent], (("intents", intent), ("layerings", name)))
@@ -280,7 +279,7 @@ def malformed_depth_cases(ctx: SuiteContext) -> Plan:
 
 def depth_bounds(ctx: SuiteContext) -> Plan:
     """Every valid and every kind of malformed depth, flat and under per_intent."""
-    values = (1, 2, 3, *gen.MALFORMED_DEPTHS)
+    values = (*oracle.DEPTHS, *gen.MALFORMED_DEPTHS)
     cases = tuple(
         Case(
             ["conf_bound_v1", value, "CAUSE", scoped],

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.engines.base import EngineClient
-
-FOUR_REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
+from conformance.oracle import FOUR_REGISTERS
 
 
 def run_script(

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import TextIO
 
+from reference.realize import DecorationSeed, Decorator
+from reference.registers import SHIPPED_REGISTER_IDS
 from reference.runtime import ChatResponse, ChatRuntime, RuntimeConfig
 
 SCRIPT = (
@@ -19,7 +20,7 @@ SCRIPT = (
     "Tell me about parent.",
 )
 
-FOUR_REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
+FOUR_REGISTERS = (None, *SHIPPED_REGISTER_IDS)
 
 
 def scripted_chat(out: TextIO) -> int:
@@ -35,23 +36,15 @@ def scripted_chat(out: TextIO) -> int:
     return 0
 
 
-def _expected_marker(bucket: tuple[str, ...], response: ChatResponse, name: str) -> str:
-    if not bucket:
-        return ""
-    seed = f"{response.trace_hash}|{response.register_id}|{response.turn_idx}|{name}"
-    return bucket[int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big") % len(bucket)]
-
-
 def _recomputed_surface(runtime: ChatRuntime, response: ChatResponse) -> str:
-    markers = runtime.register.discourse_markers
-    opening = _expected_marker(markers.openings, response, "openings")
-    closing = _expected_marker(markers.closings, response, "closings")
-    body = (
-        f"{opening} {response.pre_decoration_surface}"
-        if opening
-        else response.pre_decoration_surface
+    """The surface the engine's own decorator gives the turn's pre-decoration surface."""
+    seed = DecorationSeed(
+        trace_hash=response.trace_hash,
+        register_id=runtime.register.register_id,
+        turn_idx=response.turn_idx,
     )
-    return body + closing
+    markers = runtime.register.discourse_markers.as_json()
+    return Decorator().decorate(response.pre_decoration_surface, markers, seed).surface
 
 
 def _turn_claims(runtimes: list[ChatRuntime], rows: list[ChatResponse]) -> list[str]:

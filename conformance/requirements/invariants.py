@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from conformance import coverage
 from conformance import strategies as gen
-from conformance.driver import FOUR_REGISTERS, ratified_files, run_four, run_script
+from conformance.driver import ratified_files, run_four, run_script
+from conformance.oracle import CONVIVIAL, FOUR_REGISTERS, NEUTRAL, TERSE
 from conformance.requirements.registry import SuiteContext, requirement
 
 ADR69 = "ADR-0070 § Context; invariants A/B/C (ADR-0069)"
@@ -56,11 +57,11 @@ def unregistered_is_bare(engine, script):
     capabilities=("sessions",),
     seed=ADR69,
     strategy=_sessions,
-    cover=coverage.scripts_under((None, "default_neutral_v1")),
+    cover=coverage.scripts_under((None, NEUTRAL)),
 )
 def none_equals_neutral(engine, script):
     none = run_script(engine, None, script)
-    neutral = run_script(engine, "default_neutral_v1", script)
+    neutral = run_script(engine, NEUTRAL, script)
     for turn, (a, b) in enumerate(zip(none, neutral, strict=True)):
         for key in ("surface", "pre_decoration_surface", "register_variant_id"):
             assert a[key] == b[key], (
@@ -137,7 +138,7 @@ def replay_equivalence(engine, scenario):
     cover=coverage.template_prompts,
 )
 def turn_distinct(engine, prompt):
-    responses = run_script(engine, "convivial_v1", [prompt] * 6)
+    responses = run_script(engine, CONVIVIAL, [prompt] * 6)
     variants = {r["register_variant_id"] for r in responses}
     assert len(variants) > 1, f"{prompt!r}: all 6 turns use marker variant {variants}"
 
@@ -153,8 +154,8 @@ def turn_distinct(engine, prompt):
 def terse_is_shorter(engine, _):
     lexicon = SuiteContext.from_engine(engine).lexicon
     script = [f"What is {e.lemma}?" for e in lexicon]
-    neutral = run_script(engine, "default_neutral_v1", script)
-    terse = run_script(engine, "terse_v1", script)
+    neutral = run_script(engine, NEUTRAL, script)
+    terse = run_script(engine, TERSE, script)
     shorter = 0
     for entry, n, t in zip(lexicon, neutral, terse, strict=True):
         if n["grounding_source"] != "pack":

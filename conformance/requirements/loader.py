@@ -14,6 +14,21 @@ from conformance import strategies as gen
 from conformance.canonical import digest
 from conformance.driver import ratified_files
 from conformance.engines.base import EngineRefused
+from conformance.oracle import (
+    BUCKET_NAMES,
+    DEPTH_KEY,
+    MAX_BUCKET,
+    MAX_MARKER_LEN,
+    OVERRIDE_KEYS,
+    PACK_FIELDS,
+    PER_INTENT_KEY,
+    REPORT_KEYS,
+    REQUIRED_PACK_FIELDS,
+    SCHEMA_VERSION,
+    SEAL_FIELD,
+    STRING_FIELDS,
+    valid_depth,
+)
 from conformance.requirements.registry import requirement
 
 LOADER = "ADR-0070 § Trust boundaries; ADR-0071 § Trust boundaries (loader bounds)"
@@ -84,25 +99,15 @@ def invalid_ids_refused(engine, register_id):
     )
 
 
-REQUIRED = (
-    "register_id",
-    "version",
-    "description",
-    "schema_version",
-    "display_name",
-    "depth_preference",
-    "realizer_overrides",
-    "discourse_markers",
-)
-
-
 @requirement(
     "LOAD-FIELD-001",
     "a pack missing a required field is refused with REGISTER_MISSING_FIELD naming it",
     family="loader",
     capabilities=("registers.validate",),
     seed=LOADER,
-    strategy=lambda ctx: st.tuples(gen.valid_packs(), st.sampled_from(REQUIRED)).map(list),
+    strategy=lambda ctx: st.tuples(gen.valid_packs(), st.sampled_from(REQUIRED_PACK_FIELDS)).map(
+        list
+    ),
 )
 def missing_field(engine, scenario):
     document, name = scenario
@@ -119,7 +124,7 @@ def missing_field(engine, scenario):
     capabilities=("registers.validate",),
     seed=LOADER,
     strategy=lambda ctx: st.tuples(
-        gen.valid_packs(), st.text(max_size=10).filter(lambda v: v != "1.0.0")
+        gen.valid_packs(), st.text(max_size=10).filter(lambda v: v != SCHEMA_VERSION)
     ).map(list),
 )
 def unsupported_schema(engine, scenario):
@@ -153,53 +158,51 @@ def id_mismatch(engine, scenario):
     )
 
 
-BUCKETS = ("openings", "transitions", "closings")
-
-
 @requirement(
     "LOAD-BOUND-001",
-    "a marker of exactly 128 characters is accepted and one of 129 is refused "
+    f"a marker of exactly {MAX_MARKER_LEN} characters is accepted and one of "
+    f"{MAX_MARKER_LEN + 1} is refused "
     "(REGISTER_MARKER_TOO_LONG)",
     family="loader",
     capabilities=("registers.validate",),
     seed=LOADER,
     strategy=lambda ctx: st.tuples(
-        gen.register_ids, st.sampled_from(BUCKETS), st.characters(codec="utf-8")
+        gen.register_ids, st.sampled_from(BUCKET_NAMES), st.characters(codec="utf-8")
     ).map(list),
     cover=coverage.marker_widths,
 )
 def marker_length_bound(engine, scenario):
     register_id, bucket, char = scenario
-    markers = {name: ["x"] for name in BUCKETS}
-    at_limit = gen.pack(register_id, markers={**markers, bucket: [char * 128]})
+    markers = {name: ["x"] for name in BUCKET_NAMES}
+    at_limit = gen.pack(register_id, markers={**markers, bucket: [char * MAX_MARKER_LEN]})
     _validate(engine, at_limit)
-    past = gen.pack(register_id, markers={**markers, bucket: [char * 129]})
+    past = gen.pack(register_id, markers={**markers, bucket: [char * (MAX_MARKER_LEN + 1)]})
     _expect_code(
         lambda: _validate(engine, past),
         "REGISTER_MARKER_TOO_LONG",
-        f"129 x {char!r}",
+        f"{MAX_MARKER_LEN + 1} x {char!r}",
         f"discourse_markers.{bucket}[0]",
     )
 
 
 @requirement(
     "LOAD-BOUND-002",
-    "a bucket of exactly 32 markers is accepted and one of 33 is refused "
+    f"a bucket of exactly {MAX_BUCKET} markers is accepted and one of {MAX_BUCKET + 1} is refused "
     "(REGISTER_BUCKET_TOO_LARGE)",
     family="loader",
     capabilities=("registers.validate",),
     seed=LOADER,
-    strategy=lambda ctx: st.tuples(gen.register_ids, st.sampled_from(BUCKETS)).map(list),
+    strategy=lambda ctx: st.tuples(gen.register_ids, st.sampled_from(BUCKET_NAMES)).map(list),
 )
 def bucket_size_bound(engine, scenario):
     register_id, bucket = scenario
-    markers = {name: ["x"] for name in BUCKETS}
-    _validate(engine, gen.pack(register_id, markers={**markers, bucket: ["m"] * 32}))
-    past = gen.pack(register_id, markers={**markers, bucket: ["m"] * 33})
+    markers = {name: ["x"] for name in BUCKET_NAMES}
+    _validate(engine, gen.pack(register_id, markers={**markers, bucket: ["m"] * MAX_BUCKET}))
+    past = gen.pack(register_id, markers={**markers, bucket: ["m"] * (MAX_BUCKET + 1)})
     _expect_code(
         lambda: _validate(engine, past),
         "REGISTER_BUCKET_TOO_LARGE",
-        f"33 in {bucket}",
+        f"{MAX_BUCKET + 1} in {bucket}",
         f"discourse_markers.{bucket}",
     )
 
@@ -218,18 +221,18 @@ def bucket_size_bound(engine, scenario):
 )
 def override_bounds(engine, scenario):
     register_id, value, intent, scoped = scenario
-    entry = {"disclosure_domain_count": value}
-    overrides = {"per_intent": {intent: entry}} if scoped else entry
+    entry = {DEPTH_KEY: value}
+    overrides = {PER_INTENT_KEY: {intent: entry}} if scoped else entry
     where = f"realizer_overrides.per_intent.{intent}" if scoped else "realizer_overrides"
     document = gen.pack(register_id, overrides=overrides, depth_preference="terse")
-    if type(value) is int and value in (1, 2, 3):
+    if valid_depth(value):
         _validate(engine, document)
     else:
         _expect_code(
             lambda: _validate(engine, document),
             "REGISTER_OVERRIDE_OUT_OF_BOUNDS",
             f"depth {value!r}",
-            f"{where}.disclosure_domain_count",
+            f"{where}.{DEPTH_KEY}",
         )
 
 
@@ -241,9 +244,7 @@ def override_bounds(engine, scenario):
     seed=GATE,
     strategy=lambda ctx: st.tuples(
         gen.register_ids,
-        st.text(min_size=1, max_size=20).filter(
-            lambda k: k not in ("disclosure_domain_count", "per_intent")
-        ),
+        st.text(min_size=1, max_size=20).filter(lambda k: k not in OVERRIDE_KEYS),
         st.booleans(),
         gen.intents,
     ).map(list),
@@ -310,7 +311,7 @@ def seal_mismatch(engine, scenario):
         "pack with another pack's report",
     )
     raw = base64.b64decode(files[f"{rid}.json"])
-    seal = json.loads(raw)["mastery_report_sha256"]
+    seal = json.loads(raw)[SEAL_FIELD]
     forged = raw.replace(seal.encode(), _other_seal(seal).encode())
     _expect_code(
         lambda: _load(engine, rid, {**files, f"{rid}.json": _b64(forged)}),
@@ -391,15 +392,7 @@ def ratify_gate(engine, document):
     result = engine.call("register.ratify", {"pack": document})
     report = result["report"]
     markers = document["discourse_markers"]
-    kinds = [
-        k
-        for k, present in (
-            ("overrides", bool(document["realizer_overrides"])),
-            ("markers", bool(markers["openings"] or markers["closings"])),
-        )
-        if present
-    ] or ["null"]
-    expected = sorted(m for k in kinds for m in METHODS[k])
+    expected = _methods(document)
     assert sorted(report["methods"]) == expected, f"methods {report['methods']}, want {expected}"
     reserved = report["evidence"]["transitions_reserved"]
     assert reserved == bool(markers["transitions"]), f"transitions_reserved {reserved}"
@@ -410,7 +403,7 @@ def ratify_gate(engine, document):
         **document,
         "realizer_overrides": {},
         "depth_preference": "terse",
-        "discourse_markers": {"openings": [], "transitions": [], "closings": []},
+        "discourse_markers": {name: [] for name in BUCKET_NAMES},
     }
     _expect_code(
         lambda: engine.call("register.ratify", {"pack": empty}),
@@ -442,7 +435,7 @@ def optional_variants_accepted(engine, document):
     seed=LOADER,
     strategy=lambda ctx: st.tuples(
         gen.valid_packs(),
-        st.text(min_size=1, max_size=20).filter(lambda k: k not in gen.PACK_FIELDS),
+        st.text(min_size=1, max_size=20).filter(lambda k: k not in PACK_FIELDS),
     ).map(list),
 )
 def unknown_top_level_field(engine, scenario):
@@ -458,14 +451,14 @@ def unknown_top_level_field(engine, scenario):
 def _retyped(document: dict, where: str, value, index: int) -> tuple[dict, str, str]:
     """*document* with the part *where* replaced by a non-string *value*: (pack, code, field)."""
     broken = copy.deepcopy(document)
-    if where in gen.STRING_FIELDS:
+    if where in STRING_FIELDS:
         broken[where] = value
         return broken, "REGISTER_MALFORMED", where
     if where == "register_id":
         broken[where] = value
         return broken, "REGISTER_INVALID_ID", where
     bucket = where.split(".")[1]
-    markers = {name: ["m"] * (index + 1) for name in BUCKETS}
+    markers = {name: ["m"] * (index + 1) for name in BUCKET_NAMES}
     markers[bucket][index] = value
     broken["discourse_markers"] = markers
     return broken, "REGISTER_MALFORMED", f"{where}[{index}]"
@@ -481,7 +474,7 @@ def _retyped(document: dict, where: str, value, index: int) -> tuple[dict, str, 
     strategy=lambda ctx: st.tuples(
         gen.valid_packs(),
         st.sampled_from(
-            (*gen.STRING_FIELDS, "register_id", *(f"discourse_markers.{b}" for b in BUCKETS))
+            (*STRING_FIELDS, "register_id", *(f"discourse_markers.{b}" for b in BUCKET_NAMES))
         ),
         gen.non_strings,
         st.integers(0, 3),
@@ -494,22 +487,10 @@ def non_strings_refused(engine, scenario):
     _expect_code(lambda: _validate(engine, broken), code, f"{field} = {value!r}", field)
 
 
-REPORT_KEYS = (
-    "register_id",
-    "pack_version",
-    "pack_source_sha256",
-    "schema_version",
-    "verdict",
-    "methods",
-    "evidence",
-    "seal",
-)
-
-
 def _normal_pack(document: dict) -> dict:
     """The pack as the normal form carries it: all three buckets, no seal field."""
-    markers = {name: document["discourse_markers"].get(name, []) for name in BUCKETS}
-    body = {k: v for k, v in document.items() if k != "mastery_report_sha256"}
+    markers = {name: document["discourse_markers"].get(name, []) for name in BUCKET_NAMES}
+    body = {k: v for k, v in document.items() if k != SEAL_FIELD}
     return {**body, "discourse_markers": markers}
 
 
@@ -517,18 +498,17 @@ def expected_report(document: dict) -> dict:
     """The sealed report the gate must write for *document*, from docs/registers.md."""
     pack = _normal_pack(document)
     markers, overrides = pack["discourse_markers"], pack["realizer_overrides"]
-    null = not overrides and not markers["openings"] and not markers["closings"]
-    kinds = ["null"] if null else [k for k in ("overrides", "markers") if k in _kinds(pack)]
+    null = not _kinds(pack)
     report = {
         "register_id": pack["register_id"],
         "pack_version": pack["version"],
         "pack_source_sha256": digest(pack),
-        "schema_version": "1.0.0",
+        "schema_version": SCHEMA_VERSION,
         "verdict": "ratified",
-        "methods": sorted(m for k in kinds for m in METHODS[k]),
+        "methods": _methods(pack),
         "evidence": {
-            "marker_bucket_sizes": {name: len(markers[name]) for name in BUCKETS},
-            "per_intent_keys": sorted(overrides.get("per_intent", {})),
+            "marker_bucket_sizes": {name: len(markers[name]) for name in BUCKET_NAMES},
+            "per_intent_keys": sorted(overrides.get(PER_INTENT_KEY, {})),
             "transitions_reserved": bool(markers["transitions"]),
             "realizer_overrides_keys": sorted(overrides),
             "null_register": null,
@@ -538,9 +518,15 @@ def expected_report(document: dict) -> dict:
 
 
 def _kinds(pack: dict) -> set[str]:
+    """What a pack changes: ``overrides``, ``markers`` (openings or closings), or nothing."""
     markers = pack["discourse_markers"]
     kinds = {"overrides"} if pack["realizer_overrides"] else set()
     return kinds | ({"markers"} if markers["openings"] or markers["closings"] else set())
+
+
+def _methods(pack: dict) -> list[str]:
+    """The sorted ratification methods of a pack: by what it changes, or the null method."""
+    return sorted(m for kind in _kinds(pack) or {"null"} for m in METHODS[kind])
 
 
 @requirement(
@@ -563,7 +549,7 @@ def ratify_report_exact(engine, document):
         for key in REPORT_KEYS:
             assert report[key] == want[key], f"{where}: {key} {report[key]!r}, want {want[key]!r}"
     sealed = json.loads(base64.b64decode(result["files"][f"{rid}.json"]))
-    assert sealed.get("mastery_report_sha256") == want["seal"], "the pack does not store the seal"
+    assert sealed.get(SEAL_FIELD) == want["seal"], "the pack does not store the seal"
 
 
 def _normal_form(value) -> bytes:

@@ -58,12 +58,14 @@ def precedence(engine, scenario):
 def clamp(engine, scenario):
     bad, good, intent = scenario
     flat = _resolve(engine, {"disclosure_domain_count": bad}, intent)
-    assert flat == 3, f"flat depth {bad!r} resolved to {flat}, not 3"
+    default = oracle.DEFAULT_DEPTH
+    assert flat == default, f"flat depth {bad!r} resolved to {flat}, not {default}"
     scoped = {
         "disclosure_domain_count": good,
         "per_intent": {intent: {"disclosure_domain_count": bad}},
     }
-    assert _resolve(engine, scoped, intent) == 3, f"per_intent depth {bad!r} did not clamp to 3"
+    clamped = _resolve(engine, scoped, intent)
+    assert clamped == default, f"per_intent depth {bad!r} resolved to {clamped}, not {default}"
 
 
 @requirement(

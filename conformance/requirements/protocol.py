@@ -114,7 +114,7 @@ def batch_equals_sequential(engine, arg_list):
     capabilities=("sessions",),
     seed="ADR-0070 § Capability unlocked (ChatRuntime under a register)",
     strategy=lambda ctx: st.tuples(
-        st.sampled_from((None, "default_neutral_v1", "terse_v1", "convivial_v1")),
+        st.sampled_from(oracle.FOUR_REGISTERS),
         st.lists(st.text(max_size=200), min_size=1, max_size=4),
     ).map(list),
 )

@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 
 from conformance.driver import many
+from conformance.oracle import MAX_BUCKET
 from conformance.requirements.registry import requirement
 from conformance.stats import goodness_of_fit, independence
 
 ALPHA = 0.001
 """Significance level of every chi-square test in this module (declared in docs/spec.md)."""
 SAMPLES_PER_ENTRY = 60
-MAX_BUCKET = 32
 SEED = "ADR-0071 § The seed; § The new pack — convivial_v1 (uniform over the bucket)"
 
 

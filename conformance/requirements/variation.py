@@ -170,12 +170,6 @@ def _check_decorated(responses: list[dict], markers: dict, register_id: str) -> 
         )
 
 
-CONVIVIAL = {
-    "openings": ["So,", "Right —", "OK,"],
-    "closings": ["", " — does that help?", " — make sense?"],
-}
-
-
 @requirement(
     "VAR-CHAT-001",
     "every convivial_v1 chat surface is the decoration computed from its own trace_hash, "
@@ -184,10 +178,11 @@ CONVIVIAL = {
     capabilities=("sessions",),
     seed=RUNTIME,
     strategy=lambda ctx: gen.sessions(ctx),
-    cover=coverage.scripts_under(("convivial_v1",)),
+    cover=coverage.scripts_under((oracle.CONVIVIAL,)),
 )
 def chat_surfaces_are_their_decoration(engine, script):
-    _check_decorated(run_script(engine, "convivial_v1", script), CONVIVIAL, "convivial_v1")
+    responses = run_script(engine, oracle.CONVIVIAL, script)
+    _check_decorated(responses, oracle.CONVIVIAL_MARKERS, oracle.CONVIVIAL)
 
 
 @requirement(

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance.selftest.state_soak import Emit
 from reference.state import journal
 from reference.state.fsops import FileOps
 from reference.state.journal import JournalRecovery
+from reference.state.soak import Emit
 from reference.state.store import StateStore
 
 HEADER_SIZE = 18

@@ -1,8 +1,8 @@
 """Bent file operations: the reference ``FileOps`` with one effect changed.
 
 A broken store returns one of these from its ``file_ops`` hook; the reference commit
-protocol runs unchanged on top of it. :func:`recording` gives the class that records
-what a bent ``FileOps`` really does, for ``state.trace_checkpoint``.
+protocol runs unchanged on top of it, and ``state.trace_checkpoint`` records what the
+bent ``FileOps`` really does.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from reference.state import FileOps, RecordingFileOps, StateError
+from reference.state import FileOps, StateError
 
 STAGING_PREFIX = "staging-"
 DEFAULT_MODE = 0o644
@@ -24,13 +24,6 @@ def in_staging(path: Path) -> bool:
 def is_staging(path: Path) -> bool:
     """Whether *path* is a staging directory."""
     return Path(path).name.startswith(STAGING_PREFIX)
-
-
-def recording(bent: type[FileOps]) -> type[RecordingFileOps]:
-    """A recorder of *bent*: an effect *bent* skips is not recorded either."""
-    if bent is FileOps:
-        return RecordingFileOps
-    return type(f"Recording{bent.__name__}", (bent, RecordingFileOps), {})
 
 
 class WithoutDirSync(FileOps):

@@ -1,7 +1,8 @@
 """Every deliberately broken persisted-state engine, with the requirement ids that must fail on it.
 
-Each engine is a :class:`StateHandler` subclass with one defect in its state store,
-journal recovery or soak; its class is its factory, so
+Each engine is the reference ``ProtocolHandler`` with one of its state hooks replaced
+(``store_class``, ``recover_journal`` or ``soak_turn``), so it has one defect in its
+state store, journal recovery or soak; its class is its factory, so
 ``conformance.selftest.state_mutants:<ClassName>`` plugs it in by name, in-process or
 through ``python -m conformance.engines.host`` for the process-level requirements.
 ``BROKEN_STATE`` maps a short name to a :class:`BrokenEngine`; the self-test proves
@@ -10,184 +11,206 @@ every id in ``catches`` fails on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from conformance.selftest import state_broken_stores as stores
-from conformance.selftest.engines import BrokenEngine
+from conformance.selftest.engines import BrokenEngine, broken_engine
 from conformance.selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
     recover_without_checksums,
     with_claimed_dir_syncs,
 )
-from conformance.selftest.state_handler import StateHandler
+from reference.serve import ProtocolHandler
+from reference.state import JournalRecovery, StateStore
+from reference.state.soak import Emit
 
 
-class NoDirFsync(StateHandler):
+class NoDirFsync(ProtocolHandler):
     """Checkpoints never fsync a directory: the renames of a commit are not durable."""
 
-    store_class = stores.NoDirFsyncStore
+    def store_class(self) -> type[StateStore]:
+        return stores.NoDirFsyncStore
 
 
-class NoFileFsync(StateHandler):
+class NoFileFsync(ProtocolHandler):
     """Generation files are not fsynced before the staging directory is renamed."""
 
-    store_class = stores.NoFileFsyncStore
+    def store_class(self) -> type[StateStore]:
+        return stores.NoFileFsyncStore
 
 
-class ClaimedDirSync(StateHandler):
+class ClaimedDirSync(ProtocolHandler):
     """Checkpoints never fsync a directory, yet ``state.trace_checkpoint`` reports they did."""
 
-    store_class = stores.NoDirFsyncStore
+    def store_class(self) -> type[StateStore]:
+        return stores.NoDirFsyncStore
 
-    def op_state_trace_checkpoint(self, args: dict) -> dict:
+    def op_state_trace_checkpoint(self, args: dict[str, Any]) -> dict[str, Any]:
         """The checkpoint's trace with a directory fsync claimed after each rename."""
         traced = super().op_state_trace_checkpoint(args)
         return {**traced, "ops": with_claimed_dir_syncs(traced["ops"])}
 
 
-class InPlaceCommit(StateHandler):
+class InPlaceCommit(ProtocolHandler):
     """Checkpoints rewrite the live generation's files in place, then rename that directory."""
 
-    store_class = stores.InPlaceStore
+    def store_class(self) -> type[StateStore]:
+        return stores.InPlaceStore
 
 
-class AckBeforeDurable(StateHandler):
+class AckBeforeDurable(ProtocolHandler):
     """``state.soak`` acknowledges a checkpoint before committing it."""
 
-    soak_turn = staticmethod(acknowledge_first)
+    def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+        acknowledge_first(store, mutations, emit)
 
 
-class LeftoversReused(StateHandler):
+class LeftoversReused(ProtocolHandler):
     """A leftover staging directory is never cleared, and a commit keeps the files in it."""
 
-    store_class = stores.LeftoversReusedStore
+    def store_class(self) -> type[StateStore]:
+        return stores.LeftoversReusedStore
 
 
-class VersionUnchecked(StateHandler):
+class VersionUnchecked(ProtocolHandler):
     """A newer or malformed schema version starts a fresh, empty life instead of a refusal."""
 
-    store_class = stores.FreshOnSchemaRefusalStore
+    def store_class(self) -> type[StateStore]:
+        return stores.FreshOnSchemaRefusalStore
 
 
-class FreshOnBadPointer(StateHandler):
+class FreshOnBadPointer(ProtocolHandler):
     """A missing, empty, garbage or dangling pointer starts a fresh life, not a fall back."""
 
-    store_class = stores.FreshOnBadPointerStore
+    def store_class(self) -> type[StateStore]:
+        return stores.FreshOnBadPointerStore
 
 
-class InsertionOrder(StateHandler):
+class InsertionOrder(ProtocolHandler):
     """core.jsonl lists the records in insertion order, not by ``(kind, key)``."""
 
-    store_class = stores.InsertionOrderStore
+    def store_class(self) -> type[StateStore]:
+        return stores.InsertionOrderStore
 
 
-class DefaultsWritten(StateHandler):
+class DefaultsWritten(ProtocolHandler):
     """Additive-optional fields are written even when they equal their default."""
 
-    store_class = stores.DefaultsWrittenStore
+    def store_class(self) -> type[StateStore]:
+        return stores.DefaultsWrittenStore
 
 
-class ReloadChangesBytes(StateHandler):
+class ReloadChangesBytes(ProtocolHandler):
     """Loading bumps every recognizer's weight by one."""
 
-    store_class = stores.ReloadBumpsStore
+    def store_class(self) -> type[StateStore]:
+        return stores.ReloadBumpsStore
 
 
-class NoLineage(StateHandler):
+class NoLineage(ProtocolHandler):
     """Boot events are never written: the lineage journal stays empty."""
 
-    store_class = stores.NoLineageStore
+    def store_class(self) -> type[StateStore]:
+        return stores.NoLineageStore
 
 
-class ShutdownRecommits(StateHandler):
+class ShutdownRecommits(ProtocolHandler):
     """A clean close always commits a new generation, even when nothing changed."""
 
-    store_class = stores.ShutdownRecommitsStore
+    def store_class(self) -> type[StateStore]:
+        return stores.ShutdownRecommitsStore
 
 
-class ModesReset(StateHandler):
+class ModesReset(ProtocolHandler):
     """Every new generation file gets mode 0644, whatever the live file's mode."""
 
-    store_class = stores.ModesResetStore
+    def store_class(self) -> type[StateStore]:
+        return stores.ModesResetStore
 
 
-class JournalWithoutChecksums(StateHandler):
+class JournalWithoutChecksums(ProtocolHandler):
     """Journal recovery ignores the CRC: a corrupt line that parses is returned, not skipped."""
 
-    recover_journal = staticmethod(recover_without_checksums)
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return recover_without_checksums(path, repair=repair)
 
 
-class TornTailKept(StateHandler):
+class TornTailKept(ProtocolHandler):
     """Journal recovery never cuts a torn tail: it is reported as corrupt and left in the file."""
 
-    recover_journal = staticmethod(recover_keeping_torn_tail)
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return recover_keeping_torn_tail(path, repair=repair)
 
 
-class ProposalsDropped(StateHandler):
+class ProposalsDropped(ProtocolHandler):
     """Proposals past the pending cap are silently dropped instead of spilled."""
 
-    store_class = stores.ProposalsDroppedStore
+    def store_class(self) -> type[StateStore]:
+        return stores.ProposalsDroppedStore
 
 
-class NoLock(StateHandler):
+class NoLock(ProtocolHandler):
     """No single-writer lock: any number of writers open the same directory."""
 
-    store_class = stores.NoLockStore
+    def store_class(self) -> type[StateStore]:
+        return stores.NoLockStore
 
 
-class LockFileOnly(StateHandler):
+class LockFileOnly(ProtocolHandler):
     """The writer lock is an flock of the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
 
-    store_class = stores.LockFileStore
+    def store_class(self) -> type[StateStore]:
+        return stores.LockFileStore
 
 
-class FollowsLinks(StateHandler):
+class FollowsLinks(ProtocolHandler):
     """Entries are opened through symbolic links: a link in the directory is followed."""
 
-    store_class = stores.FollowingLinksStore
+    def store_class(self) -> type[StateStore]:
+        return stores.FollowingLinksStore
 
 
-class UnreadableAsMissing(StateHandler):
+class UnreadableAsMissing(ProtocolHandler):
     """A file that exists but cannot be read is taken for a missing one (and fallen back from)."""
 
-    store_class = stores.UnreadableAsMissingStore
+    def store_class(self) -> type[StateStore]:
+        return stores.UnreadableAsMissingStore
 
 
-class UntypedFailures(StateHandler):
+class UntypedFailures(ProtocolHandler):
     """Directories are listed with a bare ``os.listdir``: its failures escape untyped."""
 
-    store_class = stores.UntypedFailuresStore
-
-
-def _broken(name: str, factory: Callable[[], StateHandler], *catches: str) -> BrokenEngine:
-    description = (factory.__doc__ or "").strip().splitlines()[0]
-    return BrokenEngine(name, factory, catches, description)
+    def store_class(self) -> type[StateStore]:
+        return stores.UntypedFailuresStore
 
 
 _TABLE = (
-    _broken("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
-    _broken("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
-    _broken("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
-    _broken("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
-    _broken("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
-    _broken("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
-    _broken("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
-    _broken("fresh_on_bad_pointer", FreshOnBadPointer, "STATE-POINTER-001", "STATE-SCHEMA-001"),
-    _broken("insertion_order", InsertionOrder, "STATE-ORDER-001"),
-    _broken("defaults_written", DefaultsWritten, "STATE-ORDER-003"),
-    _broken("reload_changes_bytes", ReloadChangesBytes, "STATE-ORDER-002"),
-    _broken("no_lineage", NoLineage, "STATE-LINEAGE-001"),
-    _broken("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
-    _broken("modes_reset", ModesReset, "STATE-MODE-001"),
-    _broken("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
-    _broken("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
-    _broken("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
-    _broken("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
-    _broken("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
-    _broken("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
-    _broken("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
-    _broken("untyped_failures", UntypedFailures, "STATE-IO-001"),
+    broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
+    broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
+    broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
+    broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
+    broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
+    broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
+    broken_engine("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
+    broken_engine(
+        "fresh_on_bad_pointer", FreshOnBadPointer, "STATE-POINTER-001", "STATE-SCHEMA-001"
+    ),
+    broken_engine("insertion_order", InsertionOrder, "STATE-ORDER-001"),
+    broken_engine("defaults_written", DefaultsWritten, "STATE-ORDER-003"),
+    broken_engine("reload_changes_bytes", ReloadChangesBytes, "STATE-ORDER-002"),
+    broken_engine("no_lineage", NoLineage, "STATE-LINEAGE-001"),
+    broken_engine("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
+    broken_engine("modes_reset", ModesReset, "STATE-MODE-001"),
+    broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
+    broken_engine("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
+    broken_engine("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
+    broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
+    broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
+    broken_engine("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
+    broken_engine("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
+    broken_engine("untyped_failures", UntypedFailures, "STATE-IO-001"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

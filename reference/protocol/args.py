@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reference.protocol.envelope import MARKER_BUCKETS, REQUIRED_MARKER_BUCKETS, bad_arg
+from reference.realize.variation import DecorationSeed
 from reference.truth.intent import IntentTag
 
 if TYPE_CHECKING:
@@ -68,6 +69,15 @@ def markers_arg(args: Mapping[str, Any], name: str) -> dict[str, list[str]]:
         if key not in markers:
             bad_arg(name, f"{name}.{key} is missing")
     return {key: string_list(markers.get(key, []), name, f"{name}.{key}") for key in MARKER_BUCKETS}
+
+
+def decoration_seed_arg(args: Mapping[str, Any]) -> DecorationSeed:
+    """The decoration seed named by ``trace_hash``, ``register_id`` and ``turn_idx``."""
+    return DecorationSeed(
+        trace_hash=string_arg(args, "trace_hash"),
+        register_id=string_arg(args, "register_id"),
+        turn_idx=index_arg(args, "turn_idx"),
+    )
 
 
 def intent_arg(args: Mapping[str, Any], name: str) -> str:

@@ -13,9 +13,9 @@ from reference.errors import EngineError
 from reference.lexicon import default_lexicon
 from reference.protocol.algebra_ops import ALGEBRA_CAPABILITIES, ALGEBRA_OPS, AlgebraOps
 from reference.protocol.args import (
+    decoration_seed_arg,
     encode_file,
     files_arg,
-    index_arg,
     intent_arg,
     markers_arg,
     nullable_string_arg,
@@ -41,13 +41,12 @@ from reference.protocol.envelope import (
     refuse,
 )
 from reference.protocol.state_ops import STATE_CAPABILITIES, STATE_OPS, StateOps
-from reference.realize.depth import resolve_disclosure_domain_count
-from reference.realize.variation import Decoration, decorate, select_bucket_index
-from reference.registers.loader import load_register_pack
+from reference.registers.loader import PackLoader
 from reference.registers.model import RegisterPack
-from reference.registers.ratify import ratify_pack_file
+from reference.registers.ratify import Ratifier
 from reference.registers.seal import report_path_for
 from reference.registers.validate import parse_pack
+from reference.runtime.steps import TurnSteps
 
 if TYPE_CHECKING:
     from reference.runtime import ChatRuntime
@@ -88,15 +87,24 @@ OPS: Mapping[str, OpSpec] = {
 }
 
 
-class ProtocolHandler(StateOps, AlgebraOps):
+class ProtocolHandler(StateOps, AlgebraOps, TurnSteps):
     """Answers ``core-engine/1`` requests; each op is one overridable ``op_<name>`` method.
 
-    Sessions live as long as the handler. Subclasses may override an op, or one of
-    the engine hooks the ops call (``select_index``, ``decorate``, ``resolve_overrides``,
-    ``validate_pack``, ``ratify_pack``, ``load_pack``, ``new_runtime``, ``chat``).
+    Sessions live as long as the handler. Subclasses may override an op, one of the
+    engine hooks the ops call (``validate_pack``, ``ratify_pack``, ``load_pack``,
+    ``new_runtime``, ``chat``, and the ``StateOps`` hooks), or set ``ratifier`` or
+    ``pack_loader`` to one with a step replaced. The handler is the steps object of
+    every chat runtime it opens, so a :class:`~reference.runtime.steps.TurnSteps` hook
+    it replaces (``select_index``, ``join``, ``variant_id``, ``decorate``,
+    ``resolve_overrides``, ``realize_turn``, ``decoration_seed``) changes its op and the
+    chat turn alike.
     """
 
     ops: Mapping[str, OpSpec] = OPS
+    ratifier: Ratifier = Ratifier()
+    """Ratifies for ``register.ratify``; a broken engine gives one with a step replaced."""
+    pack_loader: PackLoader = PackLoader()
+    """Loads for ``register.load``; a broken engine gives one with a step replaced."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -171,24 +179,15 @@ class ProtocolHandler(StateOps, AlgebraOps):
     def op_variation_select(self, args: dict[str, Any]) -> dict[str, Any]:
         """The seeded choice from one marker bucket: its entry and index."""
         bucket = string_list(args.get("bucket"), "bucket", "argument 'bucket'")
-        index = self.select_index(
-            bucket,
-            trace_hash=string_arg(args, "trace_hash"),
-            register_id=string_arg(args, "register_id"),
-            turn_idx=index_arg(args, "turn_idx"),
-            bucket_name=string_arg(args, "bucket_name"),
-        )
+        seed = decoration_seed_arg(args)
+        index = self.select_index(bucket, string_arg(args, "bucket_name"), seed)
         return {"entry": "" if index is None else bucket[index], "index": index}
 
     def op_variation_decorate(self, args: dict[str, Any]) -> dict[str, Any]:
         """Decorate a surface with seeded opening and closing markers."""
-        decoration = self.decorate(
-            string_arg(args, "surface"),
-            markers_arg(args, "discourse_markers"),
-            register_id=string_arg(args, "register_id"),
-            trace_hash=string_arg(args, "trace_hash"),
-            turn_idx=index_arg(args, "turn_idx"),
-        )
+        surface = string_arg(args, "surface")
+        markers = markers_arg(args, "discourse_markers")
+        decoration = self.decorate(surface, markers, decoration_seed_arg(args))
         return {
             "decorated": decoration.surface,
             "opening": decoration.opening,
@@ -260,59 +259,18 @@ class ProtocolHandler(StateOps, AlgebraOps):
 
     def ratify_pack(self, path: Path) -> dict[str, Any]:
         """Ratify the pack file at *path* in place, without an evidence probe."""
-        return ratify_pack_file(path)
+        return self.ratifier.ratify(path)
 
     def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
         """Load a ratified pack along *search_path*, then the shipped packs."""
-        return load_register_pack(register_id, search_path=search_path)
-
-    def select_index(
-        self,
-        bucket: Sequence[str],
-        *,
-        trace_hash: str,
-        register_id: str,
-        turn_idx: int,
-        bucket_name: str,
-    ) -> int | None:
-        """The seeded index into *bucket*, or None when it is empty."""
-        return select_bucket_index(
-            bucket,
-            trace_hash=trace_hash,
-            register_id=register_id,
-            turn_idx=turn_idx,
-            bucket_name=bucket_name,
-        )
-
-    def decorate(
-        self,
-        surface: str,
-        markers: Mapping[str, Sequence[str]],
-        *,
-        register_id: str,
-        trace_hash: str,
-        turn_idx: int,
-    ) -> Decoration:
-        """Decorate *surface* with markers chosen from the openings and closings buckets."""
-        return decorate(
-            surface,
-            openings=markers["openings"],
-            closings=markers["closings"],
-            register_id=register_id,
-            trace_hash=trace_hash,
-            turn_idx=turn_idx,
-        )
-
-    def resolve_overrides(self, overrides: Mapping[str, Any], intent_name: str) -> int:
-        """``disclosure_domain_count`` for *intent_name* under *overrides*."""
-        return resolve_disclosure_domain_count(overrides, intent_name)
+        return self.pack_loader.load(register_id, search_path)
 
     def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
         """A fresh chat runtime; the register is loaded now, so *search_path* may vanish after."""
         from reference.runtime import ChatRuntime, RuntimeConfig
 
         config = RuntimeConfig(register_pack_id=register_id, register_search_path=search_path)
-        return ChatRuntime(config)
+        return ChatRuntime(config, steps=self)
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         """One turn of *runtime*, as the JSON result of ``session.chat``."""

@@ -15,7 +15,9 @@ from reference.protocol.args import index_arg, object_arg, string_arg
 from reference.protocol.envelope import OpSpec, bad_arg, refuse
 
 if TYPE_CHECKING:
-    from reference.state import CheckpointInfo, StateStore
+    from reference.state import JournalRecovery, StateStore
+    from reference.state.commit import CheckpointInfo
+    from reference.state.soak import Emit
 
 STATE_CAPABILITIES = ("state", "state.soak", "state.trace")
 JOURNALS = {
@@ -50,7 +52,11 @@ def _checkpoint_json(info: CheckpointInfo) -> dict[str, Any]:
 
 
 class StateOps:
-    """``state.*`` ops over :mod:`reference.state`; stores are named ``st1``, ``st2``, ..."""
+    """``state.*`` ops over :mod:`reference.state`; stores are named ``st1``, ``st2``, ...
+
+    The ops go through three hooks a subclass may replace: ``store_class`` (the store
+    that opens, loads, checkpoints and soaks), ``recover_journal`` and ``soak_turn``.
+    """
 
     emit: Callable[[dict[str, Any]], None] | None = None
     """Set by the stdio loop: writes one event line (``{"id", "event", ...}``)."""
@@ -59,6 +65,24 @@ class StateOps:
         self.stores: dict[str, StateStore] = {}
         self._store_ids = itertools.count(1)
         self.current_id: int | str | None = None
+
+    def store_class(self) -> type[StateStore]:
+        """The store class every ``state.*`` op opens or loads a directory with."""
+        from reference.state import StateStore
+
+        return StateStore
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        """Recover the journal at *path*, cutting a torn tail when *repair* is true."""
+        from reference.state import recover
+
+        return recover(path, repair=repair)
+
+    def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+        """One ``state.soak`` turn: apply, announce ``begin``, checkpoint, then ``ack``."""
+        from reference.state.soak import checkpointed_turn
+
+        checkpointed_turn(store, mutations, emit)
 
     def store(self, store_id: str) -> StateStore:
         """The open store named *store_id*, or STATE_NOT_OPEN."""
@@ -72,9 +96,7 @@ class StateOps:
 
     def op_state_open(self, args: dict[str, Any]) -> dict[str, Any]:
         """Open a directory for writing (the single-writer lock is taken)."""
-        from reference.state import StateStore
-
-        opened = StateStore.open(_dir_arg(args))
+        opened = self.store_class().open(_dir_arg(args))
         store_id = f"st{next(self._store_ids)}"
         self.stores[store_id] = opened
         info = opened.digest()
@@ -101,10 +123,10 @@ class StateOps:
 
     def op_state_trace_checkpoint(self, args: dict[str, Any]) -> dict[str, Any]:
         """Commit like ``state.checkpoint`` and return every file operation it made."""
-        from reference.state import RecordingFileOps
+        from reference.state import recorder_of
 
         opened = self._store_arg(args)
-        recorder, plain = RecordingFileOps(opened.path), opened.fs
+        recorder, plain = recorder_of(opened.fs), opened.fs
         opened.fs = recorder
         try:
             info = opened.checkpoint()
@@ -125,9 +147,8 @@ class StateOps:
 
     def op_state_load(self, args: dict[str, Any]) -> dict[str, Any]:
         """Read-only load following the recovery rules (no lock taken)."""
-        from reference.state import load_state
-
-        loaded = load_state(_dir_arg(args))
+        store_class = self.store_class()
+        loaded = store_class.load(store_class.file_ops(_dir_arg(args)))
         return {
             "identity": loaded.identity,
             "generation": loaded.generation,
@@ -144,15 +165,13 @@ class StateOps:
 
     def op_state_journal(self, args: dict[str, Any]) -> dict[str, Any]:
         """Recover one journal: valid entries, skipped corrupt lines, bytes cut from a torn tail."""
-        from reference.state import recover
-
         name = string_arg(args, "name")
         if name not in JOURNALS:
             bad_arg("name", f"argument 'name' must be one of {sorted(JOURNALS)}")
         repair = args.get("repair", False)
         if not isinstance(repair, bool):
             bad_arg("repair", "argument 'repair' must be a boolean")
-        found = recover(_dir_arg(args) / JOURNALS[name], repair=repair)
+        found = self.recover_journal(_dir_arg(args) / JOURNALS[name], repair=repair)
         return {
             "entries": list(found.entries),
             "skipped": list(found.skipped),
@@ -161,13 +180,14 @@ class StateOps:
 
     def op_state_soak(self, args: dict[str, Any]) -> dict[str, Any]:
         """Mutate and checkpoint in a loop, emitting ``begin`` and (once durable) ``ack``."""
-        from reference.state import soak
+        from reference.state.soak import soak_store
 
         request_id = self.current_id
         emit = self.emit or (lambda message: None)
-        return soak(
-            _dir_arg(args),
+        return soak_store(
+            self.store_class().open(_dir_arg(args)),
             iterations=index_arg(args, "iterations"),
             seed=index_arg(args, "seed"),
             emit=lambda event: emit({"id": request_id, **event}),
+            turn=self.soak_turn,
         )

@@ -8,7 +8,7 @@ turn index makes a repeated prompt read differently on a later turn.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -26,20 +26,6 @@ def select_bucket_index(
     return int.from_bytes(hashlib.sha256(seed).digest()[:8], "big") % len(bucket)
 
 
-def select_bucket_entry(
-    bucket: Sequence[str], *, trace_hash: str, register_id: str, turn_idx: int, bucket_name: str
-) -> str:
-    """The entry at :func:`select_bucket_index`, or ``""`` for an empty bucket."""
-    index = select_bucket_index(
-        bucket,
-        trace_hash=trace_hash,
-        register_id=register_id,
-        turn_idx=turn_idx,
-        bucket_name=bucket_name,
-    )
-    return "" if index is None else bucket[index]
-
-
 def variant_id(opening: str, closing: str) -> str:
     """First 12 hex digits of ``sha256(f"{opening}|{closing}")``; ``""`` if both are empty."""
     if not opening and not closing:
@@ -47,39 +33,54 @@ def variant_id(opening: str, closing: str) -> str:
     return hashlib.sha256(f"{opening}|{closing}".encode()).hexdigest()[:12]
 
 
-@dataclass(frozen=True)
-class Decoration:
-    """The markers chosen for one turn and the decorated surface."""
-
-    opening: str
-    closing: str
-    surface: str
-
-    @property
-    def variant_id(self) -> str:
-        return variant_id(self.opening, self.closing)
-
-
-class _Seed(TypedDict):
-    """The sealed inputs every bucket selection of one turn shares."""
+class DecorationSeed(TypedDict):
+    """What the markers of one decoration are seeded from (never the surface text)."""
 
     trace_hash: str
     register_id: str
     turn_idx: int
 
 
-def decorate(
-    surface: str,
-    *,
-    openings: Sequence[str],
-    closings: Sequence[str],
-    register_id: str,
-    trace_hash: str,
-    turn_idx: int,
-) -> Decoration:
-    """Return ``opening + " " + surface + closing`` (an empty marker adds nothing)."""
-    seed = _Seed(trace_hash=trace_hash, register_id=register_id, turn_idx=turn_idx)
-    opening = select_bucket_entry(openings, bucket_name="openings", **seed)
-    closing = select_bucket_entry(closings, bucket_name="closings", **seed)
-    out = f"{opening} {surface}" if opening else surface
-    return Decoration(opening, closing, out + closing)
+@dataclass(frozen=True)
+class Decoration:
+    """The markers chosen for one turn, the decorated surface and its variant id."""
+
+    opening: str
+    closing: str
+    surface: str
+    variant_id: str
+
+
+class Decorator:
+    """Seeded decoration in overridable steps: ``select_index``, ``pick``, ``join``, ``variant_id``.
+
+    :meth:`decorate` composes them; a subclass that replaces one step changes only it.
+    """
+
+    def select_index(
+        self, bucket: Sequence[str], bucket_name: str, seed: DecorationSeed
+    ) -> int | None:
+        """The seeded index into *bucket* (:func:`select_bucket_index`), or None when empty."""
+        return select_bucket_index(bucket, bucket_name=bucket_name, **seed)
+
+    def pick(self, bucket: Sequence[str], bucket_name: str, seed: DecorationSeed) -> str:
+        """The entry ``select_index`` picks from *bucket*, or ``""`` when it is empty."""
+        index = self.select_index(bucket, bucket_name, seed)
+        return "" if index is None else bucket[index]
+
+    def join(self, opening: str, surface: str, closing: str) -> str:
+        """``opening + " " + surface + closing``; an empty opening adds nothing."""
+        return (f"{opening} {surface}" if opening else surface) + closing
+
+    def variant_id(self, opening: str, closing: str) -> str:
+        """The register variant id of a marker pair (:func:`variant_id`)."""
+        return variant_id(opening, closing)
+
+    def decorate(
+        self, surface: str, markers: Mapping[str, Sequence[str]], seed: DecorationSeed
+    ) -> Decoration:
+        """Decorate *surface* with an opening and a closing picked from *markers*' buckets."""
+        opening = self.pick(markers["openings"], "openings", seed)
+        closing = self.pick(markers["closings"], "closings", seed)
+        joined = self.join(opening, surface, closing)
+        return Decoration(opening, closing, joined, self.variant_id(opening, closing))

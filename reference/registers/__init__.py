@@ -6,6 +6,7 @@ that is not byte-for-byte the file the ratification gate sealed.
 
 from reference.registers.loader import (
     SHIPPED_REGISTER_IDS,
+    PackLoader,
     list_register_ids,
     load_register_pack,
 )
@@ -15,12 +16,14 @@ from reference.registers.model import (
     RegisterPack,
     is_unregistered,
 )
-from reference.registers.ratify import main_ratify, ratify_pack_file
+from reference.registers.ratify import Ratifier, main_ratify, ratify_pack_file
 
 __all__ = [
     "SHIPPED_REGISTER_IDS",
     "UNREGISTERED",
     "DiscourseMarkers",
+    "PackLoader",
+    "Ratifier",
     "RegisterPack",
     "is_unregistered",
     "list_register_ids",

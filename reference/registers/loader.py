@@ -71,78 +71,101 @@ def read_pack_file(path: Path, *, expected_id: str) -> tuple[RegisterPack, bytes
     return parse_pack(data, expected_id=expected_id), raw
 
 
-def _read_loaded_pack(path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
-    """Read a pack to load; unreadable JSON beside a ratified report was edited: tampered."""
-    pack_path, report_path = effective_pair(path)
-    try:
-        return read_pack_file(pack_path, expected_id=register_id)
-    except RegisterError as exc:
-        if exc.code != "REGISTER_MALFORMED" or not report_path.is_file():
-            raise
-        message = f"{exc.message}; it was ratified, so it was changed since"
-        fail("REGISTER_TAMPERED", message, exc.field)
+class PackLoader:
+    """Loads a ratified pack in overridable steps, each one check of the load contract.
 
+    :meth:`load` locates the file (``locate``), reads it (``read_pack``), finds its
+    report (``require_ratified``), reads the report (``read_report``, which asks
+    ``report_seal_verifies``), then checks the pack's seal (``check_seal``) and its
+    bytes (``check_untampered``). A subclass that replaces one step changes only it.
+    """
 
-def _require_ratified(pack: RegisterPack, path: Path) -> Path:
-    report_path = effective_pair(path)[1]
-    if pack.mastery_report_sha256 and report_path.is_file():
-        return report_path
-    reason = "no mastery_report_sha256" if not pack.mastery_report_sha256 else "no mastery report"
-    message = (
-        f"register pack {pack.register_id!r} at {path} is not ratified ({reason}); "
-        f"run `python -m reference ratify {path}`"
-    )
-    fail("REGISTER_NOT_RATIFIED", message, SEAL_FIELD)
+    def load(self, register_id: str, search_path: Sequence[Path] = ()) -> RegisterPack:
+        """The ratified, sealed, untampered pack *register_id* (RegisterError otherwise)."""
+        register_id = validate_register_id(register_id)
+        path = self.locate(register_id, search_path)
+        pack, raw = self.read_pack(path, register_id)
+        report = self.read_report(self.require_ratified(pack, path), register_id)
+        self.check_seal(pack, report)
+        self.check_untampered(pack, raw, report)
+        return pack
 
+    def locate(self, register_id: str, search_path: Sequence[Path]) -> Path:
+        """The pack file of *register_id* along the search path (REGISTER_NOT_FOUND)."""
+        return find_pack_file(register_id, search_path)
 
-def _read_report(report_path: Path, register_id: str) -> dict[str, Any]:
-    raw, report = read_json(report_path, code="REGISTER_SEAL_MISMATCH", field=REPORT)
-    if not verify_report_seal(report):
-        fail("REGISTER_SEAL_MISMATCH", f"{report_path}: the report's seal does not verify", REPORT)
-    if raw != pretty_json(report).encode("utf-8"):
-        message = f"{report_path}: the report is not in the normal form written by ratify"
-        fail("REGISTER_SEAL_MISMATCH", message, REPORT)
-    if report.get("register_id") != register_id:
-        message = f"{report_path}: report register_id is not {register_id!r}"
-        fail("REGISTER_SEAL_MISMATCH", message, f"{REPORT}.register_id")
-    if report.get("verdict") != VERDICT_RATIFIED:
-        message = f"{report_path}: report verdict is not {VERDICT_RATIFIED!r}"
-        fail("REGISTER_SEAL_MISMATCH", message, f"{REPORT}.verdict")
-    return report
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        """The pack at *path* and its raw bytes; unreadable JSON beside a report is tampered."""
+        pack_path, report_path = effective_pair(path)
+        try:
+            return read_pack_file(pack_path, expected_id=register_id)
+        except RegisterError as exc:
+            if exc.code != "REGISTER_MALFORMED" or not report_path.is_file():
+                raise
+            message = f"{exc.message}; it was ratified, so it was changed since"
+            fail("REGISTER_TAMPERED", message, exc.field)
 
+    def require_ratified(self, pack: RegisterPack, path: Path) -> Path:
+        """The path of the pack's report, or REGISTER_NOT_RATIFIED without seal or report."""
+        report_path = effective_pair(path)[1]
+        if pack.mastery_report_sha256 and report_path.is_file():
+            return report_path
+        no_seal = not pack.mastery_report_sha256
+        reason = "no mastery_report_sha256" if no_seal else "no mastery report"
+        message = (
+            f"register pack {pack.register_id!r} at {path} is not ratified ({reason}); "
+            f"run `python -m reference ratify {path}`"
+        )
+        fail("REGISTER_NOT_RATIFIED", message, SEAL_FIELD)
 
-def _check_seal(pack: RegisterPack, report: dict[str, Any]) -> None:
-    if pack.mastery_report_sha256 != report[SEAL_KEY]:
-        message = f"{SEAL_FIELD} of {pack.register_id!r} does not match its report's seal"
-        fail("REGISTER_SEAL_MISMATCH", message, SEAL_FIELD)
+    def report_seal_verifies(self, report: dict[str, Any]) -> bool:
+        """Whether the report's own seal matches its content."""
+        return verify_report_seal(report)
 
+    def read_report(self, report_path: Path, register_id: str) -> dict[str, Any]:
+        """The report at *report_path*: sealed, in normal form, ratifying *register_id*."""
+        raw, report = read_json(report_path, code="REGISTER_SEAL_MISMATCH", field=REPORT)
+        if not isinstance(report, dict) or not self.report_seal_verifies(report):
+            message = f"{report_path}: the report's seal does not verify"
+            fail("REGISTER_SEAL_MISMATCH", message, REPORT)
+        if raw != pretty_json(report).encode("utf-8"):
+            message = f"{report_path}: the report is not in the normal form written by ratify"
+            fail("REGISTER_SEAL_MISMATCH", message, REPORT)
+        if report.get("register_id") != register_id:
+            message = f"{report_path}: report register_id is not {register_id!r}"
+            fail("REGISTER_SEAL_MISMATCH", message, f"{REPORT}.register_id")
+        if report.get("verdict") != VERDICT_RATIFIED:
+            message = f"{report_path}: report verdict is not {VERDICT_RATIFIED!r}"
+            fail("REGISTER_SEAL_MISMATCH", message, f"{REPORT}.verdict")
+        return report
 
-def _check_untampered(pack: RegisterPack, raw: bytes, report: dict[str, Any]) -> None:
-    if pack_source_sha256(pack.as_json()) != report.get("pack_source_sha256"):
-        message = f"content of {pack.register_id!r} differs from what was ratified"
-        fail("REGISTER_TAMPERED", message, "pack_source_sha256")
-    if raw != pretty_json(pack.as_json()).encode("utf-8"):
-        message = f"file of {pack.register_id!r} is not in the normal form written by ratify"
-        fail("REGISTER_TAMPERED", message, None)
+    def check_seal(self, pack: RegisterPack, report: dict[str, Any]) -> None:
+        """Refuse a pack whose ``mastery_report_sha256`` is not its report's seal."""
+        if pack.mastery_report_sha256 != report[SEAL_KEY]:
+            message = f"{SEAL_FIELD} of {pack.register_id!r} does not match its report's seal"
+            fail("REGISTER_SEAL_MISMATCH", message, SEAL_FIELD)
+
+    def check_untampered(self, pack: RegisterPack, raw: bytes, report: dict[str, Any]) -> None:
+        """Refuse a pack whose content or bytes differ from what was ratified."""
+        if pack_source_sha256(pack.as_json()) != report.get("pack_source_sha256"):
+            message = f"content of {pack.register_id!r} differs from what was ratified"
+            fail("REGISTER_TAMPERED", message, "pack_source_sha256")
+        if raw != pretty_json(pack.as_json()).encode("utf-8"):
+            message = f"file of {pack.register_id!r} is not in the normal form written by ratify"
+            fail("REGISTER_TAMPERED", message, None)
 
 
 def load_register_pack(
     register_id: str | None, *, search_path: Sequence[Path] = ()
 ) -> RegisterPack:
-    """Load the ratified pack *register_id*; ``None`` gives :data:`UNREGISTERED`.
+    """Load the ratified pack *register_id* with :class:`PackLoader`; ``None`` gives UNREGISTERED.
 
     Raises :class:`~reference.errors.RegisterError` unless the pack is found,
     well formed, ratified, sealed and byte-for-byte untampered.
     """
     if register_id is None:
         return UNREGISTERED
-    register_id = validate_register_id(register_id)
-    path = find_pack_file(register_id, search_path)
-    pack, raw = _read_loaded_pack(path, register_id)
-    report = _read_report(_require_ratified(pack, path), register_id)
-    _check_seal(pack, report)
-    _check_untampered(pack, raw, report)
-    return pack
+    return PackLoader().load(register_id, search_path)
 
 
 def _is_pack_file(path: Path) -> bool:

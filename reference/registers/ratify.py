@@ -88,26 +88,6 @@ def run_probe(probe: EvidenceProbe, pack: RegisterPack) -> dict[str, Any]:
     return result
 
 
-def _read_for_ratify(path: Path) -> RegisterPack:
-    if path.suffix != ".json":
-        fail("REGISTER_MALFORMED", f"{path}: a register pack file must end in .json", "path")
-    if not path.is_file():
-        fail("REGISTER_NOT_FOUND", f"{path}: no such register pack file", "path")
-    validate_register_id(path.stem)
-    _finish_earlier_ratify(path)
-    pack, _ = read_pack_file(path, expected_id=path.stem)
-    return pack
-
-
-def _write_sealed(path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
-    sealed_pack = {**pack.as_json(), SEAL_FIELD: report["seal"]}
-    pack_bytes = pretty_json(sealed_pack).encode("utf-8")
-    try:
-        commit_pair(path, pack_bytes, pretty_json(report).encode("utf-8"))
-    except OSError as exc:
-        fail("REGISTER_WRITE_FAILED", f"{path}: cannot write: {exc.strerror or exc}", "path")
-
-
 def _finish_earlier_ratify(path: Path) -> None:
     try:
         recover(path)
@@ -116,21 +96,70 @@ def _finish_earlier_ratify(path: Path) -> None:
         fail("REGISTER_WRITE_FAILED", message, "path")
 
 
+class Ratifier:
+    """Ratifies a pack file in overridable steps, each one part of the ratification contract.
+
+    :meth:`ratify` reads the pack (``read``), applies the gate (``check_gate``), gathers
+    the evidence (``evidence``), builds the unsealed report (``unsealed_report``), seals
+    it and writes both files (``write_sealed``). A subclass that replaces one step
+    changes only it.
+    """
+
+    def __init__(self, evidence_probe: EvidenceProbe | None = None) -> None:
+        self.evidence_probe = evidence_probe
+
+    def ratify(self, path: Path) -> dict[str, Any]:
+        """Ratify the pack at *path* and return its sealed mastery report."""
+        path = Path(path)
+        pack = self.read(path)
+        self.check_gate(pack)
+        report = seal_report(self.unsealed_report(pack, self.evidence(pack)))
+        self.write_sealed(path, pack, report)
+        return report
+
+    def read(self, path: Path) -> RegisterPack:
+        """The pack at *path*, after finishing an interrupted ratify of it."""
+        if path.suffix != ".json":
+            fail("REGISTER_MALFORMED", f"{path}: a register pack file must end in .json", "path")
+        if not path.is_file():
+            fail("REGISTER_NOT_FOUND", f"{path}: no such register pack file", "path")
+        validate_register_id(path.stem)
+        _finish_earlier_ratify(path)
+        pack, _ = read_pack_file(path, expected_id=path.stem)
+        return pack
+
+    def check_gate(self, pack: RegisterPack) -> None:
+        """Refuse a null pack that claims a non-standard depth (:func:`check_gate`)."""
+        check_gate(pack)
+
+    def evidence(self, pack: RegisterPack) -> dict[str, Any]:
+        """The static evidence, plus the probe's verdict when a probe is given."""
+        evidence = static_evidence(pack)
+        if self.evidence_probe is not None:
+            evidence["probe"] = run_probe(self.evidence_probe, pack)
+        return evidence
+
+    def unsealed_report(self, pack: RegisterPack, evidence: dict[str, Any]) -> dict[str, Any]:
+        """The mastery report of *pack* before its seal is added."""
+        return build_report(pack, ratification_methods(pack), evidence)
+
+    def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
+        """Write the pack sealed by *report*, and the report, as one atomic pair."""
+        sealed_pack = {**pack.as_json(), SEAL_FIELD: report["seal"]}
+        pack_bytes = pretty_json(sealed_pack).encode("utf-8")
+        try:
+            commit_pair(path, pack_bytes, pretty_json(report).encode("utf-8"))
+        except OSError as exc:
+            fail("REGISTER_WRITE_FAILED", f"{path}: cannot write: {exc.strerror or exc}", "path")
+
+
 def ratify_pack_file(path: Path, *, evidence_probe: EvidenceProbe | None = None) -> dict[str, Any]:
-    """Ratify the pack at *path* and return its sealed mastery report.
+    """Ratify the pack at *path* with :class:`Ratifier` and return its sealed mastery report.
 
     Writes ``<stem>.mastery_report.json`` beside the pack and rewrites the pack
     in normal form with ``mastery_report_sha256`` set to the report's seal.
     """
-    path = Path(path)
-    pack = _read_for_ratify(path)
-    check_gate(pack)
-    evidence = static_evidence(pack)
-    if evidence_probe is not None:
-        evidence["probe"] = run_probe(evidence_probe, pack)
-    report = seal_report(build_report(pack, ratification_methods(pack), evidence))
-    _write_sealed(path, pack, report)
-    return report
+    return Ratifier(evidence_probe).ratify(Path(path))
 
 
 def _one_line(text: str) -> str:

@@ -2,5 +2,6 @@
 
 from reference.runtime.chat import ChatResponse, ChatRuntime, TurnEvent
 from reference.runtime.config import RuntimeConfig
+from reference.runtime.steps import TurnRuntime, TurnSteps
 
-__all__ = ["ChatResponse", "ChatRuntime", "RuntimeConfig", "TurnEvent"]
+__all__ = ["ChatResponse", "ChatRuntime", "RuntimeConfig", "TurnEvent", "TurnRuntime", "TurnSteps"]

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reference.lexicon import Lexicon
-from reference.realize import decorate, realize
 from reference.registers.loader import load_register_pack
 from reference.registers.model import RegisterPack, is_unregistered
 from reference.runtime.audit import AuditLog
 from reference.runtime.config import RuntimeConfig
+from reference.runtime.steps import TurnSteps
 from reference.runtime.turn_log import TurnLog
 from reference.truth.pipeline import TruthPipeline
 
@@ -55,7 +55,7 @@ class TurnEvent:
 
 
 class ChatRuntime:
-    """One chat session under one register."""
+    """One chat session under one register; *steps* realizes and decorates each turn."""
 
     def __init__(
         self,
@@ -63,7 +63,9 @@ class ChatRuntime:
         *,
         register_pack: RegisterPack | None = None,
         lexicon: Lexicon | None = None,
+        steps: TurnSteps | None = None,
     ) -> None:
+        self.steps = steps if steps is not None else TurnSteps()
         self.config = config if config is not None else RuntimeConfig()
         self.register = register_pack or load_register_pack(
             self.config.register_pack_id, search_path=self.config.register_search_path
@@ -86,16 +88,10 @@ class ChatRuntime:
         """Run one turn: the trace hash is sealed before any surface exists."""
         record = self.truth.run(text)
         turn_idx = len(self.turn_log)
-        pre = realize(record, self.register.realizer_overrides)
-        markers = self.register.discourse_markers
-        decoration = decorate(
-            pre,
-            openings=markers.openings,
-            closings=markers.closings,
-            register_id=self.register.register_id,
-            trace_hash=record.trace_hash,
-            turn_idx=turn_idx,
-        )
+        pre = self.steps.realize_turn(self, record)
+        markers = self.register.discourse_markers.as_json()
+        seed = self.steps.decoration_seed(self, record, pre, turn_idx)
+        decoration = self.steps.decorate(pre, markers, seed)
         response = ChatResponse(
             surface=decoration.surface,
             pre_decoration_surface=pre,

@@ -3,7 +3,7 @@
 from reference.state.commit import CheckpointInfo
 from reference.state.core import decode_core, encode_core, identity
 from reference.state.errors import StateError
-from reference.state.fsops import FileOps, RecordingFileOps
+from reference.state.fsops import FileOps, RecordingFileOps, recorder_of
 from reference.state.journal import JournalRecovery, append, frame, recover
 from reference.state.lineage import BootInfo, read_lineage
 from reference.state.loader import LoadedState, load_state
@@ -34,6 +34,7 @@ __all__ = [
     "identity",
     "load_state",
     "read_lineage",
+    "recorder_of",
     "recover",
     "replay",
     "soak",

@@ -312,3 +312,16 @@ class RecordingFileOps(FileOps):
     def unlink(self, path: Path) -> None:
         super().unlink(path)
         self._record("unlink", path=self._rel(path))
+
+
+def recorder_of(fs: FileOps) -> RecordingFileOps:
+    """A recorder over the same root that performs *fs*'s own effects (and only those).
+
+    Its class derives from ``type(fs)`` before :class:`RecordingFileOps`, so an effect a
+    ``FileOps`` subclass skips is neither performed nor recorded.
+    """
+    if type(fs) is FileOps:
+        return RecordingFileOps(fs.root)
+    bases = (type(fs), RecordingFileOps)
+    recording: type[RecordingFileOps] = type(f"Recording{type(fs).__name__}", bases, {})
+    return recording(fs.root)

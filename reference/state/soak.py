@@ -50,18 +50,36 @@ def soak_mutations(seed: int, iteration: int) -> list[dict[str, Any]]:
     return [*mutations, {"op": "turn"}]
 
 
-def soak(
-    path: Path, *, iterations: int, seed: int, emit: Callable[[dict[str, Any]], None]
+Emit = Callable[[dict[str, Any]], None]
+Turn = Callable[[StateStore, list[dict[str, Any]], Emit], None]
+
+
+def checkpointed_turn(store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+    """Apply, announce ``begin``, checkpoint, and emit ``ack`` once the checkpoint is durable."""
+    store.apply(mutations)
+    begun = store.digest()["identity"]
+    emit({"event": "begin", "generation": store.generation + 1, "identity": begun})
+    info = store.checkpoint()
+    emit({"event": "ack", "generation": info.generation, "identity": info.identity})
+
+
+def soak_store(
+    store: StateStore,
+    *,
+    iterations: int,
+    seed: int,
+    emit: Emit,
+    turn: Turn = checkpointed_turn,
 ) -> dict[str, Any]:
-    """Run *iterations* checkpointed turns on the state in *path*; return the last commit."""
-    store = StateStore.open(Path(path))
+    """Run *iterations* turns of *turn* on the open *store*, close it, return the last commit."""
     try:
         for iteration in range(iterations):
-            store.apply(soak_mutations(seed, iteration))
-            begun = store.digest()["identity"]
-            emit({"event": "begin", "generation": store.generation + 1, "identity": begun})
-            info = store.checkpoint()
-            emit({"event": "ack", "generation": info.generation, "identity": info.identity})
+            turn(store, soak_mutations(seed, iteration), emit)
     finally:
         final = store.close()
     return {"iterations": iterations, "generation": final.generation, "identity": final.identity}
+
+
+def soak(path: Path, *, iterations: int, seed: int, emit: Emit) -> dict[str, Any]:
+    """Run *iterations* checkpointed turns on the state in *path*; return the last commit."""
+    return soak_store(StateStore.open(Path(path)), iterations=iterations, seed=seed, emit=emit)

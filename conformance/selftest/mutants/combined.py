@@ -9,35 +9,35 @@ defect is reported under its own id in one run.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 
-from conformance.selftest.composed import ComposedHandler
 from conformance.selftest.mutants.overrides import PerIntentIgnored
 from conformance.selftest.mutants.variation import SurfaceSeeded
-from reference.runtime import ChatResponse, ChatRuntime
+from reference.runtime import ChatRuntime, TurnRuntime
+from reference.serve import ProtocolHandler
+from reference.truth.record import TruthRecord
 
 TERSE = "terse_v1"
 
 
-class CrashesWithoutKnownWord(ComposedHandler):
+class CrashesWithoutKnownWord(ProtocolHandler):
     """Chat fails with an internal error on text that holds no word of the engine's lexicon."""
 
-    def realize_turn(self, runtime: ChatRuntime, record) -> str:
+    def realize_turn(self, runtime: TurnRuntime, record: TruthRecord) -> str:
         if not record.grounding.lemmas:
             raise RuntimeError("nothing to realize: the text holds no known word")
         return super().realize_turn(runtime, record)
 
 
-class TerseHashSlip(ComposedHandler):
+class TerseHashSlip(ProtocolHandler):
     """Under terse_v1 the trace hash of turns about one gloss-less lemma (the middle) changes."""
 
-    def response(self, runtime: ChatRuntime, record, pre, decoration, turn) -> ChatResponse:
-        response = super().response(runtime, record, pre, decoration, turn)
-        if runtime.register_id != TERSE or record.subject != self.slipping_lemma():
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, object]:
+        response = super().chat(runtime, text)
+        if runtime.register_id != TERSE or response["subject"] != self.slipping_lemma():
             return response
-        slipped = hashlib.sha256(f"terse|{response.trace_hash}".encode()).hexdigest()
-        return dataclasses.replace(response, trace_hash=slipped)
+        slipped = hashlib.sha256(f"terse|{response['trace_hash']}".encode()).hexdigest()
+        return {**response, "trace_hash": slipped}
 
     def slipping_lemma(self) -> str | None:
         glossless = sorted(r["lemma"] for r in self.lexicon_rows() if not r["has_gloss"])

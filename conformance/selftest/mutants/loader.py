@@ -5,20 +5,27 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from conformance.selftest.mutants.pack_edits import (
+    DEPTH,
+    MARKERS,
+    OVERRIDES,
+    PER_INTENT,
+    scoped_entries,
+    with_buckets,
+    with_depths,
+)
 from reference.errors import RegisterError
-from reference.registers import loader, ratify
+from reference.registers import PackLoader, Ratifier
 from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
-from reference.registers.seal import build_report, seal_report
-from reference.registers.validate import fail
+from reference.registers.ratify import is_null_pack, ratify_pack_file
+from reference.registers.validate import fail, validate_register_id
 from reference.serve import ProtocolHandler
 
-MARKERS = "discourse_markers"
-OVERRIDES = "realizer_overrides"
-DEPTH = "disclosure_domain_count"
-KNOWN_OVERRIDES = (DEPTH, "per_intent")
+KNOWN_OVERRIDES = (DEPTH, PER_INTENT)
 
 
 def recoded(error: RegisterError, old: str, new: str) -> RegisterError:
@@ -43,13 +50,8 @@ class BucketBoundOffByOne(ProtocolHandler):
     """A bucket of 33 markers is accepted: the limit is taken as <= 33."""
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
-        markers = pack.get(MARKERS)
-        if isinstance(markers, dict):
-            pack = copy.deepcopy(pack)
-            for name, bucket in markers.items():
-                if isinstance(bucket, list) and len(bucket) == 33:
-                    pack[MARKERS][name] = bucket[:32]
-        return super().validate_pack(pack, expected_id)
+        cut = with_buckets(pack, lambda bucket: bucket[:32] if len(bucket) == 33 else bucket)
+        return super().validate_pack(cut, expected_id)
 
 
 def _in_range(value: object) -> object:
@@ -60,22 +62,7 @@ class DepthBoundLoose(ProtocolHandler):
     """disclosure_domain_count is checked to be an integer, but its range is not checked."""
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
-        overrides = pack.get(OVERRIDES)
-        if not isinstance(overrides, dict):
-            return super().validate_pack(pack, expected_id)
-        pack = copy.deepcopy(pack)
-        entries = [pack[OVERRIDES], *_scoped_entries(pack[OVERRIDES])]
-        for entry in entries:
-            if DEPTH in entry:
-                entry[DEPTH] = _in_range(entry[DEPTH])
-        return super().validate_pack(pack, expected_id)
-
-
-def _scoped_entries(overrides: dict[str, Any]) -> list[dict[str, Any]]:
-    scoped = overrides.get("per_intent")
-    if not isinstance(scoped, dict):
-        return []
-    return [entry for entry in scoped.values() if isinstance(entry, dict)]
+        return super().validate_pack(with_depths(pack, _in_range), expected_id)
 
 
 class UnknownKeyAccepted(ProtocolHandler):
@@ -87,7 +74,7 @@ class UnknownKeyAccepted(ProtocolHandler):
             return super().validate_pack(pack, expected_id)
         pack = copy.deepcopy(pack)
         flat = {k: v for k, v in pack[OVERRIDES].items() if k in KNOWN_OVERRIDES}
-        for entry in _scoped_entries(flat):
+        for entry in scoped_entries(flat):
             for key in [k for k in entry if k != DEPTH]:
                 del entry[key]
         pack[OVERRIDES] = flat
@@ -99,7 +86,7 @@ class NullPackRefused(ProtocolHandler):
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
         parsed = super().validate_pack(pack, expected_id)
-        if ratify.is_null_pack(parsed):
+        if is_null_pack(parsed):
             fail("REGISTER_EMPTY_NON_NULL", "a register pack must change something", None)
         return parsed
 
@@ -154,57 +141,61 @@ class RatifyNotIdempotent(ProtocolHandler):
         self.runs = itertools.count(1)
 
     def ratify_pack(self, path: Path) -> dict[str, Any]:
-        return ratify.ratify_pack_file(path, evidence_probe=lambda pack: {"run": next(self.runs)})
+        return ratify_pack_file(path, evidence_probe=lambda pack: {"run": next(self.runs)})
+
+
+class GateSkipped(Ratifier):
+    """A ratifier that never applies the gate."""
+
+    def check_gate(self, pack: RegisterPack) -> None:
+        return None
 
 
 class EmptyNonNullRatified(ProtocolHandler):
     """Ratification skips the gate, sealing an empty pack that claims a non-standard depth."""
 
-    def ratify_pack(self, path: Path) -> dict[str, Any]:
-        pack = ratify._read_for_ratify(path)
-        methods = ratify.ratification_methods(pack)
-        report = seal_report(build_report(pack, methods, ratify.static_evidence(pack)))
-        ratify._write_sealed(path, pack, report)
-        return report
+    ratifier = GateSkipped()
 
 
-def _located(register_id: str, search_path: tuple[Path, ...]) -> tuple[RegisterPack, Path, bytes]:
-    register_id = loader.validate_register_id(register_id)
-    path = loader.find_pack_file(register_id, search_path)
-    pack, raw = loader.read_pack_file(path, expected_id=register_id)
-    return pack, path, raw
+class UntamperedUnchecked(PackLoader):
+    """A loader that never checks the pack's source hash and normal form."""
 
-
-def _report(pack: RegisterPack, path: Path) -> dict[str, Any]:
-    return loader._read_report(loader._require_ratified(pack, path), pack.register_id)
+    def check_untampered(self, pack: RegisterPack, raw: bytes, report: dict[str, Any]) -> None:
+        return None
 
 
 class TamperNotDetected(ProtocolHandler):
     """Loading skips the source-hash and normal-form checks of the pack file."""
 
-    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
-        pack, path, _ = _located(register_id, search_path)
-        loader._check_seal(pack, _report(pack, path))
-        return pack
+    pack_loader = UntamperedUnchecked()
+
+
+class SealNotCompared(PackLoader):
+    """A loader that never compares the pack's seal with its report's."""
+
+    def check_seal(self, pack: RegisterPack, report: dict[str, Any]) -> None:
+        return None
 
 
 class SealUnchecked(ProtocolHandler):
     """Loading never compares the pack's mastery_report_sha256 with the report's seal."""
 
-    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
-        pack, path, raw = _located(register_id, search_path)
-        loader._check_untampered(pack, raw, _report(pack, path))
-        return pack
+    pack_loader = SealNotCompared()
+
+
+class UnsealedAccepted(PackLoader):
+    """A loader that returns a pack without a seal as soon as it has read it."""
+
+    def load(self, register_id: str, search_path: Sequence[Path] = ()) -> RegisterPack:
+        path = self.locate(validate_register_id(register_id), search_path)
+        pack, _ = self.read_pack(path, register_id)
+        return pack if not pack.mastery_report_sha256 else super().load(register_id, search_path)
 
 
 class UnratifiedLoads(ProtocolHandler):
     """Loading accepts a pack that has no seal and no report."""
 
-    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
-        pack, _, _ = _located(register_id, search_path)
-        if not pack.mastery_report_sha256:
-            return pack
-        return super().load_pack(register_id, search_path)
+    pack_loader = UnsealedAccepted()
 
 
 class NotFoundCodeWrong(ProtocolHandler):

@@ -6,7 +6,6 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.selftest.composed import ComposedHandler
 from reference.realize.depth import (
     DEFAULT_DISCLOSURE_DOMAIN_COUNT,
     DISCLOSURE_KEY,
@@ -17,18 +16,18 @@ from reference.registers.validate import intent_names
 from reference.serve import ProtocolHandler
 
 
-class PerIntentIgnored(ComposedHandler):
+class PerIntentIgnored(ProtocolHandler):
     """Depth resolution ignores per_intent, in overrides.resolve and in chat alike."""
 
-    def resolve_overrides(self, overrides: Mapping[str, Any], intent_name: str) -> int:
+    def resolve_overrides(self, overrides: Mapping[str, object], intent_name: str) -> int:
         flat = {key: value for key, value in overrides.items() if key != PER_INTENT_KEY}
         return resolve_disclosure_domain_count(flat, intent_name)
 
 
-class FlatBeatsPerIntent(ComposedHandler):
+class FlatBeatsPerIntent(ProtocolHandler):
     """Depth resolution lets the flat key win over per_intent."""
 
-    def resolve_overrides(self, overrides: Mapping[str, Any], intent_name: str) -> int:
+    def resolve_overrides(self, overrides: Mapping[str, object], intent_name: str) -> int:
         if DISCLOSURE_KEY in overrides:
             return resolve_disclosure_domain_count(
                 {DISCLOSURE_KEY: overrides[DISCLOSURE_KEY]}, intent_name
@@ -40,10 +39,10 @@ def _raw_depth(value: object) -> int:
     return value if type(value) is int else DEFAULT_DISCLOSURE_DOMAIN_COUNT
 
 
-class NoClamp(ComposedHandler):
+class NoClamp(ProtocolHandler):
     """Depth resolution returns any integer as is; only non-integers fall back to 3."""
 
-    def resolve_overrides(self, overrides: Mapping[str, Any], intent_name: str) -> int:
+    def resolve_overrides(self, overrides: Mapping[str, object], intent_name: str) -> int:
         scoped = overrides.get(PER_INTENT_KEY)
         entry = scoped.get(intent_name) if isinstance(scoped, Mapping) else None
         if isinstance(entry, Mapping) and DISCLOSURE_KEY in entry:

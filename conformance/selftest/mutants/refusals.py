@@ -9,19 +9,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from pathlib import Path
 from typing import Any
 
-from reference.canonical import pretty_json
+from conformance.selftest.mutants.pack_edits import MARKERS, with_buckets, with_depths
 from reference.errors import RegisterError
-from reference.registers import loader, ratify
-from reference.registers.model import RegisterPack
-from reference.registers.seal import build_report, seal_report
+from reference.registers import PackLoader, Ratifier
 from reference.registers.model import ALL_FIELDS as KNOWN_FIELDS
+from reference.registers.model import RegisterPack
 from reference.registers.validate import fail
 from reference.serve import ProtocolHandler
 
-MARKERS = "discourse_markers"
 
 
 class SchemaErrorWithoutField(ProtocolHandler):
@@ -53,13 +50,8 @@ class MarkersCoercedToStrings(ProtocolHandler):
     """A non-string marker is turned into its string form instead of being refused."""
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
-        markers = pack.get(MARKERS)
-        if isinstance(markers, dict):
-            pack = copy.deepcopy(pack)
-            for name, bucket in markers.items():
-                if isinstance(bucket, list):
-                    pack[MARKERS][name] = [m if isinstance(m, str) else str(m) for m in bucket]
-        return super().validate_pack(pack, expected_id)
+        coerced = with_buckets(pack, lambda bucket: [str(m) for m in bucket])
+        return super().validate_pack(coerced, expected_id)
 
 
 class NumericIdAccepted(ProtocolHandler):
@@ -123,73 +115,49 @@ class BoolDepthAccepted(ProtocolHandler):
     """disclosure_domain_count true/false is read as the integer 1/0 (Python's bool is an int)."""
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
-        overrides = pack.get("realizer_overrides")
-        if not isinstance(overrides, dict):
-            return super().validate_pack(pack, expected_id)
-        pack = copy.deepcopy(pack)
-        entries = [pack["realizer_overrides"]]
-        scoped = entries[0].get("per_intent")
-        if isinstance(scoped, dict):
-            entries += [e for e in scoped.values() if isinstance(e, dict)]
-        for entry in entries:
-            if "disclosure_domain_count" in entry:
-                entry["disclosure_domain_count"] = _as_int(entry["disclosure_domain_count"])
-        return super().validate_pack(pack, expected_id)
+        return super().validate_pack(with_depths(pack, _as_int), expected_id)
 
 
-def _resealed(pack: RegisterPack, path: Path, edit) -> dict[str, Any]:
-    """Ratify *pack* at *path* with *edit* applied to the unsealed report, then seal it."""
-    ratify.check_gate(pack)
-    report = build_report(pack, ratify.ratification_methods(pack), ratify.static_evidence(pack))
-    sealed = seal_report(edit(report))
-    ratify._write_sealed(path, pack, sealed)
-    return sealed
+class PackVersionRenamed(Ratifier):
+    """A ratifier whose report names the pack's version ``version``."""
+
+    def unsealed_report(self, pack: RegisterPack, evidence: dict[str, Any]) -> dict[str, Any]:
+        report = super().unsealed_report(pack, evidence)
+        body = {k: v for k, v in report.items() if k != "pack_version"}
+        return {**body, "version": report["pack_version"]}
 
 
 class ReportKeyRenamed(ProtocolHandler):
     """The report names the pack's version ``version`` instead of ``pack_version``."""
 
-    def ratify_pack(self, path: Path) -> dict[str, Any]:
-        pack = ratify._read_for_ratify(path)
+    ratifier = PackVersionRenamed()
 
-        def rename(report: dict[str, Any]) -> dict[str, Any]:
-            body = {k: v for k, v in report.items() if k != "pack_version"}
-            return {**body, "version": report["pack_version"]}
 
-        return _resealed(pack, path, rename)
+class PerIntentKeysDropped(Ratifier):
+    """A ratifier whose evidence has no ``per_intent_keys``."""
+
+    def evidence(self, pack: RegisterPack) -> dict[str, Any]:
+        evidence = super().evidence(pack)
+        return {k: v for k, v in evidence.items() if k != "per_intent_keys"}
 
 
 class PerIntentKeysOmitted(ProtocolHandler):
     """The ratify evidence leaves out ``per_intent_keys``."""
 
-    def ratify_pack(self, path: Path) -> dict[str, Any]:
-        pack = ratify._read_for_ratify(path)
+    ratifier = PerIntentKeysDropped()
 
-        def drop(report: dict[str, Any]) -> dict[str, Any]:
-            evidence = {k: v for k, v in report["evidence"].items() if k != "per_intent_keys"}
-            return {**report, "evidence": evidence}
 
-        return _resealed(pack, path, drop)
+class SelfSealTrusted(PackLoader):
+    """A loader that takes every report's own seal as verified."""
+
+    def report_seal_verifies(self, report: dict[str, Any]) -> bool:
+        return True
 
 
 class ReportSelfSealUnchecked(ProtocolHandler):
     """Loading never verifies the report's own seal (the check always says yes)."""
 
-    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
-        register_id = loader.validate_register_id(register_id)
-        path = loader.find_pack_file(register_id, search_path)
-        pack, raw = loader.read_pack_file(path, expected_id=register_id)
-        report_path = loader._require_ratified(pack, path)
-        report_raw, report = loader.read_json(
-            report_path, code="REGISTER_SEAL_MISMATCH", field="report"
-        )
-        if report_raw != pretty_json(report).encode("utf-8"):
-            fail("REGISTER_SEAL_MISMATCH", "the report is not in normal form", "report")
-        if report.get("register_id") != register_id or report.get("verdict") != "ratified":
-            fail("REGISTER_SEAL_MISMATCH", "the report names another pack", "report")
-        loader._check_seal(pack, report)
-        loader._check_untampered(pack, raw, report)
-        return pack
+    pack_loader = SelfSealTrusted()
 
 
 class PerIntentShapeUnchecked(ProtocolHandler):

@@ -7,11 +7,11 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from conformance.selftest.composed import ComposedHandler
 from reference.realize import realize
 from reference.registers.model import DiscourseMarkers
-from reference.runtime import ChatRuntime
+from reference.runtime import ChatRuntime, TurnRuntime
 from reference.serve import ProtocolHandler
+from reference.truth.record import TruthRecord
 
 NEUTRAL = "default_neutral_v1"
 TERSE = "terse_v1"
@@ -94,17 +94,17 @@ class ReplayLeak(ProtocolHandler):
         return {**response, "surface": f"{response['surface']} [{self.sessions_opened}]"}
 
 
-class TerseNotShorter(ComposedHandler):
+class TerseNotShorter(ProtocolHandler):
     """terse_v1 ignores its disclosure_domain_count and realizes at the default depth."""
 
-    def realize_turn(self, runtime: ChatRuntime, record) -> str:
-        if runtime.register_id == TERSE:
+    def realize_turn(self, runtime: TurnRuntime, record: TruthRecord) -> str:
+        if runtime.register.register_id == TERSE:
             return realize(record, {})
         return super().realize_turn(runtime, record)
 
 
-class DepthIgnoredInChat(ComposedHandler):
+class DepthIgnoredInChat(ProtocolHandler):
     """Chat realizes every turn at the default depth, whatever the register's overrides."""
 
-    def realize_turn(self, runtime: ChatRuntime, record) -> str:
+    def realize_turn(self, runtime: TurnRuntime, record: TruthRecord) -> str:
         return realize(record, {})

@@ -5,68 +5,85 @@ from __future__ import annotations
 import hashlib
 import weakref
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from conformance.selftest.composed import ComposedHandler, Marked
+from conformance.oracle import seed_digest
+from reference.realize import Decoration, DecorationSeed
+from reference.runtime import TurnRuntime
+from reference.serve import ProtocolHandler
+from reference.truth.record import TruthRecord
 
 
-def _seed_digest(trace_hash: str, register_id: str, turn_idx: int, bucket_name: str) -> bytes:
-    return hashlib.sha256(f"{trace_hash}|{register_id}|{turn_idx}|{bucket_name}".encode()).digest()
-
-
-class LittleEndianSeed(ComposedHandler):
+class LittleEndianSeed(ProtocolHandler):
     """The selector reads the first 8 digest bytes little-endian instead of big-endian."""
 
-    def select_index(self, bucket: Sequence[str], **seed: Any) -> int | None:
+    def select_index(
+        self, bucket: Sequence[str], bucket_name: str, seed: DecorationSeed
+    ) -> int | None:
         if not bucket:
             return None
-        return int.from_bytes(_seed_digest(**seed)[:8], "little") % len(bucket)
+        digest = seed_digest(bucket_name=bucket_name, **seed)
+        return int.from_bytes(digest[:8], "little") % len(bucket)
 
 
-class BucketNameIgnored(ComposedHandler):
+class BucketNameIgnored(ProtocolHandler):
     """The seed omits the bucket name, so the opening and the closing picks correlate."""
 
-    def select_index(self, bucket: Sequence[str], **seed: Any) -> int | None:
-        return super().select_index(bucket, **{**seed, "bucket_name": ""})
+    def select_index(
+        self, bucket: Sequence[str], bucket_name: str, seed: DecorationSeed
+    ) -> int | None:
+        return super().select_index(bucket, "", seed)
 
 
-class BiasedSelector(ComposedHandler):
+class BiasedSelector(ProtocolHandler):
     """The selector returns index 0 whenever the first digest byte is below 64."""
 
-    def select_index(self, bucket: Sequence[str], **seed: Any) -> int | None:
-        if bucket and _seed_digest(**seed)[0] < 64:
+    def select_index(
+        self, bucket: Sequence[str], bucket_name: str, seed: DecorationSeed
+    ) -> int | None:
+        if bucket and seed_digest(bucket_name=bucket_name, **seed)[0] < 64:
             return 0
-        return super().select_index(bucket, **seed)
+        return super().select_index(bucket, bucket_name, seed)
 
 
-class SurfaceSeeded(ComposedHandler):
+class SurfaceSeeded(ProtocolHandler):
     """Chat seeds its decoration from the pre-decoration surface instead of the trace hash."""
 
-    def turn_seed(self, runtime, record, pre: str, turn_idx: int) -> dict[str, Any]:
-        return {**super().turn_seed(runtime, record, pre, turn_idx), "trace_hash": pre}
+    def decoration_seed(
+        self, runtime: TurnRuntime, record: TruthRecord, pre: str, turn_idx: int
+    ) -> DecorationSeed:
+        seed = super().decoration_seed(runtime, record, pre, turn_idx)
+        return DecorationSeed(
+            trace_hash=pre, register_id=seed["register_id"], turn_idx=seed["turn_idx"]
+        )
 
 
-class TurnIndexFrozen(ComposedHandler):
+class TurnIndexFrozen(ProtocolHandler):
     """Chat seeds its decoration with turn index 0 on every turn (the reported index is right)."""
 
-    def turn_seed(self, runtime, record, pre: str, turn_idx: int) -> dict[str, Any]:
-        return super().turn_seed(runtime, record, pre, 0)
+    def decoration_seed(
+        self, runtime: TurnRuntime, record: TruthRecord, pre: str, turn_idx: int
+    ) -> DecorationSeed:
+        return super().decoration_seed(runtime, record, pre, 0)
 
 
-class DecorationMemoized(ComposedHandler):
+class DecorationMemoized(ProtocolHandler):
     """Chat reuses a session's first decoration seed for every repeat of the same input."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.first_seeds: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.first_seeds: weakref.WeakKeyDictionary[TurnRuntime, dict[str, DecorationSeed]] = (
+            weakref.WeakKeyDictionary()
+        )
 
-    def turn_seed(self, runtime, record, pre: str, turn_idx: int) -> dict[str, Any]:
+    def decoration_seed(
+        self, runtime: TurnRuntime, record: TruthRecord, pre: str, turn_idx: int
+    ) -> DecorationSeed:
         seeds = self.first_seeds.setdefault(runtime, {})
-        seed = super().turn_seed(runtime, record, pre, turn_idx)
+        seed = super().decoration_seed(runtime, record, pre, turn_idx)
         return seeds.setdefault(record.normalized_input, seed)
 
 
-class VariantIdWithoutBar(ComposedHandler):
+class VariantIdWithoutBar(ProtocolHandler):
     """The variant id hashes ``opening + closing`` without the ``|`` between them."""
 
     def variant_id(self, opening: str, closing: str) -> str:
@@ -75,18 +92,20 @@ class VariantIdWithoutBar(ComposedHandler):
         return hashlib.sha256(f"{opening}{closing}".encode()).hexdigest()[:12]
 
 
-class SpaceBeforeClosing(ComposedHandler):
+class SpaceBeforeClosing(ProtocolHandler):
     """Decoration puts a space between the surface and a non-empty closing."""
 
     def join(self, opening: str, surface: str, closing: str) -> str:
         return super().join(opening, surface, f" {closing}" if closing else closing)
 
 
-class TransitionsConsumed(ComposedHandler):
+class TransitionsConsumed(ProtocolHandler):
     """Decoration puts the first transition marker in front of the surface."""
 
-    def decorate(self, surface: str, markers: Mapping[str, Sequence[str]], **seed: Any) -> Marked:
+    def decorate(
+        self, surface: str, markers: Mapping[str, Sequence[str]], seed: DecorationSeed
+    ) -> Decoration:
         transitions = markers.get("transitions") or ()
         if transitions:
             surface = f"{transitions[0]} {surface}"
-        return super().decorate(surface, markers, **seed)
+        return super().decorate(surface, markers, seed)
