@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 BUCKET_NAMES = ("openings", "transitions", "closings")
 INTENT_NAMES = (
@@ -38,8 +39,10 @@ def select_index(
     return int.from_bytes(hashlib.sha256(seed).digest()[:8], "big") % len(bucket)
 
 
-def select_entry(bucket: Sequence[str], *seed) -> str:
-    index = select_index(bucket, *seed)
+def select_entry(
+    bucket: Sequence[str], trace_hash: str, register_id: str, turn_idx: int, bucket_name: str
+) -> str:
+    index = select_index(bucket, trace_hash, register_id, turn_idx, bucket_name)
     return "" if index is None else bucket[index]
 
 
@@ -73,7 +76,7 @@ def _valid_depth(value: object) -> bool:
     return type(value) is int and value in (1, 2, 3)
 
 
-def resolve_depth(overrides: Mapping, intent: str) -> int:
+def resolve_depth(overrides: Mapping[str, Any], intent: str) -> int:
     """``per_intent[intent]`` over the flat key over 3; malformed values clamp to 3."""
     key = "disclosure_domain_count"
     scoped = overrides.get("per_intent")
