@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.engines.base import EngineClient
-from conformance.jsontypes import JSONValue
+from conformance.jsontypes import EncodableObject
 
 FOUR_REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
 
@@ -41,7 +41,7 @@ def many(engine: EngineClient, op: str, arg_list: list[dict[str, Any]]) -> list[
     """Results of *op* for every args object, batched when the engine claims ``batch``."""
     if "batch" not in engine.capabilities():
         return [engine.call(op, args) for args in arg_list]
-    requests: list[JSONValue] = [
+    requests: list[EncodableObject] = [
         {"id": i, "op": op, "args": args} for i, args in enumerate(arg_list)
     ]
     responses = engine.call("batch", {"requests": requests})["responses"]

@@ -63,9 +63,11 @@ def soak_figures(results: list[dict[str, Any]], outcome: Outcome) -> dict[str, A
     }
 
 
-def engine_report(spec: CampaignSpec, index: int, mine: list[dict]) -> tuple[dict, list]:
+def engine_report(
+    spec: CampaignSpec, index: int, mine: list[dict[str, Any]]
+) -> tuple[dict[str, Any], list]:
     """The report of engine *index* from the results of all of its tasks."""
-    by_req: dict[str, list[dict]] = {}
+    by_req: dict[str, list[dict[str, Any]]] = {}
     for result in mine:
         by_req.setdefault(result["task"]["requirement"], []).append(result)
     pairs = [(REGISTRY[i], combine(by_req[i])) for i in spec.requirements]
@@ -90,9 +92,11 @@ def engine_report(spec: CampaignSpec, index: int, mine: list[dict]) -> tuple[dic
     return with_digest({**report, "campaign": campaign}), pairs
 
 
-def write_engine_reports(spec: CampaignSpec, root: Path, done: dict[str, dict]) -> list[Path]:
+def write_engine_reports(
+    spec: CampaignSpec, root: Path, done: dict[str, dict[str, Any]]
+) -> list[Path]:
     """Write every engine's report under ``root/reports/engine-N``; return the directories."""
-    by_engine: list[list[dict]] = [[] for _ in spec.engines]
+    by_engine: list[list[dict[str, Any]]] = [[] for _ in spec.engines]
     for result in done.values():
         by_engine[result["task"]["engine"]].append(result)
     directories = []

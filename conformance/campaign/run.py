@@ -58,7 +58,9 @@ def connect(scheduler: str | None, workers: int) -> Iterator[Any]:
         yield client
 
 
-def _stream(client, spec: CampaignSpec, todo: list[dict], in_flight: int) -> Iterator[dict]:
+def _stream(
+    client, spec: CampaignSpec, todo: list[dict[str, Any]], in_flight: int
+) -> Iterator[dict[str, Any]]:
     """Results of *todo* as they finish, with at most *in_flight* tasks on the cluster.
 
     The spec is sent to every worker once; each future is released once its result is
@@ -69,7 +71,7 @@ def _stream(client, spec: CampaignSpec, todo: list[dict], in_flight: int) -> Ite
     spec_data = client.scatter(spec.as_dict(), broadcast=True)
     queued = iter(todo)
 
-    def submit(task: dict) -> Any:
+    def submit(task: dict[str, Any]) -> Any:
         key = f"{spec.digest[:12]}-{task['key']}"
         return client.submit(run_task, spec_data, task, key=key, pure=False)
 
@@ -91,7 +93,7 @@ def run_campaign(
     workers: int = 2,
     on_result: Listener = lambda result, finished, total: None,
     in_flight: int = IN_FLIGHT,
-) -> tuple[dict[str, dict], list[Path]]:
+) -> tuple[dict[str, dict[str, Any]], list[Path]]:
     """Run (or resume) *spec* in *root*; return every task result and the report directories."""
     store = CampaignStore(root)
     store.open(spec)

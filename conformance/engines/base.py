@@ -6,7 +6,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.jsontypes import JSONObject, Result
+from conformance.jsontypes import EncodableObject, JSONEncodable, Result
 
 
 class EngineFault(Exception):
@@ -48,7 +48,7 @@ class Transcript:
 
     exchanges: list[dict[str, Any]] = field(default_factory=list)
 
-    def record(self, request: JSONObject, response: object) -> None:
+    def record(self, request: EncodableObject, response: object) -> None:
         self.exchanges.append({"request": request, "response": response})
 
 
@@ -68,7 +68,7 @@ class EngineClient(abc.ABC):
         self._hello: Result | None = None
 
     @abc.abstractmethod
-    def _exchange(self, request: JSONObject) -> object:
+    def _exchange(self, request: EncodableObject) -> object:
         """Send one request object; return the raw response object."""
 
     def close(self) -> None:  # noqa: B027  (nothing to release by default)
@@ -90,7 +90,7 @@ class EngineClient(abc.ABC):
         """Start a fresh transcript for the next generated example."""
         self.transcript = Transcript()
 
-    def raw(self, request: JSONObject, *, checked: bool = True) -> object:
+    def raw(self, request: EncodableObject, *, checked: bool = True) -> object:
         """Send a request object as is; return the raw response (for protocol requirements).
 
         In strict mode the request is validated against the schemas first, unless
@@ -108,10 +108,10 @@ class EngineClient(abc.ABC):
         self.transcript.record(request, response)
         return response
 
-    def call(self, op: str, args: JSONObject | None = None, *, checked: bool = True) -> Result:
+    def call(self, op: str, args: EncodableObject | None = None, *, checked: bool = True) -> Result:
         """Send ``op`` with ``args``; return the result or raise EngineRefused/EngineFault."""
         self._next_id += 1
-        request: JSONObject = {"id": self._next_id, "op": op, "args": args or {}}
+        request: dict[str, JSONEncodable] = {"id": self._next_id, "op": op, "args": args or {}}
         response = self.raw(request, checked=checked)
         return self.unwrap(op, request["id"], response)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.engines.base import EngineClient, EngineFault
-from conformance.jsontypes import JSONObject
+from conformance.jsontypes import EncodableObject
 
 
 def load_factory(spec: str) -> Callable[[], Any]:
@@ -43,7 +43,7 @@ class InProcessEngine(EngineClient):
         except Exception as exc:  # a factory that raises is an engine that cannot start
             self._handler, self._start_error = None, exc
 
-    def _exchange(self, request: JSONObject) -> object:
+    def _exchange(self, request: EncodableObject) -> object:
         if self._handler is None:
             error = self._start_error
             raise EngineFault("crash", f"the factory raised {type(error).__name__}: {error}")

@@ -20,7 +20,7 @@ from typing import IO
 
 from conformance.canonical import RefusedJSON, read_json
 from conformance.engines.base import EngineClient, EngineFault
-from conformance.jsontypes import JSONObject
+from conformance.jsontypes import EncodableObject
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
 """Longest stdout line accepted from an engine; a longer one is a protocol fault."""
@@ -147,7 +147,7 @@ class SubprocessEngine(EngineClient):
         stdout = list(self._pump.tail) if self._process is not None else []
         return {"stderr": self.stderr_tail(), "stdout": stdout}
 
-    def _exchange(self, request: JSONObject) -> object:
+    def _exchange(self, request: EncodableObject) -> object:
         if self._process is None:
             raise EngineFault("crash", f"cannot start {self.argv[0]!r}: {self._start_error}")
         if self._ended or self._pump.stopped.is_set():

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
-from conformance.jsontypes import JSONValue
+from conformance.jsontypes import EncodableObject
 
 FIXTURES = "conformance.data.state_fixtures"
 
@@ -102,7 +102,7 @@ def load_many(engine: EngineClient, directories: list[Path]) -> list[dict[str, A
     answers = []
     for start in range(0, len(directories), LOAD_BATCH):
         chunk = directories[start : start + LOAD_BATCH]
-        requests: list[JSONValue] = [
+        requests: list[EncodableObject] = [
             {"id": i, "op": "state.load", "args": {"dir": str(d)}} for i, d in enumerate(chunk)
         ]
         responses = engine.call("batch", {"requests": requests})["responses"]

@@ -19,7 +19,6 @@ from typing import Any
 
 from conformance.engines.base import EngineClient, Transcript
 from conformance.engines.subprocess import SubprocessEngine
-from conformance.jsontypes import JSONValue
 from conformance.state import oracle, strace
 from conformance.state.crashstates import Image, snapshot
 
@@ -51,7 +50,7 @@ def damaged_directory(
     return 1, oracle.identity(oracle.CURRENT_SCHEMA_VERSION, core)
 
 
-def _mutations(records: list[dict[str, Any]]) -> list[JSONValue]:
+def _mutations(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"op": "put", "record": record} for record in records]
 
 
