@@ -11,9 +11,6 @@ from typing import Any, TypeAlias
 JSONValue: TypeAlias = "None | bool | int | float | str | list[JSONValue] | dict[str, JSONValue]"
 """Any value ``json.loads`` can return."""
 
-JSONObject: TypeAlias = "dict[str, JSONValue]"
-"""A decoded JSON object."""
-
 JSONEncodable: TypeAlias = (
     "None | bool | int | float | str | Sequence[JSONEncodable] | Mapping[str, JSONEncodable]"
 )
