@@ -106,7 +106,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("lint-imports")
-    session.run("mypy", "reference")
+    session.run("mypy")
 
 
 @nox.session

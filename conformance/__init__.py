@@ -16,7 +16,8 @@ def package_version(distribution: str = SUITE_NAME) -> str:
         pass
     pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
     try:
-        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        version: str = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        return version
     except (OSError, ValueError, KeyError):
         return "0+unknown"
 

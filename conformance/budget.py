@@ -68,7 +68,9 @@ class Probe:
     ops: int
 
 
-def calibrate(engine: EngineClient, requirements, ctx: SuiteContext, profile: Profile):
+def calibrate(
+    engine: EngineClient, requirements: list[Requirement], ctx: SuiteContext, profile: Profile
+) -> dict[str, Probe]:
     """Run each requirement with one example; return id -> Probe."""
     probes = {}
     for req in requirements:
@@ -163,7 +165,15 @@ def certify_within(
     )
 
 
-def _run_planned(engine, ctx, requirements, profile, budget_s, probes, outcomes) -> dict:
+def _run_planned(
+    engine: EngineClient,
+    ctx: SuiteContext,
+    requirements: list[Requirement],
+    profile: Profile,
+    budget_s: float,
+    probes: dict[str, Probe],
+    outcomes: dict[str, Outcome],
+) -> dict[str, int]:
     """Rerun requirements whose share of the budget pays for 2+ examples; id -> planned."""
     by_id = {r.id: r for r in requirements}
     wanted = {
@@ -193,7 +203,14 @@ def coverage_cases(req: Requirement, ctx: SuiteContext) -> int:
 
 
 def annotate(
-    report, requirements, profile, budget_s, probes, planned, calibration_s, ctx
+    report: dict[str, Any],
+    requirements: list[Requirement],
+    profile: Profile,
+    budget_s: float,
+    probes: dict[str, Probe],
+    planned: dict[str, int],
+    calibration_s: float,
+    ctx: SuiteContext,
 ) -> dict[str, Any]:
     """*report* with its ``budget`` block; PARTIAL (not certified) where the plan gave a
     passing requirement fewer examples than the profile asks (a strategy that runs out

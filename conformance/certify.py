@@ -151,13 +151,19 @@ def certify(
     An engine that cannot answer hello ends the run at once with one engine-level
     verdict (``report["engine_fault"]``) and no per-requirement results.
     """
-    report_args = {"profile": profile, "expected": expected, "options": options}
     settings = {req.id: (plan or {}).get(req.id, (profile, max_examples)) for req in requirements}
     try:
         hello, ctx = greet(engine)
     except EngineFault as fault:
         report = engine_unavailable(
-            engine, fault, requirements, **report_args, max_examples=max_examples, plan=plan
+            engine,
+            fault,
+            requirements,
+            profile=profile,
+            expected=expected,
+            options=options,
+            max_examples=max_examples,
+            plan=plan,
         )
         return report, []
     pairs = []
@@ -168,7 +174,15 @@ def certify(
         if fail_fast and outcome.verdict in ("fail", "error"):
             break
     report = scoped_report(
-        engine, hello, requirements, pairs, **report_args, max_examples=max_examples, plan=plan
+        engine,
+        hello,
+        requirements,
+        pairs,
+        profile=profile,
+        expected=expected,
+        options=options,
+        max_examples=max_examples,
+        plan=plan,
     )
     return report, pairs
 
@@ -200,7 +214,7 @@ def scoped_report(
 
 def counterexample_body(report: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
     """One counterexample file's content, as plain JSON data."""
-    return to_plain(
+    body: dict[str, Any] = to_plain(
         {
             "format": COUNTEREXAMPLE_FORMAT,
             **case,
@@ -208,9 +222,12 @@ def counterexample_body(report: dict[str, Any], case: dict[str, Any]) -> dict[st
             "options": report.get("options", {}),
         }
     )
+    return body
 
 
-def write_counterexamples(report: dict[str, Any], pairs, directory: Path) -> list[str]:
+def write_counterexamples(
+    report: dict[str, Any], pairs: list[tuple[Requirement, Outcome]], directory: Path
+) -> list[str]:
     """Write one file per counterexample; return one line per file that could not be written.
 
     A failure writing one file never stops the others.
@@ -220,7 +237,8 @@ def write_counterexamples(report: dict[str, Any], pairs, directory: Path) -> lis
         if stale.is_file():
             stale.unlink()
     for req, outcome in pairs:
-        cases = outcome.counterexamples or [outcome.counterexample]
+        fallback = [] if outcome.counterexample is None else [outcome.counterexample]
+        cases = outcome.counterexamples or fallback
         for index, case in enumerate(c for c in cases if c is not None):
             path = directory / counterexample_path(req.id, index)
             try:
@@ -231,7 +249,9 @@ def write_counterexamples(report: dict[str, Any], pairs, directory: Path) -> lis
     return problems
 
 
-def write_report(report: dict[str, Any], pairs, directory: Path) -> list[str]:
+def write_report(
+    report: dict[str, Any], pairs: list[tuple[Requirement, Outcome]], directory: Path
+) -> list[str]:
     """Write report.json, badge.json, certificate.md, junit.xml and the counterexamples.
 
     Returns one line per counterexample file that could not be written.

@@ -13,22 +13,27 @@ import dataclasses
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from conformance import SUITE_VERSION, scaled
 from conformance.campaign import cli as campaign_cli
 from conformance.campaign.plan import CampaignError
 from conformance.canonical import RefusedJSON, read_json
 from conformance.certify import is_interactive, select, verdict_line, write_report
-from conformance.engines import EngineFault, open_engine
+from conformance.engines import EngineClient, EngineFault, open_engine
 from conformance.merge import MergeError, merge_directories
 from conformance.report.diff import diff_reports, render_diff
 from conformance.report.expected import ExpectedFailures, ExpectedFailuresError
 from conformance.report.plain import from_plain
 from conformance.report.terminal import print_summary, render_summary
-from conformance.requirements import REGISTRY
-from conformance.runner import PROFILES, check_once
-from conformance.scaled import Scale, ScaleError
+from conformance.requirements import REGISTRY, Requirement
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+from conformance.runner import PROFILES, Outcome, Profile, check_once
+from conformance.scaled import Scale, ScaleError, Share
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_PARTIAL, EXIT_ENGINE = 0, 1, 2, 3, 4
 EXIT_FOR_VERDICT = {
@@ -44,7 +49,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
 
@@ -91,7 +96,7 @@ def _engine_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true", help="validate every message's schema")
 
 
-def engine_options(args: argparse.Namespace) -> dict:
+def engine_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options that name the engine and shape every exchange (recorded for replay)."""
     return {
         "engine": args.engine,
@@ -101,7 +106,7 @@ def engine_options(args: argparse.Namespace) -> dict:
     }
 
 
-def _open(args: argparse.Namespace):
+def _open(args: argparse.Namespace) -> EngineClient:
     try:
         return open_engine(
             args.engine, args.engine_python, timeout=args.timeout, strict=args.strict
@@ -124,7 +129,7 @@ def check_report_dir(path: str) -> Path:
     return directory
 
 
-def read_json_file(path: str, what: str):
+def read_json_file(path: str, what: str) -> Any:
     """Read a JSON file given on the command line; anything wrong is one usage line."""
     try:
         return read_json(Path(path).read_bytes())
@@ -134,7 +139,9 @@ def read_json_file(path: str, what: str):
         raise UsageError(f"{path}: not {what}: {exc}") from None
 
 
-def _progress(requirements, interactive: bool, expected: ExpectedFailures):
+def _progress(
+    requirements: list[Requirement], interactive: bool, expected: ExpectedFailures
+) -> tuple[Callable[[Requirement, Outcome], None], Progress | None]:
     """A callback printing one line per requirement (rich progress on a terminal)."""
     if not interactive:
         return (
@@ -146,14 +153,16 @@ def _progress(requirements, interactive: bool, expected: ExpectedFailures):
     progress = Progress(transient=True)
     task = progress.add_task("certifying", total=len(requirements))
 
-    def on_result(req, outcome):
+    def on_result(req: Requirement, outcome: Outcome) -> None:
         progress.console.print(verdict_line(req, outcome, expected), markup=False, highlight=False)
         progress.advance(task)
 
     return on_result, progress
 
 
-def _plan(args: argparse.Namespace):
+def _plan(
+    args: argparse.Namespace,
+) -> tuple[Path, list[Requirement], ExpectedFailures, Profile, Scale]:
     """Everything certify needs that can be wrong, checked before any work starts."""
     try:
         requirements = select(args.id, args.keyword)
@@ -175,7 +184,14 @@ def _plan(args: argparse.Namespace):
     return directory, requirements, expected, profile, scale
 
 
-def _run(args: argparse.Namespace, engine, scale: Scale, share, expected, profile):
+def _run(
+    args: argparse.Namespace,
+    engine: EngineClient,
+    scale: Scale,
+    share: Share,
+    expected: ExpectedFailures,
+    profile: Profile,
+) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
     interactive = is_interactive() and not args.quiet
     on_result, progress = _progress(share.requirements, interactive, expected)
     try:
@@ -192,7 +208,7 @@ def _run(args: argparse.Namespace, engine, scale: Scale, share, expected, profil
         engine.close()
 
 
-def _show(report: dict, report_dir: str) -> None:
+def _show(report: dict[str, Any], report_dir: str) -> None:
     if sys.stdout.isatty() and not os.environ.get("CI"):
         from rich.console import Console
 
@@ -216,7 +232,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
     return EXIT_FOR_VERDICT[report["summary"]["verdict"]]
 
 
-def _read_case(path: str):
+def _read_case(path: str) -> tuple[Requirement, Any, Any]:
     case = read_json_file(path, "a counterexample file")
     req_id = case.get("requirement") if isinstance(case, dict) else None
     if not isinstance(req_id, str) or req_id not in REGISTRY or "scenario" not in case:
@@ -325,7 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        status = args.run(args)
+        status: int = args.run(args)
         sys.stdout.flush()
         return status
     except UsageError as exc:

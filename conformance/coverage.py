@@ -83,7 +83,9 @@ def _prompts(ctx: SuiteContext) -> tuple[list[tuple[str, Classes]], list[tuple[s
     return rows, universe
 
 
-def chat_scripts(ctx: SuiteContext) -> tuple[list[tuple[list[str], Classes]], list]:
+def chat_scripts(
+    ctx: SuiteContext,
+) -> tuple[list[tuple[list[str], Classes]], list[tuple[str, int]]]:
     """The chat prompts of :func:`_prompts` cut into short multi-turn scripts."""
     rows, universe = _prompts(ctx)
     scripts = []
@@ -133,8 +135,8 @@ MARKER_CHARS = ("x", "é", "中", "😀")
 """One character per UTF-8 width; the last is outside the BMP (two UTF-16 code units)."""
 
 
-def _marker_pack(register_id: str, bucket: str, markers: list[str]) -> dict:
-    buckets = {name: [] for name in gen.BUCKET_NAMES}
+def _marker_pack(register_id: str, bucket: str, markers: list[str]) -> dict[str, Any]:
+    buckets: dict[str, list[str]] = {name: [] for name in oracle.BUCKET_NAMES}
     return gen.pack(register_id, markers={**buckets, bucket: markers})
 
 
@@ -142,7 +144,7 @@ def pack_variants(ctx: SuiteContext) -> Plan:
     """Valid packs at every bound: bucket sizes, marker lengths and widths, id lengths,
     each bucket left out, the seal field absent or empty."""
     cases = []
-    for bucket in gen.BUCKET_NAMES:
+    for bucket in oracle.BUCKET_NAMES:
         for size in BUCKET_SIZES:
             document = _marker_pack("sizes", bucket, ["m"] * size)
             cases.append(Case(document, (("bucket sizes", f"{bucket}:{size}"),)))
@@ -173,10 +175,10 @@ def marker_widths(ctx: SuiteContext) -> Plan:
     """The marker length bound with a marker character of each UTF-8 width, in each bucket."""
     cases = tuple(
         Case(["width", bucket, char], (("characters", char), ("buckets", bucket)))
-        for bucket in gen.BUCKET_NAMES
+        for bucket in oracle.BUCKET_NAMES
         for char in MARKER_CHARS
     )
-    return Plan(cases, (("characters", len(MARKER_CHARS)), ("buckets", len(gen.BUCKET_NAMES))))
+    return Plan(cases, (("characters", len(MARKER_CHARS)), ("buckets", len(oracle.BUCKET_NAMES))))
 
 
 def wrong_types(ctx: SuiteContext) -> Plan:
@@ -184,7 +186,7 @@ def wrong_types(ctx: SuiteContext) -> Plan:
     places = (
         *oracle.STRING_FIELDS,
         "register_id",
-        *(f"discourse_markers.{b}" for b in gen.BUCKET_NAMES),
+        *(f"discourse_markers.{b}" for b in oracle.BUCKET_NAMES),
     )
     values = (True, 1, None, ["x"])
     cases = tuple(
@@ -206,10 +208,10 @@ def select_sizes(ctx: SuiteContext) -> Plan:
             (("bucket sizes", str(size)), ("bucket names", name)),
         )
         for size in BUCKET_SIZES
-        for name in gen.BUCKET_NAMES
+        for name in oracle.BUCKET_NAMES
     )
     return Plan(
-        cases, (("bucket sizes", len(BUCKET_SIZES)), ("bucket names", len(gen.BUCKET_NAMES)))
+        cases, (("bucket sizes", len(BUCKET_SIZES)), ("bucket names", len(oracle.BUCKET_NAMES)))
     )
 
 
@@ -255,7 +257,7 @@ def precedence_cases(ctx: SuiteContext) -> Plan:
     """Every intent under each layering: nothing, flat only, per_intent only, both, and a
     per_intent entry for another intent."""
     depth, scoped = oracle.DEPTH_KEY, oracle.PER_INTENT_KEY
-    layerings = {
+    layerings: dict[str, Callable[[str], dict[str, Any]]] = {
         "default": lambda intent: {},
         "flat": lambda intent: {depth: 2},
         "per_intent": lambda intent: {scoped: {intent: {depth: 1}}},

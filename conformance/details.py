@@ -27,12 +27,12 @@ def note(**facts: Any) -> None:
         collected.update(facts)
 
 
-def start() -> Token:
+def start() -> Token[dict[str, Any] | None]:
     """Begin collecting for one requirement; pass the token to :func:`finish`."""
     return _CURRENT.set({})
 
 
-def finish(token: Token) -> dict[str, Any]:
+def finish(token: Token[dict[str, Any] | None]) -> dict[str, Any]:
     """Stop collecting; return what the checks reported since :func:`start`."""
     collected = _CURRENT.get() or {}
     _CURRENT.reset(token)

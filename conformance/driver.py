@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.engines.base import EngineClient
+from conformance.jsontypes import EncodableObject
 from conformance.oracle import FOUR_REGISTERS
 
 
@@ -31,14 +32,17 @@ def run_four(engine: EngineClient, script: list[str]) -> list[list[dict[str, Any
 
 def ratified_files(engine: EngineClient, pack: dict[str, Any]) -> dict[str, str]:
     """Ratify *pack* through the engine; return its sealed files (base64 by name)."""
-    return engine.call("register.ratify", {"pack": pack})["files"]
+    files: dict[str, str] = engine.call("register.ratify", {"pack": pack})["files"]
+    return files
 
 
 def many(engine: EngineClient, op: str, arg_list: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Results of *op* for every args object, batched when the engine claims ``batch``."""
     if "batch" not in engine.capabilities():
         return [engine.call(op, args) for args in arg_list]
-    requests = [{"id": i, "op": op, "args": args} for i, args in enumerate(arg_list)]
+    requests: list[EncodableObject] = [
+        {"id": i, "op": op, "args": args} for i, args in enumerate(arg_list)
+    ]
     responses = engine.call("batch", {"requests": requests})["responses"]
     if len(responses) != len(requests):
         raise AssertionError(f"batch of {len(requests)} answered with {len(responses)}")

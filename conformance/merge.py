@@ -80,7 +80,7 @@ def _check_complete(reports: list[dict[str, Any]]) -> list[str]:
     indexes = sorted(r["shard"]["index"] for r in reports)
     if indexes != list(range(1, count + 1)):
         raise MergeError(f"need shards 1..{count} exactly once; got {indexes}")
-    selection = reports[0]["shard"]["selection"]
+    selection: list[str] = reports[0]["shard"]["selection"]
     seen: dict[str, int] = {}
     for report in reports:
         shard = report["shard"]
@@ -98,7 +98,9 @@ def _check_complete(reports: list[dict[str, Any]]) -> list[str]:
     return selection
 
 
-def _windowed(reports: list[dict[str, Any]], req_id: str) -> list[tuple[list[int], dict, int]]:
+def _windowed(
+    reports: list[dict[str, Any]], req_id: str
+) -> list[tuple[list[int], dict[str, Any], int]]:
     """Each shard's (window, result, shard index) of a requirement run in windows, in order.
 
     The windows must tile the requirement's whole example sequence exactly.
@@ -119,7 +121,7 @@ def _windowed(reports: list[dict[str, Any]], req_id: str) -> list[tuple[list[int
     return parts
 
 
-def _join(parts: list[tuple[list[int], dict, int]]) -> tuple[dict[str, Any], int]:
+def _join(parts: list[tuple[list[int], dict[str, Any], int]]) -> tuple[dict[str, Any], int]:
     """One result from a requirement's windows: the first one that did not pass decides."""
     _, base, origin = next((part for part in parts if part[1]["verdict"] != "pass"), parts[0])
     joined = {
@@ -133,7 +135,9 @@ def _join(parts: list[tuple[list[int], dict, int]]) -> tuple[dict[str, Any], int
     return joined, origin
 
 
-def _results(reports: list[dict[str, Any]], selection: list[str]) -> tuple[list, dict[str, int]]:
+def _results(
+    reports: list[dict[str, Any]], selection: list[str]
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """The whole run's results in selection order, and the shard each result came from."""
     results, origins = [], {}
     for req_id in selection:
@@ -181,7 +185,7 @@ def _merge(reports: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, int
     return with_digest(merged), origins
 
 
-def _scope(reports: list[dict[str, Any]], selection: list[str], run: list[str]) -> dict:
+def _scope(reports: list[dict[str, Any]], selection: list[str], run: list[str]) -> dict[str, Any]:
     """The whole run's scope: its selection, and what any shard ran short or left unrun."""
     thin = sorted(set().union(*(r.get("scope", {}).get("thin", ()) for r in reports)))
     stopped = sum(r.get("scope", {}).get("stopped", 0) for r in reports)
@@ -190,7 +194,8 @@ def _scope(reports: list[dict[str, Any]], selection: list[str], run: list[str]) 
 
 def read_report(directory: Path) -> dict[str, Any]:
     try:
-        return json.loads((directory / "report.json").read_text(encoding="utf-8"))
+        report: dict[str, Any] = json.loads((directory / "report.json").read_text(encoding="utf-8"))
+        return report
     except (OSError, ValueError) as exc:
         raise MergeError(f"{directory}: no readable report.json ({exc})") from None
 

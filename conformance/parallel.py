@@ -19,6 +19,7 @@ from typing import Any
 
 from conformance.certify import engine_unavailable, greet, scoped_report
 from conformance.engines import EngineClient, EngineFault, open_engine
+from conformance.report.expected import ExpectedFailures
 from conformance.requirements import REGISTRY, Requirement, SuiteContext
 from conformance.runner import Outcome, Profile, run_requirement
 from conformance.shard import longest_first
@@ -59,11 +60,14 @@ def _start_worker(spec: EngineSpec) -> None:
 def _context(engine: EngineClient) -> SuiteContext:
     if "ctx" not in _worker:
         _worker["ctx"] = SuiteContext.from_engine(engine)
-    return _worker["ctx"]
+    ctx = _worker["ctx"]
+    assert isinstance(ctx, SuiteContext)
+    return ctx
 
 
 def _run_one(req_id: str, profile: Profile, max_examples: int | None) -> Outcome:
     engine = _worker["engine"]
+    assert isinstance(engine, EngineClient)
     try:
         ctx = _context(engine)
     except EngineFault as fault:
@@ -93,7 +97,7 @@ def run_parallel(
     with ProcessPoolExecutor(
         workers, mp_context=context, initializer=_start_worker, initargs=(spec,)
     ) as pool:
-        pending: dict[Future, str] = {}
+        pending: dict[Future[Outcome], str] = {}
         for req_id in order:
             req_profile, limit = plan.get(req_id, (profile, max_examples))
             pending[pool.submit(_run_one, req_id, req_profile, limit)] = req_id
@@ -116,7 +120,7 @@ def certify_parallel(
     requirements: list[Requirement],
     profile: Profile,
     *,
-    expected,
+    expected: ExpectedFailures,
     workers: int,
     max_examples: int | None = None,
     durations: Mapping[str, int] | None = None,
@@ -124,7 +128,7 @@ def certify_parallel(
     fail_fast: bool = False,
     plan: Plan | None = None,
     options: dict[str, Any] | None = None,
-):
+) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
     """:func:`conformance.certify.certify` on *workers* engine processes opened from *spec*.
 
     *engine* answers hello; an engine that cannot is certified on *engine* alone, which

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import shlex
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conformance.engines import EngineFault, EngineRefused, open_engine
+from conformance.engines import EngineClient, EngineFault, EngineRefused, open_engine
 from conformance.report.expected import ExpectedFailures
 from conformance.requirements import SuiteContext
 from conformance.runner import PROFILES
@@ -37,7 +39,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def _open_from(config: pytest.Config):
+def _open_from(config: pytest.Config) -> EngineClient:
     option = config.getoption
     return open_engine(
         option("--engine"),
@@ -80,7 +82,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def conformance_engine(request: pytest.FixtureRequest):
+def conformance_engine(request: pytest.FixtureRequest) -> Iterator[EngineClient]:
     """The engine under test, opened once per test session (per xdist worker)."""
     engine = _open_from(request.config)
     yield engine
@@ -88,7 +90,7 @@ def conformance_engine(request: pytest.FixtureRequest):
 
 
 @pytest.fixture(scope="session")
-def conformance_context(conformance_engine) -> SuiteContext:
+def conformance_context(conformance_engine: EngineClient) -> SuiteContext:
     return SuiteContext.from_engine(conformance_engine)
 
 
@@ -99,7 +101,7 @@ def conformance_expected(request: pytest.FixtureRequest) -> ExpectedFailures:
 
 
 @pytest.fixture(scope="session")
-def conformance_options(request: pytest.FixtureRequest) -> dict:
+def conformance_options(request: pytest.FixtureRequest) -> dict[str, Any]:
     option = request.config.getoption
     profile = PROFILES[option("--conformance-profile")]
     if option("--conformance-kills") is not None:
@@ -112,7 +114,7 @@ def conformance_options(request: pytest.FixtureRequest) -> dict:
     }
 
 
-def _engine_flag(option) -> str:
+def _engine_flag(option: Callable[[str], Any]) -> str:
     """The replay options naming the engine and shaping its exchanges, shell-quoted."""
     words = []
     if option("--engine") is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,7 +145,12 @@ def check_once(req: Requirement, engine: EngineClient, scenario: Any) -> None:
         raise _Refused(refusal) from None
 
 
-def _body(req: Requirement, engine: EngineClient, attempt: _Attempt, window=None):
+def _body(
+    req: Requirement,
+    engine: EngineClient,
+    attempt: _Attempt,
+    window: tuple[int, int] | None = None,
+) -> Callable[[Any], None]:
     def body(scenario: Any) -> None:
         if attempt.skips(window):
             return
@@ -164,7 +170,7 @@ def _body(req: Requirement, engine: EngineClient, attempt: _Attempt, window=None
     return body
 
 
-def _failure(req: Requirement, engine: EngineClient, scenario: Any, message: str) -> dict:
+def _failure(req: Requirement, engine: EngineClient, scenario: Any, message: str) -> dict[str, Any]:
     return {
         "requirement": req.id,
         "scenario": scenario,
@@ -205,7 +211,7 @@ def run_requirement(
             elif profile.derandomize:
                 runner = seed(requirement_seed(req))(runner)
             runner()
-        if attempt.failures:
+        if attempt.failure is not None:
             raise AssertionError(attempt.failure["message"])
         verdict, message = "pass", ""
     except _EngineDown as stop:
@@ -244,7 +250,9 @@ def requirement_seed(req: Requirement) -> int:
     return int.from_bytes(hashlib.sha256(f"core-conformance/{req.id}".encode()).digest()[:8])
 
 
-def _run_cover(req: Requirement, ctx: SuiteContext, body, attempt: _Attempt) -> None:
+def _run_cover(
+    req: Requirement, ctx: SuiteContext, body: Callable[[Any], None], attempt: _Attempt
+) -> None:
     """Run the requirement's coverage plan, every case even after a failure; record coverage."""
     if req.cover is None:
         return

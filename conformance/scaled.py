@@ -8,15 +8,19 @@ processes or within a budget, and ``Scale.label`` marks a shard's report.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.budget import BudgetError, certify_within, parse_budget
 from conformance.certify import certify
+from conformance.engines import EngineClient
 from conformance.merge import mark_shard
+from conformance.model import Requirement
 from conformance.parallel import EngineSpec, certify_parallel, default_workers
+from conformance.report.expected import ExpectedFailures
 from conformance.requirements.state_crash import kill_examples
-from conformance.runner import Profile
+from conformance.runner import Outcome, Profile
 from conformance.shard import Shard, ShardError, load_durations, shard_ids, window
 
 
@@ -50,7 +54,7 @@ KILL_EXAMPLE_MS = 250
 """About what one example (four SIGKILLs) of the kill soak costs; only orders the work."""
 
 
-def estimated_durations(requirements: list, profile: Profile) -> dict[str, int]:
+def estimated_durations(requirements: list[Requirement], profile: Profile) -> dict[str, int]:
     """Durations to schedule by when no earlier report is given: the kill soak is long."""
     return {
         r.id: kill_examples(profile.kills) * KILL_EXAMPLE_MS
@@ -84,7 +88,7 @@ class Scale:
         except (ShardError, BudgetError) as exc:
             raise ScaleError(str(exc)) from None
 
-    def share(self, requirements: list, profile: Profile) -> Share:
+    def share(self, requirements: list[Requirement], profile: Profile) -> Share:
         """The requirements this run covers (all, or its shard's) and their windows."""
         if self.shard is None:
             return Share(requirements)
@@ -98,7 +102,17 @@ class Scale:
         windows = {i: (*window(total, self.shard), total) for i, total in split.items()}
         return Share([r for r in requirements if r.id in ids], windows)
 
-    def certify(self, args, engine, share, profile, expected, on_result, *, options=None):
+    def certify(
+        self,
+        args: argparse.Namespace,
+        engine: EngineClient,
+        share: Share,
+        profile: Profile,
+        expected: ExpectedFailures,
+        on_result: Callable[[Requirement, Outcome], None],
+        *,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
         """Certify on one engine, on ``-n`` engine processes, or within ``--budget``.
 
         *options* are the engine options recorded in the report (for replay).
@@ -150,10 +164,12 @@ class Share:
     """The requirements one run covers; ``windows`` maps an id to (start, stop, total)
     when the run covers only examples [start, stop) of the requirement's total."""
 
-    requirements: list
+    requirements: list[Requirement]
     windows: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
-    def plan(self, profile: Profile, max_examples: int | None) -> dict:
+    def plan(
+        self, profile: Profile, max_examples: int | None
+    ) -> dict[str, tuple[Profile, int | None]]:
         """The (profile, max_examples) of each windowed requirement."""
         return {
             req_id: (replace(profile, example_range=(start, stop)), max_examples)

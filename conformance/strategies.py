@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -40,7 +41,7 @@ malformed_depths = st.sampled_from(MALFORMED_DEPTHS)
 
 
 @st.composite
-def select_args(draw, bucket=buckets) -> dict:
+def select_args(draw: st.DrawFn, bucket: st.SearchStrategy[list[str]] = buckets) -> dict[str, Any]:
     """Arguments of one ``variation.select`` call."""
     return {
         "bucket": draw(bucket),
@@ -52,9 +53,9 @@ def select_args(draw, bucket=buckets) -> dict:
 
 
 @st.composite
-def overrides(draw) -> dict:
+def overrides(draw: st.DrawFn) -> dict[str, Any]:
     """Well-formed realizer overrides: an optional flat depth and optional per_intent entries."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     if draw(st.booleans()):
         out[DEPTH_KEY] = draw(depths)
     scoped = draw(
@@ -64,13 +65,13 @@ def overrides(draw) -> dict:
             max_size=4,
         )
     )
-    if scoped or draw(st.booleans()):
+    if scoped or bool(draw(st.booleans())):
         out[PER_INTENT_KEY] = scoped
     return out
 
 
 @st.composite
-def discourse_markers(draw, allow_empty: bool = True) -> dict:
+def discourse_markers(draw: st.DrawFn, allow_empty: bool = True) -> dict[str, list[str]]:
     size = st.lists(markers, min_size=0 if allow_empty else 1, max_size=6)
     return {
         "openings": draw(size),
@@ -82,10 +83,10 @@ def discourse_markers(draw, allow_empty: bool = True) -> dict:
 def pack(
     register_id: str,
     *,
-    overrides: dict | None = None,
-    markers: dict | None = None,
+    overrides: dict[str, Any] | None = None,
+    markers: dict[str, list[str]] | None = None,
     depth_preference: str = "standard",
-) -> dict:
+) -> dict[str, Any]:
     """A structurally valid register pack document (unratified)."""
     return {
         "register_id": register_id,
@@ -100,7 +101,7 @@ def pack(
 
 
 @st.composite
-def valid_packs(draw) -> dict:
+def valid_packs(draw: st.DrawFn) -> dict[str, Any]:
     """Valid packs: null, override-only, marker-only, or both."""
     rid = draw(register_ids)
     kind = draw(st.sampled_from(("null", "overrides", "markers", "both")))
@@ -135,7 +136,7 @@ non_strings = st.sampled_from((1, 0, True, False, None, 1.5, [], ["x"], {}, {"a"
 
 
 @st.composite
-def pack_variants(draw) -> dict:
+def pack_variants(draw: st.DrawFn) -> dict[str, Any]:
     """Valid packs with their optional parts varied: buckets left out (a missing bucket is
     empty), ``mastery_report_sha256`` absent, empty or any string, ids up to 64 characters."""
     document = draw(valid_packs())
@@ -152,7 +153,7 @@ def pack_variants(draw) -> dict:
     return document
 
 
-def lexicon_lemmas(ctx: SuiteContext, *, glossed: bool | None = None) -> st.SearchStrategy:
+def lexicon_lemmas(ctx: SuiteContext, *, glossed: bool | None = None) -> st.SearchStrategy[str]:
     """Lemmas of the engine's own lexicon (optionally only those with or without gloss)."""
     rows = [e.lemma for e in ctx.lexicon if glossed is None or e.has_gloss == glossed]
     if not rows:
@@ -186,7 +187,7 @@ def template_words(ctx: SuiteContext) -> list[str]:
     return sorted(e.lemma for e in ctx.lexicon) or list(MADE_UP_WORDS)
 
 
-def prompts(ctx: SuiteContext) -> st.SearchStrategy:
+def prompts(ctx: SuiteContext) -> st.SearchStrategy[str]:
     """Prompts an engine can answer: its own lexicon times the intent templates.
 
     Arbitrary text is not drawn here; it belongs to the robustness requirement alone,
@@ -198,11 +199,11 @@ def prompts(ctx: SuiteContext) -> st.SearchStrategy:
     )
 
 
-def sessions(ctx: SuiteContext, max_turns: int = 6) -> st.SearchStrategy:
+def sessions(ctx: SuiteContext, max_turns: int = 6) -> st.SearchStrategy[list[str]]:
     """Multi-turn scripts of answerable prompts in which some prompts repeat verbatim."""
 
     @st.composite
-    def script(draw) -> list[str]:
+    def script(draw: st.DrawFn) -> list[str]:
         turns = draw(st.lists(prompts(ctx), min_size=1, max_size=max_turns))
         repeats = draw(st.lists(st.integers(0, len(turns) - 1), max_size=3))
         return turns + [turns[i] for i in repeats]

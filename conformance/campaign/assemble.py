@@ -17,12 +17,12 @@ from conformance.certify import scope_of, write_report
 from conformance.merge import with_digest
 from conformance.report.expected import ExpectedFailures
 from conformance.report.model import build_report
-from conformance.requirements import REGISTRY
+from conformance.requirements import REGISTRY, Requirement
 from conformance.requirements.state_crash import KILLS_PER_EXAMPLE
 from conformance.runner import Outcome
 
 
-def _task_order(result: dict[str, Any]) -> tuple:
+def _task_order(result: dict[str, Any]) -> tuple[int, int]:
     task = result["task"]
     return task["seed_index"], (task["window"] or [0])[0]
 
@@ -63,13 +63,15 @@ def soak_figures(results: list[dict[str, Any]], outcome: Outcome) -> dict[str, A
     }
 
 
-def engine_report(spec: CampaignSpec, index: int, mine: list[dict]) -> tuple[dict, list]:
+def engine_report(
+    spec: CampaignSpec, index: int, mine: list[dict[str, Any]]
+) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
     """The report of engine *index* from the results of all of its tasks."""
-    by_req: dict[str, list[dict]] = {}
+    by_req: dict[str, list[dict[str, Any]]] = {}
     for result in mine:
         by_req.setdefault(result["task"]["requirement"], []).append(result)
     pairs = [(REGISTRY[i], combine(by_req[i])) for i in spec.requirements]
-    hello = next((r["hello"] for r in sorted(mine, key=lambda r: r["key"])), {})
+    hello: dict[str, Any] = next((r["hello"] for r in sorted(mine, key=lambda r: r["key"])), {})
     profile = spec.base_profile()
     requirements = [REGISTRY[i] for i in spec.requirements]
     plan = {req.id: (profile, examples_for(spec, req)) for req in requirements}
@@ -90,9 +92,11 @@ def engine_report(spec: CampaignSpec, index: int, mine: list[dict]) -> tuple[dic
     return with_digest({**report, "campaign": campaign}), pairs
 
 
-def write_engine_reports(spec: CampaignSpec, root: Path, done: dict[str, dict]) -> list[Path]:
+def write_engine_reports(
+    spec: CampaignSpec, root: Path, done: dict[str, dict[str, Any]]
+) -> list[Path]:
     """Write every engine's report under ``root/reports/engine-N``; return the directories."""
-    by_engine: list[list[dict]] = [[] for _ in spec.engines]
+    by_engine: list[list[dict[str, Any]]] = [[] for _ in spec.engines]
     for result in done.values():
         by_engine[result["task"]["engine"]].append(result)
     directories = []

@@ -5,15 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from conformance.campaign.plan import CampaignError, CampaignSpec, engine_label, tasks
-from conformance.campaign.run import IN_FLIGHT, run_campaign
+from conformance.campaign.run import IN_FLIGHT, Listener, run_campaign
 from conformance.certify import is_interactive, select
 from conformance.engines import REFERENCE_FACTORY
 
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
-def add_parser(commands) -> argparse.ArgumentParser:
+
+Parser = TypeVar("Parser", bound=argparse.ArgumentParser)
+
+
+def add_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
     """Add the ``campaign`` subcommand to *commands* (an argparse subparsers object)."""
     parser = commands.add_parser("campaign", help="run a resumable campaign on a Dask cluster")
     parser.add_argument(
@@ -83,7 +89,7 @@ def _line(result: dict[str, Any], finished: int, total: int) -> str:
     )
 
 
-def _listener(quiet: bool, total: int):
+def _listener(quiet: bool, total: int) -> tuple[Listener, Progress | None]:
     if quiet or not is_interactive():
         return (lambda r, f, t: None if quiet else print(_line(r, f, t), flush=True)), None
     from rich.progress import Progress
@@ -91,7 +97,7 @@ def _listener(quiet: bool, total: int):
     progress = Progress(transient=True)
     bar = progress.add_task("campaign", total=total)
 
-    def on_result(result, finished, total):
+    def on_result(result: dict[str, Any], finished: int, total: int) -> None:
         progress.console.print(_line(result, finished, total))
         progress.update(bar, completed=finished)
 

@@ -134,7 +134,15 @@ def tasks(spec: CampaignSpec) -> list[dict[str, Any]]:
     return sorted(found, key=_task_order)
 
 
-def _task(spec, engine_index, req, seed_index, seed, window, kills) -> dict[str, Any]:
+def _task(
+    spec: CampaignSpec,
+    engine_index: int,
+    req: Requirement,
+    seed_index: int,
+    seed: int | None,
+    window: list[int] | None,
+    kills: int | None,
+) -> dict[str, Any]:
     span = "all" if window is None else f"{window[0]}-{window[1]}"
     return {
         "key": f"e{engine_index}-{req.id}-s{seed_index}-{span}",
@@ -148,7 +156,7 @@ def _task(spec, engine_index, req, seed_index, seed, window, kills) -> dict[str,
     }
 
 
-def _task_order(task: dict[str, Any]) -> tuple:
+def _task_order(task: dict[str, Any]) -> tuple[bool, int, str, int, int]:
     window = task["window"] or [0]
     scaled = task["window"] is not None or task["kills"] is not None
     return not scaled, task["engine"], task["requirement"], task["seed_index"], window[0]

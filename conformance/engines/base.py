@@ -6,6 +6,8 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.jsontypes import EncodableObject, JSONEncodable, Result
+
 
 class EngineFault(Exception):
     """The engine crashed, hung or broke the protocol; ``kind`` is ``crash``, ``timeout`` or
@@ -46,7 +48,7 @@ class Transcript:
 
     exchanges: list[dict[str, Any]] = field(default_factory=list)
 
-    def record(self, request: dict[str, Any], response: dict[str, Any] | None) -> None:
+    def record(self, request: EncodableObject, response: object) -> None:
         self.exchanges.append({"request": request, "response": response})
 
 
@@ -63,10 +65,10 @@ class EngineClient(abc.ABC):
         self.strict = strict
         self.transcript = Transcript()
         self._next_id = 0
-        self._hello: dict[str, Any] | None = None
+        self._hello: Result | None = None
 
     @abc.abstractmethod
-    def _exchange(self, request: dict[str, Any]) -> Any:
+    def _exchange(self, request: EncodableObject) -> object:
         """Send one request object; return the raw response object."""
 
     def close(self) -> None:  # noqa: B027  (nothing to release by default)
@@ -88,7 +90,7 @@ class EngineClient(abc.ABC):
         """Start a fresh transcript for the next generated example."""
         self.transcript = Transcript()
 
-    def raw(self, request: dict[str, Any], *, checked: bool = True) -> Any:
+    def raw(self, request: EncodableObject, *, checked: bool = True) -> object:
         """Send a request object as is; return the raw response (for protocol requirements).
 
         In strict mode the request is validated against the schemas first, unless
@@ -106,16 +108,14 @@ class EngineClient(abc.ABC):
         self.transcript.record(request, response)
         return response
 
-    def call(
-        self, op: str, args: dict[str, Any] | None = None, *, checked: bool = True
-    ) -> dict[str, Any]:
+    def call(self, op: str, args: EncodableObject | None = None, *, checked: bool = True) -> Result:
         """Send ``op`` with ``args``; return the result or raise EngineRefused/EngineFault."""
         self._next_id += 1
-        request = {"id": self._next_id, "op": op, "args": args or {}}
+        request: dict[str, JSONEncodable] = {"id": self._next_id, "op": op, "args": args or {}}
         response = self.raw(request, checked=checked)
         return self.unwrap(op, request["id"], response)
 
-    def unwrap(self, op: str, request_id: Any, response: Any) -> dict[str, Any]:
+    def unwrap(self, op: str, request_id: object, response: object) -> Result:
         """Check a response's envelope (and, strictly, its schema); return its result."""
         if not isinstance(response, dict) or response.get("id") != request_id:
             raise EngineFault(
@@ -129,8 +129,9 @@ class EngineClient(abc.ABC):
                 validate_response(op, response)
             except ProtocolViolation as exc:
                 raise EngineFault("protocol", str(exc)) from None
-        if response.get("ok") is True and isinstance(response.get("result"), dict):
-            return response["result"]
+        result = response.get("result")
+        if response.get("ok") is True and isinstance(result, dict):
+            return result
         error = response.get("error")
         if response.get("ok") is False and isinstance(error, dict):
             code, message = error.get("code"), error.get("message")
@@ -138,7 +139,7 @@ class EngineClient(abc.ABC):
                 raise EngineRefused(code, message, error.get("field"))
         raise EngineFault("protocol", f"malformed response to {op}: {str(response)[:200]}")
 
-    def hello(self) -> dict[str, Any]:
+    def hello(self) -> Result:
         """The engine's hello (cached)."""
         if self._hello is None:
             self._hello = self.call("hello")

@@ -17,7 +17,7 @@ def main(argv: list[str]) -> int:
     handler = load_factory(argv[1])()
     out = sys.stdout
 
-    def emit(message: dict) -> None:
+    def emit(message: object) -> None:
         out.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
         out.flush()
 

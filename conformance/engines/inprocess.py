@@ -5,17 +5,20 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from conformance.engines.base import EngineClient, EngineFault
+from conformance.jsontypes import EncodableObject
 
 
-def load_factory(spec: str):
+def load_factory(spec: str) -> Callable[[], Any]:
     """Import ``module:attribute`` and return the attribute."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"engine spec {spec!r} is not of the form module:factory")
-    return getattr(importlib.import_module(module_name), attribute)
+    factory: Callable[[], Any] = getattr(importlib.import_module(module_name), attribute)
+    return factory
 
 
 class InProcessEngine(EngineClient):
@@ -25,7 +28,9 @@ class InProcessEngine(EngineClient):
     pass anything a subprocess engine could not.
     """
 
-    def __init__(self, spec: str, *, strict: bool = False, factory=None) -> None:
+    def __init__(
+        self, spec: str, *, strict: bool = False, factory: Callable[[], Any] | None = None
+    ) -> None:
         super().__init__(strict=strict)
         self.spec = spec
         self.description = f"python:{spec}"
@@ -38,7 +43,7 @@ class InProcessEngine(EngineClient):
         except Exception as exc:  # a factory that raises is an engine that cannot start
             self._handler, self._start_error = None, exc
 
-    def _exchange(self, request: dict[str, Any]) -> Any:
+    def _exchange(self, request: EncodableObject) -> object:
         if self._handler is None:
             error = self._start_error
             raise EngineFault("crash", f"the factory raised {type(error).__name__}: {error}")

@@ -16,10 +16,11 @@ import shlex
 import signal
 import subprocess
 import threading
-from typing import Any
+from typing import IO
 
 from conformance.canonical import RefusedJSON, read_json
 from conformance.engines.base import EngineClient, EngineFault
+from conformance.jsontypes import EncodableObject
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
 """Longest stdout line accepted from an engine; a longer one is a protocol fault."""
@@ -57,13 +58,13 @@ def _printable(line: bytes) -> str:
 class _Pump:
     """Reads one process's stdout into a bounded queue; keeps the last lines for reports."""
 
-    def __init__(self, stream) -> None:
-        self.lines: queue.Queue = queue.Queue(maxsize=QUEUE_LINES)
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.lines: queue.Queue[object] = queue.Queue(maxsize=QUEUE_LINES)
         self.tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
         self.stopped = threading.Event()
         threading.Thread(target=self._run, args=(stream,), daemon=True).start()
 
-    def _run(self, stream) -> None:
+    def _run(self, stream: IO[bytes]) -> None:
         while not self.stopped.is_set():
             line = stream.readline(MAX_LINE_BYTES + 1)
             if not line:
@@ -87,12 +88,12 @@ class _Pump:
 class _StderrTail:
     """Drains one process's stderr, keeping only its last lines (bounded memory, no file)."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: IO[bytes]) -> None:
         self.lines: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
         self.done = threading.Event()
         threading.Thread(target=self._run, args=(stream,), daemon=True).start()
 
-    def _run(self, stream) -> None:
+    def _run(self, stream: IO[bytes]) -> None:
         for line in iter(lambda: stream.readline(MAX_LINE_BYTES), b""):
             self.lines.append(_printable(line))
         self.done.set()
@@ -111,7 +112,7 @@ class SubprocessEngine(EngineClient):
         self.timeout = timeout
         self.max_restarts = max_restarts
         self.restarts = 0
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._start_error: OSError | None = None
         self._ended = False
         self._start()
@@ -129,6 +130,7 @@ class SubprocessEngine(EngineClient):
         except OSError as exc:
             self._process, self._start_error = None, exc
             return
+        assert self._process.stdout is not None and self._process.stderr is not None
         self._pump = _Pump(self._process.stdout)
         self._stderr = _StderrTail(self._process.stderr)
         self._ended = False
@@ -145,13 +147,14 @@ class SubprocessEngine(EngineClient):
         stdout = list(self._pump.tail) if self._process is not None else []
         return {"stderr": self.stderr_tail(), "stdout": stdout}
 
-    def _exchange(self, request: dict[str, Any]) -> Any:
+    def _exchange(self, request: EncodableObject) -> object:
         if self._process is None:
             raise EngineFault("crash", f"cannot start {self.argv[0]!r}: {self._start_error}")
         if self._ended or self._pump.stopped.is_set():
             status = self._process.poll()
             message = f"engine is not running (exit status {status})"
             raise EngineFault("crash", message, exit_status=status)
+        assert self._process.stdin is not None
         try:
             self._process.stdin.write((json.dumps(request, ensure_ascii=False) + "\n").encode())
             self._process.stdin.flush()
@@ -160,12 +163,13 @@ class SubprocessEngine(EngineClient):
         return self._read_response()
 
     def _wait_briefly(self) -> int | None:
+        assert self._process is not None
         try:
             return self._process.wait(timeout=CLOSE_GRACE_SECONDS)
         except subprocess.TimeoutExpired:
             return None
 
-    def _read_response(self) -> Any:
+    def _read_response(self) -> object:
         try:
             line = self._pump.lines.get(timeout=self.timeout)
         except queue.Empty:
@@ -181,6 +185,7 @@ class SubprocessEngine(EngineClient):
             self._kill()
             message = f"a stdout line is longer than {MAX_LINE_BYTES} bytes"
             raise EngineFault("protocol", message, offending=bytes(line))
+        assert isinstance(line, bytes)
         try:
             message = read_json(line)
         except RefusedJSON as exc:
@@ -212,6 +217,7 @@ class SubprocessEngine(EngineClient):
         """The engine's stdout as the kernel names it (``pipe:[inode]``), None if not running."""
         if self._process is None:
             return None
+        assert self._process.stdout is not None
         return f"pipe:[{os.fstat(self._process.stdout.fileno()).st_ino}]"
 
     def restart(self) -> None:
@@ -226,6 +232,7 @@ class SubprocessEngine(EngineClient):
     def close(self) -> None:
         """Close stdin, give the engine a grace period to exit, then kill its process group."""
         if self._process is not None and self._process.poll() is None:
+            assert self._process.stdin is not None
             with contextlib.suppress(OSError):
                 self._process.stdin.close()
             self._wait_briefly()

@@ -33,7 +33,8 @@ def _is_number(_checker: object, instance: object) -> bool:
     return type(instance) in (int, float)
 
 
-WireValidator = validators.extend(
+# types-jsonschema leaves validators.extend unannotated.
+WireValidator = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
         {"integer": _is_integer, "number": _is_number}
@@ -75,6 +76,7 @@ def has_schema(name: str) -> bool:
 def validate_request(obj: object) -> None:
     """Check a request envelope and, for a protocol op, its args."""
     _check("request", obj, "$")
+    assert isinstance(obj, dict)  # the request schema admits only objects
     op = obj["op"]
     if has_schema(f"args.{op}"):
         _check(f"args.{op}", obj.get("args", {}), "$.args")
@@ -90,12 +92,14 @@ def validate_response(
     also checks every inner response against its own op.
     """
     _check_response(request_op, obj, "$")
+    assert isinstance(obj, dict)  # the response schema admits only objects
     if request_op == "batch" and inner_ops is not None and obj.get("ok") is True:
         _check_inner(inner_ops, obj["result"]["responses"])
 
 
 def _check_response(op: str | None, obj: object, where: str) -> None:
     _check("response", obj, where)
+    assert isinstance(obj, dict)  # the response schema admits only objects
     if obj["ok"] is True and op is not None and has_schema(f"result.{op}"):
         _check(f"result.{op}", obj["result"], f"{where}.result")
 

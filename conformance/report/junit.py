@@ -8,8 +8,8 @@ from typing import Any
 
 def _engine_fault_case(suite: ET.Element, fault: dict[str, Any]) -> None:
     """The one engine-level verdict as one errored test case."""
-    suite.set("tests", str(int(suite.get("tests")) + 1))
-    suite.set("errors", str(int(suite.get("errors")) + 1))
+    suite.set("tests", str(int(suite.attrib["tests"]) + 1))
+    suite.set("errors", str(int(suite.attrib["errors"]) + 1))
     case = ET.SubElement(suite, "testcase", classname="conformance.engine", name=fault["code"])
     output = "\n".join(["stderr:", *fault["stderr_tail"], "stdout:", *fault["stdout_tail"]])
     error = ET.SubElement(case, "error", message=fault["message"][:500], type=fault["kind"])

@@ -72,7 +72,7 @@ def _discrimination(req: Requirement, outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def root_causes(results: list[dict]) -> list[dict[str, Any]]:
+def root_causes(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Engine errors shared by two or more failing requirements, each with the ids it fails."""
     groups: dict[str, list[str]] = {}
     for r in results:
@@ -85,13 +85,13 @@ def root_causes(results: list[dict]) -> list[dict[str, Any]]:
     ]
 
 
-def stale_entries(results: list[dict], expected: ExpectedFailures) -> list[str]:
+def stale_entries(results: list[dict[str, Any]], expected: ExpectedFailures) -> list[str]:
     """Expected failures naming no requirement, or one the engine does not claim."""
     outcomes = {r["id"]: r["outcome"] for r in results}
     return sorted(i for i in expected.reasons if outcomes.get(i, "not-claimed") == "not-claimed")
 
 
-def run_verdict(clean: bool, scope: dict[str, Any], engine_fault: dict | None) -> str:
+def run_verdict(clean: bool, scope: dict[str, Any], engine_fault: dict[str, Any] | None) -> str:
     """One of VERDICTS: a fault or a failure outranks a partial run."""
     if engine_fault is not None:
         return "engine-unavailable"
@@ -101,10 +101,10 @@ def run_verdict(clean: bool, scope: dict[str, Any], engine_fault: dict | None) -
 
 
 def summarize(
-    results: list[dict],
+    results: list[dict[str, Any]],
     stale: list[str],
     scope: dict[str, Any] = COMPLETE,
-    engine_fault: dict | None = None,
+    engine_fault: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     count = {
         name: sum(r["outcome"] == name for r in results)

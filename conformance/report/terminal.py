@@ -7,7 +7,7 @@ directory.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance.report.certificate import (
     MARK,
@@ -32,6 +32,9 @@ COUNTS = (
     ("not_claimed", "not claimed"),
     ("examples", "examples"),
 )
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def problems(report: dict[str, Any], report_dir: str) -> list[tuple[str, str, str | None]]:
@@ -58,7 +61,7 @@ def render_summary(report: dict[str, Any], report_dir: str) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def print_summary(report: dict[str, Any], report_dir: str, console) -> None:
+def print_summary(report: dict[str, Any], report_dir: str, console: Console) -> None:
     """Draw the summary with rich: the verdict, a table of counts, then the problems."""
     from rich.markup import escape
     from rich.table import Table

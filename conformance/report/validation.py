@@ -16,7 +16,8 @@ SCHEMAS = ("report", "counterexample")
 def schema(name: str) -> dict[str, Any]:
     """The schema *name* (one of SCHEMAS), as shipped in ``conformance/report/schemas``."""
     path = resources.files("conformance.report").joinpath("schemas", f"{name}.schema.json")
-    return json.loads(path.read_text(encoding="utf-8"))
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return document
 
 
 def validate(name: str, document: Any) -> None:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 from hypothesis import strategies as st
 
 from conformance.driver import many
-from conformance.engines.base import EngineRefused
+from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
 
 SPEC = "docs/spec.md § Algebra (Cl(4,1) substrate parity)"
@@ -68,12 +69,12 @@ def exact_product(a: list[float], b: list[float]) -> tuple[list[Fraction], list[
     return out, size
 
 
-def product(a: list, b: list) -> list[Fraction]:
+def product(a: list[float], b: list[float]) -> list[Fraction]:
     """The exact product of two multivectors."""
     return exact_product(a, b)[0]
 
 
-def reverse(a: list) -> list:
+def reverse(a: list[float]) -> list[float]:
     """Each grade-r coefficient times ``(-1)^(r(r-1)/2)``."""
     return [REVERSE[m] * x for m, x in enumerate(a)]
 
@@ -91,7 +92,7 @@ def _floats(mv: object, what: str) -> list[float]:
     return [float(x) for x in mv]
 
 
-def _mv(result: dict, what: str) -> list[float]:
+def _mv(result: dict[str, Any], what: str) -> list[float]:
     return _floats(result.get("multivector"), what)
 
 
@@ -127,7 +128,7 @@ small_coords = st.lists(st.integers(-4, 4), min_size=5, max_size=5)
 
 
 @st.composite
-def simple_bivectors(draw, euclidean: bool = False) -> list[float]:
+def simple_bivectors(draw: st.DrawFn, euclidean: bool = False) -> list[float]:
     """``a ^ b`` for integer vectors (a null plane now and then), never zero."""
     if not euclidean and draw(st.integers(0, 3)) == 0:
         a = draw(st.lists(st.integers(-4, 4), min_size=3, max_size=3))
@@ -147,7 +148,7 @@ angles = st.floats(-8.0, 8.0, allow_subnormal=False)
 
 
 @st.composite
-def chains(draw) -> dict:
+def chains(draw: st.DrawFn) -> dict[str, Any]:
     """A long chain of rotor generators and a vector to carry through it."""
     euclid = st.tuples(simple_bivectors(euclidean=True), st.floats(-math.pi, math.pi))
     boost = st.tuples(simple_bivectors(), st.floats(-1 / 32, 1 / 32))
@@ -165,7 +166,7 @@ def chains(draw) -> dict:
     capabilities=("algebra",),
     seed=SPEC,
 )
-def basis_table(engine, _):
+def basis_table(engine: EngineClient, _: object) -> None:
     pairs = [(i, j) for i in range(SIZE) for j in range(SIZE)]
     args = [{"a": _blade(i), "b": _blade(j)} for i, j in pairs]
     for (i, j), result in zip(pairs, many(engine, "algebra.product", args), strict=True):
@@ -192,7 +193,7 @@ def _ulp_check(got: float, exact: Fraction, size: Fraction, ulps: int, where: st
     seed=SPEC,
     strategy=lambda ctx: st.tuples(float_mvs, float_mvs).map(list),
 )
-def product_within_ulps(engine, pair):
+def product_within_ulps(engine: EngineClient, pair: list[Any]) -> None:
     a, b = pair
     got = _mv(engine.call("algebra.product", {"a": a, "b": b}), "product")
     exact, sizes = exact_product(a, b)
@@ -213,10 +214,10 @@ def product_within_ulps(engine, pair):
     seed=SPEC,
     strategy=lambda ctx: st.tuples(int_mvs, int_mvs, int_mvs).map(list),
 )
-def associative_and_distributive(engine, triple):
+def associative_and_distributive(engine: EngineClient, triple: list[Any]) -> None:
     a, b, c = ([float(x) for x in mv] for mv in triple)
 
-    def mul(x, y):
+    def mul(x: list[float], y: list[float]) -> list[float]:
         return _mv(engine.call("algebra.product", {"a": x, "b": y}), "product")
 
     left, right = mul(mul(a, b), c), mul(a, mul(b, c))
@@ -237,13 +238,13 @@ def associative_and_distributive(engine, triple):
     seed=SPEC,
     strategy=lambda ctx: st.tuples(int_mvs, int_mvs).map(list),
 )
-def reverse_anti_automorphism(engine, pair):
+def reverse_anti_automorphism(engine: EngineClient, pair: list[Any]) -> None:
     a, b = ([float(x) for x in mv] for mv in pair)
 
-    def rev(x):
+    def rev(x: list[float]) -> list[float]:
         return _mv(engine.call("algebra.reverse", {"a": x}), "reverse")
 
-    def mul(x, y):
+    def mul(x: list[float], y: list[float]) -> list[float]:
         return _mv(engine.call("algebra.product", {"a": x, "b": y}), "product")
 
     assert rev(rev(a)) == a, "rev(rev(a)) != a"
@@ -266,7 +267,7 @@ def expected_rotor(bivector: list[float], angle: float) -> list[float]:
     return out
 
 
-def _refused(engine, bivector: list[float], why: str) -> None:
+def _refused(engine: EngineClient, bivector: list[float], why: str) -> None:
     try:
         engine.call("algebra.rotor", {"bivector": bivector, "angle": 1.0})
     except EngineRefused as refusal:
@@ -285,15 +286,17 @@ def _refused(engine, bivector: list[float], why: str) -> None:
     seed=SPEC,
     strategy=lambda ctx: st.tuples(simple_bivectors(), angles).map(list),
 )
-def rotor_closed_form(engine, case):
+def rotor_closed_form(engine: EngineClient, case: list[Any]) -> None:
     bivector, angle = case
     got = _mv(engine.call("algebra.rotor", {"bivector": bivector, "angle": angle}), "rotor")
     for k, exact in enumerate(expected_rotor(bivector, angle)):
         bound = ROTOR_ULPS * math.ulp(max(1.0, abs(exact)))
         assert abs(got[k] - exact) <= bound, f"rotor[{k}] = {got[k]!r}, closed form {exact!r}"
     scale = max(1.0, sum(x * x for x in got))
-    reported = engine.call("algebra.versor_condition", {"versor": got}).get("condition")
-    assert type(reported) in (int, float), f"versor_condition {reported!r} is not a number"
+    reported: object = engine.call("algebra.versor_condition", {"versor": got}).get("condition")
+    assert isinstance(reported, int | float) and not isinstance(reported, bool), (
+        f"versor_condition {reported!r} is not a number"
+    )
     own = condition(got)
     assert own <= 1e-12 * scale, f"rotor is not a unit versor: condition {own:.3g}"
     assert abs(reported - own) <= 1e-12 * scale, f"versor_condition {reported!r}, exact {own!r}"
@@ -312,7 +315,7 @@ def rotor_closed_form(engine, case):
     strategy=lambda ctx: chains(),
     max_examples=10,
 )
-def versor_chain_closure(engine, chain):
+def versor_chain_closure(engine: EngineClient, chain: dict[str, Any]) -> None:
     args = [{"bivector": b, "angle": angle} for b, angle in chain["steps"]]
     rotors = [_mv(r, "rotor") for r in many(engine, "algebra.rotor", args)]
     versor = _blade(0)

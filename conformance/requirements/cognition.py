@@ -7,9 +7,12 @@ disagreement by case id.
 
 from __future__ import annotations
 
+from typing import Any
+
 from conformance import corpus
 from conformance.coverage import Case, Plan
 from conformance.driver import run_script
+from conformance.engines.base import EngineClient
 from conformance.oracle import GROUNDING_SOURCES, INTENT_NAMES
 from conformance.requirements.registry import SuiteContext, requirement
 
@@ -34,7 +37,7 @@ def corpus_plan(ctx: SuiteContext) -> Plan:
     return Plan((Case(cases, classes),), universe)
 
 
-def _disagreements(engine, cases: list[dict], key: str) -> list[str]:
+def _disagreements(engine: EngineClient, cases: list[dict[str, Any]], key: str) -> list[str]:
     found = []
     for case in cases:
         said = run_script(engine, None, case["turns"])[-1].get(key)
@@ -46,7 +49,7 @@ def _disagreements(engine, cases: list[dict], key: str) -> list[str]:
     return found
 
 
-def _agree(engine, cases, key: str) -> None:
+def _agree(engine: EngineClient, cases: list[dict[str, Any]], key: str) -> None:
     found = _disagreements(engine, cases, key)
     assert not found, f"{len(found)} of {len(cases)} cases disagree: " + "; ".join(found)
 
@@ -60,7 +63,7 @@ def _agree(engine, cases, key: str) -> None:
     seed=INTENTS,
     cover=corpus_plan,
 )
-def intents_agree(engine, cases):
+def intents_agree(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
     _agree(engine, cases, "intent")
 
 
@@ -72,7 +75,7 @@ def intents_agree(engine, cases):
     seed=GROUNDING,
     cover=corpus_plan,
 )
-def grounding_agrees(engine, cases):
+def grounding_agrees(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
     _agree(engine, cases, "grounding_source")
 
 
@@ -85,5 +88,5 @@ def grounding_agrees(engine, cases):
     seed="docs/intents.md § Subjects",
     cover=corpus_plan,
 )
-def subjects_agree(engine, cases):
+def subjects_agree(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
     _agree(engine, cases, "subject")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import strategies as st
 
 from conformance import coverage
 from conformance import strategies as gen
 from conformance.driver import ratified_files, run_four, run_script
+from conformance.engines.base import EngineClient
 from conformance.oracle import CONVIVIAL, FOUR_REGISTERS, NEUTRAL, TERSE
 from conformance.requirements.registry import SuiteContext, requirement
 
@@ -18,11 +21,11 @@ CLOSURE = "L10 brief § Decision 0 (versor_condition < 1e-6 by construction)"
 MAX_VERSOR_CONDITION = 1e-6
 
 
-def _sessions(ctx):
+def _sessions(ctx: SuiteContext) -> st.SearchStrategy[list[str]]:
     return gen.sessions(ctx)
 
 
-def _same_across(runs: list[list[dict]], key: str, script: list[str]) -> None:
+def _same_across(runs: list[list[dict[str, Any]]], key: str, script: list[str]) -> None:
     for turn, responses in enumerate(zip(*runs, strict=True)):
         values = {str(r.get(key)) for r in responses}
         assert len(values) == 1, (
@@ -43,7 +46,7 @@ def _same_across(runs: list[list[dict]], key: str, script: list[str]) -> None:
     strategy=_sessions,
     cover=coverage.scripts_under((None,)),
 )
-def unregistered_is_bare(engine, script):
+def unregistered_is_bare(engine: EngineClient, script: list[str]) -> None:
     for turn, r in enumerate(run_script(engine, None, script)):
         assert r["surface"] == r["pre_decoration_surface"], f"turn {turn}: None decorated"
         assert r["register_id"] is None, f"turn {turn}: register_id {r['register_id']!r}"
@@ -59,7 +62,7 @@ def unregistered_is_bare(engine, script):
     strategy=_sessions,
     cover=coverage.scripts_under((None, NEUTRAL)),
 )
-def none_equals_neutral(engine, script):
+def none_equals_neutral(engine: EngineClient, script: list[str]) -> None:
     none = run_script(engine, None, script)
     neutral = run_script(engine, NEUTRAL, script)
     for turn, (a, b) in enumerate(zip(none, neutral, strict=True)):
@@ -78,7 +81,7 @@ def none_equals_neutral(engine, script):
     strategy=_sessions,
     cover=coverage.scripts_under(),
 )
-def trace_hash_invariant(engine, script):
+def trace_hash_invariant(engine: EngineClient, script: list[str]) -> None:
     _same_across(run_four(engine, script), "trace_hash", script)
 
 
@@ -91,7 +94,7 @@ def trace_hash_invariant(engine, script):
     strategy=_sessions,
     cover=coverage.scripts_under(),
 )
-def grounding_invariant(engine, script):
+def grounding_invariant(engine: EngineClient, script: list[str]) -> None:
     _same_across(run_four(engine, script), "grounding_source", script)
 
 
@@ -104,7 +107,7 @@ def grounding_invariant(engine, script):
     strategy=_sessions,
     cover=coverage.scripts_under(),
 )
-def truth_fields_invariant(engine, script):
+def truth_fields_invariant(engine: EngineClient, script: list[str]) -> None:
     runs = run_four(engine, script)
     for key in ("intent", "subject", "turn_idx", "versor_condition"):
         _same_across(runs, key, script)
@@ -119,7 +122,7 @@ def truth_fields_invariant(engine, script):
     strategy=lambda ctx: st.tuples(st.sampled_from(FOUR_REGISTERS), _sessions(ctx)).map(list),
     cover=coverage.register_and_script,
 )
-def replay_equivalence(engine, scenario):
+def replay_equivalence(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, script = scenario
     first = run_script(engine, register_id, script)
     second = run_script(engine, register_id, script)
@@ -137,7 +140,7 @@ def replay_equivalence(engine, scenario):
     strategy=lambda ctx: gen.prompts(ctx),
     cover=coverage.template_prompts,
 )
-def turn_distinct(engine, prompt):
+def turn_distinct(engine: EngineClient, prompt: str) -> None:
     responses = run_script(engine, CONVIVIAL, [prompt] * 6)
     variants = {r["register_variant_id"] for r in responses}
     assert len(variants) > 1, f"{prompt!r}: all 6 turns use marker variant {variants}"
@@ -151,7 +154,7 @@ def turn_distinct(engine, prompt):
     capabilities=("sessions", "lexicon"),
     seed="ADR-0070 § Decision; § Cognition lane — split expectation",
 )
-def terse_is_shorter(engine, _):
+def terse_is_shorter(engine: EngineClient, _: object) -> None:
     lexicon = SuiteContext.from_engine(engine).lexicon
     script = [f"What is {e.lemma}?" for e in lexicon]
     neutral = run_script(engine, NEUTRAL, script)
@@ -179,7 +182,7 @@ def terse_is_shorter(engine, _):
     ).map(list),
     max_examples=30,
 )
-def transitions_not_consumed(engine, scenario):
+def transitions_not_consumed(engine: EngineClient, scenario: list[Any]) -> None:
     markers, transitions, script = scenario
     plain = {**markers, "transitions": []}
     with_transitions = {**markers, "transitions": transitions}
@@ -203,7 +206,7 @@ def transitions_not_consumed(engine, scenario):
     strategy=lambda ctx: gen.sessions(ctx, 12),
     cover=coverage.scripts_under((None,)),
 )
-def versor_closure(engine, script):
+def versor_closure(engine: EngineClient, script: list[str]) -> None:
     for turn, r in enumerate(run_script(engine, None, script)):
         condition = r["versor_condition"]
         assert isinstance(condition, (int, float)) and 0 <= condition < MAX_VERSOR_CONDITION, (

@@ -6,6 +6,9 @@ import base64
 import copy
 import hashlib
 import json
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -13,7 +16,8 @@ from conformance import coverage
 from conformance import strategies as gen
 from conformance.canonical import digest
 from conformance.driver import ratified_files
-from conformance.engines.base import EngineRefused
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.jsontypes import JSONEncodable
 from conformance.oracle import (
     BUCKET_NAMES,
     DEPTH_KEY,
@@ -36,11 +40,13 @@ GATE = "ADR-0070 § The R3 ratification gate; ADR-0071 § Ratify gate widening"
 SEAL = "ADR-0070 § The new pack (mastery_report_sha256 and the self-sealed report)"
 
 
-def _validate(engine, document, expected_id=None) -> dict:
+def _validate(
+    engine: EngineClient, document: JSONEncodable, expected_id: str | None = None
+) -> dict[str, Any]:
     return engine.call("register.validate", {"pack": document, "expected_id": expected_id})
 
 
-def _refusal(call) -> EngineRefused | None:
+def _refusal(call: Callable[[], object]) -> EngineRefused | None:
     try:
         call()
     except EngineRefused as refusal:
@@ -48,7 +54,9 @@ def _refusal(call) -> EngineRefused | None:
     return None
 
 
-def _expect_code(call, code: str, what: str, field: str | None = None) -> EngineRefused:
+def _expect_code(
+    call: Callable[[], object], code: str, what: str, field: str | None = None
+) -> EngineRefused:
     """The call is refused with *code*; with *field*, the refusal names that field too."""
     refusal = _refusal(call)
     assert refusal is not None, f"{what}: accepted, expected {code}"
@@ -75,7 +83,7 @@ def _names_field(refusal: EngineRefused, field: str, what: str) -> None:
     seed=LOADER,
     strategy=lambda ctx: gen.valid_packs(),
 )
-def valid_packs_accepted(engine, document):
+def valid_packs_accepted(engine: EngineClient, document: dict[str, Any]) -> None:
     got = _validate(engine, document, document["register_id"])
     assert got["register_id"] == document["register_id"]
 
@@ -90,7 +98,7 @@ def valid_packs_accepted(engine, document):
     strategy=lambda ctx: gen.invalid_ids,
     cover=coverage.broken_ids,
 )
-def invalid_ids_refused(engine, register_id):
+def invalid_ids_refused(engine: EngineClient, register_id: str) -> None:
     _expect_code(
         lambda: _validate(engine, gen.pack(register_id)),
         "REGISTER_INVALID_ID",
@@ -109,7 +117,7 @@ def invalid_ids_refused(engine, register_id):
         list
     ),
 )
-def missing_field(engine, scenario):
+def missing_field(engine: EngineClient, scenario: list[Any]) -> None:
     document, name = scenario
     broken = {k: v for k, v in document.items() if k != name}
     _expect_code(
@@ -127,7 +135,7 @@ def missing_field(engine, scenario):
         gen.valid_packs(), st.text(max_size=10).filter(lambda v: v != SCHEMA_VERSION)
     ).map(list),
 )
-def unsupported_schema(engine, scenario):
+def unsupported_schema(engine: EngineClient, scenario: list[Any]) -> None:
     document, version = scenario
     _expect_code(
         lambda: _validate(engine, {**document, "schema_version": version}),
@@ -146,7 +154,7 @@ def unsupported_schema(engine, scenario):
     seed=LOADER,
     strategy=lambda ctx: st.tuples(gen.valid_packs(), gen.register_ids).map(list),
 )
-def id_mismatch(engine, scenario):
+def id_mismatch(engine: EngineClient, scenario: list[Any]) -> None:
     document, other = scenario
     if other == document["register_id"]:
         other += "x"
@@ -171,7 +179,7 @@ def id_mismatch(engine, scenario):
     ).map(list),
     cover=coverage.marker_widths,
 )
-def marker_length_bound(engine, scenario):
+def marker_length_bound(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, bucket, char = scenario
     markers = {name: ["x"] for name in BUCKET_NAMES}
     at_limit = gen.pack(register_id, markers={**markers, bucket: [char * MAX_MARKER_LEN]})
@@ -194,7 +202,7 @@ def marker_length_bound(engine, scenario):
     seed=LOADER,
     strategy=lambda ctx: st.tuples(gen.register_ids, st.sampled_from(BUCKET_NAMES)).map(list),
 )
-def bucket_size_bound(engine, scenario):
+def bucket_size_bound(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, bucket = scenario
     markers = {name: ["x"] for name in BUCKET_NAMES}
     _validate(engine, gen.pack(register_id, markers={**markers, bucket: ["m"] * MAX_BUCKET}))
@@ -219,7 +227,7 @@ def bucket_size_bound(engine, scenario):
     ).map(list),
     cover=coverage.depth_bounds,
 )
-def override_bounds(engine, scenario):
+def override_bounds(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, value, intent, scoped = scenario
     entry = {DEPTH_KEY: value}
     overrides = {PER_INTENT_KEY: {intent: entry}} if scoped else entry
@@ -249,7 +257,7 @@ def override_bounds(engine, scenario):
         gen.intents,
     ).map(list),
 )
-def unknown_override_key(engine, scenario):
+def unknown_override_key(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, key, scoped, intent = scenario
     overrides = {"per_intent": {intent: {key: 1}}} if scoped else {key: 1}
     where = f"realizer_overrides.per_intent.{intent}" if scoped else "realizer_overrides"
@@ -267,7 +275,7 @@ def _other_seal(seal: str) -> str:
     return ("0" if seal[0] != "0" else "1") + seal[1:]
 
 
-def _load(engine, register_id: str, files: dict[str, str]) -> dict:
+def _load(engine: EngineClient, register_id: str, files: dict[str, str]) -> dict[str, Any]:
     return engine.call("register.load", {"register_id": register_id, "files": files})
 
 
@@ -283,7 +291,7 @@ def _b64(data: bytes) -> str:
     seed=SEAL,
     strategy=lambda ctx: gen.valid_packs(),
 )
-def not_ratified(engine, document):
+def not_ratified(engine: EngineClient, document: dict[str, Any]) -> None:
     rid = document["register_id"]
     files = {f"{rid}.json": _b64(json.dumps(document, sort_keys=True, indent=2).encode() + b"\n")}
     _expect_code(lambda: _load(engine, rid, files), "REGISTER_NOT_RATIFIED", "unratified pack")
@@ -298,7 +306,7 @@ def not_ratified(engine, document):
     strategy=lambda ctx: st.tuples(gen.valid_packs(), gen.valid_packs()).map(list),
     max_examples=40,
 )
-def seal_mismatch(engine, scenario):
+def seal_mismatch(engine: EngineClient, scenario: list[Any]) -> None:
     first, second = scenario
     rid = first["register_id"]
     other = {**copy.deepcopy(second), "register_id": rid, "description": "another pack"}
@@ -332,14 +340,14 @@ def seal_mismatch(engine, scenario):
     ).map(list),
     max_examples=60,
 )
-def tampered_pack_refused(engine, scenario):
+def tampered_pack_refused(engine: EngineClient, scenario: list[Any]) -> None:
     document, position, delta, description = scenario
     rid = document["register_id"]
     files = ratified_files(engine, document)
     assert _load(engine, rid, files)["pack"]["register_id"] == rid, "the ratified pack"
     raw = base64.b64decode(files[f"{rid}.json"])
     for what, edited in _edits(raw, position, delta, description):
-        refusal = _refusal(lambda e=edited: _load(engine, rid, {**files, f"{rid}.json": _b64(e)}))
+        refusal = _refusal(partial(_load, engine, rid, {**files, f"{rid}.json": _b64(edited)}))
         assert refusal is not None, f"{what}, and the pack still loads"
         assert refusal.code.startswith("REGISTER_"), f"{what}: refused with {refusal.code}"
 
@@ -366,7 +374,7 @@ def _edits(raw: bytes, position: int, delta: int, description: str) -> list[tupl
     seed=LOADER,
     strategy=lambda ctx: gen.register_ids.map(lambda r: f"absent_{r}"),
 )
-def not_found(engine, register_id):
+def not_found(engine: EngineClient, register_id: str) -> None:
     _expect_code(lambda: _load(engine, register_id, {}), "REGISTER_NOT_FOUND", register_id)
 
 
@@ -387,7 +395,7 @@ METHODS = {
     strategy=lambda ctx: gen.valid_packs(),
     max_examples=60,
 )
-def ratify_gate(engine, document):
+def ratify_gate(engine: EngineClient, document: dict[str, Any]) -> None:
 
     result = engine.call("register.ratify", {"pack": document})
     report = result["report"]
@@ -422,7 +430,7 @@ def ratify_gate(engine, document):
     strategy=lambda ctx: gen.pack_variants(),
     cover=coverage.pack_variants,
 )
-def optional_variants_accepted(engine, document):
+def optional_variants_accepted(engine: EngineClient, document: dict[str, Any]) -> None:
     got = _validate(engine, document, document["register_id"])
     assert got["register_id"] == document["register_id"], f"register_id {got['register_id']!r}"
 
@@ -438,7 +446,7 @@ def optional_variants_accepted(engine, document):
         st.text(min_size=1, max_size=20).filter(lambda k: k not in PACK_FIELDS),
     ).map(list),
 )
-def unknown_top_level_field(engine, scenario):
+def unknown_top_level_field(engine: EngineClient, scenario: list[Any]) -> None:
     document, name = scenario
     _expect_code(
         lambda: _validate(engine, {**document, name: "extra"}),
@@ -448,7 +456,9 @@ def unknown_top_level_field(engine, scenario):
     )
 
 
-def _retyped(document: dict, where: str, value, index: int) -> tuple[dict, str, str]:
+def _retyped(
+    document: dict[str, Any], where: str, value: object, index: int
+) -> tuple[dict[str, Any], str, str]:
     """*document* with the part *where* replaced by a non-string *value*: (pack, code, field)."""
     broken = copy.deepcopy(document)
     if where in STRING_FIELDS:
@@ -458,7 +468,7 @@ def _retyped(document: dict, where: str, value, index: int) -> tuple[dict, str, 
         broken[where] = value
         return broken, "REGISTER_INVALID_ID", where
     bucket = where.split(".")[1]
-    markers = {name: ["m"] * (index + 1) for name in BUCKET_NAMES}
+    markers: dict[str, list[object]] = {name: ["m"] * (index + 1) for name in BUCKET_NAMES}
     markers[bucket][index] = value
     broken["discourse_markers"] = markers
     return broken, "REGISTER_MALFORMED", f"{where}[{index}]"
@@ -481,20 +491,20 @@ def _retyped(document: dict, where: str, value, index: int) -> tuple[dict, str, 
     ).map(list),
     cover=coverage.wrong_types,
 )
-def non_strings_refused(engine, scenario):
+def non_strings_refused(engine: EngineClient, scenario: list[Any]) -> None:
     document, where, value, index = scenario
     broken, code, field = _retyped(document, where, value, index)
     _expect_code(lambda: _validate(engine, broken), code, f"{field} = {value!r}", field)
 
 
-def _normal_pack(document: dict) -> dict:
+def _normal_pack(document: dict[str, Any]) -> dict[str, Any]:
     """The pack as the normal form carries it: all three buckets, no seal field."""
     markers = {name: document["discourse_markers"].get(name, []) for name in BUCKET_NAMES}
     body = {k: v for k, v in document.items() if k != SEAL_FIELD}
     return {**body, "discourse_markers": markers}
 
 
-def expected_report(document: dict) -> dict:
+def expected_report(document: dict[str, Any]) -> dict[str, Any]:
     """The sealed report the gate must write for *document*, from docs/registers.md."""
     pack = _normal_pack(document)
     markers, overrides = pack["discourse_markers"], pack["realizer_overrides"]
@@ -517,14 +527,14 @@ def expected_report(document: dict) -> dict:
     return {**report, "seal": digest(report)}
 
 
-def _kinds(pack: dict) -> set[str]:
+def _kinds(pack: dict[str, Any]) -> set[str]:
     """What a pack changes: ``overrides``, ``markers`` (openings or closings), or nothing."""
     markers = pack["discourse_markers"]
     kinds = {"overrides"} if pack["realizer_overrides"] else set()
     return kinds | ({"markers"} if markers["openings"] or markers["closings"] else set())
 
 
-def _methods(pack: dict) -> list[str]:
+def _methods(pack: dict[str, Any]) -> list[str]:
     """The sorted ratification methods of a pack: by what it changes, or the null method."""
     return sorted(m for kind in _kinds(pack) or {"null"} for m in METHODS[kind])
 
@@ -539,7 +549,7 @@ def _methods(pack: dict) -> list[str]:
     seed="ADR-0070 § The new pack (the self-sealed report); ADR-0071 § Ratify gate widening",
     strategy=lambda ctx: gen.pack_variants(),
 )
-def ratify_report_exact(engine, document):
+def ratify_report_exact(engine: EngineClient, document: dict[str, Any]) -> None:
     result = engine.call("register.ratify", {"pack": document})
     want = expected_report(document)
     rid = document["register_id"]
@@ -552,7 +562,7 @@ def ratify_report_exact(engine, document):
     assert sealed.get(SEAL_FIELD) == want["seal"], "the pack does not store the seal"
 
 
-def _normal_form(value) -> bytes:
+def _normal_form(value: object) -> bytes:
     return (json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode()
 
 
@@ -566,7 +576,7 @@ def _normal_form(value) -> bytes:
     strategy=lambda ctx: st.tuples(gen.valid_packs(), st.text(min_size=1, max_size=12)).map(list),
     max_examples=15,
 )
-def edited_report_refused(engine, scenario):
+def edited_report_refused(engine: EngineClient, scenario: list[Any]) -> None:
     document, label = scenario
     rid = document["register_id"]
     files = ratified_files(engine, document)
@@ -584,13 +594,13 @@ def edited_report_refused(engine, scenario):
     )
     for what, raw in edits:
         _expect_code(
-            lambda r=raw: _load(engine, rid, {**files, name: _b64(r)}),
+            partial(_load, engine, rid, {**files, name: _b64(raw)}),
             "REGISTER_SEAL_MISMATCH",
             f"report {what}",
         )
 
 
-SHAPES = {
+SHAPES: dict[str, tuple[dict[str, Any], str, str]] = {
     "depth_preference unknown": (
         {"depth_preference": "loud"},
         "REGISTER_BAD_DEPTH_PREFERENCE",
@@ -649,7 +659,7 @@ SHAPES = {
     strategy=lambda ctx: st.tuples(gen.register_ids, st.sampled_from(sorted(SHAPES))).map(list),
     cover=coverage.each("shapes", [["shape_v1", n] for n in sorted(SHAPES)]),
 )
-def wrong_shapes_refused(engine, scenario):
+def wrong_shapes_refused(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, name = scenario
     change, code, field = SHAPES[name]
     document = {**gen.pack(register_id, depth_preference="terse"), **change}

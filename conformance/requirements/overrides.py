@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import strategies as st
 
 from conformance import coverage, oracle
 from conformance import strategies as gen
 from conformance.driver import ratified_files, run_script
-from conformance.engines.base import EngineRefused
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 
 PER_INTENT = "ADR-0071 § Per-intent override schema"
@@ -15,7 +18,7 @@ CLAMP = "ADR-0070 § Wiring shape (the defensive clamp)"
 GATE = "ADR-0071 § Ratify gate widening (per_intent keys must be IntentTag names)"
 
 
-def _scoped_to(overrides: dict, intent: str, depth: int | None) -> dict:
+def _scoped_to(overrides: dict[str, Any], intent: str, depth: int | None) -> dict[str, Any]:
     """*overrides*, with a per_intent depth for *intent* when *depth* is given."""
     if depth is None:
         return overrides
@@ -24,9 +27,10 @@ def _scoped_to(overrides: dict, intent: str, depth: int | None) -> dict:
     return {**overrides, "per_intent": scoped}
 
 
-def _resolve(engine, overrides: dict, intent: str) -> int:
-    args = {"realizer_overrides": overrides, "intent": intent}
-    return engine.call("overrides.resolve", args)["disclosure_domain_count"]
+def _resolve(engine: EngineClient, overrides: dict[str, Any], intent: str) -> int:
+    args: EncodableObject = {"realizer_overrides": overrides, "intent": intent}
+    depth: int = engine.call("overrides.resolve", args)["disclosure_domain_count"]
+    return depth
 
 
 @requirement(
@@ -40,7 +44,7 @@ def _resolve(engine, overrides: dict, intent: str) -> int:
     ).map(lambda t: [_scoped_to(*t), t[1]]),
     cover=coverage.precedence_cases,
 )
-def precedence(engine, scenario):
+def precedence(engine: EngineClient, scenario: list[Any]) -> None:
     overrides, intent = scenario
     got, expected = _resolve(engine, overrides, intent), oracle.resolve_depth(overrides, intent)
     assert got == expected, f"{overrides} for {intent}: engine {got}, spec {expected}"
@@ -55,7 +59,7 @@ def precedence(engine, scenario):
     strategy=lambda ctx: st.tuples(gen.malformed_depths, gen.depths, gen.intents).map(list),
     cover=coverage.malformed_depth_cases,
 )
-def clamp(engine, scenario):
+def clamp(engine: EngineClient, scenario: list[Any]) -> None:
     bad, good, intent = scenario
     flat = _resolve(engine, {"disclosure_domain_count": bad}, intent)
     default = oracle.DEFAULT_DEPTH
@@ -79,7 +83,7 @@ def clamp(engine, scenario):
         st.text(min_size=1, max_size=20).filter(lambda s: s not in oracle.INTENT_NAMES),
     ).map(list),
 )
-def unknown_intent_refused(engine, scenario):
+def unknown_intent_refused(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, intent = scenario
     overrides = {"per_intent": {intent: {"disclosure_domain_count": 1}}}
     document = gen.pack(register_id, overrides=overrides, depth_preference="terse")
@@ -91,7 +95,7 @@ def unknown_intent_refused(engine, scenario):
     raise AssertionError(f"per_intent key {intent!r} was accepted")
 
 
-def _depth_pack(register_id: str, overrides: dict) -> dict:
+def _depth_pack(register_id: str, overrides: dict[str, Any]) -> dict[str, Any]:
     return gen.pack(register_id, overrides=overrides, depth_preference="terse")
 
 
@@ -108,7 +112,7 @@ def _depth_pack(register_id: str, overrides: dict) -> dict:
     ).map(list),
     max_examples=30,
 )
-def per_intent_end_to_end(engine, scenario):
+def per_intent_end_to_end(engine: EngineClient, scenario: list[Any]) -> None:
     lemmas, (scoped, flat) = scenario
     script = [f"What is {lemma}?" for lemma in lemmas] + [
         f"Tell me about {lemma}." for lemma in lemmas
@@ -142,7 +146,7 @@ def per_intent_end_to_end(engine, scenario):
     capabilities=("sessions", "registers.ratify", "lexicon"),
     seed="ADR-0070 § The composer change",
 )
-def depth_is_observable(engine, _):
+def depth_is_observable(engine: EngineClient, _: object) -> None:
     from conformance.requirements.registry import SuiteContext
 
     glossless = [e.lemma for e in SuiteContext.from_engine(engine).lexicon if not e.has_gloss]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from hypothesis import strategies as st
 
 from conformance import coverage, oracle
 from conformance import strategies as gen
 from conformance.driver import run_script
-from conformance.engines.base import EngineRefused
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.jsontypes import EncodableObject, JSONEncodable, JSONValue
 from conformance.requirements.registry import SuiteContext, requirement
 
 PROTOCOL = "docs/protocol.md (core-engine/1)"
@@ -24,7 +26,7 @@ VARIANT = re.compile(r"([0-9a-f]{12})?")
     capabilities=(),
     seed=PROTOCOL,
 )
-def hello_shape(engine, _):
+def hello_shape(engine: EngineClient, _: object) -> None:
     hello = engine.call("hello")
     assert hello.get("protocol") == "core-engine/1", f"protocol {hello.get('protocol')!r}"
     info = hello.get("engine", {})
@@ -35,7 +37,7 @@ def hello_shape(engine, _):
     assert caps == sorted(set(caps)), f"capabilities are not sorted and unique: {caps}"
 
 
-def _still_alive(engine) -> None:
+def _still_alive(engine: EngineClient) -> None:
     assert engine.call("hello")["protocol"] == "core-engine/1", "engine did not answer hello"
 
 
@@ -49,7 +51,7 @@ def _still_alive(engine) -> None:
         lambda op: op not in {"hello", "batch"} and "." not in op
     ),
 )
-def unknown_op(engine, op):
+def unknown_op(engine: EngineClient, op: str) -> None:
     try:
         engine.call(op, checked=False)
     except EngineRefused as refusal:
@@ -59,7 +61,7 @@ def unknown_op(engine, op):
     _still_alive(engine)
 
 
-MALFORMED_ARGS = {
+MALFORMED_ARGS: dict[str, EncodableObject] = {
     "variation.select": {"bucket": "not-a-list", "trace_hash": 1, "turn_idx": -1},
     "variation.decorate": {"surface": 5},
     "overrides.resolve": {"realizer_overrides": [], "intent": "NOPE"},
@@ -78,7 +80,7 @@ MALFORMED_ARGS = {
     strategy=lambda ctx: st.sampled_from(sorted(MALFORMED_ARGS)),
     cover=coverage.each("ops", sorted(MALFORMED_ARGS)),
 )
-def malformed_args(engine, op):
+def malformed_args(engine: EngineClient, op: str) -> None:
     try:
         engine.call(op, MALFORMED_ARGS[op], checked=False)
     except EngineRefused as refusal:
@@ -97,8 +99,8 @@ def malformed_args(engine, op):
     seed=PROTOCOL,
     strategy=lambda ctx: st.lists(gen.select_args(), min_size=1, max_size=12),
 )
-def batch_equals_sequential(engine, arg_list):
-    requests = [
+def batch_equals_sequential(engine: EngineClient, arg_list: list[dict[str, Any]]) -> None:
+    requests: list[dict[str, Any]] = [
         {"id": f"b{i}", "op": "variation.select", "args": a} for i, a in enumerate(arg_list)
     ]
     batched = engine.call("batch", {"requests": requests})["responses"]
@@ -118,7 +120,7 @@ def batch_equals_sequential(engine, arg_list):
         st.lists(st.text(max_size=200), min_size=1, max_size=4),
     ).map(list),
 )
-def chat_shape(engine, scenario):
+def chat_shape(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, texts = scenario
     for turn, r in enumerate(run_script(engine, register_id, texts)):
         assert HEX64.fullmatch(str(r.get("trace_hash"))), f"trace_hash {r.get('trace_hash')!r}"
@@ -137,7 +139,7 @@ def chat_shape(engine, scenario):
     capabilities=("sessions", "lexicon"),
     seed="L10 brief § 2 (the lexicon is part of the minimal persistent core)",
 )
-def every_lemma_reachable(engine, _):
+def every_lemma_reachable(engine: EngineClient, _: object) -> None:
     lexicon = SuiteContext.from_engine(engine).lexicon
     assert lexicon, "the engine lists no lemma"
     for entry in lexicon:
@@ -147,7 +149,7 @@ def every_lemma_reachable(engine, _):
         )
 
 
-BAD_ENVELOPES = {
+BAD_ENVELOPES: dict[str, tuple[EncodableObject, JSONValue, str]] = {
     "id missing": ({"op": "hello", "args": {}}, None, "id"),
     "id true": ({"id": True, "op": "hello", "args": {}}, None, "id"),
     "id 1.5": ({"id": 1.5, "op": "hello", "args": {}}, None, "id"),
@@ -169,7 +171,7 @@ BAD_ENVELOPES = {
     strategy=lambda ctx: st.sampled_from(sorted(BAD_ENVELOPES)),
     cover=coverage.each("envelopes", sorted(BAD_ENVELOPES)),
 )
-def bad_envelope(engine, name):
+def bad_envelope(engine: EngineClient, name: str) -> None:
     request, echoed, field = BAD_ENVELOPES[name]
     response = engine.raw(request, checked=False)
     assert isinstance(response, dict) and response.get("ok") is False, f"{name}: {response!r}"
@@ -182,14 +184,14 @@ def bad_envelope(engine, name):
     _still_alive(engine)
 
 
-SELECT = {
+SELECT: dict[str, JSONEncodable] = {
     "bucket": ["a", "b"],
     "trace_hash": "0" * 64,
     "register_id": "r",
     "turn_idx": 0,
     "bucket_name": "openings",
 }
-BAD_ARGS = {
+BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
     "unknown argument": ("variation.select", {**SELECT, "colour": "red"}, "colour"),
     "missing argument": (
         "variation.select",
@@ -239,11 +241,13 @@ BAD_ARGS = {
     strategy=lambda ctx: st.sampled_from(sorted(BAD_ARGS)),
     cover=coverage.each("argument faults", sorted(BAD_ARGS)),
 )
-def bad_args(engine, name):
+def bad_args(engine: EngineClient, name: str) -> None:
     _refused_as_bad_args(engine, name, *BAD_ARGS[name])
 
 
-def _refused_as_bad_args(engine, name: str, op: str, args: dict, field: str) -> None:
+def _refused_as_bad_args(
+    engine: EngineClient, name: str, op: str, args: EncodableObject, field: str
+) -> None:
     """*op* with *args* is refused with PROTOCOL_BAD_ARGS naming *field*, and the engine lives."""
     try:
         engine.call(op, args, checked=False)
@@ -264,10 +268,12 @@ def _refused_as_bad_args(engine, name: str, op: str, args: dict, field: str) -> 
     seed="docs/protocol.md § batch",
     strategy=lambda ctx: st.integers(0, 3),
 )
-def nested_batch_refused(engine, position):
+def nested_batch_refused(engine: EngineClient, position: int) -> None:
     session = engine.call("session.open", {"register_id": None})["session"]
-    closes = [{"id": i, "op": "session.close", "args": {"session": session}} for i in range(3)]
-    nested = {"id": "n", "op": "batch", "args": {"requests": []}}
+    closes: list[EncodableObject] = [
+        {"id": i, "op": "session.close", "args": {"session": session}} for i in range(3)
+    ]
+    nested: EncodableObject = {"id": "n", "op": "batch", "args": {"requests": []}}
     requests = [*closes[:position], nested, *closes[position:]]
     try:
         engine.call("batch", {"requests": requests}, checked=False)
@@ -283,7 +289,7 @@ def nested_batch_refused(engine, position):
     engine.call("session.close", {"session": session})
 
 
-STATE_ARGS = {
+STATE_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
     "dir empty": ("state.load", {"dir": ""}, "dir"),
     "dir with NUL": ("state.load", {"dir": "/tmp/a\x00b"}, "dir"),
     "dir a number": ("state.open", {"dir": 7}, "dir"),
@@ -311,5 +317,5 @@ STATE_ARGS = {
     strategy=lambda ctx: st.sampled_from(sorted(STATE_ARGS)),
     cover=coverage.each("state argument faults", sorted(STATE_ARGS)),
 )
-def bad_state_args(engine, name):
+def bad_state_args(engine: EngineClient, name: str) -> None:
     _refused_as_bad_args(engine, name, *STATE_ARGS[name])

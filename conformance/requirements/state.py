@@ -6,10 +6,12 @@ import os
 import random
 import subprocess
 import time
+from pathlib import Path
+from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.engines.base import EngineRefused
+from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
 from conformance.state import oracle
 from conformance.state.driver import (
@@ -60,15 +62,15 @@ sessions = st.builds(
 records = st.lists(st.one_of(recognizers, candidates, sessions), max_size=12)
 
 
-def _unique(rows: list[dict]) -> list[dict]:
+def _unique(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list({(r["kind"], r["key"]): r for r in rows}.values())
 
 
-def _core_bytes(directory, generation: int) -> bytes:
+def _core_bytes(directory: Path, generation: int) -> bytes:
     return (directory / f"gen-{generation:08d}" / "core.jsonl").read_bytes()
 
 
-def _commit(stores: Stores, directory, rows: list[dict]) -> dict:
+def _commit(stores: Stores, directory: Path, rows: list[dict[str, Any]]) -> dict[str, Any]:
     store = stores.open(directory)["store"]
     stores.engine.call("state.apply", {"store": store, "mutations": [put(r) for r in rows]})
     done = stores.engine.call("state.checkpoint", {"store": store})
@@ -84,7 +86,7 @@ def _commit(stores: Stores, directory, rows: list[dict]) -> dict:
     capabilities=STATE,
     seed=f"{BRIEF} § Step 2 ruling (tolerate version <= current, refuse newer)",
 )
-def schema_matrix(engine, _):
+def schema_matrix(engine: EngineClient, _: object) -> None:
     expected = expected_fixtures()
     with scratch() as root:
         for name in fixture_names():
@@ -124,7 +126,7 @@ BAD_VERSIONS = st.one_of(
     seed=f"{BRIEF} § Step 2 ruling (REFUSE version > current; never silently mis-load)",
     strategy=lambda ctx: st.tuples(records, BAD_VERSIONS).map(list),
 )
-def schema_refusals(engine, scenario):
+def schema_refusals(engine: EngineClient, scenario: list[Any]) -> None:
     rows, (version, code) = scenario
     with scratch() as directory:
         oracle.write_generation(directory, 1, oracle.encode_core(rows), version)
@@ -149,7 +151,7 @@ def schema_refusals(engine, scenario):
         st.one_of(st.binary(max_size=40), st.just(b""), st.just(b"gen-00000009\n")),
     ).map(list),
 )
-def pointer_fallback(engine, scenario):
+def pointer_fallback(engine: EngineClient, scenario: list[Any]) -> None:
     older, newer, pointer = scenario
     with scratch() as directory:
         oracle.write_generation(directory, 1, oracle.encode_core(older))
@@ -180,7 +182,7 @@ def pointer_fallback(engine, scenario):
     seed=f"{BRIEF} § 4 (byte-stable incl. deterministic line ordering)",
     strategy=lambda ctx: st.tuples(records, st.integers(0, 2**32)).map(list),
 )
-def byte_stable_ordering(engine, scenario):
+def byte_stable_ordering(engine: EngineClient, scenario: list[Any]) -> None:
     rows, shuffle_seed = scenario
     rows = _unique(rows)
     shuffled = rows[:]
@@ -202,7 +204,7 @@ def byte_stable_ordering(engine, scenario):
     seed=f"{BRIEF} § 1 (byte-identity round trip)",
     strategy=lambda ctx: records,
 )
-def save_load_save(engine, rows):
+def save_load_save(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
     with scratch() as directory, Stores(engine) as stores:
         first = _commit(stores, directory, rows)
         store = stores.open(directory)["store"]
@@ -224,7 +226,7 @@ def save_load_save(engine, rows):
     seed=f"{BRIEF} § Step 2 ruling (omitted-when-default, byte-equality with older encodings)",
     strategy=lambda ctx: records,
 )
-def additive_optional(engine, rows):
+def additive_optional(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
     defaults = [{**r, **oracle.OPTIONAL_DEFAULTS.get(r["kind"], {})} for r in _unique(rows)]
     with scratch() as directory, Stores(engine) as stores:
         done = _commit(stores, directory, defaults)
@@ -243,7 +245,7 @@ def additive_optional(engine, rows):
     capabilities=STATE,
     seed=f"{BRIEF} § 4 (lineage-chain identity); § Step 2 ruling (migration is a lineage event)",
 )
-def lineage(engine, _):
+def lineage(engine: EngineClient, _: object) -> None:
     with scratch() as root, Stores(engine) as stores:
         fresh = stores.open(root / "life")
         assert fresh["reason"] == "fresh", f"first boot reason {fresh['reason']!r}"
@@ -281,7 +283,7 @@ def lineage(engine, _):
     seed=f"{BRIEF} § 1 (graceful-shutdown checkpoint byte-identical: kill-9 = clean exit)",
     strategy=lambda ctx: records,
 )
-def clean_shutdown(engine, rows):
+def clean_shutdown(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
     with scratch() as directory, Stores(engine) as stores:
         store = stores.open(directory)["store"]
         engine.call("state.apply", {"store": store, "mutations": [put(r) for r in rows]})
@@ -304,7 +306,7 @@ def clean_shutdown(engine, rows):
     seed=f"{BRIEF} § M1 (operator's file system)",
     strategy=lambda ctx: st.sampled_from([0o600, 0o640, 0o644, 0o444]),
 )
-def modes_preserved(engine, mode):
+def modes_preserved(engine: EngineClient, mode: int) -> None:
     with scratch() as directory, Stores(engine) as stores:
         first = _commit(stores, directory, [])
         for path in (directory / f"gen-{first['generation']:08d}").iterdir():
@@ -325,7 +327,7 @@ def modes_preserved(engine, mode):
     seed=f"{BRIEF} § M4 (kill -9 at any instruction)",
     strategy=lambda ctx: st.tuples(records, st.binary(max_size=64)).map(list),
 )
-def leftovers_do_not_leak(engine, scenario):
+def leftovers_do_not_leak(engine: EngineClient, scenario: list[Any]) -> None:
     rows, junk = scenario
     with scratch() as directory, Stores(engine) as stores:
         first = _commit(stores, directory, [])
@@ -349,7 +351,7 @@ def leftovers_do_not_leak(engine, scenario):
     capabilities=STATE,
     seed=f"{BRIEF} § M1 (single-writer enforcement)",
 )
-def second_writer_refused(engine, _):
+def second_writer_refused(engine: EngineClient, _: object) -> None:
     with scratch() as directory, Stores(engine) as stores:
         first = stores.open(directory)["store"]
         try:
@@ -369,7 +371,7 @@ def second_writer_refused(engine, _):
     capabilities=STATE,
     seed=f"{BRIEF} § M1 (single writer); § M4 (power loss)",
 )
-def lock_across_processes(engine, _):
+def lock_across_processes(engine: EngineClient, _: object) -> None:
     import json
     import signal
 
@@ -385,6 +387,7 @@ def lock_across_processes(engine, _):
         )
         try:
             request = {"id": 1, "op": "state.open", "args": {"dir": str(directory)}}
+            assert holder.stdin is not None and holder.stdout is not None
             holder.stdin.write(json.dumps(request).encode() + b"\n")
             holder.stdin.flush()
             opened = json.loads(holder.stdout.readline())
@@ -409,7 +412,7 @@ def lock_across_processes(engine, _):
                 time.sleep(0.05)
 
 
-def _refusal(engine, op: str, args: dict) -> str | None:
+def _refusal(engine: EngineClient, op: str, args: dict[str, Any]) -> str | None:
     """The code *op* is refused with, or None when it succeeds (a store it opened is closed)."""
     try:
         answer = engine.call(op, args)
@@ -430,7 +433,7 @@ def _refusal(engine, op: str, args: dict) -> str | None:
     strategy=lambda ctx: st.sampled_from(["unlink", "replace"]),
     max_examples=2,
 )
-def lock_survives_unlink(engine, how):
+def lock_survives_unlink(engine: EngineClient, how: str) -> None:
     with scratch() as directory, Stores(engine) as stores:
         first = stores.open(directory)["store"]
         (directory / "LOCK").unlink()
@@ -453,7 +456,7 @@ LINKABLE = (
 )
 
 
-def _outside_target(entry: str, directory, outside) -> object:
+def _outside_target(entry: str, directory: Path, outside: Path) -> object:
     """Move or create what *entry* will link to, outside the state directory."""
     target = outside / entry.replace("/", "_")
     source = directory / entry
@@ -477,7 +480,7 @@ def _outside_target(entry: str, directory, outside) -> object:
     strategy=lambda ctx: st.tuples(records, st.sampled_from(LINKABLE)).map(list),
     max_examples=len(LINKABLE) * 2,
 )
-def symlinks_refused(engine, scenario):
+def symlinks_refused(engine: EngineClient, scenario: list[Any]) -> None:
     from conformance.state.crashstates import snapshot
 
     rows, entry = scenario
@@ -506,7 +509,7 @@ UNREADABLE = ("CURRENT", "gen-00000002/core.jsonl", "gen-00000002/manifest.json"
     strategy=lambda ctx: st.tuples(records, records).map(list),
     max_examples=2,
 )
-def unreadable_refused(engine, scenario):
+def unreadable_refused(engine: EngineClient, scenario: list[Any]) -> None:
     from conformance.state.crashstates import snapshot
     from conformance.state.unprivileged import bound_by_modes
 
@@ -541,14 +544,14 @@ def unreadable_refused(engine, scenario):
     assert not touched, f"an unreadable state was changed: {touched}"
 
 
-def _changed(before: dict, after: dict) -> list[str]:
+def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
 
 
 LOADS = ("state.load", "state.open")
 
 
-def _unusable(root) -> dict[str, object]:
+def _unusable(root: Path) -> dict[str, object]:
     (root / "file").write_bytes(b"not a directory")
     named = root / "pointer-is-a-directory"
     oracle.write_generation(named, 1, oracle.encode_core([]))
@@ -570,7 +573,7 @@ def _unusable(root) -> dict[str, object]:
     capabilities=STATE,
     seed="docs/state.md § Directory layout (no file-system failure is ENGINE_INTERNAL)",
 )
-def unusable_directories(engine, _):
+def unusable_directories(engine: EngineClient, _: object) -> None:
     with scratch() as root:
         wrong = {
             f"{op} on {what}": code

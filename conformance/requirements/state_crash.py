@@ -5,17 +5,25 @@ from __future__ import annotations
 
 import math
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
 
 from hypothesis import strategies as st
 
 from conformance import details
-from conformance.engines.base import EngineRefused
-from conformance.requirements.registry import requirement
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.requirements.registry import SuiteContext, requirement
 from conformance.state import oracle, strace
 from conformance.state.crashstates import expand
 from conformance.state.driver import Stores, load, scratch
 from conformance.state.judge import distinct_states, failures
-from conformance.state.killer import KILL_TIMEOUT, KillPlan, kill_workers, soak_and_kill
+from conformance.state.killer import (
+    KILL_TIMEOUT,
+    KillPlan,
+    KillRecord,
+    kill_workers,
+    soak_and_kill,
+)
 from conformance.state.traces import (
     Trace,
     both_traces,
@@ -36,11 +44,13 @@ proposals = st.fixed_dictionaries(
 )
 
 
-def _journal(engine, directory, name: str, repair: bool) -> dict:
+def _journal(engine: EngineClient, directory: Path, name: str, repair: bool) -> dict[str, Any]:
     return engine.call("state.journal", {"dir": str(directory), "name": name, "repair": repair})
 
 
-def _propose_all(engine, stores: Stores, directory, items: list[dict]) -> list[dict]:
+def _propose_all(
+    engine: EngineClient, stores: Stores, directory: Path, items: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     store = stores.open(directory)["store"]
     answers = [engine.call("state.propose", {"store": store, "proposal": p}) for p in items]
     stores.close(store)
@@ -57,7 +67,7 @@ def _propose_all(engine, stores: Stores, directory, items: list[dict]) -> list[d
         st.lists(proposals, min_size=1, max_size=6), st.integers(1, 10**6)
     ).map(list),
 )
-def torn_tail(engine, scenario):
+def torn_tail(engine: EngineClient, scenario: list[Any]) -> None:
     items, cut = scenario
     with scratch() as directory, Stores(engine) as stores:
         _propose_all(engine, stores, directory, items)
@@ -84,7 +94,7 @@ def torn_tail(engine, scenario):
         st.lists(proposals, min_size=3, max_size=6), st.integers(0, 10**6), st.integers(0, 10**6)
     ).map(list),
 )
-def corrupt_middle(engine, scenario):
+def corrupt_middle(engine: EngineClient, scenario: list[Any]) -> None:
     items, which, where = scenario
     with scratch() as directory, Stores(engine) as stores:
         _propose_all(engine, stores, directory, items)
@@ -111,7 +121,7 @@ def corrupt_middle(engine, scenario):
     strategy=lambda ctx: st.integers(1, 40),
     max_examples=2,
 )
-def backpressure(engine, extra):
+def backpressure(engine: EngineClient, extra: int) -> None:
     items = [{"lemma": f"l{i}", "claim": str(i)} for i in range(PENDING_CAP + extra)]
     with scratch() as directory, Stores(engine) as stores:
         answers = _propose_all(engine, stores, directory, items)
@@ -123,14 +133,16 @@ def backpressure(engine, extra):
         assert pending + overflow == items, "a proposal was lost or reordered"
 
 
-def _kill_plans(ctx):
+def _kill_plans(ctx: SuiteContext) -> st.SearchStrategy[list[list[int]]]:
     plan = st.builds(KillPlan, st.integers(0, 2**16), st.integers(1, 6), st.integers(0, 50_000))
     return st.lists(plan, min_size=KILLS_PER_EXAMPLE, max_size=KILLS_PER_EXAMPLE).map(
         lambda plans: [[p.seed, p.acks, p.delay_us] for p in plans]
     )
 
 
-def _check_kill(engine, directory, plan: KillPlan, record) -> tuple[str | None, str | None]:
+def _check_kill(
+    engine: EngineClient, directory: Path, plan: KillPlan, record: KillRecord
+) -> tuple[str | None, str | None]:
     """What the restart after *record* loaded (a figure name), and the problem, if any."""
     if record.error:
         return None, f"{plan}: {record.error}"
@@ -156,7 +168,7 @@ def _check_kill(engine, directory, plan: KillPlan, record) -> tuple[str | None, 
     strategy=_kill_plans,
     scale="kills",
 )
-def survives_sigkill(engine, plans):
+def survives_sigkill(engine: EngineClient, plans: list[list[int]]) -> None:
     command = engine.spawn_command()
     assert command, "the engine cannot be started as a separate process"
     problems: dict[int, str] = {}
@@ -183,7 +195,7 @@ def kill_examples(kills: int) -> int:
     return max(1, math.ceil(kills / KILLS_PER_EXAMPLE))
 
 
-def _records(kind_keys: str, min_size: int = 0):
+def _records(kind_keys: str, min_size: int = 0) -> st.SearchStrategy[list[dict[str, Any]]]:
     return st.lists(
         st.builds(
             lambda k, w: {"kind": "recognizer", "key": k, "pattern": "p", "weight": w},
@@ -195,7 +207,7 @@ def _records(kind_keys: str, min_size: int = 0):
     )
 
 
-def _crash_scenarios(ctx):
+def _crash_scenarios(ctx: SuiteContext) -> st.SearchStrategy[list[Any]]:
     batch = _records("abcxyz", min_size=1)
     return st.tuples(
         _records("ab"),
@@ -205,7 +217,7 @@ def _crash_scenarios(ctx):
     ).map(list)
 
 
-def _session(engine, directory, batches) -> Trace:
+def _session(engine: EngineClient, directory: Path, batches: list[list[dict[str, Any]]]) -> Trace:
     command = engine.spawn_command()
     if strace.available() and command:
         return strace_session(command, directory, batches, engine.transcript)
@@ -225,7 +237,7 @@ def _session(engine, directory, batches) -> Trace:
     strategy=_crash_scenarios,
     max_examples=CRASH_EXAMPLES,
 )
-def crash_states_load(engine, scenario):
+def crash_states_load(engine: EngineClient, scenario: list[Any]) -> None:
     live, unacknowledged, batches, seed = scenario
     with scratch(in_memory=True) as root:
         directory = root / "live"
@@ -244,10 +256,10 @@ def crash_states_load(engine, scenario):
     )
 
 
-def comparable(ops: list[dict]) -> list[tuple]:
+def comparable(ops: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     """*ops* as comparable tuples; each run of removals becomes one unordered set."""
-    out: list[tuple] = []
-    removals: set[tuple] = set()
+    out: list[tuple[Any, ...]] = []
+    removals: set[tuple[Any, ...]] = set()
     for op in ops:
         if op["op"] in ("unlink", "rmdir"):
             removals.add((op["op"], op["path"]))
@@ -259,7 +271,7 @@ def comparable(ops: list[dict]) -> list[tuple]:
     return [*out, ("remove", frozenset(removals))] if removals else out
 
 
-def _first_difference(reported: list[tuple], observed: list[tuple]) -> str:
+def _first_difference(reported: list[tuple[Any, ...]], observed: list[tuple[Any, ...]]) -> str:
     for index, (said, done) in enumerate(zip(reported, observed, strict=False)):
         if said != done:
             return f"operation {index}: reported {said[:3]}, strace saw {done[:3]}"
@@ -279,7 +291,7 @@ def _first_difference(reported: list[tuple], observed: list[tuple]) -> str:
     strategy=lambda ctx: st.tuples(_records("ab"), _records("cd"), _records("xy", 1)).map(list),
     max_examples=2,
 )
-def reported_trace_is_real(engine, scenario):
+def reported_trace_is_real(engine: EngineClient, scenario: list[Any]) -> None:
     older, live, batch = scenario
     command = engine.spawn_command()
     assert command, "the engine cannot be started as a separate process"

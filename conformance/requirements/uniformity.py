@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from conformance.driver import many
+from conformance.engines.base import EngineClient
 from conformance.oracle import MAX_BUCKET
 from conformance.requirements.registry import requirement
 from conformance.stats import goodness_of_fit, independence
@@ -19,7 +20,9 @@ def _fixed_hashes(label: str, count: int) -> list[str]:
     return [hashlib.sha256(f"{label}|{i}".encode()).hexdigest() for i in range(count)]
 
 
-def _selections(engine, bucket: list[str], hashes: list[str], bucket_name: str) -> list[int]:
+def _selections(
+    engine: EngineClient, bucket: list[str], hashes: list[str], bucket_name: str
+) -> list[int]:
     args = [
         {
             "bucket": bucket,
@@ -40,7 +43,7 @@ def _selections(engine, bucket: list[str], hashes: list[str], bucket_name: str) 
     capabilities=("variation",),
     seed=SEED,
 )
-def bucket_uniformity(engine, _):
+def bucket_uniformity(engine: EngineClient, _: object) -> None:
     for size in range(1, MAX_BUCKET + 1):
         bucket = [f"entry-{j}" for j in range(size)]
         hashes = _fixed_hashes(f"uniformity-{size}", SAMPLES_PER_ENTRY * size)
@@ -65,7 +68,7 @@ def bucket_uniformity(engine, _):
     capabilities=("variation",),
     seed=SEED,
 )
-def openings_independent_of_closings(engine, _):
+def openings_independent_of_closings(engine: EngineClient, _: object) -> None:
     for rows, cols in ((3, 3), (4, 5), (2, 7)):
         hashes = _fixed_hashes(f"independence-{rows}x{cols}", 120 * rows * cols)
         openings = _selections(engine, [f"o{i}" for i in range(rows)], hashes, "openings")

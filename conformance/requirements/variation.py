@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import Any
 
 from hypothesis import strategies as st
 
 from conformance import coverage, oracle
 from conformance import strategies as gen
 from conformance.driver import ratified_files, run_script
+from conformance.engines.base import EngineClient
 from conformance.requirements.registry import requirement
 
 SEED = "ADR-0071 § The seed"
@@ -17,12 +19,12 @@ DECORATION = "ADR-0071 § Decoration shape"
 RUNTIME = "ADR-0071 § Runtime threading"
 
 
-def _vectors(name: str) -> list[dict]:
+def _vectors(name: str) -> list[dict[str, Any]]:
     text = resources.files("conformance.data.vectors").joinpath(name).read_text("utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def _select(engine, args: dict) -> dict:
+def _select(engine: EngineClient, args: dict[str, Any]) -> dict[str, Any]:
     return engine.call("variation.select", args)
 
 
@@ -35,7 +37,7 @@ def _select(engine, args: dict) -> dict:
     strategy=lambda ctx: gen.select_args(st.one_of(st.just([]), gen.buckets)),
     cover=coverage.select_sizes,
 )
-def selector_formula(engine, args):
+def selector_formula(engine: EngineClient, args: dict[str, Any]) -> None:
     got = _select(engine, args)
     seed = (args["trace_hash"], args["register_id"], args["turn_idx"], args["bucket_name"])
     index = oracle.select_index(args["bucket"], *seed)
@@ -51,14 +53,14 @@ def selector_formula(engine, args):
     capabilities=("variation",),
     seed=SEED,
 )
-def selector_vectors(engine, _):
+def selector_vectors(engine: EngineClient, _: object) -> None:
     for line in _vectors("select.jsonl"):
         args = {k: line[k] for k in ("bucket", "trace_hash", "register_id", "turn_idx")}
         got = _select(engine, {**args, "bucket_name": line["bucket_name"]})
         assert got["entry"] == line["entry"], f"vector {line}: engine picked {got['entry']!r}"
 
 
-def _one_input_changed(base: dict, which: str, k: int) -> dict:
+def _one_input_changed(base: dict[str, Any], which: str, k: int) -> dict[str, Any]:
     changed = dict(base)
     if which == "turn_idx":
         changed["turn_idx"] = base["turn_idx"] + k
@@ -78,7 +80,7 @@ def _one_input_changed(base: dict, which: str, k: int) -> dict:
     strategy=lambda ctx: gen.select_args(st.just([f"m{i}" for i in range(32)])),
     max_examples=25,
 )
-def every_seed_input_matters(engine, args):
+def every_seed_input_matters(engine: EngineClient, args: dict[str, Any]) -> None:
     base = _select(engine, args)["index"]
     for which in ("trace_hash", "register_id", "turn_idx", "bucket_name"):
         variants = [_one_input_changed(args, which, k) for k in range(1, 13)]
@@ -104,7 +106,7 @@ def every_seed_input_matters(engine, args):
     ),
     cover=coverage.decoration_shapes,
 )
-def decoration_formula(engine, args):
+def decoration_formula(engine: EngineClient, args: dict[str, Any]) -> None:
     got = engine.call("variation.decorate", args)
     markers = args["discourse_markers"]
     expected = oracle.decorate(
@@ -126,7 +128,7 @@ def decoration_formula(engine, args):
     capabilities=("variation",),
     seed=DECORATION,
 )
-def decoration_vectors(engine, _):
+def decoration_vectors(engine: EngineClient, _: object) -> None:
     for line in _vectors("decorate.jsonl"):
         args = {k: line[k] for k in ("surface", "discourse_markers", "register_id", "trace_hash")}
         got = engine.call("variation.decorate", {**args, "turn_idx": line["turn_idx"]})
@@ -150,7 +152,9 @@ def decoration_vectors(engine, _):
         assert got["register_variant_id"] == expected, f"variant id of {pair!r}"
 
 
-def _check_decorated(responses: list[dict], markers: dict, register_id: str) -> None:
+def _check_decorated(
+    responses: list[dict[str, Any]], markers: dict[str, Any], register_id: str
+) -> None:
     for turn, response in enumerate(responses):
         assert response["turn_idx"] == turn, f"turn {turn} reported turn_idx {response['turn_idx']}"
         expected = oracle.decorate(
@@ -180,7 +184,7 @@ def _check_decorated(responses: list[dict], markers: dict, register_id: str) -> 
     strategy=lambda ctx: gen.sessions(ctx),
     cover=coverage.scripts_under((oracle.CONVIVIAL,)),
 )
-def chat_surfaces_are_their_decoration(engine, script):
+def chat_surfaces_are_their_decoration(engine: EngineClient, script: list[str]) -> None:
     responses = run_script(engine, oracle.CONVIVIAL, script)
     _check_decorated(responses, oracle.CONVIVIAL_MARKERS, oracle.CONVIVIAL)
 
@@ -196,7 +200,7 @@ def chat_surfaces_are_their_decoration(engine, script):
     ).map(list),
     max_examples=40,
 )
-def user_markers_decorate_chat(engine, scenario):
+def user_markers_decorate_chat(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, markers, script = scenario
     files = ratified_files(engine, gen.pack(register_id, markers=markers))
     _check_decorated(run_script(engine, register_id, script, files), markers, register_id)

@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 Image = dict[str, bytes | None]
 """A directory image: relative path -> file bytes, or None for a directory."""
@@ -39,7 +40,7 @@ class CrashState:
     prefix: int
     fates: tuple[tuple[int, str], ...] = ()
 
-    def describe(self, ops: list[dict]) -> str:
+    def describe(self, ops: list[dict[str, Any]]) -> str:
         parts = [f"crash after {self.prefix} ops"]
         for index, fate in self.fates:
             op = ops[index]
@@ -53,13 +54,13 @@ def _parent(path: str) -> str:
     return "." if parent in ("", ".") else parent
 
 
-def _entry_dirs(op: dict) -> set[str]:
+def _entry_dirs(op: dict[str, Any]) -> set[str]:
     if op["op"] == "rename":
         return {_parent(op["src"]), _parent(op["dst"])}
     return {_parent(op["path"])} if op["op"] in ENTRY_OPS else set()
 
 
-def expand(image: Image, ops: list[dict]) -> list[dict]:
+def expand(image: Image, ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """*ops* with each ``remove_tree`` replaced by the unlinks and rmdirs it stands for."""
     current, expanded = dict(image), []
     for op in ops:
@@ -70,13 +71,13 @@ def expand(image: Image, ops: list[dict]) -> list[dict]:
     return expanded
 
 
-def _tree_steps(image: Image, root: str) -> list[dict]:
+def _tree_steps(image: Image, root: str) -> list[dict[str, Any]]:
     inside = [p for p in image if p == root or p.startswith(root + "/")]
     deepest_first = sorted(inside, key=lambda p: (-p.count("/"), p))
     return [{"op": "rmdir" if image[p] is None else "unlink", "path": p} for p in deepest_first]
 
 
-def fate_menu(ops: list[dict], index: int, prefix: int) -> tuple[str, ...]:
+def fate_menu(ops: list[dict[str, Any]], index: int, prefix: int) -> tuple[str, ...]:
     """The fates operation *index* may meet in a crash after *prefix* operations."""
     op, later = ops[index], ops[index + 1 : prefix]
     kind = op["op"]
@@ -99,7 +100,7 @@ def fate_menu(ops: list[dict], index: int, prefix: int) -> tuple[str, ...]:
     return tuple(menu)
 
 
-def _size(op: dict) -> int:
+def _size(op: dict[str, Any]) -> int:
     return len(base64.b64decode(op.get("data", "")))
 
 
@@ -115,7 +116,7 @@ def _partial(data: bytes, fate: str) -> bytes:
     return b"" if fate == "empty" else data
 
 
-def apply(image: Image, op: dict, fate: str) -> None:
+def apply(image: Image, op: dict[str, Any], fate: str) -> None:
     """Apply *op* to *image* in place as *fate* decides (a lost op changes nothing)."""
     kind = op["op"]
     if fate == "lost" or kind in ("fsync", "fsync_dir", "ack"):
@@ -131,13 +132,13 @@ def apply(image: Image, op: dict, fate: str) -> None:
     elif kind in ("unlink", "rmdir"):
         for inside in [p for p in image if p == path or p.startswith(path + "/")]:
             del image[inside]
-    elif kind == "truncate" and isinstance(image.get(path), bytes):
-        image[path] = image[path][: op["size"]].ljust(op["size"], b"\0")
+    elif kind == "truncate" and isinstance(content := image.get(path), bytes):
+        image[path] = content[: op["size"]].ljust(op["size"], b"\0")
     elif kind in ("write", "append", "pwrite"):
         _write(image, op, fate)
 
 
-def _write(image: Image, op: dict, fate: str) -> None:
+def _write(image: Image, op: dict[str, Any], fate: str) -> None:
     path, data = op["path"], _partial(base64.b64decode(op.get("data", "")), fate)
     if op["op"] == "write":
         image[path] = data
@@ -163,7 +164,7 @@ def _rename(image: Image, src: str, dst: str, fate: str) -> None:
         image.update({dst + p[len(src) :]: v for p, v in moved.items()})
 
 
-def prefix_images(image: Image, ops: list[dict]) -> list[Image]:
+def prefix_images(image: Image, ops: list[dict[str, Any]]) -> list[Image]:
     """The image after each prefix of *ops*, every operation applied: entry k after k ops."""
     images, current = [dict(image)], dict(image)
     for op in ops:
@@ -172,7 +173,7 @@ def prefix_images(image: Image, ops: list[dict]) -> list[Image]:
     return images
 
 
-def build(prefixes: list[Image], ops: list[dict], state: CrashState) -> Image:
+def build(prefixes: list[Image], ops: list[dict[str, Any]], state: CrashState) -> Image:
     """The directory image *state* leaves, given the images of *prefix_images*."""
     fates = dict(state.fates)
     first = min(fates, default=state.prefix)
@@ -191,7 +192,7 @@ def image_digest(image: Image) -> str:
     return hasher.hexdigest()
 
 
-def crash_states(ops: list[dict], *, seed: int, samples: int) -> Iterator[CrashState]:
+def crash_states(ops: list[dict[str, Any]], *, seed: int, samples: int) -> Iterator[CrashState]:
     """Crash states at every point of *ops*: single faults and pairs of losses enumerated,
     all unsynced ops lost together, and *samples* random fate assignments per point."""
     for prefix in range(len(ops) + 1):
@@ -215,12 +216,12 @@ def crash_states(ops: list[dict], *, seed: int, samples: int) -> Iterator[CrashS
 def materialise(image: Image, directory: Path) -> None:
     """Write *image* into the empty *directory*."""
     for path in sorted(image, key=lambda p: (p.count("/"), p)):
-        target = directory / path
-        if image[path] is None:
+        target, content = directory / path, image[path]
+        if content is None:
             target.mkdir(parents=True, exist_ok=True)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(image[path])
+            target.write_bytes(content)
 
 
 def snapshot(directory: Path) -> Image:

@@ -9,8 +9,10 @@ import tempfile
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
+from conformance.jsontypes import EncodableObject
 
 FIXTURES = "conformance.data.state_fixtures"
 
@@ -37,30 +39,30 @@ class Stores:
         self.engine = engine
         self.open_handles: list[str] = []
 
-    def open(self, directory: Path) -> dict:
+    def open(self, directory: Path) -> dict[str, Any]:
         opened = self.engine.call("state.open", {"dir": str(directory)})
         self.open_handles.append(opened["store"])
         return opened
 
-    def close(self, store: str) -> dict:
+    def close(self, store: str) -> dict[str, Any]:
         self.open_handles.remove(store)
         return self.engine.call("state.close", {"store": store})
 
     def __enter__(self) -> Stores:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         for store in list(self.open_handles):
             with contextlib.suppress(EngineRefused, EngineFault):
                 self.engine.call("state.close", {"store": store})
         self.open_handles.clear()
 
 
-def put(record: dict) -> dict:
+def put(record: dict[str, Any]) -> dict[str, Any]:
     return {"op": "put", "record": record}
 
 
-def load(engine: EngineClient, directory: Path) -> dict:
+def load(engine: EngineClient, directory: Path) -> dict[str, Any]:
     return engine.call("state.load", {"dir": str(directory)})
 
 
@@ -78,16 +80,19 @@ def fixture_names() -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("_"))
 
 
-def expected_fixtures() -> dict:
+def expected_fixtures() -> dict[str, Any]:
     import json
 
-    return json.loads(resources.files(FIXTURES).joinpath("expected.json").read_text("utf-8"))
+    expected: dict[str, Any] = json.loads(
+        resources.files(FIXTURES).joinpath("expected.json").read_text("utf-8")
+    )
+    return expected
 
 
 LOAD_BATCH = 200
 
 
-def load_many(engine: EngineClient, directories: list[Path]) -> list[dict]:
+def load_many(engine: EngineClient, directories: list[Path]) -> list[dict[str, Any]]:
     """``state.load`` of each directory, in order: ``{"result": ...}`` or ``{"error": code}``.
 
     Sent as ``batch`` requests when the engine claims ``batch``, else one by one.
@@ -97,7 +102,7 @@ def load_many(engine: EngineClient, directories: list[Path]) -> list[dict]:
     answers = []
     for start in range(0, len(directories), LOAD_BATCH):
         chunk = directories[start : start + LOAD_BATCH]
-        requests = [
+        requests: list[EncodableObject] = [
             {"id": i, "op": "state.load", "args": {"dir": str(d)}} for i, d in enumerate(chunk)
         ]
         responses = engine.call("batch", {"requests": requests})["responses"]
@@ -105,14 +110,14 @@ def load_many(engine: EngineClient, directories: list[Path]) -> list[dict]:
     return answers
 
 
-def _load_one(engine: EngineClient, directory: Path) -> dict:
+def _load_one(engine: EngineClient, directory: Path) -> dict[str, Any]:
     try:
         return {"result": load(engine, directory)}
     except EngineRefused as refusal:
         return {"error": refusal.code, "message": refusal.message}
 
 
-def _answer(engine: EngineClient, request_id: int, response: dict) -> dict:
+def _answer(engine: EngineClient, request_id: int, response: dict[str, Any]) -> dict[str, Any]:
     try:
         return {"result": engine.unwrap("state.load", request_id, response)}
     except EngineRefused as refusal:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from conformance.engines.base import EngineClient
 from conformance.state.crashstates import (
@@ -32,12 +33,12 @@ class Distinct:
     """One distinct crash image: the first state that left it and what it may load."""
 
     state: CrashState
-    image: dict
+    image: dict[str, Any]
     allowed: set[tuple[int, str]]
     narrowed_by: CrashState | None = None
 
 
-def allowed_at(ops: list[dict], start: tuple[int, str]) -> list[set[tuple[int, str]]]:
+def allowed_at(ops: list[dict[str, Any]], start: tuple[int, str]) -> list[set[tuple[int, str]]]:
     """For each crash point 0..len(ops), the (generation, identity) pairs it may load."""
     acks = [
         (i, (op["generation"], op["identity"])) for i, op in enumerate(ops) if op["op"] == "ack"
@@ -50,7 +51,9 @@ def allowed_at(ops: list[dict], start: tuple[int, str]) -> list[set[tuple[int, s
     return allowed
 
 
-def distinct_states(trace: Trace, *, seed: int, samples: int) -> tuple[list[Distinct], list, int]:
+def distinct_states(
+    trace: Trace, *, seed: int, samples: int
+) -> tuple[list[Distinct], list[dict[str, Any]], int]:
     """The distinct crash images of *trace*, the expanded ops, and how many states made them."""
     unmodelled = sorted({op["call"] for op in trace.ops if op["op"] == "unmodelled"})
     if unmodelled:
@@ -74,7 +77,9 @@ def distinct_states(trace: Trace, *, seed: int, samples: int) -> tuple[list[Dist
     return list(found.values()), ops, generated
 
 
-def failures(engine: EngineClient, states: list[Distinct], ops: list[dict], root: Path) -> list:
+def failures(
+    engine: EngineClient, states: list[Distinct], ops: list[dict[str, Any]], root: Path
+) -> list[str]:
     """Load every distinct state (materialised under *root*); describe each wrong load."""
     problems = []
     for start in range(0, len(states), CHUNK):
@@ -94,7 +99,7 @@ def failures(engine: EngineClient, states: list[Distinct], ops: list[dict], root
     return problems
 
 
-def _judge(distinct: Distinct, answer: dict) -> str | None:
+def _judge(distinct: Distinct, answer: dict[str, Any]) -> str | None:
     if "error" in answer:
         return f"refused {answer['error']} ({answer.get('message', '')[:120]})"
     got = answer["result"]

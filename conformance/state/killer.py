@@ -16,6 +16,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from typing import IO, Any
 
 SOAK_ITERATIONS = 1_000_000
 KILL_TIMEOUT = 60.0
@@ -51,7 +52,7 @@ class KillRecord:
         states.update({g: i for g, i in self.begins if g == last + 1})
         return states
 
-    def judge(self, loaded: dict) -> str:
+    def judge(self, loaded: dict[str, Any]) -> str:
         """``loaded_acknowledged``, ``loaded_in_flight``, ``lost`` or ``invalid`` for a restart
         that loaded *loaded* (a ``state.load`` result)."""
         last = self.acks[-1] if self.acks else (0, None)
@@ -63,13 +64,13 @@ class KillRecord:
         return "lost" if isinstance(pair[0], int) and pair[0] < last[0] else "invalid"
 
 
-def _pump(stream, lines: queue.Queue) -> None:
+def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
     for line in iter(stream.readline, b""):
         lines.put(line)
     lines.put(None)
 
 
-def _event(line: bytes) -> dict | None:
+def _event(line: bytes) -> dict[str, Any] | None:
     try:
         message = json.loads(line)
     except ValueError:
@@ -86,16 +87,19 @@ def soak_and_kill(command: list[str], directory: str, plan: KillPlan, timeout: f
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    lines: queue.Queue = queue.Queue()
+    lines: queue.Queue[bytes | None] = queue.Queue()
     threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
     request = {
         "id": 1,
         "op": "state.soak",
         "args": {"dir": directory, "iterations": SOAK_ITERATIONS, "seed": plan.seed},
     }
+    assert process.stdin is not None
     process.stdin.write(json.dumps(request).encode() + b"\n")
     process.stdin.flush()
-    begins, acks, error = [], [], None
+    begins: list[tuple[int, str]] = []
+    acks: list[tuple[int, str]] = []
+    error: str | None = None
     deadline = time.monotonic() + timeout
     while len(acks) < plan.acks and error is None:
         try:
@@ -111,7 +115,9 @@ def soak_and_kill(command: list[str], directory: str, plan: KillPlan, timeout: f
     return KillRecord(tuple(begins), tuple(acks), error)
 
 
-def _record(line: bytes | None, begins: list, acks: list) -> str | None:
+def _record(
+    line: bytes | None, begins: list[tuple[int, str]], acks: list[tuple[int, str]]
+) -> str | None:
     if line is None:
         return "the engine exited before it was killed"
     message = _event(line)
@@ -124,8 +130,9 @@ def _record(line: bytes | None, begins: list, acks: list) -> str | None:
     return f"soak ended or failed before the kill: {json.dumps(message)[:200]}"
 
 
-def _kill(process: subprocess.Popen) -> None:
+def _kill(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
+    assert process.stdin is not None
     process.stdin.close()

@@ -10,20 +10,24 @@ import hashlib
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from conformance.canonical import canonical_json
 
 CURRENT_SCHEMA_VERSION = 3
-OPTIONAL_DEFAULTS = {"recognizer": {"label": ""}, "candidate": {"evidence": 0}}
+OPTIONAL_DEFAULTS: dict[str, dict[str, object]] = {
+    "recognizer": {"label": ""},
+    "candidate": {"evidence": 0},
+}
 
 
-def normalize(record: dict) -> dict:
+def normalize(record: dict[str, Any]) -> dict[str, Any]:
     """Drop optional fields that equal their default."""
     defaults = OPTIONAL_DEFAULTS.get(record["kind"], {})
     return {k: v for k, v in record.items() if k not in defaults or v != defaults[k]}
 
 
-def encode_core(records: Iterable[dict]) -> bytes:
+def encode_core(records: Iterable[dict[str, Any]]) -> bytes:
     """core.jsonl: canonical JSON lines sorted by (kind, key), defaults omitted."""
     unique = {(r["kind"], r["key"]): normalize(r) for r in records}
     ordered = sorted(unique, key=lambda k: (k[0].encode(), k[1].encode()))
@@ -35,9 +39,9 @@ def identity(schema_version: int, core: bytes) -> str:
     return hashlib.sha256(b"core-state/%d\n" % schema_version + core).hexdigest()
 
 
-def manifest(schema_version, generation: int, turn_count: int, core: bytes) -> bytes:
+def manifest(schema_version: object, generation: int, turn_count: int, core: bytes) -> bytes:
     """A manifest with a correct checksum (schema_version may be anything, for fixtures)."""
-    body = {
+    body: dict[str, object] = {
         "files": {"core.jsonl": hashlib.sha256(core).hexdigest()},
         "generation": generation,
         "identity": identity(schema_version, core) if isinstance(schema_version, int) else "",
@@ -53,7 +57,7 @@ def write_generation(
     directory: Path,
     generation: int,
     core: bytes,
-    schema_version=3,
+    schema_version: object = 3,
     turn_count: int = 0,
     *,
     point: bool = True,
@@ -67,7 +71,7 @@ def write_generation(
         (directory / "CURRENT").write_bytes(f"gen-{generation:08d}\n".encode())
 
 
-def frame(payload: dict) -> bytes:
+def frame(payload: dict[str, Any]) -> bytes:
     """One journal line: length and CRC-32 in 8 hex digits each, then the payload."""
     data = canonical_json(payload).encode("utf-8")
     return b"%08x %08x " % (len(data), zlib.crc32(data)) + data + b"\n"

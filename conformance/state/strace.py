@@ -19,6 +19,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 INSTALL_HINT = "apt-get install -y strace, and allow ptrace"
 SYSCALLS = (
@@ -130,8 +131,8 @@ class _Open:
 class _Converter:
     root: str
     dirs: set[str]
-    ops: list[dict] = field(default_factory=list)
-    fds: dict[int, _Open] = field(default_factory=dict)
+    ops: list[dict[str, Any]] = field(default_factory=list)
+    fds: dict[int | None, _Open] = field(default_factory=dict)
     stdout: bytes = b""
     answer_pipe: str | None = None
     """The pipe the engine answers on (``pipe:[inode]``); without it, fd 1 is taken."""
@@ -148,7 +149,7 @@ class _Converter:
             name = os.path.join(call.fd(dir_index)[1], name)
         return self.rel(os.path.normpath(name))
 
-    def emit(self, op: dict) -> int:
+    def emit(self, op: dict[str, Any]) -> int:
         self.ops.append(op)
         return len(self.ops) - 1
 
@@ -227,14 +228,18 @@ class _Converter:
             self.emit({"op": "answer"})
 
     def on_write(self, call: _Call) -> None:
-        self._data(call.fd(0), _hex(_STRING.match(call.args[1]).group(1)))
+        match = _STRING.match(call.args[1])
+        assert match is not None, f"not a strace string: {call.args[1][:40]}"
+        self._data(call.fd(0), _hex(match.group(1)))
 
     def on_writev(self, call: _Call) -> None:
         data = b"".join(_hex(part) for part in _IOV.findall(", ".join(call.args[1:])))
         self._data(call.fd(0), data)
 
     def on_pwrite64(self, call: _Call) -> None:
-        self._data(call.fd(0), _hex(_STRING.match(call.args[1]).group(1)), int(call.args[3]))
+        match = _STRING.match(call.args[1])
+        assert match is not None, f"not a strace string: {call.args[1][:40]}"
+        self._data(call.fd(0), _hex(match.group(1)), int(call.args[3]))
 
     def on_fsync(self, call: _Call) -> None:
         opened = self.fds.get(call.fd(0)[0])
@@ -296,11 +301,13 @@ class _Converter:
             self.emit({"op": kind, "path": rel})
 
 
-def _data_op(kind: str, path: str, data: bytes) -> dict:
+def _data_op(kind: str, path: str, data: bytes) -> dict[str, Any]:
     return {"op": kind, "path": path, "data": base64.b64encode(data).decode("ascii")}
 
 
-def file_ops(log: str, root: Path, dirs: set[str], answer_pipe: str | None = None) -> list[dict]:
+def file_ops(
+    log: str, root: Path, dirs: set[str], answer_pipe: str | None = None
+) -> list[dict[str, Any]]:
     """The logical operations a strace log shows on paths inside *root*, with answers marked.
 
     *dirs* names the directories (relative to *root*) that existed before the trace;

@@ -15,6 +15,7 @@ import shlex
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from conformance.engines.base import EngineClient, Transcript
 from conformance.engines.subprocess import SubprocessEngine
@@ -29,12 +30,14 @@ class Trace:
     """The image before the trace, its operations, and the state it started from."""
 
     image: Image
-    ops: list[dict]
+    ops: list[dict[str, Any]]
     start: tuple[int, str]
     source: str
 
 
-def damaged_directory(directory: Path, live: list[dict], unacknowledged: list[dict]) -> tuple:
+def damaged_directory(
+    directory: Path, live: list[dict[str, Any]], unacknowledged: list[dict[str, Any]]
+) -> tuple[int, str]:
     """Write a crashed writer's directory; return the (generation, identity) it must load."""
     core = oracle.encode_core(live)
     oracle.write_generation(directory, 1, core)
@@ -47,11 +50,11 @@ def damaged_directory(directory: Path, live: list[dict], unacknowledged: list[di
     return 1, oracle.identity(oracle.CURRENT_SCHEMA_VERSION, core)
 
 
-def _mutations(records: list[dict]) -> list[dict]:
+def _mutations(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"op": "put", "record": record} for record in records]
 
 
-def _acks(ops: list[dict], answers: list[dict | None]) -> list[dict]:
+def _acks(ops: list[dict[str, Any]], answers: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
     """Replace the n-th ``answer`` by an ``ack`` when the n-th answer acknowledged a commit."""
     marked, seen = [], 0
     for op in ops:
@@ -66,7 +69,7 @@ def _acks(ops: list[dict], answers: list[dict | None]) -> list[dict]:
 
 
 def strace_session(
-    command: list[str], directory: Path, batches: list[list[dict]], transcript: Transcript
+    command: list[str], directory: Path, batches: list[list[dict[str, Any]]], transcript: Transcript
 ) -> Trace:
     """Open *directory* in a fresh engine under strace and checkpoint each batch.
 
@@ -91,9 +94,11 @@ def strace_session(
     return Trace(image, ops, start, "strace")
 
 
-def _drive(engine: EngineClient, directory: Path, batches: list[list[dict]]) -> list:
+def _drive(
+    engine: EngineClient, directory: Path, batches: list[list[dict[str, Any]]]
+) -> list[dict[str, Any] | None]:
     store = engine.call("state.open", {"dir": str(directory)})["store"]
-    answers: list[dict | None] = [None]
+    answers: list[dict[str, Any] | None] = [None]
     for batch in batches:
         engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
         done = engine.call("state.checkpoint", {"store": store})
@@ -109,7 +114,9 @@ def oracle_start(directory: Path) -> tuple[int, str]:
     return int(name[4:]), oracle.identity(oracle.CURRENT_SCHEMA_VERSION, core)
 
 
-def reported_session(engine: EngineClient, directory: Path, batches: list[list[dict]]) -> Trace:
+def reported_session(
+    engine: EngineClient, directory: Path, batches: list[list[dict[str, Any]]]
+) -> Trace:
     """Open *directory* and checkpoint each batch with ``state.trace_checkpoint``."""
     start = oracle_start(directory)
     store = engine.call("state.open", {"dir": str(directory)})["store"]
@@ -130,12 +137,12 @@ class TwoTraces:
     """One checkpoint as the engine reported it and as strace saw it, and the image before."""
 
     image: Image
-    reported: list[dict]
-    observed: list[dict]
+    reported: list[dict[str, Any]]
+    observed: list[dict[str, Any]]
 
 
 def both_traces(
-    command: list[str], directory: Path, batch: list[dict], transcript: Transcript
+    command: list[str], directory: Path, batch: list[dict[str, Any]], transcript: Transcript
 ) -> TwoTraces:
     """Open *directory* in a fresh engine under strace and ``state.trace_checkpoint`` *batch*.
 

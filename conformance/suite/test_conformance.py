@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 import shlex
+from typing import Any
 
 import pytest
 
+from conformance.engines import EngineClient
+from conformance.model import SuiteContext
+from conformance.report.expected import ExpectedFailures
 from conformance.report.plain import to_plain
 from conformance.requirements import REGISTRY
 from conformance.runner import run_requirement
@@ -14,8 +18,12 @@ from conformance.runner import run_requirement
 
 @pytest.mark.parametrize("req_id", sorted(REGISTRY))
 def test_requirement(
-    req_id, conformance_engine, conformance_context, conformance_expected, conformance_options
-):
+    req_id: str,
+    conformance_engine: EngineClient,
+    conformance_context: SuiteContext,
+    conformance_expected: ExpectedFailures,
+    conformance_options: dict[str, Any],
+) -> None:
     req = REGISTRY[req_id]
     outcome = run_requirement(
         req,
