@@ -78,7 +78,7 @@ def tests(session: nox.Session) -> None:
         "-p",
         "no:cacheprovider",
         "lanes/",
-        "conformance/selftest/",
+        "selftest/",
         *session.posargs,
     )
 
@@ -146,16 +146,16 @@ def mutation(session: nox.Session) -> None:
     """Mutation score of the suite alone over the reference: ``nox -s mutation [-- sample]``.
 
     With no argument every mutant of reference/registers, realize, protocol and state is
-    run. ``-- sample`` runs only the fixed sample in conformance/mutation/sample.txt (what
+    run. ``-- sample`` runs only the fixed sample in selftest/mutation/sample.txt (what
     CI runs) and fails if one of them survives. The score table is printed at the end.
     """
     _install(session)
     session.install("mutmut>=3.3,<4")
     if session.posargs[:1] == ["sample"]:
-        sample = Path("conformance/mutation/sample.txt").read_text(encoding="utf-8").split()
+        sample = Path("selftest/mutation/sample.txt").read_text(encoding="utf-8").split()
         session.run("mutmut", "run", "--max-children", "2", *sample)
-        session.run("python", "-m", "conformance.mutation.score", "report")
-        session.run("python", "-m", "conformance.mutation.score", "check", *sample)
+        session.run("python", "-m", "selftest.mutation.score", "report")
+        session.run("python", "-m", "selftest.mutation.score", "check", *sample)
         return
     session.run("mutmut", "run", "--max-children", "2")
-    session.run("python", "-m", "conformance.mutation.score", "report")
+    session.run("python", "-m", "selftest.mutation.score", "report")

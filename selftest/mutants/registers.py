@@ -7,7 +7,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from conformance.selftest.composed import ComposedHandler
+from selftest.composed import ComposedHandler
 from reference.realize import realize
 from reference.registers.model import DiscourseMarkers
 from reference.runtime import ChatRuntime

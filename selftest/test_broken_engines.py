@@ -12,14 +12,15 @@ from __future__ import annotations
 import pytest
 
 from conformance.certify import certify
-from conformance.engines import REFERENCE_FACTORY, InProcessEngine
+from conformance.engines import InProcessEngine
 from conformance.report.expected import ExpectedFailures
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, Outcome, run_requirement
-from conformance.selftest.composed import ComposedHandler
-from conformance.selftest.engines import BROKEN, COMBINED, SEMANTIC_CHAT
-from conformance.selftest.state_mutants import BROKEN_STATE
 from reference.serve import ProtocolHandler
+from selftest.composed import ComposedHandler
+from selftest.engines import BROKEN, COMBINED, SEMANTIC_CHAT
+from selftest.reference_engine import REFERENCE_FACTORY
+from selftest.state_mutants import BROKEN_STATE
 
 CI = PROFILES["ci"]
 CASES = [(name, req_id) for name, broken in BROKEN.items() for req_id in broken.catches]

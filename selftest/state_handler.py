@@ -13,13 +13,13 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from conformance.selftest.state_fileops import recording
-from conformance.selftest.state_soak import checkpointed_turn, soak
 from reference.protocol.args import index_arg, string_arg
 from reference.protocol.envelope import bad_arg
 from reference.protocol.state_ops import JOURNALS
 from reference.serve import ProtocolHandler
 from reference.state import StateStore, recover
+from selftest.state_fileops import recording
+from selftest.state_soak import checkpointed_turn, soak
 
 
 def _dir_arg(args: dict[str, Any]) -> Path:

@@ -16,16 +16,17 @@ import random
 
 import pytest
 
-from conformance.engines import REFERENCE_FACTORY, InProcessEngine
+from conformance.engines import InProcessEngine
 from conformance.engines.inprocess import load_factory
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, Outcome, Profile, check_once, run_requirement
-from conformance.selftest.engines import BrokenEngine
-from conformance.selftest.state_handler import StateHandler
-from conformance.selftest.state_mutants import BROKEN_STATE
+from selftest.engines import BrokenEngine
+from selftest.reference_engine import REFERENCE_FACTORY
+from selftest.state_handler import StateHandler
+from selftest.state_mutants import BROKEN_STATE
 
 CI = PROFILES["ci"]
-CONFORMANT = "conformance.selftest.state_handler:factory"
+CONFORMANT = "selftest.state_handler:factory"
 CONFORMANT_KILLS = 20
 CASES = [(name, req_id) for name, broken in BROKEN_STATE.items() for req_id in broken.catches]
 CAUGHT = sorted({req_id for broken in BROKEN_STATE.values() for req_id in broken.catches})

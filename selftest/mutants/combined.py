@@ -12,9 +12,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
-from conformance.selftest.composed import ComposedHandler
-from conformance.selftest.mutants.overrides import PerIntentIgnored
-from conformance.selftest.mutants.variation import SurfaceSeeded
+from selftest.composed import ComposedHandler
+from selftest.mutants.overrides import PerIntentIgnored
+from selftest.mutants.variation import SurfaceSeeded
 from reference.runtime import ChatResponse, ChatRuntime
 
 TERSE = "terse_v1"

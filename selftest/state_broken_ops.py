@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance.selftest.state_soak import Emit
 from reference.state import journal
 from reference.state.fsops import FileOps
 from reference.state.journal import JournalRecovery
 from reference.state.store import StateStore
+from selftest.state_soak import Emit
 
 HEADER_SIZE = 18
 

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.selftest.composed import ComposedHandler
+from selftest.composed import ComposedHandler
 from reference.realize.depth import (
     DEFAULT_DISCLOSURE_DOMAIN_COUNT,
     DISCLOSURE_KEY,

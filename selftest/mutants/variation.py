@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.selftest.composed import ComposedHandler, Marked
+from selftest.composed import ComposedHandler, Marked
 
 
 def _seed_digest(trace_hash: str, register_id: str, turn_idx: int, bucket_name: str) -> bytes:

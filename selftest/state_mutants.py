@@ -2,7 +2,7 @@
 
 Each engine is a :class:`StateHandler` subclass with one defect in its state store,
 journal recovery or soak; its class is its factory, so
-``conformance.selftest.state_mutants:<ClassName>`` plugs it in by name, in-process or
+``selftest.state_mutants:<ClassName>`` plugs it in by name, in-process or
 through ``python -m conformance.engines.host`` for the process-level requirements.
 ``BROKEN_STATE`` maps a short name to a :class:`BrokenEngine`; the self-test proves
 every id in ``catches`` fails on it.
@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conformance.selftest import state_broken_stores as stores
-from conformance.selftest.engines import BrokenEngine
-from conformance.selftest.state_broken_ops import (
+from selftest import state_broken_stores as stores
+from selftest.engines import BrokenEngine
+from selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
     recover_without_checksums,
     with_claimed_dir_syncs,
 )
-from conformance.selftest.state_handler import StateHandler
+from selftest.state_handler import StateHandler
 
 
 class NoDirFsync(StateHandler):
