@@ -3,13 +3,13 @@ session whose system calls strace recorded (checked against the engine's own tra
 
 from __future__ import annotations
 
-import math
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from hypothesis import strategies as st
 
 from conformance import details
 from conformance.engines.base import EngineRefused
+from conformance.model import UnitScale
 from conformance.requirements.registry import requirement
 from conformance.state import oracle, strace
 from conformance.state.crashstates import expand
@@ -27,6 +27,8 @@ from conformance.state.traces import (
 BRIEF = "L10 brief"
 PENDING_CAP = 256
 KILLS_PER_EXAMPLE = 8
+KILL_SCALE = UnitScale("kills", KILLS_PER_EXAMPLE)
+"""STATE-KILL-001 is sized in SIGKILLs: the profile's ``kills``, eight to an example."""
 KILL_OUTCOMES = ("loaded_acknowledged", "loaded_in_flight", "invalid", "lost")
 CRASH_EXAMPLES = 8
 CRASH_SAMPLES = 8
@@ -154,7 +156,7 @@ def _check_kill(engine, directory, plan: KillPlan, record) -> tuple[str | None, 
     capabilities=("state", "state.soak"),
     seed=f"{BRIEF} § M4 (kill -9 at any instruction lands on a valid prior checkpoint)",
     strategy=_kill_plans,
-    scale="kills",
+    scale=KILL_SCALE,
 )
 def survives_sigkill(engine, plans):
     command = engine.spawn_command()
@@ -180,7 +182,7 @@ def survives_sigkill(engine, plans):
 
 def kill_examples(kills: int) -> int:
     """Examples needed for *kills* SIGKILLs."""
-    return max(1, math.ceil(kills / KILLS_PER_EXAMPLE))
+    return KILL_SCALE.examples(kills)
 
 
 def _records(kind_keys: str, min_size: int = 0):
