@@ -120,25 +120,25 @@ def demo(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks: medians and ratios, measured in one run."""
     _install(session)
-    session.run("python", "tools/bench.py", *session.posargs)
-    session.run("python", "tools/bench_anchors.py")
-    session.run("python", "tools/bench_session.py")
-    session.run("python", "tools/bench_algebra.py")
-    session.run("python", "tools/bench_tests.py")
+    session.run("python", "-m", "tools.bench", *session.posargs)
+    session.run("python", "-m", "tools.bench_anchors")
+    session.run("python", "-m", "tools.bench_session")
+    session.run("python", "-m", "tools.bench_algebra")
+    session.run("python", "-m", "tools.bench_tests")
 
 
 @nox.session
 def cognition(session: nox.Session) -> None:
     """Cognition lane metrics, the four registers side by side (holdout in aggregate)."""
     _install(session)
-    session.run("python", "tools/cognition_report.py")
+    session.run("python", "-m", "tools.cognition_report")
 
 
 @nox.session
 def golden(session: nox.Session) -> None:
     """Ratify a golden change: ``nox -s golden -- --ratify ID --reason TEXT``."""
     _install(session)
-    session.run("python", "tools/ratify_golden.py", *session.posargs)
+    session.run("python", "-m", "tools.ratify_golden", *session.posargs)
 
 
 @nox.session

@@ -309,7 +309,7 @@ class ProtocolHandler(StateOps, AlgebraOps):
         """A fresh chat runtime; the register is loaded now, so *search_path* may vanish after."""
         from reference.runtime import ChatRuntime, RuntimeConfig
 
-        config = RuntimeConfig(register_pack_id=register_id, register_search_path=search_path)
+        config = RuntimeConfig(register_id=register_id, register_search_path=search_path)
         return ChatRuntime(config)
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
