@@ -8,12 +8,16 @@ import, a ``module:factory`` name) fails the run.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+import conformance
 
 WITHOUT_REFERENCE = (
     "import sys\n"
@@ -22,6 +26,9 @@ WITHOUT_REFERENCE = (
     "raise SystemExit(main(sys.argv[1:]))\n"
 )
 """A ``python -c`` program: the conformance CLI in a process where ``import reference`` fails."""
+SUITE = Path(conformance.__file__).resolve().parent
+REFERENCE_MODULE = re.compile(r"\breference[.:][a-z_]")
+"""A string naming a module or factory of the reference (``reference.serve:factory``)."""
 IDS = ("PROTO-HELLO-001", "PROTO-CHAT-001")
 EXIT_PARTIAL, EXIT_ENGINE = 3, 4
 CEILING = 600
@@ -65,3 +72,15 @@ def test_no_engine_and_no_reference_is_engine_unavailable_naming_the_option(tmp_
     assert fault["code"] == "ENGINE_UNAVAILABLE"
     assert "no engine was given" in fault["message"] and "--engine" in fault["message"]
     assert "no engine was given" in done.stdout
+
+
+def test_no_string_in_the_suite_names_a_module_of_the_reference() -> None:
+    named = [
+        f"{path.relative_to(SUITE)}:{node.lineno}: {node.value[:60]!r}"
+        for path in sorted(SUITE.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and REFERENCE_MODULE.search(node.value)
+    ]
+    assert not named, f"the suite names reference modules: {named}"
