@@ -78,7 +78,7 @@ def tests(session: nox.Session) -> None:
         "-p",
         "no:cacheprovider",
         "lanes/",
-        "conformance/selftest/",
+        "selftest/",
         *session.posargs,
     )
 
@@ -121,25 +121,25 @@ def demo(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks: medians and ratios, measured in one run."""
     _install(session)
-    session.run("python", "tools/bench.py", *session.posargs)
-    session.run("python", "tools/bench_anchors.py")
-    session.run("python", "tools/bench_session.py")
-    session.run("python", "tools/bench_algebra.py")
-    session.run("python", "tools/bench_tests.py")
+    session.run("python", "-m", "tools.bench", *session.posargs)
+    session.run("python", "-m", "tools.bench_anchors")
+    session.run("python", "-m", "tools.bench_session")
+    session.run("python", "-m", "tools.bench_algebra")
+    session.run("python", "-m", "tools.bench_tests")
 
 
 @nox.session
 def cognition(session: nox.Session) -> None:
     """Cognition lane metrics, the four registers side by side (holdout in aggregate)."""
     _install(session)
-    session.run("python", "tools/cognition_report.py")
+    session.run("python", "-m", "tools.cognition_report")
 
 
 @nox.session
 def golden(session: nox.Session) -> None:
     """Ratify a golden change: ``nox -s golden -- --ratify ID --reason TEXT``."""
     _install(session)
-    session.run("python", "tools/ratify_golden.py", *session.posargs)
+    session.run("python", "-m", "tools.ratify_golden", *session.posargs)
 
 
 @nox.session
@@ -147,16 +147,16 @@ def mutation(session: nox.Session) -> None:
     """Mutation score of the suite alone over the reference: ``nox -s mutation [-- sample]``.
 
     With no argument every mutant of reference/registers, realize, protocol and state is
-    run. ``-- sample`` runs only the fixed sample in conformance/mutation/sample.txt (what
+    run. ``-- sample`` runs only the fixed sample in selftest/mutation/sample.txt (what
     CI runs) and fails if one of them survives. The score table is printed at the end.
     """
     _install(session)
     session.install("mutmut>=3.3,<4")
     if session.posargs[:1] == ["sample"]:
-        sample = Path("conformance/mutation/sample.txt").read_text(encoding="utf-8").split()
+        sample = Path("selftest/mutation/sample.txt").read_text(encoding="utf-8").split()
         session.run("mutmut", "run", "--max-children", "2", *sample)
-        session.run("python", "-m", "conformance.mutation.score", "report")
-        session.run("python", "-m", "conformance.mutation.score", "check", *sample)
+        session.run("python", "-m", "selftest.mutation.score", "report")
+        session.run("python", "-m", "selftest.mutation.score", "check", *sample)
         return
     session.run("mutmut", "run", "--max-children", "2")
-    session.run("python", "-m", "conformance.mutation.score", "report")
+    session.run("python", "-m", "selftest.mutation.score", "report")

@@ -24,7 +24,6 @@ from conformance.engines import EngineClient, EngineFault
 from conformance.merge import with_digest
 from conformance.report.expected import ExpectedFailures
 from conformance.requirements import Requirement, SuiteContext
-from conformance.requirements.state_crash import KILLS_PER_EXAMPLE, kill_examples
 from conformance.runner import Outcome, Profile, run_requirement
 
 _BUDGET = re.compile(r"([0-9]+(?:\.[0-9]+)?)([smh]?)")
@@ -47,15 +46,16 @@ def asked(req: Requirement, profile: Profile) -> int:
     """Examples *profile* asks of *req*."""
     if req.strategy is None:
         return 1
-    if req.scale == "kills":
-        return kill_examples(profile.kills)
+    if req.scale is not None:
+        return req.scale.examples_for(profile)
     return req.max_examples or profile.max_examples
 
 
 def profile_for(req: Requirement, profile: Profile, examples: int) -> tuple[Profile, int]:
     """The (profile, max_examples) that runs *req* with *examples* examples."""
-    if req.scale == "kills":
-        return dataclasses.replace(profile, kills=examples * KILLS_PER_EXAMPLE), examples
+    if req.scale is not None:
+        units: dict[str, Any] = {req.scale.knob: examples * req.scale.per_example}
+        return dataclasses.replace(profile, **units), examples
     return profile, examples
 
 

@@ -89,7 +89,7 @@ def engine_fault_record(engine: EngineClient, fault: EngineFault) -> dict[str, A
     return {
         "code": ENGINE_UNAVAILABLE,
         "kind": fault.kind,
-        "message": fault.message,
+        "message": engine.explain_unavailable(fault.message),
         "exit_status": fault.exit_status,
         "offending": to_plain(fault.offending),
         "stderr_tail": tails["stderr"],

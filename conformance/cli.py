@@ -270,7 +270,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except AssertionError as exc:
         verdict, message = "FAIL", str(exc)
     except EngineFault as fault:
-        verdict, message = "ERROR", str(fault)
+        verdict, message = "ERROR", engine.explain_unavailable(str(fault))
     finally:
         engine.close()
     for exchange in engine.transcript.exchanges:

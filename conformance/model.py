@@ -6,6 +6,7 @@ Plain data only; this module imports nothing from the suite, so every other modu
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,31 @@ CoverFactory = Callable[["SuiteContext"], Any]
 
 
 @dataclass(frozen=True)
+class UnitScale:
+    """A requirement sized in units of work rather than examples: each example does
+    ``per_example`` units (say, SIGKILLs), and the profile field named ``knob`` says how
+    many units a run asks for."""
+
+    knob: str
+    per_example: int
+
+    def examples(self, units: int) -> int:
+        """Examples needed for *units* units of work (at least one)."""
+        return max(1, math.ceil(units / self.per_example))
+
+    def asked(self, profile: object) -> int:
+        """Units *profile* (a ``runner.Profile``) asks for."""
+        units = getattr(profile, self.knob)
+        if not isinstance(units, int):
+            raise TypeError(f"profile field {self.knob!r} is not a number of units")
+        return units
+
+    def examples_for(self, profile: object) -> int:
+        """Examples that do the units *profile* asks for."""
+        return self.examples(self.asked(profile))
+
+
+@dataclass(frozen=True)
 class Requirement:
     """One certifiable claim about an engine."""
 
@@ -36,7 +62,8 @@ class Requirement:
     check: Check
     strategy: StrategyFactory | None = None
     max_examples: int | None = None
-    scale: str | None = None
+    scale: UnitScale | None = None
+    """Set when examples are sized by a profile knob (units of work), not by example counts."""
     cover: CoverFactory | None = None
 
     @property

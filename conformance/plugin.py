@@ -1,8 +1,8 @@
 """The pytest plugin: ``pytest --pyargs conformance.suite --engine CMD``.
 
 Adds engine options and fixtures; ``conformance.suite`` turns every requirement
-into one test item named by its stable id. Without an engine option the
-reference engine is certified in-process.
+into one test item named by its stable id. Without an engine option the suite runs
+``python -m reference serve`` (the reference engine, when it is installed).
 """
 
 from __future__ import annotations
@@ -91,7 +91,12 @@ def conformance_engine(request: pytest.FixtureRequest) -> Iterator[EngineClient]
 
 @pytest.fixture(scope="session")
 def conformance_context(conformance_engine: EngineClient) -> SuiteContext:
-    return SuiteContext.from_engine(conformance_engine)
+    """The suite context from the engine's hello; an engine that cannot answer ends the run."""
+    try:
+        return SuiteContext.from_engine(conformance_engine)
+    except (EngineFault, EngineRefused) as fault:
+        message = conformance_engine.explain_unavailable(f"the engine cannot answer hello: {fault}")
+        pytest.exit(message, returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 @pytest.fixture(scope="session")

@@ -282,10 +282,9 @@ def root_cause(attempt: _Attempt) -> str | None:
 
 
 def _examples(req: Requirement, profile: Profile, override: int | None) -> int:
-    if req.scale == "kills":
-        from conformance.requirements.state_crash import kill_examples
-
-        return kill_examples(profile.kills)
+    """Examples of *req* to run: from its unit scale, else *override*, its own or the profile's."""
+    if req.scale is not None:
+        return req.scale.examples_for(profile)
     return override or req.max_examples or profile.max_examples
 
 

@@ -19,7 +19,6 @@ from conformance.merge import mark_shard
 from conformance.model import Requirement
 from conformance.parallel import EngineSpec, certify_parallel, default_workers
 from conformance.report.expected import ExpectedFailures
-from conformance.requirements.state_crash import kill_examples
 from conformance.runner import Outcome, Profile
 from conformance.shard import Shard, ShardError, load_durations, shard_ids, window
 
@@ -50,16 +49,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-KILL_EXAMPLE_MS = 250
-"""About what one example (four SIGKILLs) of the kill soak costs; only orders the work."""
+SCALED_EXAMPLE_MS = 250
+"""About what one example of a unit-scaled requirement (eight SIGKILLs of the kill soak)
+costs; only orders the work."""
 
 
 def estimated_durations(requirements: list[Requirement], profile: Profile) -> dict[str, int]:
-    """Durations to schedule by when no earlier report is given: the kill soak is long."""
+    """Durations to schedule by when no earlier report is given: unit-scaled runs are long."""
     return {
-        r.id: kill_examples(profile.kills) * KILL_EXAMPLE_MS
+        r.id: r.scale.examples_for(profile) * SCALED_EXAMPLE_MS
         for r in requirements
-        if r.scale == "kills"
+        if r.scale is not None
     }
 
 
@@ -92,11 +92,8 @@ class Scale:
         """The requirements this run covers (all, or its shard's) and their windows."""
         if self.shard is None:
             return Share(requirements)
-        split = {
-            r.id: kill_examples(profile.kills)
-            for r in requirements
-            if r.scale == "kills" and kill_examples(profile.kills) >= self.shard.count
-        }
+        totals = {r.id: r.scale.examples_for(profile) for r in requirements if r.scale is not None}
+        split = {i: total for i, total in totals.items() if total >= self.shard.count}
         whole = [r.id for r in requirements if r.id not in split]
         ids = set(shard_ids(whole, self.shard, self.durations)) | set(split)
         windows = {i: (*window(total, self.shard), total) for i, total in split.items()}

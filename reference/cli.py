@@ -44,7 +44,7 @@ def _chat_runtime(args: argparse.Namespace) -> ChatRuntime:
     from reference.runtime import ChatRuntime, RuntimeConfig
 
     config = RuntimeConfig(
-        register_pack_id=args.register,
+        register_id=args.register,
         register_search_path=tuple(Path(p) for p in args.register_path),
         audit_path=Path(args.audit) if args.audit else None,
         audit_content=args.audit_content,

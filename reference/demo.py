@@ -64,7 +64,7 @@ def _turn_claims(runtimes: list[ChatRuntime], rows: list[ChatResponse]) -> list[
 
 def register_tour(out: TextIO) -> int:
     """Walk the demo script through the four registers side by side; 0 iff the seam holds."""
-    runtimes = [ChatRuntime(RuntimeConfig(register_pack_id=rid)) for rid in FOUR_REGISTERS]
+    runtimes = [ChatRuntime(RuntimeConfig(register_id=rid)) for rid in FOUR_REGISTERS]
     broken: list[str] = []
     terse_differs = convivial_differs = False
     for prompt in SCRIPT:

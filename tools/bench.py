@@ -15,11 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reference.runtime import ChatRuntime, RuntimeConfig
+from reference.runtime.probe_script import lexicon_script
 
-from reference.runtime import ChatRuntime, RuntimeConfig  # noqa: E402
-from reference.runtime.sessions import lexicon_script  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
 
@@ -39,7 +38,7 @@ def bench_turns(turns: int, batch: int = 100) -> None:
     """One fresh session per register, all answering the lexicon script in alternating
     batches, so every register's median comes from the same minutes of the machine."""
     script = lexicon_script()
-    runtimes = {r: ChatRuntime(RuntimeConfig(register_pack_id=r)) for r in REGISTERS}
+    runtimes = {r: ChatRuntime(RuntimeConfig(register_id=r)) for r in REGISTERS}
     for runtime in runtimes.values():
         turn_times(runtime, script, 50)
     samples: dict[str | None, list[float]] = {register: [] for register in REGISTERS}

@@ -14,23 +14,20 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from reference.algebra import (  # noqa: E402
+from reference.algebra import (
     blade,
     geometric_product,
     plane_rotor,
     rotor,
     versor_apply,
 )
-from reference.lexicon.versors import lemma_versor  # noqa: E402
-from reference.runtime import ChatRuntime  # noqa: E402
-from reference.runtime.sessions import lexicon_script  # noqa: E402
-from reference.truth.field import SessionField  # noqa: E402
+from reference.lexicon.versors import lemma_versor
+from reference.runtime import ChatRuntime
+from reference.runtime.probe_script import lexicon_script
+from reference.truth.field import SessionField
 
 WORDS = ("light", "water", "stone", "tree", "river", "fire", "wind", "salt")
 

@@ -18,10 +18,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reference.realize.variation import select_bucket_index
 
-from reference.realize.variation import select_bucket_index  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 TRACE_HASH = hashlib.sha256(b"bench").hexdigest()
 BUCKET = ("Well,", "So,", "Right,", "")

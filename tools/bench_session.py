@@ -10,13 +10,9 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reference.runtime import ChatRuntime  # noqa: E402
+from reference.runtime import ChatRuntime
 
 PROMPT = "What is light?"
 

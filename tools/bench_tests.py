@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SELECTION = ("lanes/", "conformance/selftest/")
+SELECTION = ("lanes/", "selftest/")
 OPTIONS = ("-q", "-p", "no:cacheprovider")
 
 

@@ -5,12 +5,7 @@ The holdout sets are reported only in aggregate: development does not tune on th
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tools.cognition import HOLDOUTS, REGISTERS, load_cases, measure, metrics_table  # noqa: E402
+from lanes._support.cognition import HOLDOUTS, REGISTERS, load_cases, measure, metrics_table
 
 
 def main() -> int:

@@ -7,15 +7,14 @@ and commit the result with the change that explains it.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from lanes._support.scripts import repeat_script
+from reference.canonical import canonical_json
+from reference.runtime import ChatRuntime
+from reference.runtime.probe_script import lexicon_script
 
-from reference.canonical import canonical_json  # noqa: E402
-from reference.runtime import ChatRuntime  # noqa: E402
-from reference.runtime.sessions import lexicon_script, repeat_script  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 BASELINE = ROOT / "lanes" / "registers" / "data" / "pre_register_baseline.jsonl"
 

@@ -3,7 +3,7 @@
 Each fixture is a state directory as docs/state.md describes it (no LOCK, no journals);
 ``expected.json`` maps its name to what loading it gives: the identity, generation, turn
 count, schema version and whether the loader fell back, or the error code. Run
-``python tools/make_state_fixtures.py`` to rewrite them, ``--check`` to compare only.
+``python -m tools.make_state_fixtures`` to rewrite them, ``--check`` to compare only.
 """
 
 from __future__ import annotations
@@ -16,13 +16,12 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reference.canonical import canonical_bytes, digest, pretty_json, sha256_hex
+from reference.state.core import encode_core, identity
+from reference.state.layout import CORE, CURRENT, MANIFEST, gen_name, pointer_text
+from reference.state.records import validate_record
 
-from reference.canonical import canonical_bytes, digest, pretty_json, sha256_hex  # noqa: E402
-from reference.state.core import encode_core, identity  # noqa: E402
-from reference.state.layout import CORE, CURRENT, MANIFEST, gen_name, pointer_text  # noqa: E402
-from reference.state.records import validate_record  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 OUT = ROOT / "conformance" / "data" / "state_fixtures"
 ABSENT = object()

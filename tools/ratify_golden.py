@@ -15,11 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from reference.canonical import canonical_json  # noqa: E402
-from tools.golden import (  # noqa: E402
+from lanes._support.golden import (
     LEDGER,
     RATIFY_ENV,
     golden_files,
@@ -28,6 +24,9 @@ from tools.golden import (  # noqa: E402
     sealed_holdouts,
     tree_digest,
 )
+from reference.canonical import canonical_json
+
+ROOT = Path(__file__).resolve().parents[1]
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 SNAPSHOT_TESTS = "lanes/cognition/test_golden_snapshots.py"

@@ -7,7 +7,6 @@ module exists, and no probe otherwise. Exits 0 when every pack ratified, 2 if no
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,6 +36,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     raise SystemExit(main())

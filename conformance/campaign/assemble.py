@@ -86,7 +86,7 @@ def engine_report(
     soaks = [
         soak_figures(by_req[req.id], outcome)
         for req, outcome in pairs
-        if req.scale == "kills" and outcome.verdict != "not-claimed"
+        if req.scale is not None and outcome.verdict != "not-claimed"
     ]
     campaign = {"digest": spec.digest, "seed": spec.seed, "tasks": len(mine), "soak": soaks}
     return with_digest({**report, "campaign": campaign}), pairs

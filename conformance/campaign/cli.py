@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from conformance.campaign.plan import CampaignError, CampaignSpec, engine_label, tasks
 from conformance.campaign.run import IN_FLIGHT, Listener, run_campaign
 from conformance.certify import is_interactive, select
-from conformance.engines import REFERENCE_FACTORY
+from conformance.engines import default_command
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -68,7 +68,7 @@ def spec_from_args(args: argparse.Namespace) -> CampaignSpec:
     except KeyError as exc:
         raise CampaignError(str(exc.args[0])) from None
     return CampaignSpec(
-        engines=tuple(engines or [{"python": REFERENCE_FACTORY}]),
+        engines=tuple(engines or [{"command": default_command()}]),
         requirements=ids,
         profile=args.profile,
         examples=args.examples,

@@ -13,7 +13,7 @@ from typing import Any
 
 from conformance.canonical import digest
 from conformance.requirements import REGISTRY, Requirement
-from conformance.requirements.state_crash import KILLS_PER_EXAMPLE, kill_examples
+from conformance.requirements.state_crash import KILLS_PER_EXAMPLE
 from conformance.runner import PROFILES, Profile
 
 CRASH_STATE_PREFIX = "STATE-CRASH-"
@@ -104,10 +104,10 @@ def _runs(spec: CampaignSpec, req: Requirement) -> list[tuple[int, int | None, A
     the one derandomized sequence (the kills ``certify`` would run), or, in a seeded
     campaign, chunks with seeds of their own, which draw only their own examples.
     """
-    if req.scale == "kills":
-        total, size = spec.base_profile().kills, spec.kills_per_task
+    if req.scale is not None:
+        total, size = req.scale.asked(spec.base_profile()), spec.kills_per_task
         if spec.seed is None:
-            examples, step = kill_examples(total), size // KILLS_PER_EXAMPLE
+            examples, step = req.scale.examples(total), size // req.scale.per_example
             return [
                 (0, None, [start, min(start + step, examples)], None)
                 for start in range(0, examples, step)

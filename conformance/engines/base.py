@@ -60,6 +60,8 @@ class EngineClient(abc.ABC):
     """
 
     description = "engine"
+    unavailable_hint = ""
+    """Said after the fault when this engine cannot start or answer hello (empty: nothing)."""
 
     def __init__(self, *, strict: bool = False) -> None:
         self.strict = strict
@@ -70,6 +72,10 @@ class EngineClient(abc.ABC):
     @abc.abstractmethod
     def _exchange(self, request: EncodableObject) -> object:
         """Send one request object; return the raw response object."""
+
+    def explain_unavailable(self, message: str) -> str:
+        """*message* about this engine failing to start or answer, followed by its hint."""
+        return f"{message} ({self.unavailable_hint})" if self.unavailable_hint else message
 
     def close(self) -> None:  # noqa: B027  (nothing to release by default)
         """Release the engine (a subprocess is terminated)."""

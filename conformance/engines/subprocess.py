@@ -103,9 +103,16 @@ class SubprocessEngine(EngineClient):
     """An engine program; restarted (up to ``max_restarts``) after a crash or hang."""
 
     def __init__(
-        self, command: str, *, timeout: float = 10.0, strict: bool = False, max_restarts: int = 10
+        self,
+        command: str,
+        *,
+        timeout: float = 10.0,
+        strict: bool = False,
+        max_restarts: int = 10,
+        unavailable_hint: str = "",
     ) -> None:
         super().__init__(strict=strict)
+        self.unavailable_hint = unavailable_hint
         self.argv = parse_command(command)
         self.command = command
         self.description = command

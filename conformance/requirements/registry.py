@@ -18,6 +18,7 @@ from conformance.model import (
     Requirement,
     StrategyFactory,
     SuiteContext,
+    UnitScale,
 )
 
 __all__ = ["ID_PATTERN", "REGISTRY", "LexiconEntry", "Requirement", "SuiteContext", "requirement"]
@@ -34,7 +35,7 @@ def requirement(
     seed: str,
     strategy: StrategyFactory | None = None,
     max_examples: int | None = None,
-    scale: str | None = None,
+    scale: UnitScale | None = None,
     cover: CoverFactory | None = None,
 ) -> Callable[[Check], Check]:
     """Register the decorated check under a stable requirement id."""

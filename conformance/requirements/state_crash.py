@@ -3,7 +3,6 @@ session whose system calls strace recorded (checked against the engine's own tra
 
 from __future__ import annotations
 
-import math
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from hypothesis import strategies as st
 
 from conformance import details
 from conformance.engines.base import EngineClient, EngineRefused
+from conformance.model import UnitScale
 from conformance.requirements.registry import SuiteContext, requirement
 from conformance.state import oracle, strace
 from conformance.state.crashstates import expand
@@ -35,6 +35,8 @@ from conformance.state.traces import (
 BRIEF = "L10 brief"
 PENDING_CAP = 256
 KILLS_PER_EXAMPLE = 8
+KILL_SCALE = UnitScale("kills", KILLS_PER_EXAMPLE)
+"""STATE-KILL-001 is sized in SIGKILLs: the profile's ``kills``, eight to an example."""
 KILL_OUTCOMES = ("loaded_acknowledged", "loaded_in_flight", "invalid", "lost")
 CRASH_EXAMPLES = 8
 CRASH_SAMPLES = 8
@@ -166,7 +168,7 @@ def _check_kill(
     capabilities=("state", "state.soak"),
     seed=f"{BRIEF} § M4 (kill -9 at any instruction lands on a valid prior checkpoint)",
     strategy=_kill_plans,
-    scale="kills",
+    scale=KILL_SCALE,
 )
 def survives_sigkill(engine: EngineClient, plans: list[list[int]]) -> None:
     command = engine.spawn_command()
@@ -192,7 +194,7 @@ def survives_sigkill(engine: EngineClient, plans: list[list[int]]) -> None:
 
 def kill_examples(kills: int) -> int:
     """Examples needed for *kills* SIGKILLs."""
-    return max(1, math.ceil(kills / KILLS_PER_EXAMPLE))
+    return KILL_SCALE.examples(kills)
 
 
 def _records(kind_keys: str, min_size: int = 0) -> st.SearchStrategy[list[dict[str, Any]]]:

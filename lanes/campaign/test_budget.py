@@ -11,7 +11,7 @@ from campaign_helpers import conformance, id_args, read_report
 
 from conformance.budget import BudgetError, Planner, parse_budget, plan_examples
 
-SLOW_ENGINE = Path(__file__).resolve().parents[2] / "conformance/selftest/programs/slow_engine.py"
+SLOW_ENGINE = Path(__file__).resolve().parents[2] / "selftest/programs/slow_engine.py"
 
 
 def test_plan_shares_the_budget_fairly_and_never_exceeds_what_is_asked():

@@ -17,13 +17,13 @@ import pytest
 from campaign_helpers import FAST, conformance, id_args, read_report
 
 from conformance.campaign.plan import CampaignError, CampaignSpec, derive_seed, tasks
-from conformance.engines import REFERENCE_FACTORY
 from conformance.requirements.state_crash import KILLS_PER_EXAMPLE, kill_examples
-from conformance.selftest.engines import BROKEN
+from selftest.engines import BROKEN
+from selftest.reference_engine import REFERENCE_FACTORY
 
 pytest.importorskip("dask.distributed")
 
-SLOW_ENGINE = Path(__file__).resolve().parents[2] / "conformance/selftest/programs/slow_engine.py"
+SLOW_ENGINE = Path(__file__).resolve().parents[2] / "selftest/programs/slow_engine.py"
 BROKEN_ENGINE = BROKEN["per_intent_ignored"]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.cognition import HOLDOUTS, REGISTERS, load_cases, measure
+from lanes._support.cognition import HOLDOUTS, REGISTERS, load_cases, measure
 
 PUBLIC = load_cases("public")
 SEALED = {name: load_cases(name) for name in HOLDOUTS}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tools.cognition import REGISTERS, golden_record, load_cases, run_case
-from tools.golden import GOLDEN, golden_files, tree_digest
+from lanes._support.cognition import REGISTERS, golden_record, load_cases, run_case
+from lanes._support.golden import GOLDEN, golden_files, tree_digest
 
 
 def test_one_changed_byte_changes_the_tree_digest():

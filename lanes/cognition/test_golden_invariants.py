@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tools.cognition import REGISTERS, load_cases
-from tools.golden import GOLDEN
+from lanes._support.cognition import REGISTERS, load_cases
+from lanes._support.golden import GOLDEN
 
 
 def _snapshots() -> dict[str, dict[str, dict]]:

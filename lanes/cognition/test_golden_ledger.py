@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tools.cognition import REGISTERS, load_cases
-from tools.golden import (
+from lanes._support.cognition import REGISTERS, load_cases
+from lanes._support.golden import (
     LEDGER,
     SEALED_HOLDOUTS,
     golden_files,

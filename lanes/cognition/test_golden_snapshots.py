@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tools.cognition import REGISTERS, golden_record, load_cases, run_case
-from tools.golden import extension_for
+from lanes._support.cognition import REGISTERS, golden_record, load_cases, run_case
+from lanes._support.golden import extension_for
 
 CASES = load_cases("public")
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from lanes._support.cognition import load_cases
 from reference.lexicon import default_lexicon
 from reference.runtime import ChatRuntime
 from reference.truth.intent import IntentTag, classify_intent
 from reference.truth.text import STOPWORDS, normalize, tokenize, word_base
-from tools.cognition import load_cases
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "intents.md"
 ROW = re.compile(r"^\| (?P<intent>[A-Z_]+) \| .+ \| `(?P<example>[^`]+)` \| (?P<subject>[^|]+) \|$")

@@ -6,8 +6,8 @@ import re
 import subprocess
 import sys
 
-from tools.cognition import ROOT
-from tools.golden import tree_digest
+from lanes._support.cognition import ROOT
+from lanes._support.golden import tree_digest
 
 FILES = ["lanes/cognition/test_golden_snapshots.py", "lanes/cognition/test_golden_invariants.py"]
 

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from lanes._support.cognition import Turn, surface_grounded
 from reference.runtime import ChatRuntime
-from tools.cognition import Turn, surface_grounded
 
 
 def _turn(*fragments: str) -> Turn:

@@ -9,7 +9,7 @@ from tools.gen_spec import BEGIN, END, SPEC, render
 def test_spec_table_is_current():
     current = SPEC.read_text(encoding="utf-8")
     assert BEGIN in current and END in current
-    assert render(current) == current, "docs/spec.md is stale: run python tools/gen_spec.py"
+    assert render(current) == current, "docs/spec.md is stale: run python -m tools.gen_spec"
 
 
 def test_every_requirement_id_is_documented_once():

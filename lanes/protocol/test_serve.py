@@ -41,7 +41,7 @@ from reference.registers.loader import load_register_pack
 from reference.registers.ratify import ratify_pack_file
 from reference.registers.seal import verify_report_seal
 from reference.runtime import ChatRuntime, RuntimeConfig
-from reference.runtime.sessions import lexicon_script
+from reference.runtime.probe_script import lexicon_script
 from reference.truth.intent import IntentTag
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -323,7 +323,7 @@ def test_session_chat_equals_chat_runtime(call, register_id):
     script = lexicon_script()[::5] + ["What is light?"] * 3 + ["", "\u00e9t\u00e9 \U0001f600"]
     session = result(call, "session.open", {"register_id": register_id})["session"]
     served = [result(call, "session.chat", {"session": session, "text": t}) for t in script]
-    runtime = ChatRuntime(RuntimeConfig(register_pack_id=register_id))
+    runtime = ChatRuntime(RuntimeConfig(register_id=register_id))
     assert served == [runtime.chat(text).as_json() for text in script]
 
 
@@ -335,7 +335,7 @@ def test_session_chat_under_a_user_register_equals_chat_runtime(call, tmp_path):
     session = result(call, "session.open", args)["session"]
     script = lexicon_script()[:24]
     served = [result(call, "session.chat", {"session": session, "text": t}) for t in script]
-    config = RuntimeConfig(register_pack_id="user_v1", register_search_path=(tmp_path,))
+    config = RuntimeConfig(register_id="user_v1", register_search_path=(tmp_path,))
     runtime = ChatRuntime(config)
     assert served == [runtime.chat(text).as_json() for text in script]
     assert {turn["register_id"] for turn in served} == {"user_v1"}

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from reference.lexicon import default_lexicon
 from reference.runtime import ChatRuntime, RuntimeConfig
-from reference.runtime.sessions import INTENT_TEMPLATES
+from reference.runtime.probe_script import INTENT_TEMPLATES
 
 FOUR_REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
 LEMMAS = tuple(entry.lemma for entry in default_lexicon().lemmas)
@@ -30,5 +30,5 @@ def sessions(draw, max_turns: int = 8) -> list[str]:
 
 
 def run(register: str | None, script: list[str], **config) -> list:
-    runtime = ChatRuntime(RuntimeConfig(register_pack_id=register, **config))
+    runtime = ChatRuntime(RuntimeConfig(register_id=register, **config))
     return [runtime.chat(prompt) for prompt in script]

@@ -64,7 +64,7 @@ def _recomputed(markers, response) -> str:
 @settings(max_examples=60)
 @given(sessions())
 def test_convivial_surface_is_the_decoration_of_its_own_trace_hash(script):
-    convivial = ChatRuntime(RuntimeConfig(register_pack_id="convivial_v1"))
+    convivial = ChatRuntime(RuntimeConfig(register_id="convivial_v1"))
     markers = convivial.register.discourse_markers
     for prompt in script:
         response = convivial.chat(prompt)

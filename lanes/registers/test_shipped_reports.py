@@ -18,6 +18,6 @@ def test_shipped_report_is_reproduced_by_ratify_with_the_probe(tmp_path, registe
     ratify_pack_file(tmp_path / f"{register_id}.json", evidence_probe=register_probe)
     for name in (f"{register_id}.json", f"{register_id}.mastery_report.json"):
         assert (tmp_path / name).read_bytes() == (SHIPPED_DATA_DIR / name).read_bytes(), (
-            f"{name} is stale: run `python tools/ratify_shipped.py` and commit the result"
+            f"{name} is stale: run `python -m tools.ratify_shipped` and commit the result"
         )
     assert load_register_pack(register_id, search_path=(tmp_path,)).register_id == register_id

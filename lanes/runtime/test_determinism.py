@@ -9,7 +9,7 @@ import sys
 
 from reference.canonical import wire_json
 from reference.runtime import ChatRuntime
-from reference.runtime.sessions import lexicon_script
+from reference.runtime.probe_script import lexicon_script
 
 RESPONSE_FIELDS = {
     "surface",

@@ -14,7 +14,7 @@ SCRIPT = ["What is light?", "Tell me about parent.", "hello"]
 
 
 def _chat(directory, script, register="convivial_v1"):
-    with ChatRuntime(RuntimeConfig(register_pack_id=register, state_dir=directory)) as runtime:
+    with ChatRuntime(RuntimeConfig(register_id=register, state_dir=directory)) as runtime:
         return [runtime.chat(prompt) for prompt in script]
 
 
@@ -40,7 +40,7 @@ def test_clean_shutdown_is_byte_identical_to_the_last_turn(tmp_path):
 
 def test_persistence_does_not_touch_the_truth(tmp_path):
     with_state = _chat(tmp_path / "life", SCRIPT)
-    with ChatRuntime(RuntimeConfig(register_pack_id="convivial_v1")) as runtime:
+    with ChatRuntime(RuntimeConfig(register_id="convivial_v1")) as runtime:
         without = [runtime.chat(prompt) for prompt in SCRIPT]
     assert with_state == without
 

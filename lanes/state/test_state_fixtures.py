@@ -54,7 +54,7 @@ def test_a_v1_core_reencodes_byte_identically_at_v3() -> None:
 
 
 def test_fixtures_are_what_the_generator_writes() -> None:
-    assert check(), "run python tools/make_state_fixtures.py"
+    assert check(), "run python -m tools.make_state_fixtures"
 
 
 def test_loading_a_copy_is_the_same(tmp_path: Path) -> None:

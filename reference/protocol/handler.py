@@ -269,7 +269,7 @@ class ProtocolHandler(StateOps, AlgebraOps, TurnSteps):
         """A fresh chat runtime; the register is loaded now, so *search_path* may vanish after."""
         from reference.runtime import ChatRuntime, RuntimeConfig
 
-        config = RuntimeConfig(register_pack_id=register_id, register_search_path=search_path)
+        config = RuntimeConfig(register_id=register_id, register_search_path=search_path)
         return ChatRuntime(config, steps=self)
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:

@@ -68,7 +68,7 @@ class ChatRuntime:
         self.steps = steps if steps is not None else TurnSteps()
         self.config = config if config is not None else RuntimeConfig()
         self.register = register_pack or load_register_pack(
-            self.config.register_pack_id, search_path=self.config.register_search_path
+            self.config.register_id, search_path=self.config.register_search_path
         )
         self.register_id = None if is_unregistered(self.register) else self.register.register_id
         self.truth = TruthPipeline(lexicon)

@@ -10,7 +10,7 @@ from reference.canonical import digest
 from reference.registers.model import UNREGISTERED, RegisterPack
 from reference.registers.ratify import is_null_pack
 from reference.runtime.chat import ChatResponse, ChatRuntime
-from reference.runtime.sessions import lexicon_script
+from reference.runtime.probe_script import lexicon_script
 
 
 def run_session(pack: RegisterPack, script: list[str]) -> list[ChatResponse]:

@@ -1,7 +1,7 @@
 """Every deliberately broken engine, with the requirement ids that must fail on it.
 
 Each engine is a ``reference.serve.ProtocolHandler`` subclass with one defect; its
-class is its factory, so ``conformance.selftest.engines:<ClassName>`` plugs it into
+class is its factory, so ``selftest.engines:<ClassName>`` plugs it into
 ``python -m conformance --engine-python``. ``BROKEN`` maps a short name to a
 :class:`BrokenEngine`; the self-test proves every id in ``catches`` fails on it.
 """
@@ -11,19 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from conformance.selftest.mutants.algebra import FlippedProductSign
-from conformance.selftest.mutants.cognition import (
+from reference.serve import ProtocolHandler
+from selftest.mutants.algebra import FlippedProductSign
+from selftest.mutants.cognition import (
     NowIsCorrection,
     RecallNeverFromVault,
     SubjectFromLastSlot,
 )
-from conformance.selftest.mutants.combined import (
+from selftest.mutants.combined import (
     CrashAndSurfaceSeeded,
     CrashesWithoutKnownWord,
     FourDefects,
     TerseHashSlip,
 )
-from conformance.selftest.mutants.loader import (
+from selftest.mutants.loader import (
     BucketBoundOffByOne,
     DepthBoundLoose,
     EmptyNonNullRatified,
@@ -40,14 +41,14 @@ from conformance.selftest.mutants.loader import (
     UnratifiedLoads,
     WrongMissingFieldCode,
 )
-from conformance.selftest.mutants.overrides import (
+from selftest.mutants.overrides import (
     FlatBeatsPerIntent,
     LenientResolve,
     NoClamp,
     PerIntentIgnored,
     UnknownIntentAccepted,
 )
-from conformance.selftest.mutants.protocol import (
+from selftest.mutants.protocol import (
     BadHello,
     BatchReordered,
     BoolTurnIndexAccepted,
@@ -59,7 +60,7 @@ from conformance.selftest.mutants.protocol import (
     UnknownOpOk,
     UnreachableLemma,
 )
-from conformance.selftest.mutants.refusals import (
+from selftest.mutants.refusals import (
     BoolDepthAccepted,
     LongestIdRefused,
     MarkersCoercedToStrings,
@@ -74,7 +75,7 @@ from conformance.selftest.mutants.refusals import (
     UnicodeIdAccepted,
     UnknownFieldDropped,
 )
-from conformance.selftest.mutants.registers import (
+from selftest.mutants.registers import (
     DepthIgnoredInChat,
     DriftingField,
     NeutralDecorates,
@@ -86,7 +87,7 @@ from conformance.selftest.mutants.registers import (
     UnregisteredDecorates,
     UserPacksUndecorated,
 )
-from conformance.selftest.mutants.variation import (
+from selftest.mutants.variation import (
     BiasedSelector,
     BucketNameIgnored,
     DecorationMemoized,
@@ -97,7 +98,6 @@ from conformance.selftest.mutants.variation import (
     TurnIndexFrozen,
     VariantIdWithoutBar,
 )
-from reference.serve import ProtocolHandler
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance.selftest.mutants.pack_edits import (
+from selftest.mutants.pack_edits import (
     DEPTH,
     MARKERS,
     OVERRIDES,

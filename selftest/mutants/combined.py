@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import hashlib
 
-from conformance.selftest.mutants.overrides import PerIntentIgnored
-from conformance.selftest.mutants.variation import SurfaceSeeded
+from selftest.mutants.overrides import PerIntentIgnored
+from selftest.mutants.variation import SurfaceSeeded
 from reference.runtime import ChatRuntime, TurnRuntime
 from reference.serve import ProtocolHandler
 from reference.truth.record import TruthRecord

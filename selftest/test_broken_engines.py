@@ -11,13 +11,14 @@ from __future__ import annotations
 import pytest
 
 from conformance.certify import certify
-from conformance.engines import REFERENCE_FACTORY, InProcessEngine
+from conformance.engines import InProcessEngine
 from conformance.report.expected import ExpectedFailures
 from conformance.requirements import REGISTRY
-from conformance.selftest.checks import CI, caught, run_in_process
-from conformance.selftest.engines import BROKEN, COMBINED, SEMANTIC_CHAT
-from conformance.selftest.state_mutants import BROKEN_STATE
 from reference.serve import ProtocolHandler
+from selftest.checks import CI, caught, run_in_process
+from selftest.engines import BROKEN, COMBINED, SEMANTIC_CHAT
+from selftest.reference_engine import REFERENCE_FACTORY
+from selftest.state_mutants import BROKEN_STATE
 
 CASES = [(name, req_id) for name, broken in BROKEN.items() for req_id in broken.catches]
 FAMILIES = sorted({req.family for req in REGISTRY.values()})

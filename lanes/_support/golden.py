@@ -10,7 +10,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from reference.canonical import canonical_json, pretty_json
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "golden"
 LEDGER = GOLDEN / "RATIFICATIONS.jsonl"
 RATIFY_ENV = "CORE_GOLDEN_RATIFY"

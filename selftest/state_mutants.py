@@ -3,7 +3,7 @@
 Each engine is the reference ``ProtocolHandler`` with one of its state hooks replaced
 (``store_class``, ``recover_journal`` or ``soak_turn``), so it has one defect in its
 state store, journal recovery or soak; its class is its factory, so
-``conformance.selftest.state_mutants:<ClassName>`` plugs it in by name, in-process or
+``selftest.state_mutants:<ClassName>`` plugs it in by name, in-process or
 through ``python -m conformance.engines.host`` for the process-level requirements.
 ``BROKEN_STATE`` maps a short name to a :class:`BrokenEngine`; the self-test proves
 every id in ``catches`` fails on it.
@@ -14,17 +14,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from conformance.selftest import state_broken_stores as stores
-from conformance.selftest.engines import BrokenEngine, broken_engine
-from conformance.selftest.state_broken_ops import (
+from reference.serve import ProtocolHandler
+from reference.state import JournalRecovery, StateStore
+from reference.state.soak import Emit
+from selftest import state_broken_stores as stores
+from selftest.engines import BrokenEngine, broken_engine
+from selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
     recover_without_checksums,
     with_claimed_dir_syncs,
 )
-from reference.serve import ProtocolHandler
-from reference.state import JournalRecovery, StateStore
-from reference.state.soak import Emit
 
 
 class NoDirFsync(ProtocolHandler):

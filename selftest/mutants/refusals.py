@@ -11,7 +11,7 @@ import copy
 import dataclasses
 from typing import Any
 
-from conformance.selftest.mutants.pack_edits import MARKERS, with_buckets, with_depths
+from selftest.mutants.pack_edits import MARKERS, with_buckets, with_depths
 from reference.errors import RegisterError
 from reference.registers import PackLoader, Ratifier
 from reference.registers.model import ALL_FIELDS as KNOWN_FIELDS

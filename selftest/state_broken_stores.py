@@ -10,7 +10,6 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from conformance.selftest import state_fileops as bent
 from reference.state import (
     CURRENT_SCHEMA_VERSION,
     FileOps,
@@ -26,6 +25,7 @@ from reference.state.loader import fresh_state
 from reference.state.manifest import build_manifest
 from reference.state.proposals import PENDING_CAP, ProposalQueue
 from reference.state.records import with_defaults
+from selftest import state_fileops as bent
 
 SCHEMA_REFUSALS = ("STATE_SCHEMA_TOO_NEW", "STATE_SCHEMA_MALFORMED")
 

@@ -1,4 +1,5 @@
-"""Prompt scripts built from the lexicon, shared by lanes, tools and benchmarks."""
+"""The ratification probe's prompt script: one question per lexicon lemma (lanes and
+benchmarks replay it too)."""
 
 from __future__ import annotations
 
@@ -30,8 +31,3 @@ def lexicon_script(lexicon: Lexicon | None = None) -> list[str]:
         for i, name in enumerate(names)
     ]
     return [*prompts, "What is a zorbleflax?", "hello", "What is light?"]
-
-
-def repeat_script(lemma: str, turns: int) -> list[str]:
-    """The same definition prompt asked *turns* times."""
-    return [f"What is {lemma}?"] * turns

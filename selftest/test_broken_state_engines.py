@@ -13,14 +13,15 @@ import random
 
 import pytest
 
-from conformance.engines import REFERENCE_FACTORY, InProcessEngine
+from conformance.engines import InProcessEngine
 from conformance.engines.inprocess import load_factory
 from conformance.requirements import REGISTRY
 from conformance.runner import check_once
-from conformance.selftest.checks import caught, run_in_process
-from conformance.selftest.engines import BrokenEngine
-from conformance.selftest.state_mutants import BROKEN_STATE
 from reference.serve import ProtocolHandler
+from selftest.checks import caught, run_in_process
+from selftest.engines import BrokenEngine
+from selftest.reference_engine import REFERENCE_FACTORY
+from selftest.state_mutants import BROKEN_STATE
 
 CASES = [(name, req_id) for name, broken in BROKEN_STATE.items() for req_id in broken.catches]
 CAUGHT = sorted({req_id for broken in BROKEN_STATE.values() for req_id in broken.catches})

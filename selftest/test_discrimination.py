@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from conformance.coverage import Case, Plan
-from conformance.engines import REFERENCE_FACTORY, InProcessEngine
+from conformance.engines import InProcessEngine
 from conformance.engines.base import EngineRefused
 from conformance.report.certificate import render_certificate
 from conformance.report.expected import ExpectedFailures
@@ -13,6 +13,7 @@ from conformance.report.model import build_report
 from conformance.requirements import SuiteContext
 from conformance.requirements.registry import Requirement
 from conformance.runner import MAX_DISTINCT, PROFILES, run_requirement
+from selftest.reference_engine import REFERENCE_FACTORY
 
 CI = PROFILES["ci"]
 

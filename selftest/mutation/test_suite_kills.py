@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.engines import REFERENCE_FACTORY, InProcessEngine
+from conformance.engines import InProcessEngine
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, run_requirement
+from selftest.reference_engine import REFERENCE_FACTORY
 
 SLOW = ("STATE-KILL-001",)
 """Requirements left out: they kill engine processes, which no mutant survives anyway."""

@@ -7,7 +7,7 @@ from typing import Any
 from conformance.engines import InProcessEngine
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, Outcome, Profile, run_requirement
-from conformance.selftest.engines import BrokenEngine
+from selftest.engines import BrokenEngine
 
 CI = PROFILES["ci"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from reference.canonical import wire_json
 from reference.runtime import ChatResponse, ChatRuntime, RuntimeConfig
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "lanes" / "cognition" / "cases"
 REGISTERS = ("none", "default_neutral_v1", "terse_v1", "convivial_v1")
 CLOSURE_BOUND = 1e-6
@@ -58,13 +58,14 @@ def load_cases(name: str) -> tuple[Case, ...]:
     return tuple(cases)
 
 
-def register_pack_id(register: str) -> str | None:
+def register_id_of(register: str) -> str | None:
+    """The register id a lane's register name stands for: ``"none"`` is no register."""
     return None if register == "none" else register
 
 
 def run_case(case: Case, register: str) -> list[ChatResponse]:
     """Every turn of *case* in one fresh session under *register*."""
-    runtime = ChatRuntime(RuntimeConfig(register_pack_id=register_pack_id(register)))
+    runtime = ChatRuntime(RuntimeConfig(register_id=register_id_of(register)))
     return [runtime.chat(turn.prompt) for turn in case.turns]
 
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conformance import details
-from conformance.engines import REFERENCE_FACTORY, InProcessEngine, SubprocessEngine
+from conformance.engines import InProcessEngine, SubprocessEngine
 from conformance.report.certificate import render_certificate
 from conformance.report.expected import ExpectedFailures
 from conformance.report.model import build_report
@@ -26,6 +26,7 @@ from conformance.state.crashstates import (
 )
 from conformance.state.judge import allowed_at, distinct_states
 from conformance.state.traces import Trace
+from selftest.reference_engine import REFERENCE_FACTORY
 
 
 def _data(text: bytes) -> str:

@@ -1,6 +1,6 @@
 """Mutation score of the suite per module, from mutmut's results, and a fixed mutant sample.
 
-``python -m conformance.mutation.score sample N`` prints N mutant names per module, the
+``python -m selftest.mutation.score sample N`` prints N mutant names per module, the
 same on every machine (ordered by the SHA-256 of the name). ``... report`` reads
 ``mutants/**/*.meta`` and prints, per module, killed, survived, reviewed (listed in
 ``equivalent.txt`` as equivalent or not normative), "no tests" (no requirement reaches the
@@ -97,7 +97,7 @@ def main(argv: list[str]) -> int:
         survivors = sorted(n for n in names if codes.get(n) == 0 and n not in reviewed)
         print("\n".join(f"survived: {n}" for n in survivors) or "no survivor")
         return 1 if survivors else 0
-    print("usage: python -m conformance.mutation.score sample N | report | check [NAMES]")
+    print("usage: python -m selftest.mutation.score sample N | report | check [NAMES]")
     return 2
 
 

@@ -23,13 +23,14 @@ from pathlib import Path
 import pytest
 
 from conformance.certify import certify
-from conformance.engines import REFERENCE_FACTORY, InProcessEngine, SubprocessEngine
+from conformance.engines import InProcessEngine, SubprocessEngine
 from conformance.engines.subprocess import MAX_LINE_BYTES, QUEUE_LINES, _Pump
 from conformance.report.expected import ExpectedFailures
 from conformance.report.validation import validate
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, run_requirement
-from conformance.selftest.engines import BROKEN
+from selftest.engines import BROKEN
+from selftest.reference_engine import REFERENCE_FACTORY
 
 CI = PROFILES["ci"]
 CEILING = 120.0
@@ -253,7 +254,7 @@ def test_replay_pastes_through_a_shell(tmp_path) -> None:
 
 
 def test_state_bytes_counterexample_is_written_and_replays(tmp_path) -> None:
-    spec = "conformance.selftest.state_mutants:LeftoversReused"
+    spec = "selftest.state_mutants:LeftoversReused"
     args = ("--engine-python", spec, "--id", "STATE-LEFTOVER-001", "--quiet")
     done = conformance("certify", *args, "--report", str(tmp_path))
     assert done.returncode == 1, done.stdout + done.stderr
@@ -285,7 +286,7 @@ USAGE = [
 
 @pytest.mark.parametrize(("flag", "value"), USAGE, ids=[f"{f}={v!r}" for f, v in USAGE])
 def test_bad_arguments_are_refused_before_any_work(tmp_path, flag: str, value: str) -> None:
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     value = str(root / value) if flag == "--report" else value
     args = ("--report", str(tmp_path / "out")) if flag != "--report" else ()
     done = conformance("certify", *args, flag, value)
