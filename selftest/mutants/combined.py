@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 
-from selftest.mutants.overrides import PerIntentIgnored
-from selftest.mutants.variation import SurfaceSeeded
 from reference.runtime import ChatRuntime, TurnRuntime
 from reference.serve import ProtocolHandler
 from reference.truth.record import TruthRecord
+from selftest.mutants.overrides import PerIntentIgnored
+from selftest.mutants.variation import SurfaceSeeded
 
 TERSE = "terse_v1"
 

@@ -9,6 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from reference.errors import RegisterError
+from reference.registers import PackLoader, Ratifier
+from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
+from reference.registers.ratify import is_null_pack, ratify_pack_file
+from reference.registers.validate import fail, validate_register_id
+from reference.serve import ProtocolHandler
 from selftest.mutants.pack_edits import (
     DEPTH,
     MARKERS,
@@ -18,12 +24,6 @@ from selftest.mutants.pack_edits import (
     with_buckets,
     with_depths,
 )
-from reference.errors import RegisterError
-from reference.registers import PackLoader, Ratifier
-from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
-from reference.registers.ratify import is_null_pack, ratify_pack_file
-from reference.registers.validate import fail, validate_register_id
-from reference.serve import ProtocolHandler
 
 KNOWN_OVERRIDES = (DEPTH, PER_INTENT)
 

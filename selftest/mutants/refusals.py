@@ -7,18 +7,16 @@ a report key, the report's self-seal, an evidence entry.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import Any
 
-from selftest.mutants.pack_edits import MARKERS, with_buckets, with_depths
 from reference.errors import RegisterError
 from reference.registers import PackLoader, Ratifier
 from reference.registers.model import ALL_FIELDS as KNOWN_FIELDS
 from reference.registers.model import RegisterPack
 from reference.registers.validate import fail
 from reference.serve import ProtocolHandler
-
+from selftest.mutants.pack_edits import MARKERS, with_buckets, with_depths
 
 
 class SchemaErrorWithoutField(ProtocolHandler):
