@@ -9,7 +9,7 @@ import json
 
 from hypothesis import strategies as st
 
-from conformance import coverage
+from conformance import coverage, near_misses
 from conformance import strategies as gen
 from conformance.canonical import digest
 from conformance.driver import ratified_files
@@ -121,6 +121,7 @@ def missing_field(engine, scenario):
     strategy=lambda ctx: st.tuples(
         gen.valid_packs(), st.text(max_size=10).filter(lambda v: v != "1.0.0")
     ).map(list),
+    cover=near_misses.schema_versions,
 )
 def unsupported_schema(engine, scenario):
     document, version = scenario
@@ -427,7 +428,7 @@ def ratify_gate(engine, document):
     capabilities=("registers.validate",),
     seed="ADR-0070 § Trust boundaries; docs/registers.md § Pack format",
     strategy=lambda ctx: gen.pack_variants(),
-    cover=coverage.pack_variants,
+    cover=near_misses.pack_variants,
 )
 def optional_variants_accepted(engine, document):
     got = _validate(engine, document, document["register_id"])
@@ -444,14 +445,18 @@ def optional_variants_accepted(engine, document):
         gen.valid_packs(),
         st.text(min_size=1, max_size=20).filter(lambda k: k not in gen.PACK_FIELDS),
     ).map(list),
+    cover=near_misses.unknown_fields,
 )
 def unknown_top_level_field(engine, scenario):
-    document, name = scenario
+    document, names = scenario
+    names = names if isinstance(names, list) else [names]
+    first = min(names)
+    extra = {name: "extra" for name in names}
     _expect_code(
-        lambda: _validate(engine, {**document, name: "extra"}),
+        lambda: _validate(engine, {**document, **extra}),
         "REGISTER_MALFORMED",
-        f"unknown field {name!r}",
-        name,
+        f"unknown fields {names!r} (the first in code point order named)",
+        first,
     )
 
 
@@ -644,6 +649,21 @@ SHAPES = {
         {"realizer_overrides": {"per_intent": {"definition": {}}}},
         "REGISTER_UNKNOWN_INTENT",
         "realizer_overrides.per_intent.definition",
+    ),
+    "unknown buckets, first in code point order": (
+        {"discourse_markers": {"\U0001f600": [], "\ue000": []}},
+        "REGISTER_UNKNOWN_BUCKET",
+        "discourse_markers.\ue000",
+    ),
+    "unknown override keys, first in code point order": (
+        {"realizer_overrides": {"\U0001f600": 1, "\ue000": 1}},
+        "REGISTER_UNKNOWN_OVERRIDE",
+        "realizer_overrides.\ue000",
+    ),
+    "unknown intents, first in code point order": (
+        {"realizer_overrides": {"per_intent": {"\U0001f600": {}, "\ue000": {}}}},
+        "REGISTER_UNKNOWN_INTENT",
+        "realizer_overrides.per_intent.\ue000",
     ),
     "per_intent inside per_intent": (
         {"realizer_overrides": {"per_intent": {"CAUSE": {"per_intent": {}}}}},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance import coverage, oracle
+from conformance import coverage, near_misses, oracle
 from conformance import strategies as gen
 from conformance.driver import ratified_files, run_script
 from conformance.engines.base import EngineRefused
@@ -76,6 +76,7 @@ def clamp(engine, scenario):
         gen.register_ids,
         st.text(min_size=1, max_size=20).filter(lambda s: s not in oracle.INTENT_NAMES),
     ).map(list),
+    cover=near_misses.intent_names,
 )
 def unknown_intent_refused(engine, scenario):
     register_id, intent = scenario

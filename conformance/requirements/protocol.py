@@ -191,6 +191,11 @@ SELECT = {
 }
 BAD_ARGS = {
     "unknown argument": ("variation.select", {**SELECT, "colour": "red"}, "colour"),
+    "unknown arguments astral and private-use": (
+        "variation.select",
+        {**SELECT, "\U0001f600": 1, "\ue000": 1},
+        "\ue000",
+    ),
     "missing argument": (
         "variation.select",
         {k: v for k, v in SELECT.items() if k != "bucket"},

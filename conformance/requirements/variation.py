@@ -7,7 +7,7 @@ from importlib import resources
 
 from hypothesis import strategies as st
 
-from conformance import coverage, oracle
+from conformance import coverage, near_misses, oracle
 from conformance import strategies as gen
 from conformance.driver import ratified_files, run_script
 from conformance.requirements.registry import requirement
@@ -33,7 +33,7 @@ def _select(engine, args: dict) -> dict:
     capabilities=("variation",),
     seed=SEED,
     strategy=lambda ctx: gen.select_args(st.one_of(st.just([]), gen.buckets)),
-    cover=coverage.select_sizes,
+    cover=near_misses.select_cases,
 )
 def selector_formula(engine, args):
     got = _select(engine, args)

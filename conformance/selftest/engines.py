@@ -47,6 +47,21 @@ from conformance.selftest.mutants.overrides import (
     PerIntentIgnored,
     UnknownIntentAccepted,
 )
+from conformance.selftest.mutants.porting import (
+    ArgsSortedUtf16,
+    CaseFoldedId,
+    ConvivialShallow,
+    ConvivialTransitions,
+    DepthNarrowedToByte,
+    IntentNamesFolded,
+    NeutralLabelledTerse,
+    SeedInCesu8,
+    SemverSchemaVersion,
+    TerseDepthTwo,
+    TurnIndexAsDouble,
+    UnknownNamesSortedUtf16,
+    VersionMustBeSemver,
+)
 from conformance.selftest.mutants.protocol import (
     BadHello,
     BatchReordered,
@@ -197,6 +212,21 @@ _TABLE = (
     _broken("file_values_unchecked", FileValuesUnchecked, "PROTO-ARGS-001"),
     _broken("per_intent_shape_unchecked", PerIntentShapeUnchecked, "LOAD-SHAPE-001"),
     _broken("repair_flag_coerced", RepairFlagCoerced, "PROTO-ARGS-002"),
+    _broken("case_folded_id", CaseFoldedId, "LOAD-ID-001"),
+    _broken("semver_schema_version", SemverSchemaVersion, "LOAD-SCHEMA-001"),
+    _broken("intent_names_folded", IntentNamesFolded, "OVR-GATE-001"),
+    _broken("version_must_be_semver", VersionMustBeSemver, "LOAD-VALID-002"),
+    _broken("depth_narrowed_to_byte", DepthNarrowedToByte, "LOAD-BOUND-003", "OVR-RESOLVE-002"),
+    _broken("turn_index_as_double", TurnIndexAsDouble, "VAR-SELECT-001"),
+    _broken("seed_in_cesu8", SeedInCesu8, "VAR-SELECT-001"),
+    _broken(
+        "unknown_names_sorted_utf16", UnknownNamesSortedUtf16, "LOAD-FIELD-002", "LOAD-SHAPE-001"
+    ),
+    _broken("args_sorted_utf16", ArgsSortedUtf16, "PROTO-ARGS-001"),
+    _broken("terse_depth_two", TerseDepthTwo, "REG-SHIP-001", "REG-SHIP-002"),
+    _broken("convivial_transitions", ConvivialTransitions, "REG-SHIP-001"),
+    _broken("convivial_shallow", ConvivialShallow, "REG-SHIP-001", "REG-SHIP-002"),
+    _broken("neutral_labelled_terse", NeutralLabelledTerse, "REG-SHIP-001"),
     _broken("now_is_correction", NowIsCorrection, "COG-INTENT-001"),
     _broken("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
     _broken("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
