@@ -87,6 +87,19 @@ def unknown_fields(ctx: SuiteContext) -> Plan:
     return Plan(cases, (("unknown names", len(UNKNOWN_FIELD_NAMES)),))
 
 
+EXPECTED_ID_NEAR_MISSES = ("", "MISMATCH_v1", "mismatch_v1 ", "mismatch_v", "mismatch_v1.json")
+"""Expected ids one step from the pack's ``mismatch_v1``; the empty one is not "no id"."""
+
+
+def expected_ids(ctx: SuiteContext) -> Plan:
+    """The pack ``mismatch_v1`` validated against each near-miss expected id."""
+    cases = tuple(
+        Case([gen.pack("mismatch_v1"), other], (("near misses", repr(other)),))
+        for other in EXPECTED_ID_NEAR_MISSES
+    )
+    return Plan(cases, (("near misses", len(EXPECTED_ID_NEAR_MISSES)),))
+
+
 FREE_TEXT = {
     "version empty": ("version", ""),
     "version not semver": ("version", "1.0"),

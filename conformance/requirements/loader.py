@@ -141,6 +141,7 @@ def unsupported_schema(engine, scenario):
     capabilities=("registers.validate",),
     seed=LOADER,
     strategy=lambda ctx: st.tuples(gen.valid_packs(), gen.register_ids).map(list),
+    cover=near_misses.expected_ids,
 )
 def id_mismatch(engine, scenario):
     document, other = scenario

@@ -321,6 +321,9 @@ __all__ = [
     "CaseFoldedId",
     "ConvivialShallow",
     "ConvivialTransitions",
+    "DecorateIndexCoerced",
+    "EmptyRegisterUnregistered",
+    "FalsyExpectedIdSkipped",
     "DepthNarrowedToByte",
     "IntentNamesFolded",
     "NeutralLabelledTerse",
@@ -331,3 +334,35 @@ __all__ = [
     "UnknownNamesSortedUtf16",
     "VersionMustBeSemver",
 ]
+
+
+def _coerced_index(value: object) -> object:
+    """*value* as a loosely typed language reads an index: ``true`` is 1, ``2.0`` is 2."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+class DecorateIndexCoerced(ProtocolHandler):
+    """variation.decorate reads turn_idx loosely (``true`` as 1, ``2.0`` as 2); select is strict."""
+
+    def op_variation_decorate(self, args: dict[str, Any]) -> dict[str, Any]:
+        if "turn_idx" in args:
+            args = {**args, "turn_idx": _coerced_index(args["turn_idx"])}
+        return super().op_variation_decorate(args)
+
+
+class FalsyExpectedIdSkipped(ProtocolHandler):
+    """An empty expected_id is taken as "no expected id" (``if (expectedId)`` in JavaScript)."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        return super().validate_pack(pack, expected_id or None)
+
+
+class EmptyRegisterUnregistered(ProtocolHandler):
+    """session.open with register_id "" opens an UNREGISTERED session instead of refusing."""
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        return super().new_runtime(register_id or None, search_path)
