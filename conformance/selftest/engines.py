@@ -65,6 +65,11 @@ from conformance.selftest.mutants.porting import (
     UnknownNamesSortedUtf16,
     VersionMustBeSemver,
 )
+from conformance.selftest.mutants.porting_state import (
+    PartialApply,
+    Utf16KeyLength,
+    Utf16KeyOrder,
+)
 from conformance.selftest.mutants.protocol import (
     BadHello,
     BatchReordered,
@@ -233,6 +238,9 @@ _TABLE = (
     _broken("decorate_index_coerced", DecorateIndexCoerced, "PROTO-ARGS-001"),
     _broken("falsy_expected_id_skipped", FalsyExpectedIdSkipped, "LOAD-ID-002"),
     _broken("empty_register_unregistered", EmptyRegisterUnregistered, "LOAD-ID-003"),
+    _broken("partial_apply", PartialApply, "STATE-APPLY-001"),
+    _broken("utf16_key_length", Utf16KeyLength, "STATE-KEY-001"),
+    _broken("utf16_key_order", Utf16KeyOrder, "STATE-SORT-001"),
     _broken("now_is_correction", NowIsCorrection, "COG-INTENT-001"),
     _broken("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
     _broken("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
