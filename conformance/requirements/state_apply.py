@@ -160,3 +160,59 @@ def astral_key_order(engine: EngineClient, keys: list[str]) -> None:
         core, want = _live_core(root), oracle.encode_core(rows)
         assert core == want, f"core.jsonl is {core!r}, in code point order {want!r}"
         assert load(engine, root)["identity"] == oracle.identity(SCHEMA, want)
+
+
+@requirement(
+    "STATE-REOPEN-001",
+    "a reopened store holds exactly its last checkpoint: the same identity, generation and "
+    "turn count, not dirty, so closing it again commits nothing",
+    family="state",
+    capabilities=STATE,
+    seed="L10 brief § 4 (resume as the same life); docs/state.md § Identity and lineage",
+    strategy=lambda ctx: st.tuples(st.integers(1, 5), st.integers(0, 4)).map(list),
+)
+def reopen_keeps_checkpoint(engine: EngineClient, scenario: list[int]) -> None:
+    records, turns = scenario
+    rows = [_recognizer(f"r{i}", i) for i in range(records)]
+    with scratch() as root, Stores(engine) as stores:
+        store = stores.open(root)["store"]
+        mutations = [put(r) for r in rows] + [{"op": "turn"}] * turns
+        engine.call("state.apply", {"store": store, "mutations": mutations})
+        done = engine.call("state.checkpoint", {"store": store})
+        stores.close(store)
+        reopened = stores.open(root)
+        for name in ("identity", "generation", "turn_count"):
+            assert reopened[name] == done[name], f"reopened {name} {reopened[name]!r}, saved {done}"
+        assert reopened["turn_count"] == turns, (
+            f"{turns} turns saved, {reopened['turn_count']} back"
+        )
+        assert reopened["dirty"] is False, "a store just reopened is dirty"
+        closed = stores.close(reopened["store"])
+        assert closed["generation"] == done["generation"], "closing an unchanged store committed"
+
+
+@requirement(
+    "STATE-RECOVER-001",
+    "after a fallback, the lineage event of the open records why (recovered, as state.open "
+    "reports it) and names the generation it resumed as parent",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Identity and lineage (recovered); § Recovery rules",
+    strategy=lambda ctx: st.sampled_from((b"", b"garbage\n", b"gen-00000009\n")),
+)
+def recovery_is_recorded(engine: EngineClient, pointer: bytes) -> None:
+    rows = [_recognizer("k", 1)]
+    with scratch() as root, Stores(engine) as stores:
+        oracle.write_generation(root, 1, oracle.encode_core(rows))
+        (root / "CURRENT").write_bytes(pointer)
+        opened = stores.open(root)
+        assert opened.get("recovered"), f"pointer {pointer!r}: the open fell back silently"
+        stores.close(opened["store"])
+        events = engine.call("state.journal", {"dir": str(root), "name": "lineage"})["entries"]
+        assert events, "the open appended no lineage event"
+        event = events[-1]
+        assert event.get("recovered") == opened["recovered"], (
+            f"lineage recovered {event.get('recovered')!r}, the open said {opened['recovered']!r}"
+        )
+        want = oracle.identity(SCHEMA, oracle.encode_core(rows))
+        assert event.get("parent") == want, f"lineage parent {event.get('parent')!r}"

@@ -56,6 +56,7 @@ from conformance.selftest.mutants.porting import (
     DepthNarrowedToByte,
     EmptyRegisterUnregistered,
     FalsyExpectedIdSkipped,
+    IdEchoedAsDouble,
     IntentNamesFolded,
     NeutralLabelledTerse,
     SeedInCesu8,
@@ -66,7 +67,9 @@ from conformance.selftest.mutants.porting import (
     VersionMustBeSemver,
 )
 from conformance.selftest.mutants.porting_state import (
+    LineageForgetsRecovery,
     PartialApply,
+    TurnsForgotten,
     Utf16KeyLength,
     Utf16KeyOrder,
 )
@@ -241,6 +244,9 @@ _TABLE = (
     _broken("partial_apply", PartialApply, "STATE-APPLY-001"),
     _broken("utf16_key_length", Utf16KeyLength, "STATE-KEY-001"),
     _broken("utf16_key_order", Utf16KeyOrder, "STATE-SORT-001"),
+    _broken("lineage_forgets_recovery", LineageForgetsRecovery, "STATE-RECOVER-001"),
+    _broken("turns_forgotten", TurnsForgotten, "STATE-REOPEN-001"),
+    _broken("id_echoed_as_double", IdEchoedAsDouble, "PROTO-ID-001"),
     _broken("now_is_correction", NowIsCorrection, "COG-INTENT-001"),
     _broken("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
     _broken("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),

@@ -366,3 +366,76 @@ class EmptyRegisterUnregistered(ProtocolHandler):
 
     def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
         return super().new_runtime(register_id or None, search_path)
+
+
+class MarkerLengthUtf16(ProtocolHandler):
+    """Marker length is counted in UTF-16 code units, so 128 astral characters are too long."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        parsed = super().validate_pack(pack, expected_id)
+        for name in ("openings", "transitions", "closings"):
+            for index, marker in enumerate(getattr(parsed.discourse_markers, name)):
+                if len(marker.encode("utf-16-le")) // 2 > 128:
+                    where = f"{MARKERS}.{name}[{index}]"
+                    raise RegisterError(f"{where} is too long", field=where, code="REGISTER_MARKER_TOO_LONG")
+        return parsed
+
+
+class UnknownIntentForgotten(ProtocolHandler):
+    """The intent names lack UNKNOWN: a per_intent entry for it is refused."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        overrides = pack.get(OVERRIDES)
+        scoped = overrides.get("per_intent") if isinstance(overrides, dict) else None
+        if isinstance(scoped, dict) and "UNKNOWN" in scoped:
+            where = f"{OVERRIDES}.per_intent.UNKNOWN"
+            raise RegisterError(f"{where} is not an intent", field=where, code="REGISTER_UNKNOWN_INTENT")
+        return super().validate_pack(pack, expected_id)
+
+
+class ConvivialHyphen(ShippedPackHandler):
+    """convivial_v1's second opening is typed "Right -" with a hyphen, not an em dash."""
+
+    def shipped(self, pack: RegisterPack) -> RegisterPack:
+        if pack.register_id != CONVIVIAL:
+            return pack
+        markers = dataclasses.replace(pack.discourse_markers, openings=("So,", "Right -", "OK,"))
+        return _replaced(pack, discourse_markers=markers)
+
+
+class ConvivialClosingsReordered(ShippedPackHandler):
+    """convivial_v1's closings are in another order (the empty one last)."""
+
+    def shipped(self, pack: RegisterPack) -> RegisterPack:
+        if pack.register_id != CONVIVIAL:
+            return pack
+        closings = (" — does that help?", " — make sense?", "")
+        markers = dataclasses.replace(pack.discourse_markers, closings=closings)
+        return _replaced(pack, discourse_markers=markers)
+
+
+class IdEchoedAsDouble(ProtocolHandler):
+    """An integer request id is echoed after a trip through a double."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        response = super().handle(request)
+        rid = response.get("id")
+        if type(rid) is int:
+            return {**response, "id": int(float(rid))}
+        return response
+
+
+class SealAsciiEscaped(ProtocolHandler):
+    """pack_source_sha256 is computed over JSON with non-ASCII escaped (``ensure_ascii``)."""
+
+    def ratify_pack(self, path: Path) -> dict[str, Any]:
+        import json
+
+        report = super().ratify_pack(path)
+        pack = json.loads(path.read_text(encoding="utf-8"))
+        pack.pop("mastery_report_sha256", None)
+        text = json.dumps(pack, sort_keys=True, separators=(",", ":"))
+        report = {**report, "pack_source_sha256": hashlib.sha256(text.encode()).hexdigest()}
+        body = {k: v for k, v in report.items() if k != "seal"}
+        sealed = json.dumps(body, sort_keys=True, separators=(",", ":"))
+        return {**report, "seal": hashlib.sha256(sealed.encode()).hexdigest()}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
 from conformance.selftest.state_handler import StateHandler
 from reference.state import StateStore
+from reference.state.fsops import FileOps
+from reference.state.lineage import BootInfo
 from reference.state.core import encode_record
 from reference.state.mutations import bad
 from reference.state.records import normalise
@@ -60,3 +63,31 @@ class Utf16KeyOrder(StateHandler):
     """core.jsonl sorts keys by UTF-16 code units: an astral key lands before U+E000."""
 
     store_class = Utf16OrderStore
+
+
+class LineageForgetsRecoveryStore(StateStore):
+    """The lineage journal records every boot with ``recovered: null``, even after a fallback."""
+
+    @classmethod
+    def record_boot(cls, fs: FileOps, boot: BootInfo) -> None:
+        super().record_boot(fs, dataclasses.replace(boot, recovered=None))
+
+
+class LineageForgetsRecovery(StateHandler):
+    """state.open says it recovered, but the lineage event it appends does not."""
+
+    store_class = LineageForgetsRecoveryStore
+
+
+class TurnsForgottenStore(StateStore):
+    """A reopened store starts its turn count at 0 instead of the checkpoint's."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._turn_count = 0
+
+
+class TurnsForgotten(StateHandler):
+    """The turn count is not kept across a reopen."""
+
+    store_class = TurnsForgottenStore
