@@ -316,25 +316,6 @@ class NeutralLabelledTerse(ShippedPackHandler):
         return _replaced(pack, depth_preference="terse", realizer_overrides={DEPTH: 3})
 
 
-__all__ = [
-    "ArgsSortedUtf16",
-    "CaseFoldedId",
-    "ConvivialShallow",
-    "ConvivialTransitions",
-    "DecorateIndexCoerced",
-    "EmptyRegisterUnregistered",
-    "FalsyExpectedIdSkipped",
-    "DepthNarrowedToByte",
-    "IntentNamesFolded",
-    "NeutralLabelledTerse",
-    "SeedInCesu8",
-    "SemverSchemaVersion",
-    "TerseDepthTwo",
-    "TurnIndexAsDouble",
-    "UnknownNamesSortedUtf16",
-    "VersionMustBeSemver",
-]
-
 
 def _coerced_index(value: object) -> object:
     """*value* as a loosely typed language reads an index: ``true`` is 1, ``2.0`` is 2."""
@@ -439,3 +420,29 @@ class SealAsciiEscaped(ProtocolHandler):
         body = {k: v for k, v in report.items() if k != "seal"}
         sealed = json.dumps(body, sort_keys=True, separators=(",", ":"))
         return {**report, "seal": hashlib.sha256(sealed.encode()).hexdigest()}
+
+
+__all__ = [
+    "ArgsSortedUtf16",
+    "CaseFoldedId",
+    "ConvivialClosingsReordered",
+    "ConvivialHyphen",
+    "ConvivialShallow",
+    "ConvivialTransitions",
+    "DecorateIndexCoerced",
+    "DepthNarrowedToByte",
+    "EmptyRegisterUnregistered",
+    "FalsyExpectedIdSkipped",
+    "IdEchoedAsDouble",
+    "IntentNamesFolded",
+    "MarkerLengthUtf16",
+    "NeutralLabelledTerse",
+    "SealAsciiEscaped",
+    "SeedInCesu8",
+    "SemverSchemaVersion",
+    "TerseDepthTwo",
+    "TurnIndexAsDouble",
+    "UnknownIntentForgotten",
+    "UnknownNamesSortedUtf16",
+    "VersionMustBeSemver",
+]
