@@ -230,6 +230,10 @@ BROKEN_IDS = {
     "non-ASCII letter": "caf\u00e9",
     "non-ASCII digit": "a\u0663",
     "astral": "a\U0001f600",
+    "Kelvin sign (folds to k)": "\u212aelvin",
+    "long s (folds to s)": "\u017fix",
+    "fullwidth letter": "\uff41bc",
+    "superscript digit": "a\u00b2",
 }
 
 

@@ -35,8 +35,24 @@ markers = st.one_of(st.just(""), st.text(max_size=24), st.text(max_size=MAX_MARK
 buckets = st.lists(markers, min_size=1, max_size=MAX_BUCKET)
 intents = st.sampled_from(INTENT_NAMES)
 depths = st.sampled_from(DEPTHS)
-MALFORMED_DEPTHS = (0, 4, -1, 7, "2", 2.0, True, False, None, [1], {"n": 1})
-"""Values of disclosure_domain_count that are not an integer in {1, 2, 3}: each kind once."""
+MALFORMED_DEPTHS = (
+    0,
+    4,
+    -1,
+    7,
+    257,
+    2**32 + 2,
+    2**64 + 3,
+    "2",
+    2.0,
+    True,
+    False,
+    None,
+    [1],
+    {"n": 1},
+)
+"""Values of disclosure_domain_count that are not an integer in {1, 2, 3}: each kind once,
+and integers that a cast to 8, 32 or 64 bits would wrap into {1, 2, 3}."""
 malformed_depths = st.sampled_from(MALFORMED_DEPTHS)
 
 

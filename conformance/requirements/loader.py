@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import coverage
+from conformance import coverage, near_misses
 from conformance import strategies as gen
 from conformance.canonical import digest
 from conformance.driver import ratified_files
@@ -134,6 +134,7 @@ def missing_field(engine: EngineClient, scenario: list[Any]) -> None:
     strategy=lambda ctx: st.tuples(
         gen.valid_packs(), st.text(max_size=10).filter(lambda v: v != SCHEMA_VERSION)
     ).map(list),
+    cover=near_misses.schema_versions,
 )
 def unsupported_schema(engine: EngineClient, scenario: list[Any]) -> None:
     document, version = scenario
@@ -153,6 +154,7 @@ def unsupported_schema(engine: EngineClient, scenario: list[Any]) -> None:
     capabilities=("registers.validate",),
     seed=LOADER,
     strategy=lambda ctx: st.tuples(gen.valid_packs(), gen.register_ids).map(list),
+    cover=near_misses.expected_ids,
 )
 def id_mismatch(engine: EngineClient, scenario: list[Any]) -> None:
     document, other = scenario
@@ -428,7 +430,7 @@ def ratify_gate(engine: EngineClient, document: dict[str, Any]) -> None:
     capabilities=("registers.validate",),
     seed="ADR-0070 § Trust boundaries; docs/registers.md § Pack format",
     strategy=lambda ctx: gen.pack_variants(),
-    cover=coverage.pack_variants,
+    cover=near_misses.pack_variants,
 )
 def optional_variants_accepted(engine: EngineClient, document: dict[str, Any]) -> None:
     got = _validate(engine, document, document["register_id"])
@@ -445,14 +447,18 @@ def optional_variants_accepted(engine: EngineClient, document: dict[str, Any]) -
         gen.valid_packs(),
         st.text(min_size=1, max_size=20).filter(lambda k: k not in PACK_FIELDS),
     ).map(list),
+    cover=near_misses.unknown_fields,
 )
 def unknown_top_level_field(engine: EngineClient, scenario: list[Any]) -> None:
-    document, name = scenario
+    document, names = scenario
+    names = names if isinstance(names, list) else [names]
+    first = min(names)
+    extra = {name: "extra" for name in names}
     _expect_code(
-        lambda: _validate(engine, {**document, name: "extra"}),
+        lambda: _validate(engine, {**document, **extra}),
         "REGISTER_MALFORMED",
-        f"unknown field {name!r}",
-        name,
+        f"unknown fields {names!r} (the first in code point order named)",
+        first,
     )
 
 
@@ -640,6 +646,21 @@ SHAPES: dict[str, tuple[dict[str, Any], str, str]] = {
         {"realizer_overrides": {"per_intent": {"definition": {}}}},
         "REGISTER_UNKNOWN_INTENT",
         "realizer_overrides.per_intent.definition",
+    ),
+    "unknown buckets, first in code point order": (
+        {"discourse_markers": {"\U0001f600": [], "\ue000": []}},
+        "REGISTER_UNKNOWN_BUCKET",
+        "discourse_markers.\ue000",
+    ),
+    "unknown override keys, first in code point order": (
+        {"realizer_overrides": {"\U0001f600": 1, "\ue000": 1}},
+        "REGISTER_UNKNOWN_OVERRIDE",
+        "realizer_overrides.\ue000",
+    ),
+    "unknown intents, first in code point order": (
+        {"realizer_overrides": {"per_intent": {"\U0001f600": {}, "\ue000": {}}}},
+        "REGISTER_UNKNOWN_INTENT",
+        "realizer_overrides.per_intent.\ue000",
     ),
     "per_intent inside per_intent": (
         {"realizer_overrides": {"per_intent": {"CAUSE": {"per_intent": {}}}}},

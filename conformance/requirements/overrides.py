@@ -6,7 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import coverage, oracle
+from conformance import coverage, near_misses, oracle
 from conformance import strategies as gen
 from conformance.driver import ratified_files, run_script
 from conformance.engines.base import EngineClient, EngineRefused
@@ -82,6 +82,7 @@ def clamp(engine: EngineClient, scenario: list[Any]) -> None:
         gen.register_ids,
         st.text(min_size=1, max_size=20).filter(lambda s: s not in oracle.INTENT_NAMES),
     ).map(list),
+    cover=near_misses.intent_names,
 )
 def unknown_intent_refused(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, intent = scenario

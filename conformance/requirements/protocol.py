@@ -191,8 +191,20 @@ SELECT: dict[str, JSONEncodable] = {
     "turn_idx": 0,
     "bucket_name": "openings",
 }
+DECORATE: EncodableObject = {
+    "surface": "s",
+    "discourse_markers": {"openings": ["So,"], "closings": [""]},
+    "register_id": "r",
+    "trace_hash": "0" * 64,
+    "turn_idx": 0,
+}
 BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
     "unknown argument": ("variation.select", {**SELECT, "colour": "red"}, "colour"),
+    "unknown arguments astral and private-use": (
+        "variation.select",
+        {**SELECT, "\U0001f600": 1, "\ue000": 1},
+        "\ue000",
+    ),
     "missing argument": (
         "variation.select",
         {k: v for k, v in SELECT.items() if k != "bucket"},
@@ -203,6 +215,8 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
     "turn_idx 1.0": ("variation.select", {**SELECT, "turn_idx": 1.0}, "turn_idx"),
     "turn_idx -1": ("variation.select", {**SELECT, "turn_idx": -1}, "turn_idx"),
     "turn_idx a string": ("variation.select", {**SELECT, "turn_idx": "0"}, "turn_idx"),
+    "decorate turn_idx true": ("variation.decorate", {**DECORATE, "turn_idx": True}, "turn_idx"),
+    "decorate turn_idx 2.0": ("variation.decorate", {**DECORATE, "turn_idx": 2.0}, "turn_idx"),
     "bucket of numbers": ("variation.select", {**SELECT, "bucket": [1, 2]}, "bucket"),
     "register_id a number": ("variation.select", {**SELECT, "register_id": 3}, "register_id"),
     "intent unknown": (

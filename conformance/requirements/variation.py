@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import coverage, oracle
+from conformance import coverage, near_misses, oracle
 from conformance import strategies as gen
 from conformance.driver import ratified_files, run_script
 from conformance.engines.base import EngineClient
@@ -35,7 +35,7 @@ def _select(engine: EngineClient, args: dict[str, Any]) -> dict[str, Any]:
     capabilities=("variation",),
     seed=SEED,
     strategy=lambda ctx: gen.select_args(st.one_of(st.just([]), gen.buckets)),
-    cover=coverage.select_sizes,
+    cover=near_misses.select_cases,
 )
 def selector_formula(engine: EngineClient, args: dict[str, Any]) -> None:
     got = _select(engine, args)
