@@ -84,6 +84,21 @@ def report(codes: dict[str, int | None], reviewed: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+def check(codes: dict[str, int | None], reviewed: dict[str, str], names: list[str]) -> int:
+    """Exit status 1 when a named mutant (default: every one) survived, was never run, or
+    is not a mutant of this reference at all (a stale sample must not pass unseen)."""
+    problems = []
+    for name in sorted(set(names) or set(codes)):
+        if name not in codes:
+            problems.append(f"not a mutant of this reference: {name}")
+        elif codes[name] is None:
+            problems.append(f"not run: {name}")
+        elif codes[name] == 0 and name not in reviewed:
+            problems.append(f"survived: {name}")
+    print("\n".join(problems) or "no survivor")
+    return 1 if problems else 0
+
+
 def main(argv: list[str]) -> int:
     codes, reviewed = results(), equivalents()
     if argv[:1] == ["sample"]:
@@ -93,10 +108,7 @@ def main(argv: list[str]) -> int:
         print(report(codes, reviewed))
         return 0
     if argv[:1] == ["check"]:
-        names = set(argv[1:]) or set(codes)
-        survivors = sorted(n for n in names if codes.get(n) == 0 and n not in reviewed)
-        print("\n".join(f"survived: {n}" for n in survivors) or "no survivor")
-        return 1 if survivors else 0
+        return check(codes, reviewed, argv[1:])
     print("usage: python -m selftest.mutation.score sample N | report | check [NAMES]")
     return 2
 
