@@ -1,25 +1,33 @@
 """The CORE reference engine: a small, readable, deterministic cognition engine."""
 
-import tomllib
-from importlib import metadata
+import functools
 from pathlib import Path
 
 DISTRIBUTION = "core-conformance"
 ENGINE_NAME = "core-reference"
 
 
+@functools.cache
 def _package_version() -> str:
     """The installed distribution's version; from a source checkout, its pyproject.toml."""
+    import tomllib
+    from importlib import metadata  # read on first use: a third of a server's cold start
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         pass
     pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
     try:
-        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        version: str = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        return version
     except (OSError, ValueError, KeyError):
         return "0+unknown"
 
 
-__version__ = _package_version()
-"""The engine's version: the version of the package it ships in (see docs/spec.md)."""
+def __getattr__(name: str) -> str:
+    """``__version__``: the engine's version, the version of the package it ships in
+    (see docs/spec.md), looked up when first asked for."""
+    if name == "__version__":
+        return _package_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
