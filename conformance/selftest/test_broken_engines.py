@@ -57,6 +57,7 @@ def test_recomposed_base_passes(base: str, req_id: str) -> None:
     assert outcome.verdict == "pass", outcome.message
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("family", FAMILIES)
 def test_reference_is_certified(family: str) -> None:
     engine = InProcessEngine(REFERENCE_FACTORY)
@@ -78,6 +79,7 @@ def test_crash_on_unknown_words_stays_in_its_domain(req_id: str) -> None:
     assert outcome.verdict == "pass", f"{req_id} fails on a crash outside its domain: {outcome}"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", COMBINED)
 def test_independent_defects_reported_in_one_run(name: str) -> None:
     """One certify run (every family but state) reports each defect under its own id."""

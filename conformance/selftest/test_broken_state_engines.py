@@ -54,6 +54,7 @@ def assert_conformant_passes(req_id: str, scenario: object) -> None:
         pytest.fail(f"the counterexample fails the conformant engine too: {exc}")
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("name", "req_id"), CASES, ids=[f"{n}:{r}" for n, r in CASES])
 def test_broken_state_engine_is_caught(name: str, req_id: str) -> None:
     broken = BROKEN_STATE[name]
@@ -67,6 +68,7 @@ def test_broken_state_engine_is_caught(name: str, req_id: str) -> None:
     assert_conformant_passes(req_id, case["scenario"])
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("req_id", CAUGHT)
 def test_state_handler_answers_as_the_reference(req_id: str) -> None:
     profile = dataclasses.replace(CI, kills=CONFORMANT_KILLS)

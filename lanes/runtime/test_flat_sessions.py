@@ -69,6 +69,7 @@ def _blocks_after_collect() -> int:
     return sys.getallocatedblocks()
 
 
+@pytest.mark.long
 def test_turn_one_hundred_thousand_does_the_work_of_turn_one_hundred():
     runtime = ChatRuntime()
     _run_cycles(runtime, EARLY_TURN // len(CYCLE))
@@ -82,6 +83,7 @@ def test_turn_one_hundred_thousand_does_the_work_of_turn_one_hundred():
     assert len(runtime.truth.vault) == runtime.truth.turn_idx
 
 
+@pytest.mark.long
 def test_a_long_session_keeps_a_bounded_memory():
     runtime = ChatRuntime()
     _run_cycles(runtime, (RETAINED_EVENTS + 1000) // len(CYCLE))
