@@ -50,13 +50,23 @@ KILL_EXAMPLE_MS = 250
 """About what one example (four SIGKILLs) of the kill soak costs; only orders the work."""
 
 
+CRASH_STATES = ("STATE-CRASH-001", 5_000)
+"""The requirement that loads the crash states of strace-recorded sessions and about what
+it costs: after the kill soak, the longest on any engine; only orders the work."""
+
+
 def estimated_durations(requirements: list, profile: Profile) -> dict[str, int]:
-    """Durations to schedule by when no earlier report is given: the kill soak is long."""
-    return {
+    """Durations to schedule by when no earlier report is given: the kill soak is long,
+    and so are the crash states."""
+    estimates = {
         r.id: kill_examples(profile.kills) * KILL_EXAMPLE_MS
         for r in requirements
         if r.scale == "kills"
     }
+    crash_id, crash_ms = CRASH_STATES
+    if any(r.id == crash_id for r in requirements):
+        estimates[crash_id] = crash_ms
+    return estimates
 
 
 @dataclass(frozen=True)
