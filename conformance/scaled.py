@@ -14,6 +14,7 @@ from typing import Any
 from conformance.budget import BudgetError, certify_within, parse_budget
 from conformance.certify import certify
 from conformance.merge import mark_shard
+from conformance.model import Requirement
 from conformance.parallel import EngineSpec, certify_parallel, default_workers
 from conformance.requirements.state_crash import kill_examples
 from conformance.runner import Profile
@@ -55,7 +56,7 @@ CRASH_STATES = ("STATE-CRASH-001", 5_000)
 it costs: after the kill soak, the longest on any engine; only orders the work."""
 
 
-def estimated_durations(requirements: list, profile: Profile) -> dict[str, int]:
+def estimated_durations(requirements: list[Requirement], profile: Profile) -> dict[str, int]:
     """Durations to schedule by when no earlier report is given: the kill soak is long,
     and so are the crash states."""
     estimates = {

@@ -87,7 +87,8 @@ def certify_once(workers: int) -> tuple[float, float, dict[str, Any]]:
 def soak_rate(report: dict[str, Any]) -> float:
     """SIGKILLs per second of STATE-KILL-001 in a certification report."""
     soak = next(r for r in report["results"] if r["id"] == "STATE-KILL-001")
-    return float(soak["details"]["kills"]) / (soak["duration_ms"] / 1000)
+    kills, milliseconds = float(soak["details"]["kills"]), float(soak["duration_ms"])
+    return kills / (milliseconds / 1000)
 
 
 def bench_certify(runs: int) -> None:

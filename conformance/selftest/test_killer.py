@@ -4,6 +4,7 @@ process that died before its soak is reported, and no started process outlives t
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from conformance.state.killer import KILL_TIMEOUT, KillPlan, WarmStarts, soak_and_kill
 
@@ -36,6 +37,6 @@ def test_another_command_ends_the_processes_of_the_first() -> None:
         process.wait()
 
 
-def test_an_engine_that_died_before_its_soak_is_reported(tmp_path) -> None:
+def test_an_engine_that_died_before_its_soak_is_reported(tmp_path: Path) -> None:
     record = soak_and_kill(EXITS_AT_ONCE, str(tmp_path), KillPlan(0, 1, 0), KILL_TIMEOUT, 1)
     assert record.error == "the engine exited before it was killed"
