@@ -30,6 +30,12 @@ def pytest_configure(config: pytest.Config) -> None:
         )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``long`` first, the rest in their order: under ``--dist worksteal`` the
+    short tests fill the end of a parallel run, not one long test on one core."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     """Add to every failure the one command that reruns it (same profile, same seed)."""

@@ -49,15 +49,17 @@ def _parse_float(literal: str) -> float:
 
 
 def _too_deep(value: Any) -> bool:
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
-        if isinstance(item, dict | list):
-            if depth + 1 > MAX_DEPTH:
-                return True
-            stack.extend((child, depth + 1) for child in children)
-    return False
+    """Whether a container sits more than MAX_DEPTH levels deep, walked one level at a time
+    over containers only."""
+    level = [value] if isinstance(value, dict | list) else []
+    for _ in range(MAX_DEPTH):
+        level = [
+            child
+            for item in level
+            for child in (item.values() if isinstance(item, dict) else item)
+            if isinstance(child, dict | list)
+        ]
+    return bool(level)
 
 
 def read_json(data: bytes | str) -> Any:

@@ -65,6 +65,8 @@ class Requirement:
     scale: UnitScale | None = None
     """Set when examples are sized by a profile knob (units of work), not by example counts."""
     cover: CoverFactory | None = None
+    expected_ms: int | None = None
+    """A hint of what one run costs on any engine, for scheduling only (longest first)."""
 
     @property
     def generated(self) -> bool:

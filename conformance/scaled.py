@@ -55,12 +55,13 @@ costs; only orders the work."""
 
 
 def estimated_durations(requirements: list[Requirement], profile: Profile) -> dict[str, int]:
-    """Durations to schedule by when no earlier report is given: unit-scaled runs are long."""
-    return {
-        r.id: r.scale.examples_for(profile) * SCALED_EXAMPLE_MS
-        for r in requirements
-        if r.scale is not None
-    }
+    """Durations to schedule by when no earlier report is given: unit-scaled runs are long,
+    and a requirement may state what one run costs (``expected_ms``)."""
+    estimates = {r.id: r.expected_ms for r in requirements if r.expected_ms is not None}
+    for r in requirements:
+        if r.scale is not None:
+            estimates[r.id] = r.scale.examples_for(profile) * SCALED_EXAMPLE_MS
+    return estimates
 
 
 @dataclass(frozen=True)

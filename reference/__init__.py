@@ -1,15 +1,18 @@
 """The CORE reference engine: a small, readable, deterministic cognition engine."""
 
-import tomllib
-from importlib import metadata
+import functools
 from pathlib import Path
 
 DISTRIBUTION = "core-conformance"
 ENGINE_NAME = "core-reference"
 
 
+@functools.cache
 def _package_version() -> str:
     """The installed distribution's version; from a source checkout, its pyproject.toml."""
+    import tomllib
+    from importlib import metadata  # read on first use: a third of a server's cold start
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -22,5 +25,9 @@ def _package_version() -> str:
     return version if isinstance(version, str) else "0+unknown"
 
 
-__version__ = _package_version()
-"""The engine's version: the version of the package it ships in (see docs/spec.md)."""
+def __getattr__(name: str) -> str:
+    """``__version__``: the engine's version, the version of the package it ships in
+    (see docs/spec.md), looked up when first asked for."""
+    if name == "__version__":
+        return _package_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -40,6 +40,20 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+class _Version(argparse.Action):
+    """``--version``: the program and its version; the version is looked up only here."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        sys.stdout.write(f"{parser.prog} {reference.__version__}\n")
+        parser.exit()
+
+
 def _chat_runtime(args: argparse.Namespace) -> ChatRuntime:
     from reference.runtime import ChatRuntime, RuntimeConfig
 
@@ -185,7 +199,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m reference", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"%(prog)s {reference.__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     chat = commands.add_parser("chat", help="chat with the reference engine")

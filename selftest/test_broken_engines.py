@@ -30,6 +30,7 @@ def test_broken_engine_is_caught(name: str, req_id: str) -> None:
     caught(broken, req_id, run_in_process(broken, req_id))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("family", FAMILIES)
 def test_reference_is_certified(family: str) -> None:
     engine = InProcessEngine(REFERENCE_FACTORY)
@@ -51,6 +52,7 @@ def test_crash_on_unknown_words_stays_in_its_domain(req_id: str) -> None:
     assert outcome.verdict == "pass", f"{req_id} fails on a crash outside its domain: {outcome}"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", COMBINED)
 def test_independent_defects_reported_in_one_run(name: str) -> None:
     """One certify run (every family but state) reports each defect under its own id."""

@@ -44,6 +44,7 @@ def assert_conformant_passes(req_id: str, scenario: object) -> None:
         pytest.fail(f"the counterexample fails the conformant engine too: {exc}")
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("name", "req_id"), CASES, ids=[f"{n}:{r}" for n, r in CASES])
 def test_broken_state_engine_is_caught(name: str, req_id: str) -> None:
     broken = BROKEN_STATE[name]

@@ -1,19 +1,22 @@
 """Benchmarks for ``nox -s bench``: medians and ratios, all measured in one run.
 
 Targets (never asserted in tests): a chat turn median at most 0.2 ms in every register;
-a ci-profile certification of the reference engine over the subprocess protocol below
-2 minutes.
+a ci-profile certification of the reference engine over the subprocess protocol at most
+20 s on an idle 2-core machine, ``-n 2`` against its anchor ``-n 1``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from reference.runtime import ChatRuntime, RuntimeConfig
 from reference.runtime.probe_script import lexicon_script
@@ -57,43 +60,68 @@ def bench_turns(turns: int, batch: int = 100) -> None:
         print(f"ratio       {register:<19} / none = {medians[register] / medians[None]:5.2f}")
 
 
-def bench_certify(runs: int) -> None:
-    """Wall time of ``python -m conformance certify`` (ci profile, subprocess engine)."""
-    times = []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as out:
-            start = time.perf_counter()
-            done = subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "conformance",
-                    "certify",
-                    "--quiet",
-                    "--report",
-                    out,
-                    "--engine",
-                    f"{sys.executable} -m reference serve",
-                ],
-                capture_output=True,
-                text=True,
-                cwd=ROOT,
-            )
-            times.append(time.perf_counter() - start)
+def certify_once(workers: int) -> tuple[float, float, dict[str, Any]]:
+    """Wall and CPU seconds (user + sys, every process) of one ci-profile certification of
+    ``python -m reference serve`` on *workers* engine processes, and its report."""
+    with tempfile.TemporaryDirectory() as out:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "conformance", "certify", "--quiet", "--report", out]
+            + ["-n", str(workers), "--engine", f"{sys.executable} -m reference serve"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0:
             print(done.stdout[-2000:], done.stderr[-2000:])
             raise SystemExit("certification failed")
+        report: dict[str, Any] = json.loads((Path(out) / "report.json").read_text("utf-8"))
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, report
+
+
+def soak_rate(report: dict[str, Any]) -> float:
+    """SIGKILLs per second of STATE-KILL-001 in a certification report."""
+    soak = next(r for r in report["results"] if r["id"] == "STATE-KILL-001")
+    kills, milliseconds = float(soak["details"]["kills"]), float(soak["duration_ms"])
+    return kills / (milliseconds / 1000)
+
+
+def bench_certify(runs: int) -> None:
+    """``certify -n 2`` against its anchor ``-n 1``, alternating, *runs* of each: wall, CPU,
+    the kill soak's rate, and whether both give the same verdict digest."""
+    figures: dict[int, list[tuple[float, float, dict[str, Any]]]] = {1: [], 2: []}
+    for _ in range(runs):
+        for workers in (1, 2):
+            figures[workers].append(certify_once(workers))
+    medians = {}
+    for workers, samples in figures.items():
+        wall = statistics.median(s[0] for s in samples)
+        cpu = statistics.median(s[1] for s in samples)
+        rate = statistics.median(soak_rate(s[2]) for s in samples)
+        medians[workers] = wall
+        print(
+            f"certify     -n {workers}, subprocess engine   median {wall:7.1f} s wall "
+            f"{cpu:6.1f} s CPU   kill soak {rate:5.1f} kills/s   "
+            f"({runs} runs: {', '.join(f'{s[0]:.1f}' for s in samples)})"
+        )
+    digests = {s[2]["verdict_digest"] for samples in figures.values() for s in samples}
     print(
-        f"certify     ci profile, subprocess    median {statistics.median(times):7.1f} s"
-        f"   ({runs} runs: {', '.join(f'{t:.1f}' for t in times)})"
+        f"ratio       certify -n 1 / -n 2 = {medians[1] / medians[2]:5.2f}x   "
+        f"verdict digests {'identical' if len(digests) == 1 else 'DIFFER'}"
     )
 
 
 def kills_per_second(kills: int, workers: int) -> float:
-    """SIGKILLs per second of STATE-KILL-001's harness on the reference, *workers* at once."""
+    """SIGKILLs per second of STATE-KILL-001's harness on the reference, *workers* at once
+    (and as many engines started ahead)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from conformance.state.killer import KILL_TIMEOUT, KillPlan, soak_and_kill
+    from conformance.state.driver import scratch
+    from conformance.state.killer import KILL_TIMEOUT, WARM, KillPlan, soak_and_kill
     from reference.state import load_state
 
     command = [sys.executable, "-m", "reference", "serve"]
@@ -101,14 +129,17 @@ def kills_per_second(kills: int, workers: int) -> float:
     def one(number: int, root: Path) -> None:
         directory = root / f"kill{number}"
         directory.mkdir()
-        soak_and_kill(command, str(directory), KillPlan(number, 1 + number % 6, 0), KILL_TIMEOUT)
+        plan = KillPlan(number, 1 + number % 6, 0)
+        soak_and_kill(command, str(directory), plan, KILL_TIMEOUT, workers)
         load_state(directory)
 
-    with tempfile.TemporaryDirectory() as root:
+    with scratch() as root:
         start = time.perf_counter()
         with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(lambda number: one(number, Path(root)), range(kills)))
-        return kills / (time.perf_counter() - start)
+            list(pool.map(lambda number: one(number, root), range(kills)))
+        rate = kills / (time.perf_counter() - start)
+    WARM.close()
+    return rate
 
 
 def bench_kills(kills: int) -> None:

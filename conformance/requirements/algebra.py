@@ -53,20 +53,31 @@ GRADES = tuple(bin(m).count("1") for m in range(SIZE))
 REVERSE = tuple(-1 if (g * (g - 1) // 2) % 2 else 1 for g in GRADES)
 
 
+def _integers(values: list[float]) -> tuple[list[int], int]:
+    """Integers n and one denominator d with ``values[k] == n[k] / d`` exactly."""
+    ratios = [x.as_integer_ratio() for x in values]
+    denominator = math.lcm(*(d for _, d in ratios))
+    return [n * (denominator // d) for n, d in ratios], denominator
+
+
 def exact_product(a: list[float], b: list[float]) -> tuple[list[Fraction], list[Fraction]]:
-    """The exact product ``a b`` and, per coefficient, the sum of its terms' magnitudes."""
-    out = [Fraction(0)] * SIZE
-    size = [Fraction(0)] * SIZE
-    fa = [Fraction(x) for x in a]
-    fb = [Fraction(x) for x in b]
-    for i, x in enumerate(fa):
+    """The exact product ``a b`` and, per coefficient, the sum of its terms' magnitudes.
+
+    Summed in integers over the product of the two common denominators, so each result
+    is the exact rational, built once.
+    """
+    out, size = [0] * SIZE, [0] * SIZE
+    ia, da = _integers(a)
+    ib, db = _integers(b)
+    for i, x in enumerate(ia):
         if x:
-            for j, y in enumerate(fb):
+            for j, y in enumerate(ib):
                 if y:
                     term = x * y
                     out[i ^ j] += SIGNS[i][j] * term
                     size[i ^ j] += abs(term)
-    return out, size
+    scale = da * db
+    return [Fraction(v, scale) for v in out], [Fraction(v, scale) for v in size]
 
 
 def product(a: list[float], b: list[float]) -> list[Fraction]:
@@ -110,9 +121,14 @@ def _vector(coords: list[int]) -> list[float]:
 
 
 def wedge(a: list[float], b: list[float]) -> list[float]:
-    """``(a b - b a) / 2`` for vectors a and b: their bivector."""
-    ab, ba = product(a, b), product(b, a)
-    return [float((x - y) / 2) for x, y in zip(ab, ba, strict=True)]
+    """``(a b - b a) / 2`` for vectors a and b: their bivector, whose ``e_i e_j`` (i < j)
+    coefficient is ``a_i b_j - a_j b_i`` (the metric parts cancel), taken exactly."""
+    out = [0.0] * SIZE
+    for i in range(5):
+        for j in range(i + 1, 5):
+            left, right = Fraction(a[1 << i]), Fraction(b[1 << j])
+            out[1 << i | 1 << j] = float(left * right - Fraction(a[1 << j]) * Fraction(b[1 << i]))
+    return out
 
 
 # Strategies ---------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ def requirement(
     max_examples: int | None = None,
     scale: UnitScale | None = None,
     cover: CoverFactory | None = None,
+    expected_ms: int | None = None,
 ) -> Callable[[Check], Check]:
     """Register the decorated check under a stable requirement id."""
     if not ID_PATTERN.fullmatch(req_id):
@@ -46,7 +47,17 @@ def requirement(
         if req_id in REGISTRY:
             raise ValueError(f"requirement id {req_id} registered twice")
         REGISTRY[req_id] = Requirement(
-            req_id, title, family, capabilities, seed, check, strategy, max_examples, scale, cover
+            req_id,
+            title,
+            family,
+            capabilities,
+            seed,
+            check,
+            strategy,
+            max_examples,
+            scale,
+            cover,
+            expected_ms,
         )
         return check
 

@@ -175,14 +175,15 @@ def survives_sigkill(engine: EngineClient, plans: list[list[int]]) -> None:
     assert command, "the engine cannot be started as a separate process"
     problems: dict[int, str] = {}
     details.count(kills=0, **{outcome: 0 for outcome in KILL_OUTCOMES})
-    with scratch() as root, ThreadPoolExecutor(kill_workers(len(plans))) as pool:
+    workers = kill_workers(len(plans))
+    with scratch(in_memory=True) as root, ThreadPoolExecutor(workers) as pool:
         running = {}
         for number, fields in enumerate(plans):
             directory = root / f"kill{number}"
             directory.mkdir()
             plan = KillPlan(*fields)
-            future = pool.submit(soak_and_kill, command, str(directory), plan, KILL_TIMEOUT)
-            running[future] = (number, directory, plan)
+            soak = (command, str(directory), plan, KILL_TIMEOUT, workers)
+            running[pool.submit(soak_and_kill, *soak)] = (number, directory, plan)
         for future in as_completed(running):
             number, directory, plan = running[future]
             outcome, problem = _check_kill(engine, directory, plan, future.result())
@@ -238,6 +239,7 @@ def _session(engine: EngineClient, directory: Path, batches: list[list[dict[str,
     seed=f"{BRIEF} § M4; ALICE (OSDI 2014) crash states of an strace-recorded trace",
     strategy=_crash_scenarios,
     max_examples=CRASH_EXAMPLES,
+    expected_ms=5_000,
 )
 def crash_states_load(engine: EngineClient, scenario: list[Any]) -> None:
     live, unacknowledged, batches, seed = scenario

@@ -15,6 +15,7 @@ the barriers allow, several of them lost together.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import itertools
 import random
@@ -49,7 +50,10 @@ class CrashState:
         return "; ".join(parts)
 
 
+@functools.cache
 def _parent(path: str) -> str:
+    """The directory holding *path* (``.`` for the top), as :class:`PurePosixPath` reads it;
+    cached, as a trace names few paths and its crash states ask for them many times."""
     parent = str(PurePosixPath(path).parent)
     return "." if parent in ("", ".") else parent
 

@@ -8,6 +8,8 @@ wrote before it died.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
 import queue
@@ -15,6 +17,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -78,15 +81,72 @@ def _event(line: bytes) -> dict[str, Any] | None:
     return message if isinstance(message, dict) and "event" in message else message
 
 
-def soak_and_kill(command: list[str], directory: str, plan: KillPlan, timeout: float) -> KillRecord:
-    """Run ``state.soak`` in *directory*, SIGKILL it per *plan*, return what it acknowledged."""
-    process = subprocess.Popen(
+Process = subprocess.Popen[bytes]
+
+
+def start(command: list[str]) -> Process:
+    """An engine process in its own session, stdin and stdout piped, stderr discarded."""
+    return subprocess.Popen(
         command,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+
+
+class WarmStarts:
+    """Engine processes started ahead of the soaks that take them.
+
+    Starting an engine is most of what a kill costs; a process started ahead loads
+    while earlier soaks run and are checked. A process waits on its stdin until it is
+    taken, so the soak's timing is unchanged. One command's processes are kept at a
+    time; the rest are ended by :meth:`close` (also at exit).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._command: list[str] = []
+        self._ready: deque[Process] = deque()
+        atexit.register(self.close)
+
+    def take(self, command: list[str], ahead: int) -> Process:
+        """A started process of *command*; *ahead* more are started to follow it."""
+        with self._lock:
+            if command != self._command:
+                self._end_all()
+                self._command = list(command)
+            process = self._ready.popleft() if self._ready else start(command)
+            while len(self._ready) < ahead:
+                self._ready.append(start(command))
+        return process
+
+    def close(self) -> None:
+        """End every process not yet taken."""
+        with self._lock:
+            self._end_all()
+
+    def _end_all(self) -> None:
+        while self._ready:
+            process = self._ready.popleft()
+            _kill(process)
+            if process.stdout is not None:
+                process.stdout.close()
+
+
+WARM = WarmStarts()
+"""The processes started ahead for STATE-KILL-001 in this harness process."""
+
+
+def soak_and_kill(
+    command: list[str], directory: str, plan: KillPlan, timeout: float, ahead: int = 0
+) -> KillRecord:
+    """Run ``state.soak`` in *directory*, SIGKILL it per *plan*, return what it acknowledged.
+
+    With *ahead*, the engine is one started earlier and *ahead* more are started to
+    follow it (:data:`WARM`).
+    """
+    process = WARM.take(command, ahead) if ahead else start(command)
     lines: queue.Queue[bytes | None] = queue.Queue()
     threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
     request = {
@@ -94,12 +154,12 @@ def soak_and_kill(command: list[str], directory: str, plan: KillPlan, timeout: f
         "op": "state.soak",
         "args": {"dir": directory, "iterations": SOAK_ITERATIONS, "seed": plan.seed},
     }
-    assert process.stdin is not None
-    process.stdin.write(json.dumps(request).encode() + b"\n")
-    process.stdin.flush()
+    with contextlib.suppress(BrokenPipeError):  # a dead engine's stdout ends: recorded below
+        _send(process, json.dumps(request).encode() + b"\n")
     begins: list[tuple[int, str]] = []
     acks: list[tuple[int, str]] = []
     error: str | None = None
+    ended = False
     deadline = time.monotonic() + timeout
     while len(acks) < plan.acks and error is None:
         try:
@@ -107,10 +167,11 @@ def soak_and_kill(command: list[str], directory: str, plan: KillPlan, timeout: f
         except queue.Empty:
             error = f"timeout: fewer than {plan.acks} acks within {timeout:g} s"
             break
+        ended = line is None
         error = _record(line, begins, acks)
     time.sleep(plan.delay_us / 1e6)
     _kill(process)
-    while (line := lines.get(timeout=timeout)) is not None:
+    while not ended and (line := lines.get(timeout=timeout)) is not None:
         error = error or _record(line, begins, acks)
     return KillRecord(tuple(begins), tuple(acks), error)
 
@@ -130,9 +191,16 @@ def _record(
     return f"soak ended or failed before the kill: {json.dumps(message)[:200]}"
 
 
-def _kill(process: subprocess.Popen[bytes]) -> None:
+def _send(process: Process, line: bytes) -> None:
+    assert process.stdin is not None
+    process.stdin.write(line)
+    process.stdin.flush()
+
+
+def _kill(process: Process) -> None:
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    assert process.stdin is not None
-    process.stdin.close()
+    if process.stdin is not None:
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.close()

@@ -8,23 +8,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
-import numpy as np
-
-from reference.algebra import (
-    SIZE,
-    Multivector,
-    geometric_product,
-    grade,
-    reverse,
-    rotor,
-    versor_apply,
-    versor_condition,
-)
 from reference.protocol.envelope import OpSpec, bad_arg
 
+if TYPE_CHECKING:
+    from reference.algebra import Multivector
+
+# The algebra (and numpy, most of a cold start) is imported by the first algebra op,
+# so an engine that never computes a product starts fast.
+
 ALGEBRA_CAPABILITIES = ("algebra",)
+SIZE = 32
+"""Coefficients of a multivector on the wire (:data:`reference.algebra.SIZE`)."""
 MAX_COEFFICIENT = 1e50
 """Largest coefficient magnitude an op accepts: triple products and their squares stay finite."""
 
@@ -61,7 +57,9 @@ def multivector_arg(args: Mapping[str, Any], name: str) -> Multivector:
     for index, item in enumerate(value):
         if not _is_number(item) or abs(item) > MAX_COEFFICIENT or not math.isfinite(item):
             bad_arg(name, f"{name}[{index}] must be a finite number of magnitude <= 1e50")
-    return np.array([float(item) for item in value])
+    import numpy
+
+    return numpy.array([float(item) for item in value])
 
 
 def _multivector_json(mv: Multivector) -> dict[str, Any]:
@@ -73,15 +71,21 @@ class AlgebraOps:
 
     def op_algebra_product(self, args: dict[str, Any]) -> dict[str, Any]:
         """The geometric product ``a b``."""
+        from reference.algebra import geometric_product
+
         a, b = multivector_arg(args, "a"), multivector_arg(args, "b")
         return _multivector_json(geometric_product(a, b))
 
     def op_algebra_reverse(self, args: dict[str, Any]) -> dict[str, Any]:
         """The reversion of ``a``."""
+        from reference.algebra import reverse
+
         return _multivector_json(reverse(multivector_arg(args, "a")))
 
     def op_algebra_grade(self, args: dict[str, Any]) -> dict[str, Any]:
         """The grade-r part of ``a`` for r in 0..5."""
+        from reference.algebra import grade
+
         a = multivector_arg(args, "a")
         r = args.get("grade")
         if type(r) is not int or not 0 <= r <= 5:
@@ -90,6 +94,8 @@ class AlgebraOps:
 
     def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
         """``exp(-angle/2 * B_hat)`` for a simple non-zero bivector B."""
+        from reference.algebra import rotor
+
         bivector = multivector_arg(args, "bivector")
         angle = number_arg(args, "angle", MAX_ANGLE)
         try:
@@ -99,9 +105,13 @@ class AlgebraOps:
 
     def op_algebra_versor_apply(self, args: dict[str, Any]) -> dict[str, Any]:
         """The sandwich ``V X reverse(V)``."""
+        from reference.algebra import versor_apply
+
         versor, x = multivector_arg(args, "versor"), multivector_arg(args, "x")
         return _multivector_json(versor_apply(versor, x))
 
     def op_algebra_versor_condition(self, args: dict[str, Any]) -> dict[str, Any]:
         """``norm(V reverse(V) - 1)``."""
+        from reference.algebra import versor_condition
+
         return {"condition": versor_condition(multivector_arg(args, "versor"))}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import os
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -117,11 +118,22 @@ def files_arg(args: Mapping[str, Any], name: str) -> dict[str, bytes]:
     return {key: decode_file(key, value) for key, value in sorted(files.items())}
 
 
+MEMORY_FS = Path("/dev/shm")
+
+
+@contextlib.contextmanager
+def op_directory(prefix: str) -> Iterator[Path]:
+    """A fresh directory that lives for one op, on a memory file system when one is
+    writable: nothing in it outlives the op, so its fsyncs need not wait for a disk."""
+    parent = MEMORY_FS if os.access(MEMORY_FS, os.W_OK) else None
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=parent) as name:
+        yield Path(name)
+
+
 @contextlib.contextmanager
 def staged_files(files: Mapping[str, bytes]) -> Iterator[Path]:
     """A fresh temporary directory holding *files*, removed on exit."""
-    with tempfile.TemporaryDirectory(prefix="core-serve-") as tmp:
-        directory = Path(tmp)
+    with op_directory("core-serve-") as directory:
         for name, data in files.items():
             try:
                 (directory / name).write_bytes(data)

@@ -120,12 +120,22 @@ def parse_line(line: str | bytes) -> object:
     except UntrustedJSON as exc:
         reason = exc.reason.replace(" at line 1 column ", " at column ")
         refuse(BAD_JSON, f"line is {reason}" if reason.startswith("not") else reason)
-    _wire.request = request
+    _wire.request, _wire.parts = request, _batch_parts(request)
     return request
 
 
+def _batch_parts(request: object) -> frozenset[int]:
+    """The identities of a batch request's requests: parts of the line already checked."""
+    args = request.get("args") if isinstance(request, dict) else None
+    parts = args.get("requests") if isinstance(args, dict) else None
+    return frozenset(map(id, parts)) if isinstance(parts, list) else frozenset()
+
+
 def _came_off_the_wire(request: object) -> bool:
-    return getattr(_wire, "request", None) is request
+    """*request* is the last line parsed, or one of its batch's requests (still held by it)."""
+    return getattr(_wire, "request", None) is request or id(request) in getattr(
+        _wire, "parts", frozenset()
+    )
 
 
 # Responses -----------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +19,7 @@ from reference.protocol.args import (
     markers_arg,
     nullable_string_arg,
     object_arg,
+    op_directory,
     staged_files,
     string_arg,
     string_list,
@@ -161,8 +161,8 @@ class ProtocolHandler(StateOps, AlgebraOps, TurnSteps):
         """Ratify a copy of the pack in a fresh directory; return both files and the report."""
         pack = object_arg(args, "pack")
         register_id = self.validate_pack(pack, None).register_id
-        with tempfile.TemporaryDirectory(prefix="core-ratify-") as tmp:
-            path = Path(tmp) / f"{register_id}.json"
+        with op_directory("core-ratify-") as directory:
+            path = directory / f"{register_id}.json"
             path.write_text(pretty_json(pack), encoding="utf-8")
             report = self.ratify_pack(path)
             files = {item.name: encode_file(item) for item in (path, report_path_for(path))}

@@ -11,6 +11,7 @@ position: in a slot they are ordinary subjects ("What is recall?" is a definitio
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -55,7 +56,13 @@ class Frame:
     """One sentence form: the intent it signals and its pattern with slots ``a``/``b``."""
 
     intent: IntentTag
-    pattern: re.Pattern[str]
+    source: str
+
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """The compiled pattern, compiled when first matched (a server that never reads a
+        prompt never compiles the frames)."""
+        return re.compile(self.source)
 
     def slots(self, clause: str) -> tuple[str, ...] | None:
         """The slot texts when this frame's form covers *clause* and every slot has content."""
@@ -69,7 +76,7 @@ class Frame:
 
 
 def _frames(intent: IntentTag, *patterns: str) -> tuple[Frame, ...]:
-    return tuple(Frame(intent, re.compile(p)) for p in patterns)
+    return tuple(Frame(intent, p) for p in patterns)
 
 
 FRAMES: tuple[Frame, ...] = (

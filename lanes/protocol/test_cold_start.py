@@ -1,0 +1,43 @@
+"""Protocol lane: ``python -m reference serve`` leaves the algebra (and numpy) unloaded
+until an algebra op needs it, and the wire size of a multivector is the algebra's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from reference.algebra import SIZE
+from reference.protocol import algebra_ops
+
+TIMEOUT = 60.0
+PROBE = """
+import io, json, sys
+from reference.serve import serve
+before = "numpy" in sys.modules
+request = sys.argv[1] + "\\n"
+serve(io.StringIO(request), io.StringIO())
+print(json.dumps([before, "numpy" in sys.modules]))
+"""
+
+
+def _numpy_loaded(request: dict[str, object]) -> list[bool]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(request)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=True,
+    )
+    loaded: list[bool] = json.loads(done.stdout)
+    return loaded
+
+
+def test_serving_imports_numpy_only_for_an_algebra_op() -> None:
+    assert _numpy_loaded({"id": 1, "op": "hello", "args": {}}) == [False, False]
+    reverse = {"id": 1, "op": "algebra.reverse", "args": {"a": [0.0] * SIZE}}
+    assert _numpy_loaded(reverse) == [False, True]
+
+
+def test_the_wire_size_is_the_algebra_size() -> None:
+    assert algebra_ops.SIZE == SIZE

@@ -1,0 +1,42 @@
+"""The kill soak's engine starts: processes started ahead are the ones soaks take, a
+process that died before its soak is reported, and no started process outlives the pool."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from conformance.state.killer import KILL_TIMEOUT, KillPlan, WarmStarts, soak_and_kill
+
+EXITS_AT_ONCE = [sys.executable, "-c", "pass"]
+WAITS_FOR_INPUT = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+
+
+def test_a_started_process_is_taken_and_the_next_ones_are_started() -> None:
+    warm = WarmStarts()
+    first = warm.take(WAITS_FOR_INPUT, ahead=2)
+    second = warm.take(WAITS_FOR_INPUT, ahead=2)
+    ready = list(warm._ready)
+    warm.close()
+    assert len(ready) == 2 and second not in ready and first not in ready
+    assert all(process.poll() is not None for process in ready)
+    for process in (first, second):
+        process.kill()
+        process.wait()
+
+
+def test_another_command_ends_the_processes_of_the_first() -> None:
+    warm = WarmStarts()
+    taken = warm.take(WAITS_FOR_INPUT, ahead=1)
+    (left,) = warm._ready
+    other = warm.take(EXITS_AT_ONCE, ahead=1)
+    assert left.wait(timeout=KILL_TIMEOUT) is not None
+    warm.close()
+    for process in (taken, other):
+        process.kill()
+        process.wait()
+
+
+def test_an_engine_that_died_before_its_soak_is_reported(tmp_path: Path) -> None:
+    record = soak_and_kill(EXITS_AT_ONCE, str(tmp_path), KillPlan(0, 1, 0), KILL_TIMEOUT, 1)
+    assert record.error == "the engine exited before it was killed"
