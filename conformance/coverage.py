@@ -245,6 +245,16 @@ def each(dimension: str, scenarios: Sequence[Any]) -> Callable[[SuiteContext], P
     return plan
 
 
+def singletons(dimension: str, names: Sequence[str]) -> Callable[[SuiteContext], Plan]:
+    """A plan for a requirement whose scenario is a list of names: each name alone once."""
+
+    def plan(ctx: SuiteContext) -> Plan:
+        cases = tuple(Case([name], ((dimension, name),)) for name in names)
+        return Plan(cases, ((dimension, len(names)),))
+
+    return plan
+
+
 def _other_intent(intent: str) -> str:
     return next(i for i in oracle.INTENT_NAMES if i != intent)
 

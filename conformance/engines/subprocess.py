@@ -38,6 +38,18 @@ class _Overlong(bytes):
     """The first bytes of a stdout line longer than MAX_LINE_BYTES."""
 
 
+def encode_request(request: dict[str, Any]) -> bytes:
+    """*request* as one UTF-8 JSON line (without ``\\n``).
+
+    A string holding a lone surrogate cannot be UTF-8: it is written as its ``\\uXXXX``
+    escape, which is how such a request reaches an engine on the wire.
+    """
+    try:
+        return json.dumps(request, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(request).encode("ascii")
+
+
 def parse_command(command: str) -> list[str]:
     """Split an engine command line; an empty or unparsable one raises ValueError."""
     try:
@@ -146,6 +158,15 @@ class SubprocessEngine(EngineClient):
         return {"stderr": self.stderr_tail(), "stdout": stdout}
 
     def _exchange(self, request: dict[str, Any]) -> Any:
+        self._write(encode_request(request) + b"\n")
+        return self._read_response()
+
+    def _exchange_lines(self, data: bytes, count: int) -> list[Any]:
+        self._write(data)
+        return [self._read_response() for _ in range(count)]
+
+    def _write(self, data: bytes) -> None:
+        """Write *data* to the running engine's stdin and flush it."""
         if self._process is None:
             raise EngineFault("crash", f"cannot start {self.argv[0]!r}: {self._start_error}")
         if self._ended or self._pump.stopped.is_set():
@@ -153,11 +174,10 @@ class SubprocessEngine(EngineClient):
             message = f"engine is not running (exit status {status})"
             raise EngineFault("crash", message, exit_status=status)
         try:
-            self._process.stdin.write((json.dumps(request, ensure_ascii=False) + "\n").encode())
+            self._process.stdin.write(data)
             self._process.stdin.flush()
         except OSError:
             pass  # the engine has gone; what it printed before going tells what happened
-        return self._read_response()
 
     def _wait_briefly(self) -> int | None:
         try:
