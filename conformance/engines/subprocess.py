@@ -173,9 +173,12 @@ class SubprocessEngine(EngineClient):
             status = self._process.poll()
             message = f"engine is not running (exit status {status})"
             raise EngineFault("crash", message, exit_status=status)
+        stdin = self._process.stdin
+        if stdin is None:
+            raise EngineFault("crash", "the engine's stdin is not a pipe")
         try:
-            self._process.stdin.write(data)
-            self._process.stdin.flush()
+            stdin.write(data)
+            stdin.flush()
         except OSError:
             pass  # the engine has gone; what it printed before going tells what happened
 
