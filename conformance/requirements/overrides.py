@@ -76,6 +76,8 @@ def clamp(engine, scenario):
         gen.register_ids,
         st.text(min_size=1, max_size=20).filter(lambda s: s not in oracle.INTENT_NAMES),
     ).map(list),
+    max_examples=10,
+    cover=coverage.unknown_intents,
 )
 def unknown_intent_refused(engine, scenario):
     register_id, intent = scenario
@@ -104,7 +106,8 @@ def _depth_pack(register_id: str, overrides: dict) -> dict:
         st.lists(gen.lexicon_lemmas(ctx, glossed=False), min_size=1, max_size=4),
         st.sampled_from(((1, 2), (1, 3), (2, 3), (2, 1), (3, 1))),
     ).map(list),
-    max_examples=30,
+    max_examples=20,
+    cover=coverage.glossless_depths,
 )
 def per_intent_end_to_end(engine, scenario):
     lemmas, (scoped, flat) = scenario
