@@ -286,6 +286,8 @@ def unclaimed_ops(engine: EngineClient, capability: str) -> None:
             continue
         assert code == "PROTOCOL_UNKNOWN_OP", f"{op} of unclaimed {capability}: {response!r}"
         assert isinstance(error, dict) and error.get("field") == "op", f"{op}: field {error!r}"
+        message = error.get("message")
+        assert isinstance(message, str) and message and "\n" not in message, f"{op}: {error!r}"
 
 
 END_OF_INPUT: dict[str, bytes] = {
