@@ -176,7 +176,7 @@ def terse_is_shorter(engine, _):
     strategy=lambda ctx: st.tuples(
         gen.discourse_markers(), st.lists(gen.markers, min_size=1, max_size=5), gen.sessions(ctx, 4)
     ).map(list),
-    max_examples=20,
+    max_examples=15,
     cover=coverage.transition_buckets,
 )
 def transitions_not_consumed(engine, scenario):
