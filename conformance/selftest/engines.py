@@ -59,6 +59,7 @@ from conformance.selftest.mutants.protocol import (
     FileValuesUnchecked,
     FirstDuplicateWins,
     InvalidUtf8Replaced,
+    LanguageKeyRenamed,
     LoneSurrogatesRepaired,
     NanAccepted,
     NestedBatchSkipped,
@@ -177,6 +178,7 @@ _TABLE = (
     _broken("batch_reordered", BatchReordered, "PROTO-BATCH-001"),
     _broken("unknown_op_ok", UnknownOpOk, "PROTO-ERROR-001"),
     _broken("bad_hello", BadHello, "PROTO-HELLO-001"),
+    _broken("language_key_renamed", LanguageKeyRenamed, "PROTO-HELLO-001"),
     _broken("chat_shape_wrong", ChatShapeWrong, "PROTO-CHAT-001"),
     _broken(
         "flipped_product_sign",

@@ -19,6 +19,15 @@ class BadHello(ProtocolHandler):
         return {**super().op_hello(args), "protocol": "core-engine/0"}
 
 
+class LanguageKeyRenamed(ProtocolHandler):
+    """hello names the engine's language under "lang" instead of "language"."""
+
+    def engine_info(self) -> dict[str, str]:
+        info = dict(super().engine_info())
+        info["lang"] = info.pop("language")
+        return info
+
+
 class UnknownOpOk(ProtocolHandler):
     """An unknown op is answered with ok and an empty result."""
 
