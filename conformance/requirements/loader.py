@@ -297,7 +297,7 @@ def not_ratified(engine, document):
     capabilities=("registers.load", "registers.ratify"),
     seed=SEAL,
     strategy=lambda ctx: st.tuples(gen.valid_packs(), gen.valid_packs()).map(list),
-    max_examples=30,
+    max_examples=25,
     cover=coverage.pack_pairs,
 )
 def seal_mismatch(engine, scenario):

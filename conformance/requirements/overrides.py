@@ -106,7 +106,7 @@ def _depth_pack(register_id: str, overrides: dict) -> dict:
         st.lists(gen.lexicon_lemmas(ctx, glossed=False), min_size=1, max_size=4),
         st.sampled_from(((1, 2), (1, 3), (2, 3), (2, 1), (3, 1))),
     ).map(list),
-    max_examples=15,
+    max_examples=10,
     cover=coverage.glossless_depths,
 )
 def per_intent_end_to_end(engine, scenario):
