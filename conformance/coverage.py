@@ -52,6 +52,17 @@ class Plan:
         }
 
 
+def joined(*factories: Callable[[SuiteContext], Plan]) -> Callable[[SuiteContext], Plan]:
+    """One plan running each factory's cases in turn, their dimensions side by side."""
+
+    def plan(ctx: SuiteContext) -> Plan:
+        plans = [factory(ctx) for factory in factories]
+        cases = tuple(case for p in plans for case in p.cases)
+        return Plan(cases, tuple(dimension for p in plans for dimension in p.universe))
+
+    return plan
+
+
 def _spread(items: Sequence[str], count: int) -> list[str]:
     if len(items) <= count:
         return list(items)
@@ -253,6 +264,16 @@ def each(dimension: str, scenarios: Sequence[Any]) -> Callable[[SuiteContext], P
     return plan
 
 
+def singletons(dimension: str, names: Sequence[str]) -> Callable[[SuiteContext], Plan]:
+    """A plan for a requirement whose scenario is a list of names: each name alone once."""
+
+    def plan(ctx: SuiteContext) -> Plan:
+        cases = tuple(Case([name], ((dimension, name),)) for name in names)
+        return Plan(cases, ((dimension, len(names)),))
+
+    return plan
+
+
 def _other_intent(intent: str) -> str:
     return next(i for i in oracle.INTENT_NAMES if i != intent)
 
@@ -321,3 +342,241 @@ def decoration_shapes(ctx: SuiteContext) -> Plan:
         for name, (o, c) in shapes.items()
     )
     return Plan(cases, (("marker shapes", len(shapes)),))
+
+
+WIDE_MARKERS = ("", *(char * n for n in MARKER_LENGTHS if n for char in MARKER_CHARS))
+"""The empty marker and one of each other length bound in each UTF-8 width (astral too)."""
+EXTREME_IDS = ("a", "Z" * 64)
+"""The shortest and the longest register ids."""
+PACK_KINDS = ("null", "overrides", "markers", "both")
+
+
+def _bucket(size: int) -> list[str]:
+    """*size* markers; from 16 up they hold every length and width of :data:`WIDE_MARKERS`."""
+    if size < len(WIDE_MARKERS):
+        return [f"m{i}," for i in range(size)]
+    return [*WIDE_MARKERS, *(f"m{i}," for i in range(size - len(WIDE_MARKERS)))]
+
+
+def _width_classes(*buckets: list[str]) -> Classes:
+    present = {m for bucket in buckets for m in bucket}
+    return tuple(
+        ("marker lengths", f"{len(m)}x{m[:1] or '-'}") for m in WIDE_MARKERS if m in present
+    )
+
+
+def _kind_pack(register_id: str, kind: str) -> dict[str, Any]:
+    """A valid pack of *kind*: no overrides or markers, overrides only, markers only, both."""
+    overrides: dict[str, Any] = {}
+    markers = None
+    if kind in ("overrides", "both"):
+        overrides = {
+            "disclosure_domain_count": 2,
+            "per_intent": {"CAUSE": {"disclosure_domain_count": 1}},
+        }
+    if kind in ("markers", "both"):
+        markers = {"openings": ["So,"], "transitions": ["Then,"], "closings": [" \U0001f4d6"]}
+    depth = "terse" if overrides else "standard"
+    return gen.pack(register_id, overrides=overrides, markers=markers, depth_preference=depth)
+
+
+def _short_scripts(ctx: SuiteContext, count: int, turns: int = 3) -> list[list[str]]:
+    """*count* scripts of *turns* answerable prompts, gloss-less lemmas first, then the rest."""
+    rows = [prompt for prompt, _ in _prompts(ctx)[0]] or ["What is light?"]
+    return [[rows[(i * turns + t) % len(rows)] for t in range(turns)] for i in range(count)]
+
+
+TRANSITION_SIZES = (1, 2, 31, 32)
+
+
+def transition_buckets(ctx: SuiteContext) -> Plan:
+    """Transitions of 1, 2, 31 and 32 markers of every length and width, with openings and
+    closings present or empty."""
+    cases = []
+    for i, (size, script) in enumerate(
+        zip(TRANSITION_SIZES, _short_scripts(ctx, len(TRANSITION_SIZES)), strict=True)
+    ):
+        framed = i % 2 == 1
+        markers = {
+            "openings": ["So,"] if framed else [],
+            "transitions": [],
+            "closings": [" \u2014 ok?"] if framed else [],
+        }
+        transitions = _bucket(size)
+        classes = (
+            ("transition bucket sizes", str(size)),
+            ("openings and closings", "present" if framed else "empty"),
+            *_width_classes(transitions),
+        )
+        cases.append(Case([markers, transitions, script], classes))
+    universe = (
+        ("transition bucket sizes", len(TRANSITION_SIZES)),
+        ("marker lengths", len(WIDE_MARKERS)),
+        ("openings and closings", 2),
+    )
+    return Plan(tuple(cases), universe)
+
+
+USER_BUCKETS = ((0, 2), (1, 0), (2, 31), (31, 32), (32, 1))
+"""(openings, closings) sizes: each of 0, 1, 2, 31 and 32 once per bucket, never both empty."""
+
+
+def user_registers(ctx: SuiteContext) -> Plan:
+    """User packs with each bucket size per bucket, every marker length and width, the
+    shortest and longest ids, and the transitions bucket present or left out."""
+    cases = []
+    scripts = _short_scripts(ctx, len(USER_BUCKETS))
+    for i, ((openings, closings), script) in enumerate(zip(USER_BUCKETS, scripts, strict=True)):
+        register_id = EXTREME_IDS[i] if i < len(EXTREME_IDS) else f"conf_user{i}_v1"
+        markers: dict[str, list[str]] = {
+            "openings": _bucket(openings),
+            "closings": _bucket(closings),
+        }
+        if i % 2:
+            markers["transitions"] = ["Then,"]
+        classes = (
+            ("bucket sizes", f"openings:{openings}"),
+            ("bucket sizes", f"closings:{closings}"),
+            ("optional parts", "transitions" if i % 2 else "no transitions"),
+            *_width_classes(markers["openings"], markers["closings"]),
+        )
+        if register_id in EXTREME_IDS:
+            classes += (("id lengths", str(len(register_id))),)
+        cases.append(Case([register_id, markers, script], classes))
+    universe = (
+        ("bucket sizes", 2 * len(BUCKET_SIZES)),
+        ("marker lengths", len(WIDE_MARKERS)),
+        ("optional parts", 2),
+        ("id lengths", len(EXTREME_IDS)),
+    )
+    return Plan(tuple(cases), universe)
+
+
+DEPTH_PAIRS = ((1, 2), (1, 3), (2, 3), (2, 1), (3, 1))
+"""(per_intent depth, flat depth): every pair of distinct depths the requirement compares."""
+
+
+def glossless_depths(ctx: SuiteContext) -> Plan:
+    """Every gloss-less lemma, spread over every pair of scoped and flat depths."""
+    glossless = sorted(e.lemma for e in ctx.lexicon if not e.has_gloss)
+    cases = []
+    for i, pair in enumerate(DEPTH_PAIRS):
+        lemmas = glossless[i :: len(DEPTH_PAIRS)]
+        if not lemmas:
+            continue
+        classes = (("depth pairs", f"{pair[0]} over {pair[1]}"),)
+        cases.append(
+            Case([lemmas, list(pair)], classes + tuple(("gloss-less lemmas", w) for w in lemmas))
+        )
+    universe = (("gloss-less lemmas", len(glossless)), ("depth pairs", len(DEPTH_PAIRS)))
+    return Plan(tuple(cases), universe)
+
+
+UNKNOWN_INTENTS = {
+    "lower case": "definition",
+    "title case": "Definition",
+    "plural": "DEFINITIONS",
+    "empty": "",
+    "leading space": " CAUSE",
+    "trailing space": "CAUSE ",
+    "prefixed": "INTENT_RECALL",
+    "astral": "\U0001f600",
+    "NUL inside": "RE\x00CALL",
+}
+
+
+def unknown_intents(ctx: SuiteContext) -> Plan:
+    """Each way a key can miss the IntentTag names, under the shortest and longest ids."""
+    cases = tuple(
+        Case(
+            [EXTREME_IDS[i % len(EXTREME_IDS)], key],
+            (("unknown keys", name), ("id lengths", str(len(EXTREME_IDS[i % 2])))),
+        )
+        for i, (name, key) in enumerate(UNKNOWN_INTENTS.items())
+    )
+    return Plan(cases, (("unknown keys", len(UNKNOWN_INTENTS)), ("id lengths", len(EXTREME_IDS))))
+
+
+SEALS = {"absent": None, "empty": "", "a seal without its report": "ab" * 32}
+
+
+def unratified_packs(ctx: SuiteContext) -> Plan:
+    """Every pack kind with the seal absent, empty, or naming a report that is not there."""
+    cases = []
+    for i, kind in enumerate(PACK_KINDS):
+        seal_name = list(SEALS)[i % len(SEALS)]
+        register_id = EXTREME_IDS[i % len(EXTREME_IDS)]
+        document = _kind_pack(register_id, kind)
+        if SEALS[seal_name] is not None:
+            document["mastery_report_sha256"] = SEALS[seal_name]
+        classes = (
+            ("pack kinds", kind),
+            ("seals", seal_name),
+            ("id lengths", str(len(register_id))),
+        )
+        cases.append(Case(document, classes))
+    universe = (("pack kinds", len(PACK_KINDS)), ("seals", len(SEALS)), ("id lengths", 2))
+    return Plan(tuple(cases), universe)
+
+
+def pack_pairs(ctx: SuiteContext) -> Plan:
+    """Every pack kind as the first pack and as the second, at the shortest and longest ids."""
+    n = len(PACK_KINDS)
+    cases = tuple(
+        Case(
+            [
+                _kind_pack(EXTREME_IDS[i % 2], first),
+                _kind_pack("conf_other_v1", PACK_KINDS[(i + 1) % n]),
+            ],
+            (
+                ("first pack kinds", first),
+                ("second pack kinds", PACK_KINDS[(i + 1) % n]),
+                ("id lengths", str(len(EXTREME_IDS[i % 2]))),
+            ),
+        )
+        for i, first in enumerate(PACK_KINDS)
+    )
+    universe = (("first pack kinds", n), ("second pack kinds", n), ("id lengths", 2))
+    return Plan(cases, universe)
+
+
+def sealed_packs(ctx: SuiteContext) -> Plan:
+    """Every pack kind at the shortest and longest ids, with an astral label."""
+    cases = tuple(
+        Case(
+            [_kind_pack(EXTREME_IDS[i % 2], kind), "\U0001f4d6 label"],
+            (("pack kinds", kind), ("id lengths", str(len(EXTREME_IDS[i % 2])))),
+        )
+        for i, kind in enumerate(PACK_KINDS)
+    )
+    return Plan(cases, (("pack kinds", len(PACK_KINDS)), ("id lengths", 2)))
+
+
+TAMPER_DELTAS = (1, 128, 255)
+
+
+def tampered_packs(ctx: SuiteContext) -> Plan:
+    """Every pack kind at the shortest and longest ids, bytes changed by +1, +128 and -1,
+    descriptions edited to empty and to astral text."""
+    cases = tuple(
+        Case(
+            [
+                _kind_pack(EXTREME_IDS[i % 2], kind),
+                i,
+                TAMPER_DELTAS[i % len(TAMPER_DELTAS)],
+                "" if i % 2 else "\U0001f600",
+            ],
+            (
+                ("pack kinds", kind),
+                ("id lengths", str(len(EXTREME_IDS[i % 2]))),
+                ("byte deltas", str(TAMPER_DELTAS[i % len(TAMPER_DELTAS)])),
+            ),
+        )
+        for i, kind in enumerate(PACK_KINDS)
+    )
+    universe = (
+        ("pack kinds", len(PACK_KINDS)),
+        ("id lengths", 2),
+        ("byte deltas", len(TAMPER_DELTAS)),
+    )
+    return Plan(cases, universe)

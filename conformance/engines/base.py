@@ -9,6 +9,17 @@ from typing import Any
 from conformance.jsontypes import EncodableObject, JSONEncodable, Result
 
 
+def split_lines(data: bytes) -> list[bytes]:
+    """The lines of *data* as an engine's line reader sees them, each without its ``\\n``.
+
+    A final piece without a ``\\n`` is a line too (the protocol answers it at EOF).
+    """
+    pieces = data.split(b"\n")
+    if pieces[-1] == b"":
+        pieces.pop()
+    return pieces
+
+
 class EngineFault(Exception):
     """The engine crashed, hung or broke the protocol; ``kind`` is ``crash``, ``timeout`` or
     ``protocol``.
@@ -77,6 +88,10 @@ class EngineClient(abc.ABC):
         """*message* about this engine failing to start or answer, followed by its hint."""
         return f"{message} ({self.unavailable_hint})" if self.unavailable_hint else message
 
+    @abc.abstractmethod
+    def _exchange_lines(self, data: bytes, count: int) -> list[Any]:
+        """Write *data* as is; return the next *count* raw response objects."""
+
     def close(self) -> None:  # noqa: B027  (nothing to release by default)
         """Release the engine (a subprocess is terminated)."""
 
@@ -113,6 +128,23 @@ class EngineClient(abc.ABC):
             raise
         self.transcript.record(request, response)
         return response
+
+    def raw_lines(self, data: bytes) -> list[Any]:
+        """Write the bytes *data* to the engine as they are; return one response per line.
+
+        *data* ends with ``\\n``: an unterminated line is answered only at EOF. The
+        transcript records the bytes as text (undecodable bytes as ``\\xNN`` escapes).
+        """
+        if not data.endswith(b"\n"):
+            raise ValueError("raw lines must end with a newline")
+        record = {"raw_lines": data.decode("utf-8", "backslashreplace")}
+        try:
+            responses = self._exchange_lines(data, len(split_lines(data)))
+        except EngineFault:
+            self.transcript.record(record, None)
+            raise
+        self.transcript.record(record, {"responses": responses})
+        return responses
 
     def call(self, op: str, args: EncodableObject | None = None, *, checked: bool = True) -> Result:
         """Send ``op`` with ``args``; return the result or raise EngineRefused/EngineFault."""

@@ -8,7 +8,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from conformance.engines.base import EngineClient, EngineFault
+from conformance.canonical import RefusedJSON, read_json
+from conformance.engines.base import EngineClient, EngineFault, split_lines
+from conformance.engines.lines import answer_line
 from conformance.jsontypes import EncodableObject
 
 
@@ -54,6 +56,26 @@ class InProcessEngine(EngineClient):
             raise EngineFault("protocol", f"response is not JSON: {exc}") from None
         except Exception as exc:  # an in-process engine crashing is a fault, not a suite error
             raise EngineFault("crash", f"{type(exc).__name__}: {exc}") from None
+
+    def _exchange_lines(self, data: bytes, count: int) -> list[Any]:
+        """Each line of *data* through the handler's line entry point, as the stdio loop does."""
+        if self._handler is None:
+            error = self._start_error
+            raise EngineFault("crash", f"the factory raised {type(error).__name__}: {error}")
+        responses = []
+        for line in split_lines(data)[:count]:
+            try:
+                answer = answer_line(self._handler, line)
+            except Exception as exc:  # an in-process engine crashing is a fault, not a suite error
+                raise EngineFault("crash", f"{type(exc).__name__}: {exc}") from None
+            if "\n" in answer:
+                raise EngineFault("protocol", f"a response spans several lines: {answer[:120]!r}")
+            try:
+                responses.append(read_json(answer))
+            except RefusedJSON as exc:
+                message = f"not a JSON line ({exc}): {answer[:120]!r}"
+                raise EngineFault("protocol", message) from None
+        return responses
 
     def spawn_command(self) -> list[str]:
         return [sys.executable, "-m", "conformance.engines.host", self.spec]

@@ -39,6 +39,18 @@ class _Overlong(bytes):
     """The first bytes of a stdout line longer than MAX_LINE_BYTES."""
 
 
+def encode_request(request: EncodableObject) -> bytes:
+    """*request* as one UTF-8 JSON line (without ``\\n``).
+
+    A string holding a lone surrogate cannot be UTF-8: it is written as its ``\\uXXXX``
+    escape, which is how such a request reaches an engine on the wire.
+    """
+    try:
+        return json.dumps(request, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(request).encode("ascii")
+
+
 def parse_command(command: str) -> list[str]:
     """Split an engine command line; an empty or unparsable one raises ValueError."""
     try:
@@ -155,19 +167,29 @@ class SubprocessEngine(EngineClient):
         return {"stderr": self.stderr_tail(), "stdout": stdout}
 
     def _exchange(self, request: EncodableObject) -> object:
+        self._write(encode_request(request) + b"\n")
+        return self._read_response()
+
+    def _exchange_lines(self, data: bytes, count: int) -> list[object]:
+        self._write(data)
+        return [self._read_response() for _ in range(count)]
+
+    def _write(self, data: bytes) -> None:
+        """Write *data* to the running engine's stdin and flush it."""
         if self._process is None:
             raise EngineFault("crash", f"cannot start {self.argv[0]!r}: {self._start_error}")
         if self._ended or self._pump.stopped.is_set():
             status = self._process.poll()
             message = f"engine is not running (exit status {status})"
             raise EngineFault("crash", message, exit_status=status)
-        assert self._process.stdin is not None
+        stdin = self._process.stdin
+        if stdin is None:
+            raise EngineFault("crash", "the engine's stdin is not a pipe")
         try:
-            self._process.stdin.write((json.dumps(request, ensure_ascii=False) + "\n").encode())
-            self._process.stdin.flush()
+            stdin.write(data)
+            stdin.flush()
         except OSError:
             pass  # the engine has gone; what it printed before going tells what happened
-        return self._read_response()
 
     def _wait_briefly(self) -> int | None:
         assert self._process is not None

@@ -180,7 +180,8 @@ def terse_is_shorter(engine: EngineClient, _: object) -> None:
     strategy=lambda ctx: st.tuples(
         gen.discourse_markers(), st.lists(gen.markers, min_size=1, max_size=5), gen.sessions(ctx, 4)
     ).map(list),
-    max_examples=30,
+    max_examples=15,
+    cover=coverage.transition_buckets,
 )
 def transitions_not_consumed(engine: EngineClient, scenario: list[Any]) -> None:
     markers, transitions, script = scenario

@@ -292,6 +292,8 @@ def _b64(data: bytes) -> str:
     capabilities=("registers.load",),
     seed=SEAL,
     strategy=lambda ctx: gen.valid_packs(),
+    max_examples=15,
+    cover=coverage.unratified_packs,
 )
 def not_ratified(engine: EngineClient, document: dict[str, Any]) -> None:
     rid = document["register_id"]
@@ -306,7 +308,8 @@ def not_ratified(engine: EngineClient, document: dict[str, Any]) -> None:
     capabilities=("registers.load", "registers.ratify"),
     seed=SEAL,
     strategy=lambda ctx: st.tuples(gen.valid_packs(), gen.valid_packs()).map(list),
-    max_examples=40,
+    max_examples=25,
+    cover=coverage.pack_pairs,
 )
 def seal_mismatch(engine: EngineClient, scenario: list[Any]) -> None:
     first, second = scenario
@@ -340,7 +343,8 @@ def seal_mismatch(engine: EngineClient, scenario: list[Any]) -> None:
     strategy=lambda ctx: st.tuples(
         gen.valid_packs(), st.integers(0, 2**32), st.integers(1, 255), st.text(max_size=20)
     ).map(list),
-    max_examples=60,
+    max_examples=50,
+    cover=coverage.tampered_packs,
 )
 def tampered_pack_refused(engine: EngineClient, scenario: list[Any]) -> None:
     document, position, delta, description = scenario
@@ -580,7 +584,8 @@ def _normal_form(value: object) -> bytes:
     capabilities=("registers.load", "registers.ratify"),
     seed="ADR-0070 § Trust boundaries (self-seal still verified)",
     strategy=lambda ctx: st.tuples(gen.valid_packs(), st.text(min_size=1, max_size=12)).map(list),
-    max_examples=15,
+    max_examples=8,
+    cover=coverage.sealed_packs,
 )
 def edited_report_refused(engine: EngineClient, scenario: list[Any]) -> None:
     document, label = scenario

@@ -82,7 +82,8 @@ def clamp(engine: EngineClient, scenario: list[Any]) -> None:
         gen.register_ids,
         st.text(min_size=1, max_size=20).filter(lambda s: s not in oracle.INTENT_NAMES),
     ).map(list),
-    cover=near_misses.intent_names,
+    max_examples=10,
+    cover=coverage.joined(coverage.unknown_intents, near_misses.intent_names),
 )
 def unknown_intent_refused(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, intent = scenario
@@ -111,7 +112,8 @@ def _depth_pack(register_id: str, overrides: dict[str, Any]) -> dict[str, Any]:
         st.lists(gen.lexicon_lemmas(ctx, glossed=False), min_size=1, max_size=4),
         st.sampled_from(((1, 2), (1, 3), (2, 3), (2, 1), (3, 1))),
     ).map(list),
-    max_examples=30,
+    max_examples=10,
+    cover=coverage.glossless_depths,
 )
 def per_intent_end_to_end(engine: EngineClient, scenario: list[Any]) -> None:
     lemmas, (scoped, flat) = scenario

@@ -32,6 +32,10 @@ def hello_shape(engine: EngineClient, _: object) -> None:
     info = hello.get("engine", {})
     assert isinstance(info.get("name"), str) and info["name"], "engine.name missing"
     assert isinstance(info.get("version"), str) and info["version"], "engine.version missing"
+    extra = sorted(set(info) - {"name", "version", "language"})
+    assert not extra, f"engine has members the protocol does not list: {extra}"
+    language = info.get("language", "python")
+    assert isinstance(language, str) and language, f"engine.language {language!r}"
     caps = hello.get("capabilities")
     assert isinstance(caps, list) and all(isinstance(c, str) for c in caps), "capabilities"
     assert caps == sorted(set(caps)), f"capabilities are not sorted and unique: {caps}"

@@ -198,7 +198,8 @@ def chat_surfaces_are_their_decoration(engine: EngineClient, script: list[str]) 
     strategy=lambda ctx: st.tuples(
         gen.register_ids, gen.discourse_markers(allow_empty=False), gen.sessions(ctx, 4)
     ).map(list),
-    max_examples=40,
+    max_examples=30,
+    cover=coverage.user_registers,
 )
 def user_markers_decorate_chat(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, markers, script = scenario

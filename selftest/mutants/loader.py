@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.errors import RegisterError
-from reference.registers import PackLoader, Ratifier
+from reference.registers import PackLoader, Ratifier, loader
 from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
 from reference.registers.ratify import is_null_pack, ratify_pack_file
 from reference.registers.validate import fail, validate_register_id
@@ -206,3 +206,25 @@ class NotFoundCodeWrong(ProtocolHandler):
             return super().load_pack(register_id, search_path)
         except RegisterError as error:
             raise recoded(error, "REGISTER_NOT_FOUND", "REGISTER_MALFORMED") from None
+
+
+class ShippedPacksFirst(ProtocolHandler):
+    """The shipped packs are searched before the given files, so a shipped id cannot be
+    shadowed."""
+
+    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
+        if register_id in loader.list_register_ids():
+            return loader.load_register_pack(register_id)
+        return super().load_pack(register_id, search_path)
+
+
+class BrokenUserPackFallsBack(ProtocolHandler):
+    """A given pack that fails a check is replaced by the shipped pack of the same id."""
+
+    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
+        try:
+            return super().load_pack(register_id, search_path)
+        except RegisterError:
+            if register_id not in loader.list_register_ids():
+                raise
+            return loader.load_register_pack(register_id)

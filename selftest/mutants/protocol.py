@@ -1,9 +1,13 @@
-"""Broken wire behaviour: hello, unknown ops, batch order, chat response shape, lexicon."""
+"""Broken wire behaviour: hello, unknown ops, batch order, chat shape, lexicon, raw lines."""
 
 from __future__ import annotations
 
+import json
+import math
+from collections.abc import Sequence
 from typing import Any
 
+from reference.protocol.envelope import encode_response
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler, read_envelope
 
@@ -13,6 +17,15 @@ class BadHello(ProtocolHandler):
 
     def op_hello(self, args: dict[str, Any]) -> dict[str, Any]:
         return {**super().op_hello(args), "protocol": "core-engine/0"}
+
+
+class LanguageKeyRenamed(ProtocolHandler):
+    """hello names the engine's language under "lang" instead of "language"."""
+
+    def engine_info(self) -> dict[str, str]:
+        info = dict(super().engine_info())
+        info["lang"] = info.pop("language")
+        return info
 
 
 class UnknownOpOk(ProtocolHandler):
@@ -100,3 +113,100 @@ class RepairFlagCoerced(ProtocolHandler):
         if isinstance(args, dict) and "repair" in args and not isinstance(args["repair"], bool):
             request = {**request, "args": {**args, "repair": bool(args["repair"])}}
         return super().handle(request)
+
+
+class BomStripped(ProtocolHandler):
+    """A byte order mark at the start of a line is skipped, so the request after it is read."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        bom = b"\xef\xbb\xbf" if isinstance(line, bytes) else "\ufeff"
+        return super().handle_line(line.removeprefix(bom))  # type: ignore[arg-type]
+
+
+class InvalidUtf8Replaced(ProtocolHandler):
+    """A line that is not UTF-8 is decoded with U+FFFD for each bad byte instead of refused."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+        return super().handle_line(text)
+
+
+def _non_finite(value: object) -> bool:
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, dict):
+        return any(_non_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_non_finite(v) for v in value)
+    return False
+
+
+class NanAccepted(ProtocolHandler):
+    """NaN and Infinity in a request line are read as floats (Python's json.loads does)."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        try:
+            request = json.loads(line)
+        except ValueError:
+            return super().handle_line(line)
+        if _non_finite(request):
+            return encode_response(self.handle(request))
+        return super().handle_line(line)
+
+
+def _repaired(value: object) -> object:
+    """*value* with every lone surrogate replaced by U+FFFD."""
+    if isinstance(value, str):
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in value)
+    if isinstance(value, dict):
+        return {_repaired(k): _repaired(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_repaired(v) for v in value]
+    return value
+
+
+class LoneSurrogatesRepaired(ProtocolHandler):
+    """A lone surrogate in a request becomes U+FFFD instead of being refused (as a UTF-16
+    language's text encoder writes it)."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        return super().handle(_repaired(request))
+
+    def handle_line(self, line: str | bytes) -> str:
+        try:
+            request = json.loads(line)
+        except ValueError:
+            return super().handle_line(line)
+        return encode_response(self.handle(request))
+
+
+class UnclaimedOpsServed(ProtocolHandler):
+    """hello leaves out the overrides capability, but overrides.resolve is still answered."""
+
+    def capabilities(self) -> Sequence[str]:
+        return [c for c in super().capabilities() if c != "overrides"]
+
+
+class ShutdownFails(ProtocolHandler):
+    """At end of input the engine fails while shutting down, so it exits with status 1."""
+
+    def close(self) -> None:
+        raise RuntimeError("shutdown failed")
+
+
+def _first_wins(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        out.setdefault(key, value)
+    return out
+
+
+class FirstDuplicateWins(ProtocolHandler):
+    """Of a member named twice in a request line, the first one counts."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        try:
+            request = json.loads(line, object_pairs_hook=_first_wins)
+        except ValueError:
+            return super().handle_line(line)
+        return super().handle_line(json.dumps(request))

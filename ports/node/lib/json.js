@@ -14,7 +14,8 @@ class Float {
 
 class JsonError extends Error {}
 
-const MAX_DEPTH = 500;
+const MAX_DEPTH = 64; // deepest nesting of arrays and objects (docs/protocol.md § Error codes)
+const MAX_INTEGER_DIGITS = 1000;
 const NUMBER = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const ESCAPES = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
@@ -33,12 +34,15 @@ function parse(text) {
     if (!match) fail('Expecting value');
     pos += match[0].length;
     if (match[2] === undefined && match[3] === undefined) {
+      if (match[0].replace('-', '').length > MAX_INTEGER_DIGITS) fail(`An integer has more than ${MAX_INTEGER_DIGITS} digits`);
       const big = BigInt(match[0]);
       return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
         ? Number(big) + 0
         : big;
     }
-    return new Float(Number(match[0]));
+    const x = Number(match[0]);
+    if (!Number.isFinite(x)) fail('A number is too large for a double');
+    return new Float(x);
   };
   const string = () => {
     pos += 1;
@@ -73,9 +77,9 @@ function parse(text) {
     return out;
   };
   const value = (depth) => {
-    if (depth > MAX_DEPTH) fail('Nested too deeply');
     skip();
     const c = text[pos];
+    if ((c === '{' || c === '[') && depth >= MAX_DEPTH) fail(`Nested deeper than ${MAX_DEPTH} levels`);
     if (c === '{') {
       pos += 1;
       const obj = Object.create(null);
