@@ -41,12 +41,12 @@ from reference.protocol.envelope import (
     refuse,
 )
 from reference.protocol.state_ops import STATE_CAPABILITIES, STATE_OPS, StateOps
+from reference.realize.steps import TurnSteps
 from reference.registers.loader import PackLoader
 from reference.registers.model import RegisterPack
 from reference.registers.ratify import Ratifier
 from reference.registers.seal import report_path_for
 from reference.registers.validate import parse_pack
-from reference.runtime.steps import TurnSteps
 
 if TYPE_CHECKING:
     from reference.runtime import ChatRuntime
@@ -94,7 +94,7 @@ class ProtocolHandler(StateOps, AlgebraOps, TurnSteps):
     engine hooks the ops call (``validate_pack``, ``ratify_pack``, ``load_pack``,
     ``new_runtime``, ``chat``, and the ``StateOps`` hooks), or set ``ratifier`` or
     ``pack_loader`` to one with a step replaced. The handler is the steps object of
-    every chat runtime it opens, so a :class:`~reference.runtime.steps.TurnSteps` hook
+    every chat runtime it opens, so a :class:`~reference.realize.steps.TurnSteps` hook
     it replaces (``select_index``, ``join``, ``variant_id``, ``decorate``,
     ``resolve_overrides``, ``realize_turn``, ``decoration_seed``) changes its op and the
     chat turn alike.

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reference.lexicon import Lexicon
+from reference.realize.steps import TurnSteps
 from reference.registers.loader import load_register_pack
 from reference.registers.model import RegisterPack, is_unregistered
 from reference.runtime.audit import AuditLog
 from reference.runtime.config import RuntimeConfig
-from reference.runtime.steps import TurnSteps
 from reference.runtime.turn_log import TurnLog
 from reference.truth.pipeline import TruthPipeline
 

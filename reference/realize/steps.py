@@ -9,12 +9,15 @@ hook it replaces changes its op and the chat turn alike.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from reference.realize import DecorationSeed, Decorator, realize, resolve_disclosure_domain_count
-from reference.realize.depth import DISCLOSURE_KEY
+from reference.realize.compose import realize
+from reference.realize.depth import DISCLOSURE_KEY, resolve_disclosure_domain_count
+from reference.realize.variation import DecorationSeed, Decorator
 from reference.registers.model import RegisterPack
-from reference.truth.record import TruthRecord
+
+if TYPE_CHECKING:
+    from reference.truth.record import TruthRecord
 
 
 class TurnRuntime(Protocol):
