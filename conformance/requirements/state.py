@@ -118,22 +118,40 @@ BAD_VERSIONS = st.one_of(
 
 @requirement(
     "STATE-SCHEMA-002",
-    "a newer, missing or malformed schema version is refused with its code, never a fresh start",
+    "a newer, missing or malformed schema version is refused by load and open with its code "
+    "and field schema_version, never a fresh start, and the refused open changes nothing",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § Step 2 ruling (REFUSE version > current; never silently mis-load)",
     strategy=lambda ctx: st.tuples(records, BAD_VERSIONS).map(list),
 )
 def schema_refusals(engine, scenario):
+    from conformance.state.crashstates import snapshot
+
     rows, (version, code) = scenario
     with scratch() as directory:
         oracle.write_generation(directory, 1, oracle.encode_core(rows), version)
-        try:
-            got = load(engine, directory)
-        except EngineRefused as refusal:
-            assert refusal.code == code, f"schema_version {version!r}: {refusal.code}, not {code}"
-            return
-        raise AssertionError(f"schema_version {version!r} loaded: {got}")
+        before = snapshot(directory)
+        for op in LOADS:
+            refusal = _refusal_of(engine, op, {"dir": str(directory)})
+            what = f"{op} of schema_version {version!r}"
+            assert refusal is not None, f"{what}: loaded"
+            assert refusal.code == code, f"{what}: {refusal.code}, not {code}"
+            assert refusal.field == "schema_version", f"{what}: field {refusal.field!r}"
+            assert "schema_version" in refusal.message, f"{what}: message {refusal.message!r}"
+        changed = [p for p in _changed(before, snapshot(directory)) if p != "LOCK"]
+        assert not changed, f"a refused open of schema_version {version!r} changed {changed}"
+
+
+def _refusal_of(engine, op: str, args: dict) -> EngineRefused | None:
+    """The refusal of *op*, or None when it succeeds (a store it opened is closed)."""
+    try:
+        answer = engine.call(op, args)
+    except EngineRefused as refusal:
+        return refusal
+    if op == "state.open":
+        engine.call("state.close", {"store": answer["store"]})
+    return None
 
 
 @requirement(
@@ -238,7 +256,8 @@ def additive_optional(engine, rows):
 @requirement(
     "STATE-LINEAGE-001",
     "identity hashes schema version and core bytes; every boot appends a lineage event "
-    "(fresh, resume, schema_migration) naming its parent",
+    "(fresh, resume, schema_migration) naming its parent, its index and the schema versions "
+    "it read and writes",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § 4 (lineage-chain identity); § Step 2 ruling (migration is a lineage event)",
@@ -266,11 +285,22 @@ def lineage(engine, _):
         migrated = stores.open(copy_fixture("v1", root))
         assert migrated["reason"] == "schema_migration", f"v1 boot: {migrated['reason']!r}"
         stores.close(migrated["store"])
-        events = engine.call(
-            "state.journal", {"dir": str(root / "life"), "name": "lineage", "repair": False}
-        )["entries"]
+        events = _lineage(engine, root / "life")
         assert [e["reason"] for e in events] == ["fresh", "resume"], f"lineage {events}"
         assert events[1]["parent"] == done["identity"], f"lineage parent {events[1]['parent']!r}"
+        versions = [(e["boot"], e["from_version"], e["to_version"]) for e in events]
+        assert versions == [(1, None, 3), (2, 3, 3)], (
+            f"(boot, from, to) of fresh, resume: {versions}"
+        )
+        last = _lineage(engine, root / "v1")[-1]
+        moved = (last["reason"], last["from_version"], last["to_version"])
+        assert moved == ("schema_migration", 1, 3), f"(reason, from, to) of a migration: {moved}"
+
+
+def _lineage(engine, directory) -> list[dict]:
+    args = {"dir": str(directory), "name": "lineage", "repair": False}
+    entries: list[dict] = engine.call("state.journal", args)["entries"]
+    return entries
 
 
 @requirement(

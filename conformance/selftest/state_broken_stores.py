@@ -19,6 +19,7 @@ from reference.state import (
     StateStore,
     WriterLock,
 )
+from reference.state.commit import CheckpointInfo
 from reference.state.core import encode_record, sort_key
 from reference.state.layout import CORE, MANIFEST, gen_name
 from reference.state.lineage import BootInfo
@@ -207,3 +208,102 @@ class UntypedFailuresStore(StateStore):
     """Directories are listed with a bare ``os.listdir``: its failures escape untyped."""
 
     file_ops = _bent(bent.BareListing)
+
+
+class SchemaFieldAsFileStore(StateStore):
+    """A schema refusal names the manifest file in ``field`` instead of ``schema_version``."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        try:
+            return super().load(fs)
+        except StateError as refusal:
+            if refusal.code not in SCHEMA_REFUSALS:
+                raise
+            raise StateError(refusal.message, field=MANIFEST, code=refusal.code) from refusal
+
+
+class FromVersionOnMigrationStore(StateStore):
+    """A boot event records ``from_version`` only for a migration, null for a resume."""
+
+    @classmethod
+    def boot_event(cls, loaded: LoadedState, events: tuple[dict, ...]) -> BootInfo:
+        boot = super().boot_event(loaded, events)
+        if boot.reason == "schema_migration":
+            return boot
+        return dataclasses.replace(boot, from_version=None)
+
+
+class TornJournalsKeptStore(StateStore):
+    """An open never cuts a torn journal tail, so what it appends fuses with the torn bytes."""
+
+    file_ops = _bent(bent.NeverTruncating)
+
+
+def _without_deletes(mutations: list[dict]) -> list[dict]:
+    if not isinstance(mutations, list):
+        return mutations
+    return [m for m in mutations if not (isinstance(m, dict) and m.get("op") == "delete")]
+
+
+class DeletesIgnoredStore(StateStore):
+    """A ``delete`` mutation is accepted and does nothing."""
+
+    def apply(self, mutations: list[dict]) -> None:
+        super().apply(_without_deletes(mutations))
+
+
+class PartialBatchStore(StateStore):
+    """A batch is applied one mutation at a time, so a refused batch keeps the ones before
+    its bad mutation."""
+
+    def apply(self, mutations: list[dict]) -> None:
+        if not isinstance(mutations, list):
+            super().apply(mutations)
+            return
+        for index, mutation in enumerate(mutations):
+            try:
+                super().apply([mutation])
+            except StateError as refusal:
+                field = (refusal.field or "").replace("mutations[0]", f"mutations[{index}]", 1)
+                raise StateError(refusal.message, field=field, code=refusal.code) from refusal
+
+
+class BareRecordFieldStore(StateStore):
+    """A refused put names the record's own field (``key``), not its path in the request."""
+
+    def apply(self, mutations: list[dict]) -> None:
+        try:
+            super().apply(mutations)
+        except StateError as refusal:
+            field = (refusal.field or "").rsplit(".", 1)[-1]
+            raise StateError(refusal.message, field=field, code=refusal.code) from refusal
+
+
+class ArgumentCodeQueue(ProposalQueue):
+    """A proposal that is not canonical JSON is refused as a bad argument."""
+
+    def propose(self, proposal: dict) -> dict:
+        try:
+            return super().propose(proposal)
+        except StateError as refusal:
+            raise StateError(
+                refusal.message, field=refusal.field, code="PROTOCOL_BAD_ARGS"
+            ) from refusal
+
+
+class ProposalArgumentCodeStore(StateStore):
+    """A float in a proposal is refused with ``PROTOCOL_BAD_ARGS``, not ``STATE_BAD_MUTATION``."""
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return ArgumentCodeQueue.open(fs.root, fs)
+
+
+class LockKeptOnFailedCloseStore(StateStore):
+    """A close whose commit fails keeps the lock and the handle open."""
+
+    def close(self) -> CheckpointInfo:
+        if self.digest()["dirty"]:
+            self.checkpoint()
+        return super().close()

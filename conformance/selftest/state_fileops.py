@@ -97,3 +97,10 @@ class BareListing(FileOps):
             return sorted(os.listdir(path))
         except FileNotFoundError:
             return []
+
+
+class NeverTruncating(FileOps):
+    """Truncation does nothing, so the store never cuts a torn journal tail."""
+
+    def truncate(self, path: Path, size: int) -> None:
+        return None

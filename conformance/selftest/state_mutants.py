@@ -160,6 +160,54 @@ class UntypedFailures(StateHandler):
     store_class = stores.UntypedFailuresStore
 
 
+class SchemaFieldAsFile(StateHandler):
+    """A schema refusal names the manifest file in ``field`` instead of ``schema_version``."""
+
+    store_class = stores.SchemaFieldAsFileStore
+
+
+class FromVersionOnMigration(StateHandler):
+    """A boot event records ``from_version`` only for a migration, null for a resume."""
+
+    store_class = stores.FromVersionOnMigrationStore
+
+
+class TornJournalsKept(StateHandler):
+    """An open never cuts a torn journal tail, so what it appends fuses with the torn bytes."""
+
+    store_class = stores.TornJournalsKeptStore
+
+
+class DeletesIgnored(StateHandler):
+    """A ``delete`` mutation is accepted and does nothing."""
+
+    store_class = stores.DeletesIgnoredStore
+
+
+class PartialBatch(StateHandler):
+    """A refused batch keeps the mutations before its bad one."""
+
+    store_class = stores.PartialBatchStore
+
+
+class BareRecordField(StateHandler):
+    """A refused put names the record's own field (``key``), not its path in the request."""
+
+    store_class = stores.BareRecordFieldStore
+
+
+class ProposalArgumentCode(StateHandler):
+    """A float in a proposal is refused with ``PROTOCOL_BAD_ARGS``, not ``STATE_BAD_MUTATION``."""
+
+    store_class = stores.ProposalArgumentCodeStore
+
+
+class LockKeptOnFailedClose(StateHandler):
+    """A close whose commit fails keeps the lock and the handle open."""
+
+    store_class = stores.LockKeptOnFailedCloseStore
+
+
 def _broken(name: str, factory: Callable[[], StateHandler], *catches: str) -> BrokenEngine:
     description = (factory.__doc__ or "").strip().splitlines()[0]
     return BrokenEngine(name, factory, catches, description)
@@ -188,6 +236,14 @@ _TABLE = (
     _broken("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
     _broken("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
     _broken("untyped_failures", UntypedFailures, "STATE-IO-001"),
+    _broken("schema_field_as_file", SchemaFieldAsFile, "STATE-SCHEMA-002"),
+    _broken("from_version_on_migration", FromVersionOnMigration, "STATE-LINEAGE-001"),
+    _broken("torn_journals_kept", TornJournalsKept, "STATE-JOURNAL-004"),
+    _broken("deletes_ignored", DeletesIgnored, "STATE-APPLY-001"),
+    _broken("partial_batch", PartialBatch, "STATE-APPLY-002"),
+    _broken("bare_record_field", BareRecordField, "STATE-APPLY-002"),
+    _broken("proposal_argument_code", ProposalArgumentCode, "STATE-PROPOSE-001"),
+    _broken("lock_kept_on_failed_close", LockKeptOnFailedClose, "STATE-CLOSE-001"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

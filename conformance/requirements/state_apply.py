@@ -1,0 +1,209 @@
+"""Mutations of a writer's state: what put, delete and turn do, and a refused batch whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance import coverage
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.requirements.registry import requirement
+from conformance.state import oracle
+from conformance.state.driver import Stores, put, scratch
+
+STATE = ("state",)
+SPEC = "docs/state.md § Mutations; § Refusals"
+Record = dict[str, Any]
+Mutation = dict[str, Any]
+
+few_keys = st.sampled_from(["a", "b", "c"])
+rows = st.one_of(
+    st.builds(
+        lambda key, weight: {"kind": "recognizer", "key": key, "pattern": "p", "weight": weight},
+        few_keys,
+        st.integers(0, 9),
+    ),
+    st.builds(
+        lambda key, score: {
+            "kind": "candidate",
+            "key": key,
+            "lemma": "l",
+            "score": score,
+            "status": "coherent",
+        },
+        few_keys,
+        st.integers(0, 9),
+    ),
+    st.builds(
+        lambda register: {"kind": "session", "key": "session", "register_id": register},
+        st.sampled_from([None, "terse_v1"]),
+    ),
+)
+deletes = st.builds(
+    lambda kind, key: {"op": "delete", "kind": kind, "key": key},
+    st.sampled_from(["recognizer", "candidate", "session"]),
+    st.one_of(few_keys, st.just("session")),
+)
+mutations = st.one_of(rows.map(put), deletes, st.just({"op": "turn"}))
+
+
+def _model(initial: list[Record], batch: list[Mutation]) -> tuple[list[Record], int]:
+    """The records and turn count docs/state.md § Mutations gives after *batch*."""
+    held = {(r["kind"], r["key"]): r for r in initial}
+    turns = 0
+    for mutation in batch:
+        if mutation["op"] == "put":
+            record = mutation["record"]
+            held[(record["kind"], record["key"])] = record
+        elif mutation["op"] == "delete":
+            held.pop((mutation["kind"], mutation["key"]), None)
+        else:
+            turns += 1
+    return list(held.values()), turns
+
+
+def _core_bytes(directory: Path, generation: int) -> bytes:
+    return (directory / f"gen-{generation:08d}" / "core.jsonl").read_bytes()
+
+
+RECOGNIZER = {"kind": "recognizer", "key": "a", "pattern": "p", "weight": 1}
+CANDIDATE = {"kind": "candidate", "key": "b", "lemma": "l", "score": 2, "status": "coherent"}
+APPLY_CASES: dict[str, list[list[Mutation]]] = {
+    "delete a held record": [
+        [put(RECOGNIZER)],
+        [{"op": "delete", "kind": "recognizer", "key": "a"}],
+    ],
+    "delete an absent record": [
+        [put(RECOGNIZER)],
+        [{"op": "delete", "kind": "candidate", "key": "a"}],
+    ],
+    "put over a held record": [[put(CANDIDATE)], [put({**CANDIDATE, "score": 7})]],
+    "delete then put again": [
+        [put(RECOGNIZER), put(CANDIDATE)],
+        [{"op": "delete", "kind": "candidate", "key": "b"}, {"op": "turn"}, put(CANDIDATE)],
+    ],
+    "turns only": [[], [{"op": "turn"}, {"op": "turn"}]],
+}
+
+
+def _apply_scenario(ctx: object) -> st.SearchStrategy[list[list[Mutation]]]:
+    return st.tuples(
+        st.lists(rows, max_size=6).map(lambda r: [put(x) for x in r]),
+        st.lists(mutations, max_size=8),
+    ).map(list)
+
+
+@requirement(
+    "STATE-APPLY-001",
+    "put stores a record under (kind, key), delete removes one (an absent one is a no-op), "
+    "turn counts one: the digest and the next checkpoint hold exactly the result",
+    family="state",
+    capabilities=STATE,
+    seed=f"{SPEC}; docs/protocol.md § Persisted-state ops (state.apply)",
+    strategy=_apply_scenario,
+    cover=coverage.each("mutation batches", list(APPLY_CASES.values())),
+)
+def mutations_apply(engine: EngineClient, scenario: list[list[Mutation]]) -> None:
+    first, batch = scenario
+    initial, _ = _model([], first)
+    want, turns = _model(initial, batch)
+    core = oracle.encode_core(want)
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        engine.call("state.apply", {"store": store, "mutations": first})
+        engine.call("state.apply", {"store": store, "mutations": batch})
+        digest = engine.call("state.digest", {"store": store})
+        assert digest["identity"] == oracle.identity(3, core), (
+            f"after {batch}: the identity is not that of {want}"
+        )
+        assert digest["turn_count"] == turns, f"turn_count {digest['turn_count']}, not {turns}"
+        done = engine.call("state.checkpoint", {"store": store})
+        assert _core_bytes(directory, done["generation"]) == core, "core.jsonl is not the result"
+
+
+RECORD_FAULTS: dict[str, tuple[object, str]] = {
+    "record not an object": ([1], ""),
+    "record of an unknown kind": ({"kind": "vault", "key": "k"}, ".kind"),
+    "record with an empty key": ({**RECOGNIZER, "key": ""}, ".key"),
+    "record key of 129 characters": ({**RECOGNIZER, "key": "k" * 129}, ".key"),
+    "record key not a string": ({**RECOGNIZER, "key": 7}, ".key"),
+    "session record keyed otherwise": (
+        {"kind": "session", "key": "other", "register_id": None},
+        ".key",
+    ),
+    "record missing a field": ({"kind": "recognizer", "key": "k", "pattern": "p"}, ".weight"),
+    "record with an unknown field": ({**RECOGNIZER, "colour": "red"}, ".colour"),
+    "record field of the wrong type": ({**RECOGNIZER, "weight": "1"}, ".weight"),
+    "record bool for an integer": ({**CANDIDATE, "score": True}, ".score"),
+    "record float for an integer": ({**CANDIDATE, "score": 1.5}, ".score"),
+    "record status unknown": ({**CANDIDATE, "status": "maybe"}, ".status"),
+}
+BAD_MUTATIONS: dict[str, tuple[object, str]] = {
+    "unknown op": ({"op": "merge"}, ".op"),
+    "op not a string": ({"op": 5}, ".op"),
+    "unknown member": ({"op": "turn", "n": 2}, ".n"),
+    "put without record": ({"op": "put"}, ".record"),
+    "delete without key": ({"op": "delete", "kind": "candidate"}, ".key"),
+    "delete of an unknown kind": ({"op": "delete", "kind": "vault", "key": "k"}, ".kind"),
+    "delete with an empty key": ({"op": "delete", "kind": "candidate", "key": ""}, ".key"),
+    "delete key not a string": ({"op": "delete", "kind": "candidate", "key": 3}, ".key"),
+    **{
+        name: ({"op": "put", "record": record}, ".record" + path)
+        for name, (record, path) in RECORD_FAULTS.items()
+    },
+}
+
+
+def _names_field(refusal: EngineRefused, field: str, what: str) -> None:
+    """``field`` is *field*, and the message names its last component (without an index)."""
+    assert refusal.field == field, f"{what}: refusal field {refusal.field!r}, expected {field!r}"
+    name = field.rsplit(".", 1)[-1].split("[", 1)[0]
+    assert name in refusal.message, f"{what}: message {refusal.message!r} omits {name!r}"
+
+
+def _refusal_scenario(ctx: object) -> st.SearchStrategy[list[Any]]:
+    return st.tuples(
+        st.sampled_from(sorted(BAD_MUTATIONS)),
+        st.lists(rows, max_size=4),
+        st.lists(mutations, max_size=3),
+        st.lists(mutations, max_size=3),
+    ).map(list)
+
+
+@requirement(
+    "STATE-APPLY-002",
+    "a batch holding one bad mutation is refused whole with STATE_BAD_MUTATION naming the "
+    "offending member (mutations[i]...), and changes neither the digest nor the next checkpoint",
+    family="state",
+    capabilities=STATE,
+    seed=f"{SPEC}; docs/protocol.md § Persisted-state ops (all or nothing)",
+    strategy=_refusal_scenario,
+    cover=coverage.each(
+        "bad mutations", [[name, [RECOGNIZER], [{"op": "turn"}], []] for name in BAD_MUTATIONS]
+    ),
+)
+def refused_batch_whole(engine: EngineClient, scenario: list[Any]) -> None:
+    name, held, before, after = scenario
+    bad, path = BAD_MUTATIONS[name]
+    batch = [*before, bad, *after]
+    field = f"mutations[{len(before)}]{path}"
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in held]})
+        was = engine.call("state.digest", {"store": store})
+        try:
+            engine.call("state.apply", {"store": store, "mutations": batch})
+        except EngineRefused as refusal:
+            now = engine.call("state.digest", {"store": store})
+            assert now == was, f"{name}: the refused batch changed the state: {was} -> {now}"
+            assert refusal.code == "STATE_BAD_MUTATION", f"{name}: refused with {refusal.code}"
+            _names_field(refusal, field, name)
+        else:
+            raise AssertionError(f"{name}: the batch {batch} was applied")
+        done = engine.call("state.checkpoint", {"store": store})
+        want = oracle.encode_core(_model([], [put(r) for r in held])[0])
+        assert _core_bytes(directory, done["generation"]) == want, (
+            f"{name}: the checkpoint after a refused batch holds part of it"
+        )
