@@ -571,6 +571,37 @@ def unreadable_refused(engine, scenario):
     assert not touched, f"an unreadable state was changed: {touched}"
 
 
+@requirement(
+    "STATE-UNREADABLE-002",
+    "a checkpoint whose live generation was made unreadable under the writer is refused with "
+    "STATE_IO (STATE_UNREADABLE is for loads), and CURRENT still names the live generation",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Confinement (every other file-system failure of a state op is STATE_IO)",
+    max_examples=1,
+)
+def unreadable_at_checkpoint(engine, _):
+    from conformance.state.unprivileged import bound_by_modes
+
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    record = {"kind": "recognizer", "key": "k", "pattern": "p", "weight": 1}
+    with scratch() as directory:
+        oracle.write_generation(directory, 1, oracle.encode_core([]))
+        live = directory / "gen-00000001"
+        with bound_by_modes(command, engine.transcript) as bound:
+            store = bound.call("state.open", {"dir": str(directory)})["store"]
+            bound.call("state.apply", {"store": store, "mutations": [put(record)]})
+            os.chmod(live, 0)
+            try:
+                code = _refusal(bound, "state.checkpoint", {"store": store})
+            finally:
+                os.chmod(live, 0o755)
+        pointer = (directory / "CURRENT").read_bytes()
+    assert code == "STATE_IO", f"a checkpoint that cannot read the live generation: {code or 'ok'}"
+    assert pointer == b"gen-00000001\n", f"the refused checkpoint moved CURRENT to {pointer!r}"
+
+
 def _changed(before: dict, after: dict) -> list[str]:
     return sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
 

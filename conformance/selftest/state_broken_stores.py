@@ -307,3 +307,9 @@ class LockKeptOnFailedCloseStore(StateStore):
         if self.digest()["dirty"]:
             self.checkpoint()
         return super().close()
+
+
+class UnreadableAtCheckpointStore(StateStore):
+    """A checkpoint that cannot read the live generation answers ``STATE_UNREADABLE``."""
+
+    file_ops = _bent(bent.UnreadableModes)

@@ -104,3 +104,17 @@ class NeverTruncating(FileOps):
 
     def truncate(self, path: Path, size: int) -> None:
         return None
+
+
+class UnreadableModes(FileOps):
+    """A live file whose mode cannot be read is ``STATE_UNREADABLE``, as if a load needed it."""
+
+    def mode_of(self, path: Path) -> int | None:
+        try:
+            return super().mode_of(path)
+        except StateError as refusal:
+            if refusal.code != "STATE_IO":
+                raise
+            raise StateError(
+                refusal.message, field=refusal.field, code="STATE_UNREADABLE"
+            ) from None

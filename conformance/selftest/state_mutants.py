@@ -208,6 +208,12 @@ class LockKeptOnFailedClose(StateHandler):
     store_class = stores.LockKeptOnFailedCloseStore
 
 
+class UnreadableAtCheckpoint(StateHandler):
+    """A checkpoint that cannot read the live generation answers ``STATE_UNREADABLE``."""
+
+    store_class = stores.UnreadableAtCheckpointStore
+
+
 def _broken(name: str, factory: Callable[[], StateHandler], *catches: str) -> BrokenEngine:
     description = (factory.__doc__ or "").strip().splitlines()[0]
     return BrokenEngine(name, factory, catches, description)
@@ -244,6 +250,7 @@ _TABLE = (
     _broken("bare_record_field", BareRecordField, "STATE-APPLY-002"),
     _broken("proposal_argument_code", ProposalArgumentCode, "STATE-PROPOSE-001"),
     _broken("lock_kept_on_failed_close", LockKeptOnFailedClose, "STATE-CLOSE-001"),
+    _broken("unreadable_at_checkpoint", UnreadableAtCheckpoint, "STATE-UNREADABLE-002"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
