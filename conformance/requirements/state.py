@@ -615,18 +615,25 @@ def _unusable(root) -> dict[str, object]:
     oracle.write_generation(named, 1, oracle.encode_core([]))
     (named / "CURRENT").unlink()
     (named / "CURRENT").mkdir()
+    os.mkfifo(root / "pipe")
+    piped = root / "pointer-is-a-pipe"
+    piped.mkdir()
+    os.mkfifo(piped / "CURRENT")
     return {
         "a regular file": root / "file",
         "a path under a regular file": root / "file" / "state",
         "a 300-character name": root / ("n" * 300),
         "a directory named CURRENT": named,
+        "a named pipe": root / "pipe",
+        "a named pipe named CURRENT": piped,
     }
 
 
 @requirement(
     "STATE-IO-001",
     "a state op on an unusable directory (a regular file, under a regular file, a name too "
-    "long, a directory named CURRENT) is refused with STATE_IO, never an internal error",
+    "long, a directory or a named pipe named CURRENT, a named pipe) is refused with STATE_IO, "
+    "never an internal error or a hang",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Directory layout (no file-system failure is ENGINE_INTERNAL)",

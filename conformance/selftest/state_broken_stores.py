@@ -313,3 +313,9 @@ class UnreadableAtCheckpointStore(StateStore):
     """A checkpoint that cannot read the live generation answers ``STATE_UNREADABLE``."""
 
     file_ops = _bent(bent.UnreadableModes)
+
+
+class PipeAsMissingStore(StateStore):
+    """A ``CURRENT`` that is a named pipe is taken for a missing pointer, not ``STATE_IO``."""
+
+    file_ops = _bent(bent.NonRegularAsMissing)

@@ -118,3 +118,15 @@ class UnreadableModes(FileOps):
             raise StateError(
                 refusal.message, field=refusal.field, code="STATE_UNREADABLE"
             ) from None
+
+
+class NonRegularAsMissing(FileOps):
+    """A file to read that is not a regular file (a named pipe) is taken for a missing one."""
+
+    def read_file(self, path: Path) -> bytes | None:
+        try:
+            return super().read_file(path)
+        except StateError as refusal:
+            if refusal.code != "STATE_IO" or self.entry_kind(path) != "other":
+                raise
+            return None

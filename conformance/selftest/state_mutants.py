@@ -214,6 +214,12 @@ class UnreadableAtCheckpoint(StateHandler):
     store_class = stores.UnreadableAtCheckpointStore
 
 
+class PipeAsMissing(StateHandler):
+    """A ``CURRENT`` that is a named pipe is taken for a missing pointer, not ``STATE_IO``."""
+
+    store_class = stores.PipeAsMissingStore
+
+
 def _broken(name: str, factory: Callable[[], StateHandler], *catches: str) -> BrokenEngine:
     description = (factory.__doc__ or "").strip().splitlines()[0]
     return BrokenEngine(name, factory, catches, description)
@@ -251,6 +257,7 @@ _TABLE = (
     _broken("proposal_argument_code", ProposalArgumentCode, "STATE-PROPOSE-001"),
     _broken("lock_kept_on_failed_close", LockKeptOnFailedClose, "STATE-CLOSE-001"),
     _broken("unreadable_at_checkpoint", UnreadableAtCheckpoint, "STATE-UNREADABLE-002"),
+    _broken("pipe_as_missing", PipeAsMissing, "STATE-IO-001"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
