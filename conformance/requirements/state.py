@@ -98,7 +98,11 @@ def schema_matrix(engine, _):
             assert "error" not in want, f"fixture {name}: loaded, expected {want['error']}"
             for key in ("identity", "generation", "turn_count", "schema_version"):
                 assert got[key] == want[key], f"fixture {name}: {key} {got[key]!r} != {want[key]!r}"
-            assert bool(got.get("recovered")) == bool(want.get("recovered")), f"{name}: recovered"
+            recovered = got.get("recovered")
+            if want.get("recovered"):
+                assert isinstance(recovered, str) and recovered, f"{name}: recovered {recovered!r}"
+            else:
+                assert recovered is None, f"{name}: recovered {recovered!r}, expected null"
             assert not got.get("fresh"), f"fixture {name} loaded as a fresh state"
 
 
@@ -156,8 +160,9 @@ def _refusal_of(engine, op: str, args: dict) -> EngineRefused | None:
 
 @requirement(
     "STATE-POINTER-001",
-    "a garbage, empty or dangling pointer falls back to the newest valid generation and says "
-    "so; with no valid generation the load fails (STATE_CORRUPT), never a fresh life",
+    "a garbage, empty or dangling pointer falls back to the newest valid generation, past "
+    "invalid newer ones, and says so; with no valid generation the load fails "
+    "(STATE_CORRUPT), never a fresh life",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § M4 (power loss is the common case)",
@@ -179,6 +184,11 @@ def pointer_fallback(engine, scenario):
         assert got["generation"] == 2, f"pointer {pointer!r}: loaded generation {got['generation']}"
         assert got["identity"] == oracle.identity(3, oracle.encode_core(newer))
         assert got.get("recovered"), f"pointer {pointer!r}: fell back without saying so"
+        (directory / "gen-00000002" / "core.jsonl").write_bytes(b"torn")
+        got = load(engine, directory)
+        assert got["generation"] == 1, f"newest generation invalid: loaded {got['generation']}"
+        assert got["identity"] == oracle.identity(3, oracle.encode_core(older))
+        assert got.get("recovered"), f"pointer {pointer!r}: fell back to 1 without saying so"
         for gen in ("gen-00000001", "gen-00000002"):
             (directory / gen / "core.jsonl").write_bytes(b"torn")
         try:
@@ -303,6 +313,38 @@ def _lineage(engine, directory) -> list[dict]:
     return entries
 
 
+LARGE_CORE_RECORDS = 1200
+"""Enough recognizers for a core.jsonl of more than 64 KiB, past a single read buffer."""
+
+
+@requirement(
+    "STATE-SIZE-001",
+    "a core.jsonl larger than 64 KiB loads whole: its identity, its record count, and a "
+    "checkpoint of it byte-identical to it",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § The persistent core; § Identity and lineage",
+    strategy=lambda ctx: st.integers(0, 10**6),
+    max_examples=2,
+)
+def large_core_loads(engine, salt):
+    rows = [
+        {"kind": "recognizer", "key": f"r{i:05d}", "pattern": f"{salt}-{'p' * 40}", "weight": i}
+        for i in range(LARGE_CORE_RECORDS)
+    ]
+    core = oracle.encode_core(rows)
+    assert len(core) > 1 << 16
+    with scratch() as directory, Stores(engine) as stores:
+        oracle.write_generation(directory, 1, core)
+        got = load(engine, directory)
+        assert got["identity"] == oracle.identity(3, core), "a large core loads another identity"
+        assert got["records"] == len(rows), f"{got['records']} records of {len(rows)}"
+        store = stores.open(directory)["store"]
+        engine.call("state.apply", {"store": store, "mutations": [{"op": "turn"}]})
+        done = engine.call("state.checkpoint", {"store": store})
+        assert _core_bytes(directory, done["generation"]) == core, "a large core changed bytes"
+
+
 @requirement(
     "STATE-SHUTDOWN-001",
     "a clean shutdown's checkpoint is byte-identical to the last per-turn checkpoint",
@@ -394,7 +436,8 @@ def second_writer_refused(engine, _):
 
 @requirement(
     "STATE-LOCK-002",
-    "a writer in another process is refused, and a SIGKILLed holder does not block the next start",
+    "a writer in another process is refused with a message naming the holder's pid, and a "
+    "SIGKILLed holder does not block the next start",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § M1 (single writer); § M4 (power loss)",
@@ -423,6 +466,9 @@ def lock_across_processes(engine, _):
                 stores.open(directory)
             except EngineRefused as refusal:
                 assert refusal.code == "STATE_LOCKED", f"refused with {refusal.code}"
+                assert str(holder.pid) in refusal.message, (
+                    f"the refusal does not name the holder's pid {holder.pid}: {refusal.message!r}"
+                )
             else:
                 raise AssertionError("a second process opened a directory another one holds")
         finally:
@@ -453,7 +499,7 @@ def _refusal(engine, op: str, args: dict) -> str | None:
 @requirement(
     "STATE-LOCK-003",
     "unlinking or replacing LOCK while a writer holds the directory does not let a second "
-    "writer in: it gets STATE_LOCKED",
+    "writer in: it gets STATE_LOCKED (naming the holder unknown when LOCK is gone)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Single writer (the lock is on the directory, not on LOCK)",
@@ -466,9 +512,14 @@ def lock_survives_unlink(engine, how):
         (directory / "LOCK").unlink()
         if how == "replace":
             (directory / "LOCK").write_bytes(b"")
-        code = _refusal(engine, "state.open", {"dir": str(directory)})
+        refusal = _refusal_of(engine, "state.open", {"dir": str(directory)})
         done = "unlinked" if how == "unlink" else "replaced"
+        code = refusal.code if refusal else None
         assert code == "STATE_LOCKED", f"after LOCK was {done}, a second writer got {code or 'in'}"
+        if how == "unlink":
+            assert refusal is not None and "unknown" in refusal.message, (
+                f"LOCK is gone, yet the refusal names a holder: {refusal.message!r}"
+            )
         stores.close(first)
 
 

@@ -44,7 +44,8 @@ def _journal(engine: EngineClient, directory: Path, name: str) -> list[Proposal]
 @requirement(
     "STATE-PROPOSE-001",
     "a proposal holding a number canonical JSON cannot encode (a float) is refused with "
-    "STATE_BAD_MUTATION naming proposal; no journal and no pending count changes",
+    "STATE_BAD_MUTATION naming proposal; no journal and no pending count changes (an "
+    "overflow journal never written reads empty, nothing cut)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Pending proposals and backpressure; § Refusals; "
@@ -81,7 +82,10 @@ def float_proposal_refused(engine: EngineClient, scenario: list[Any]) -> None:
         assert pending == want, f"{name}: pending counts {pending} after a refusal, not {want}"
         stores.close(store)
         assert _journal(engine, directory, "proposals") == before + after, "journal entries"
-        assert _journal(engine, directory, "overflow") == [], "the refusal spilled something"
+        args = {"dir": str(directory), "name": "overflow", "repair": False}
+        overflow = engine.call("state.journal", args)
+        want_empty = {"entries": [], "skipped": [], "cut_bytes": 0}
+        assert overflow == want_empty, f"the overflow journal, never written, reads {overflow}"
 
 
 def _link_debris(directory: Path, outside: Path) -> Path:

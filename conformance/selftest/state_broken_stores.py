@@ -21,7 +21,7 @@ from reference.state import (
 )
 from reference.state.commit import CheckpointInfo
 from reference.state.core import encode_record, sort_key
-from reference.state.layout import CORE, MANIFEST, gen_name
+from reference.state.layout import CORE, MANIFEST, gen_name, generations
 from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state
 from reference.state.manifest import build_manifest
@@ -319,3 +319,45 @@ class PipeAsMissingStore(StateStore):
     """A ``CURRENT`` that is a named pipe is taken for a missing pointer, not ``STATE_IO``."""
 
     file_ops = _bent(bent.NonRegularAsMissing)
+
+
+class NewestOnlyFallBackStore(StateStore):
+    """Falling back tries only the newest generation: an older valid one is never reached."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        loaded = super().load(fs)
+        newest = max(generations(fs.list_dir(fs.root)), default=0)
+        if loaded.recovered and loaded.generation != newest:
+            raise StateError(
+                f"{gen_name(newest)} is invalid", field="CURRENT", code="STATE_CORRUPT"
+            )
+        return loaded
+
+
+class EmptyRecoveredStore(StateStore):
+    """A load that did not fall back reports ``recovered`` as ``""``, not null."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        loaded = super().load(fs)
+        return dataclasses.replace(loaded, recovered=loaded.recovered or "")
+
+
+class AnonymousHolderLock(WriterLock):
+    """The ``STATE_LOCKED`` message never names the holder's pid."""
+
+    def _holder(self) -> str:
+        return "another writer"
+
+
+class AnonymousHolderStore(StateStore):
+    """A second writer is refused without the holder's pid (or ``unknown``) in the message."""
+
+    writer_lock = classmethod(lambda cls, path, fs: AnonymousHolderLock(path, fs))
+
+
+class SingleReadStore(StateStore):
+    """Files are read with one 64 KiB ``read``: a larger core.jsonl loads truncated."""
+
+    file_ops = _bent(bent.SingleRead)

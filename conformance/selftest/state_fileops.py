@@ -130,3 +130,14 @@ class NonRegularAsMissing(FileOps):
             if refusal.code != "STATE_IO" or self.entry_kind(path) != "other":
                 raise
             return None
+
+
+READ_BUFFER = 1 << 16
+
+
+class SingleRead(FileOps):
+    """A file is read with one ``read`` of 64 KiB: anything past it is silently lost."""
+
+    def read_file(self, path: Path) -> bytes | None:
+        data = super().read_file(path)
+        return None if data is None else data[:READ_BUFFER]

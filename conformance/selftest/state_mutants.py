@@ -17,6 +17,7 @@ from conformance.selftest.engines import BrokenEngine
 from conformance.selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
+    recover_missing_as_torn,
     recover_without_checksums,
     with_claimed_dir_syncs,
 )
@@ -220,6 +221,36 @@ class PipeAsMissing(StateHandler):
     store_class = stores.PipeAsMissingStore
 
 
+class NewestOnlyFallBack(StateHandler):
+    """Falling back tries only the newest generation: an older valid one is never reached."""
+
+    store_class = stores.NewestOnlyFallBackStore
+
+
+class EmptyRecovered(StateHandler):
+    """A load that did not fall back reports ``recovered`` as ``""``, not null."""
+
+    store_class = stores.EmptyRecoveredStore
+
+
+class AnonymousHolder(StateHandler):
+    """A second writer is refused without the holder's pid (or ``unknown``) in the message."""
+
+    store_class = stores.AnonymousHolderStore
+
+
+class SingleRead(StateHandler):
+    """Files are read with one 64 KiB ``read``: a larger core.jsonl loads truncated."""
+
+    store_class = stores.SingleReadStore
+
+
+class MissingJournalTorn(StateHandler):
+    """A journal that does not exist reads as one byte cut from a torn tail."""
+
+    recover_journal = staticmethod(recover_missing_as_torn)
+
+
 def _broken(name: str, factory: Callable[[], StateHandler], *catches: str) -> BrokenEngine:
     description = (factory.__doc__ or "").strip().splitlines()[0]
     return BrokenEngine(name, factory, catches, description)
@@ -258,6 +289,11 @@ _TABLE = (
     _broken("lock_kept_on_failed_close", LockKeptOnFailedClose, "STATE-CLOSE-001"),
     _broken("unreadable_at_checkpoint", UnreadableAtCheckpoint, "STATE-UNREADABLE-002"),
     _broken("pipe_as_missing", PipeAsMissing, "STATE-IO-001"),
+    _broken("newest_only_fall_back", NewestOnlyFallBack, "STATE-POINTER-001"),
+    _broken("empty_recovered", EmptyRecovered, "STATE-SCHEMA-001"),
+    _broken("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
+    _broken("single_read", SingleRead, "STATE-SIZE-001"),
+    _broken("missing_journal_torn", MissingJournalTorn, "STATE-PROPOSE-001"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
