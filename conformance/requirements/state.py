@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import time
 
 from hypothesis import strategies as st
 
+from conformance import coverage
 from conformance.engines.base import EngineRefused
 from conformance.requirements.registry import requirement
 from conformance.state import oracle
@@ -496,29 +498,44 @@ def _refusal(engine, op: str, args: dict) -> str | None:
     return None
 
 
+FOREIGN_PID = "424242"
+"""A pid planted outside the state directory, behind a LOCK that is a link."""
+
+
 @requirement(
     "STATE-LOCK-003",
-    "unlinking or replacing LOCK while a writer holds the directory does not let a second "
-    "writer in: it gets STATE_LOCKED (naming the holder unknown when LOCK is gone)",
+    "unlinking or replacing LOCK (by a file or a link) while a writer holds the directory "
+    "does not let a second writer in: it gets STATE_LOCKED, naming the holder unknown when "
+    "LOCK is gone or a link (never read through it)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Single writer (the lock is on the directory, not on LOCK)",
-    strategy=lambda ctx: st.sampled_from(["unlink", "replace"]),
-    max_examples=2,
+    strategy=lambda ctx: st.sampled_from(["unlink", "replace", "link"]),
+    max_examples=3,
+    cover=coverage.each("LOCK changes", ["unlink", "replace", "link"]),
 )
 def lock_survives_unlink(engine, how):
-    with scratch() as directory, Stores(engine) as stores:
+    with scratch() as root, Stores(engine) as stores:
+        directory = root / "state"
         first = stores.open(directory)["store"]
         (directory / "LOCK").unlink()
         if how == "replace":
             (directory / "LOCK").write_bytes(b"")
+        if how == "link":
+            (root / "pid").write_bytes(FOREIGN_PID.encode() + b"\n")
+            (directory / "LOCK").symlink_to(root / "pid")
         refusal = _refusal_of(engine, "state.open", {"dir": str(directory)})
-        done = "unlinked" if how == "unlink" else "replaced"
+        done = {"unlink": "unlinked", "replace": "replaced", "link": "made a link"}[how]
         code = refusal.code if refusal else None
         assert code == "STATE_LOCKED", f"after LOCK was {done}, a second writer got {code or 'in'}"
-        if how == "unlink":
-            assert refusal is not None and "unknown" in refusal.message, (
-                f"LOCK is gone, yet the refusal names a holder: {refusal.message!r}"
+        if how == "link":
+            assert FOREIGN_PID not in refusal.message, (
+                f"the pid was read through a link: {refusal.message!r}"
+            )
+        if how in ("unlink", "link"):
+            message = refusal.message if refusal else ""
+            assert re.search(r"(?<![A-Za-z])unknown(?![A-Za-z])", message), (
+                f"LOCK is gone, yet the refusal does not name the holder unknown: {message!r}"
             )
         stores.close(first)
 

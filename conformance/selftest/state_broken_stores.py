@@ -361,3 +361,20 @@ class SingleReadStore(StateStore):
     """Files are read with one 64 KiB ``read``: a larger core.jsonl loads truncated."""
 
     file_ops = _bent(bent.SingleRead)
+
+
+class LinkReadingLock(WriterLock):
+    """The holder's pid is read from ``LOCK`` following a symbolic link."""
+
+    def _holder(self) -> str:
+        try:
+            text = Path(self.path).read_text("ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return "unknown"
+        return text if text.isdigit() else "unknown"
+
+
+class LinkReadingHolderStore(StateStore):
+    """A ``LOCK`` replaced by a link is read through it: the refusal names a foreign pid."""
+
+    writer_lock = classmethod(lambda cls, path, fs: LinkReadingLock(path, fs))

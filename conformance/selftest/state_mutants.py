@@ -251,6 +251,12 @@ class MissingJournalTorn(StateHandler):
     recover_journal = staticmethod(recover_missing_as_torn)
 
 
+class LinkReadingHolder(StateHandler):
+    """A ``LOCK`` replaced by a link is read through it: the refusal names a foreign pid."""
+
+    store_class = stores.LinkReadingHolderStore
+
+
 def _broken(name: str, factory: Callable[[], StateHandler], *catches: str) -> BrokenEngine:
     description = (factory.__doc__ or "").strip().splitlines()[0]
     return BrokenEngine(name, factory, catches, description)
@@ -294,6 +300,7 @@ _TABLE = (
     _broken("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     _broken("single_read", SingleRead, "STATE-SIZE-001"),
     _broken("missing_journal_torn", MissingJournalTorn, "STATE-PROPOSE-001"),
+    _broken("link_reading_holder", LinkReadingHolder, "STATE-LOCK-003"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
