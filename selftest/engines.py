@@ -269,7 +269,7 @@ _TABLE = (
     broken_engine("decorate_index_coerced", DecorateIndexCoerced, "PROTO-ARGS-001"),
     broken_engine("falsy_expected_id_skipped", FalsyExpectedIdSkipped, "LOAD-ID-002"),
     broken_engine("empty_register_unregistered", EmptyRegisterUnregistered, "LOAD-ID-003"),
-    broken_engine("partial_apply", PartialApply, "STATE-APPLY-001"),
+    broken_engine("partial_apply", PartialApply, "STATE-APPLY-002"),
     broken_engine("utf16_key_length", Utf16KeyLength, "STATE-KEY-001"),
     broken_engine("utf16_key_order", Utf16KeyOrder, "STATE-SORT-001"),
     broken_engine("lineage_forgets_recovery", LineageForgetsRecovery, "STATE-RECOVER-001"),

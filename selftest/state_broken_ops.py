@@ -79,3 +79,11 @@ def with_claimed_dir_syncs(ops: list[dict]) -> list[dict]:
             parent = op["dst"].rpartition("/")[0] or "."
             claimed.append({"op": "fsync_dir", "path": parent})
     return claimed
+
+
+def recover_missing_as_torn(
+    path: Path, *, repair: bool, fs: FileOps | None = None
+) -> JournalRecovery:
+    """``recover`` that reports one byte cut from a journal that does not exist."""
+    found = journal.recover(path, repair=repair, fs=fs)
+    return found if Path(path).exists() else JournalRecovery((), (), 1)

@@ -18,8 +18,9 @@ from reference.state import (
     StateStore,
     WriterLock,
 )
+from reference.state.commit import CheckpointInfo
 from reference.state.core import encode_record, sort_key
-from reference.state.layout import CORE, MANIFEST, gen_name
+from reference.state.layout import CORE, MANIFEST, gen_name, generations
 from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state
 from reference.state.manifest import build_manifest
@@ -207,3 +208,173 @@ class UntypedFailuresStore(StateStore):
     """Directories are listed with a bare ``os.listdir``: its failures escape untyped."""
 
     file_ops = _bent(bent.BareListing)
+
+
+class SchemaFieldAsFileStore(StateStore):
+    """A schema refusal names the manifest file in ``field`` instead of ``schema_version``."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        try:
+            return super().load(fs)
+        except StateError as refusal:
+            if refusal.code not in SCHEMA_REFUSALS:
+                raise
+            raise StateError(refusal.message, field=MANIFEST, code=refusal.code) from refusal
+
+
+class FromVersionOnMigrationStore(StateStore):
+    """A boot event records ``from_version`` only for a migration, null for a resume."""
+
+    @classmethod
+    def boot_event(cls, loaded: LoadedState, events: tuple[dict, ...]) -> BootInfo:
+        boot = super().boot_event(loaded, events)
+        if boot.reason == "schema_migration":
+            return boot
+        return dataclasses.replace(boot, from_version=None)
+
+
+class TornJournalsKeptStore(StateStore):
+    """An open never cuts a torn journal tail, so what it appends fuses with the torn bytes."""
+
+    file_ops = _bent(bent.NeverTruncating)
+
+
+def _without_deletes(mutations: list[dict]) -> list[dict]:
+    if not isinstance(mutations, list):
+        return mutations
+    return [m for m in mutations if not (isinstance(m, dict) and m.get("op") == "delete")]
+
+
+class DeletesIgnoredStore(StateStore):
+    """A ``delete`` mutation is accepted and does nothing."""
+
+    def apply(self, mutations: list[dict]) -> None:
+        super().apply(_without_deletes(mutations))
+
+
+class PartialBatchStore(StateStore):
+    """A batch is applied one mutation at a time, so a refused batch keeps the ones before
+    its bad mutation."""
+
+    def apply(self, mutations: list[dict]) -> None:
+        if not isinstance(mutations, list):
+            super().apply(mutations)
+            return
+        for index, mutation in enumerate(mutations):
+            try:
+                super().apply([mutation])
+            except StateError as refusal:
+                field = (refusal.field or "").replace("mutations[0]", f"mutations[{index}]", 1)
+                raise StateError(refusal.message, field=field, code=refusal.code) from refusal
+
+
+class BareRecordFieldStore(StateStore):
+    """A refused put names the record's own field (``key``), not its path in the request."""
+
+    def apply(self, mutations: list[dict]) -> None:
+        try:
+            super().apply(mutations)
+        except StateError as refusal:
+            field = (refusal.field or "").rsplit(".", 1)[-1]
+            raise StateError(refusal.message, field=field, code=refusal.code) from refusal
+
+
+class ArgumentCodeQueue(ProposalQueue):
+    """A proposal that is not canonical JSON is refused as a bad argument."""
+
+    def propose(self, proposal: dict) -> dict:
+        try:
+            return super().propose(proposal)
+        except StateError as refusal:
+            raise StateError(
+                refusal.message, field=refusal.field, code="PROTOCOL_BAD_ARGS"
+            ) from refusal
+
+
+class ProposalArgumentCodeStore(StateStore):
+    """A float in a proposal is refused with ``PROTOCOL_BAD_ARGS``, not ``STATE_BAD_MUTATION``."""
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return ArgumentCodeQueue.open(fs.root, fs)
+
+
+class LockKeptOnFailedCloseStore(StateStore):
+    """A close whose commit fails keeps the lock and the handle open."""
+
+    def close(self) -> CheckpointInfo:
+        if self.digest()["dirty"]:
+            self.checkpoint()
+        return super().close()
+
+
+class UnreadableAtCheckpointStore(StateStore):
+    """A checkpoint that cannot read the live generation answers ``STATE_UNREADABLE``."""
+
+    file_ops = _bent(bent.UnreadableModes)
+
+
+class PipeAsMissingStore(StateStore):
+    """A ``CURRENT`` that is a named pipe is taken for a missing pointer, not ``STATE_IO``."""
+
+    file_ops = _bent(bent.NonRegularAsMissing)
+
+
+class NewestOnlyFallBackStore(StateStore):
+    """Falling back tries only the newest generation: an older valid one is never reached."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        loaded = super().load(fs)
+        newest = max(generations(fs.list_dir(fs.root)), default=0)
+        if loaded.recovered and loaded.generation != newest:
+            raise StateError(
+                f"{gen_name(newest)} is invalid", field="CURRENT", code="STATE_CORRUPT"
+            )
+        return loaded
+
+
+class EmptyRecoveredStore(StateStore):
+    """A load that did not fall back reports ``recovered`` as ``""``, not null."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        loaded = super().load(fs)
+        return dataclasses.replace(loaded, recovered=loaded.recovered or "")
+
+
+class AnonymousHolderLock(WriterLock):
+    """The ``STATE_LOCKED`` message never names the holder's pid."""
+
+    def _holder(self) -> str:
+        return "another writer"
+
+
+class AnonymousHolderStore(StateStore):
+    """A second writer is refused without the holder's pid (or ``unknown``) in the message."""
+
+    writer_lock = classmethod(lambda cls, path, fs: AnonymousHolderLock(path, fs))
+
+
+class SingleReadStore(StateStore):
+    """Files are read with one 64 KiB ``read``: a larger core.jsonl loads truncated."""
+
+    file_ops = _bent(bent.SingleRead)
+
+
+class LinkReadingLock(WriterLock):
+    """The holder's pid is read from ``LOCK`` following a symbolic link."""
+
+    def _holder(self) -> str:
+        try:
+            text = Path(self.path).read_text("ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return "unknown"
+        return text if text.isdigit() else "unknown"
+
+
+class LinkReadingHolderStore(StateStore):
+    """A ``LOCK`` replaced by a link is read through it: the refusal names a foreign pid."""
+
+    writer_lock = classmethod(lambda cls, path, fs: LinkReadingLock(path, fs))

@@ -90,3 +90,47 @@ class BareListing(FileOps):
             return sorted(os.listdir(path))
         except FileNotFoundError:
             return []
+
+
+class NeverTruncating(FileOps):
+    """Truncation does nothing, so the store never cuts a torn journal tail."""
+
+    def truncate(self, path: Path, size: int) -> None:
+        return None
+
+
+class UnreadableModes(FileOps):
+    """A live file whose mode cannot be read is ``STATE_UNREADABLE``, as if a load needed it."""
+
+    def mode_of(self, path: Path) -> int | None:
+        try:
+            return super().mode_of(path)
+        except StateError as refusal:
+            if refusal.code != "STATE_IO":
+                raise
+            raise StateError(
+                refusal.message, field=refusal.field, code="STATE_UNREADABLE"
+            ) from None
+
+
+class NonRegularAsMissing(FileOps):
+    """A file to read that is not a regular file (a named pipe) is taken for a missing one."""
+
+    def read_file(self, path: Path) -> bytes | None:
+        try:
+            return super().read_file(path)
+        except StateError as refusal:
+            if refusal.code != "STATE_IO" or self.entry_kind(path) != "other":
+                raise
+            return None
+
+
+READ_BUFFER = 1 << 16
+
+
+class SingleRead(FileOps):
+    """A file is read with one ``read`` of 64 KiB: anything past it is silently lost."""
+
+    def read_file(self, path: Path) -> bytes | None:
+        data = super().read_file(path)
+        return None if data is None else data[:READ_BUFFER]

@@ -22,6 +22,7 @@ from selftest.engines import BrokenEngine, broken_engine
 from selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
+    recover_missing_as_torn,
     recover_without_checksums,
     with_claimed_dir_syncs,
 )
@@ -186,6 +187,118 @@ class UntypedFailures(ProtocolHandler):
         return stores.UntypedFailuresStore
 
 
+class SchemaFieldAsFile(ProtocolHandler):
+    """A schema refusal names the manifest file in ``field`` instead of ``schema_version``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.SchemaFieldAsFileStore
+
+
+class FromVersionOnMigration(ProtocolHandler):
+    """A boot event records ``from_version`` only for a migration, null for a resume."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.FromVersionOnMigrationStore
+
+
+class TornJournalsKept(ProtocolHandler):
+    """An open never cuts a torn journal tail, so what it appends fuses with the torn bytes."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.TornJournalsKeptStore
+
+
+class DeletesIgnored(ProtocolHandler):
+    """A ``delete`` mutation is accepted and does nothing."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DeletesIgnoredStore
+
+
+class PartialBatch(ProtocolHandler):
+    """A refused batch keeps the mutations before its bad one."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.PartialBatchStore
+
+
+class BareRecordField(ProtocolHandler):
+    """A refused put names the record's own field (``key``), not its path in the request."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.BareRecordFieldStore
+
+
+class ProposalArgumentCode(ProtocolHandler):
+    """A float in a proposal is refused with ``PROTOCOL_BAD_ARGS``, not ``STATE_BAD_MUTATION``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.ProposalArgumentCodeStore
+
+
+class LockKeptOnFailedClose(ProtocolHandler):
+    """A close whose commit fails keeps the lock and the handle open."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.LockKeptOnFailedCloseStore
+
+
+class UnreadableAtCheckpoint(ProtocolHandler):
+    """A checkpoint that cannot read the live generation answers ``STATE_UNREADABLE``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnreadableAtCheckpointStore
+
+
+class PipeAsMissing(ProtocolHandler):
+    """A ``CURRENT`` that is a named pipe is taken for a missing pointer, not ``STATE_IO``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.PipeAsMissingStore
+
+
+class NewestOnlyFallBack(ProtocolHandler):
+    """Falling back tries only the newest generation: an older valid one is never reached."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.NewestOnlyFallBackStore
+
+
+class EmptyRecovered(ProtocolHandler):
+    """A load that did not fall back reports ``recovered`` as ``""``, not null."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.EmptyRecoveredStore
+
+
+class AnonymousHolder(ProtocolHandler):
+    """A second writer is refused without the holder's pid (or ``unknown``) in the message."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.AnonymousHolderStore
+
+
+class SingleRead(ProtocolHandler):
+    """Files are read with one 64 KiB ``read``: a larger core.jsonl loads truncated."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.SingleReadStore
+
+
+class MissingJournalTorn(ProtocolHandler):
+    """A journal that does not exist reads as one byte cut from a torn tail."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return recover_missing_as_torn(path, repair=repair)
+
+
+class LinkReadingHolder(ProtocolHandler):
+    """A ``LOCK`` replaced by a link is read through it: the refusal names a foreign pid."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.LinkReadingHolderStore
+
+
 _TABLE = (
     broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
@@ -211,6 +324,22 @@ _TABLE = (
     broken_engine("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
     broken_engine("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
     broken_engine("untyped_failures", UntypedFailures, "STATE-IO-001"),
+    broken_engine("schema_field_as_file", SchemaFieldAsFile, "STATE-SCHEMA-002"),
+    broken_engine("from_version_on_migration", FromVersionOnMigration, "STATE-LINEAGE-001"),
+    broken_engine("torn_journals_kept", TornJournalsKept, "STATE-JOURNAL-004"),
+    broken_engine("deletes_ignored", DeletesIgnored, "STATE-APPLY-001"),
+    broken_engine("partial_batch", PartialBatch, "STATE-APPLY-002"),
+    broken_engine("bare_record_field", BareRecordField, "STATE-APPLY-002"),
+    broken_engine("proposal_argument_code", ProposalArgumentCode, "STATE-PROPOSE-001"),
+    broken_engine("lock_kept_on_failed_close", LockKeptOnFailedClose, "STATE-CLOSE-001"),
+    broken_engine("unreadable_at_checkpoint", UnreadableAtCheckpoint, "STATE-UNREADABLE-002"),
+    broken_engine("pipe_as_missing", PipeAsMissing, "STATE-IO-001"),
+    broken_engine("newest_only_fall_back", NewestOnlyFallBack, "STATE-POINTER-001"),
+    broken_engine("empty_recovered", EmptyRecovered, "STATE-SCHEMA-001"),
+    broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
+    broken_engine("single_read", SingleRead, "STATE-SIZE-001"),
+    broken_engine("missing_journal_torn", MissingJournalTorn, "STATE-PROPOSE-001"),
+    broken_engine("link_reading_holder", LinkReadingHolder, "STATE-LOCK-003"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -11,7 +12,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance import coverage
 from conformance.engines.base import EngineClient, EngineRefused
+from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 from conformance.state import oracle
 from conformance.state.driver import (
@@ -100,7 +103,11 @@ def schema_matrix(engine: EngineClient, _: object) -> None:
             assert "error" not in want, f"fixture {name}: loaded, expected {want['error']}"
             for key in ("identity", "generation", "turn_count", "schema_version"):
                 assert got[key] == want[key], f"fixture {name}: {key} {got[key]!r} != {want[key]!r}"
-            assert bool(got.get("recovered")) == bool(want.get("recovered")), f"{name}: recovered"
+            recovered = got.get("recovered")
+            if want.get("recovered"):
+                assert isinstance(recovered, str) and recovered, f"{name}: recovered {recovered!r}"
+            else:
+                assert recovered is None, f"{name}: recovered {recovered!r}, expected null"
             assert not got.get("fresh"), f"fixture {name} loaded as a fresh state"
 
 
@@ -120,28 +127,47 @@ BAD_VERSIONS = st.one_of(
 
 @requirement(
     "STATE-SCHEMA-002",
-    "a newer, missing or malformed schema version is refused with its code, never a fresh start",
+    "a newer, missing or malformed schema version is refused by load and open with its code "
+    "and field schema_version, never a fresh start, and the refused open changes nothing",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § Step 2 ruling (REFUSE version > current; never silently mis-load)",
     strategy=lambda ctx: st.tuples(records, BAD_VERSIONS).map(list),
 )
 def schema_refusals(engine: EngineClient, scenario: list[Any]) -> None:
+    from conformance.state.crashstates import snapshot
+
     rows, (version, code) = scenario
     with scratch() as directory:
         oracle.write_generation(directory, 1, oracle.encode_core(rows), version)
-        try:
-            got = load(engine, directory)
-        except EngineRefused as refusal:
-            assert refusal.code == code, f"schema_version {version!r}: {refusal.code}, not {code}"
-            return
-        raise AssertionError(f"schema_version {version!r} loaded: {got}")
+        before = snapshot(directory)
+        for op in LOADS:
+            refusal = _refusal_of(engine, op, {"dir": str(directory)})
+            what = f"{op} of schema_version {version!r}"
+            assert refusal is not None, f"{what}: loaded"
+            assert refusal.code == code, f"{what}: {refusal.code}, not {code}"
+            assert refusal.field == "schema_version", f"{what}: field {refusal.field!r}"
+            assert "schema_version" in refusal.message, f"{what}: message {refusal.message!r}"
+        changed = [p for p in _changed(before, snapshot(directory)) if p != "LOCK"]
+        assert not changed, f"a refused open of schema_version {version!r} changed {changed}"
+
+
+def _refusal_of(engine: EngineClient, op: str, args: EncodableObject) -> EngineRefused | None:
+    """The refusal of *op*, or None when it succeeds (a store it opened is closed)."""
+    try:
+        answer = engine.call(op, args)
+    except EngineRefused as refusal:
+        return refusal
+    if op == "state.open":
+        engine.call("state.close", {"store": answer["store"]})
+    return None
 
 
 @requirement(
     "STATE-POINTER-001",
-    "a garbage, empty or dangling pointer falls back to the newest valid generation and says "
-    "so; with no valid generation the load fails (STATE_CORRUPT), never a fresh life",
+    "a garbage, empty or dangling pointer falls back to the newest valid generation, past "
+    "invalid newer ones, and says so; with no valid generation the load fails "
+    "(STATE_CORRUPT), never a fresh life",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § M4 (power loss is the common case)",
@@ -163,6 +189,11 @@ def pointer_fallback(engine: EngineClient, scenario: list[Any]) -> None:
         assert got["generation"] == 2, f"pointer {pointer!r}: loaded generation {got['generation']}"
         assert got["identity"] == oracle.identity(3, oracle.encode_core(newer))
         assert got.get("recovered"), f"pointer {pointer!r}: fell back without saying so"
+        (directory / "gen-00000002" / "core.jsonl").write_bytes(b"torn")
+        got = load(engine, directory)
+        assert got["generation"] == 1, f"newest generation invalid: loaded {got['generation']}"
+        assert got["identity"] == oracle.identity(3, oracle.encode_core(older))
+        assert got.get("recovered"), f"pointer {pointer!r}: fell back to 1 without saying so"
         for gen in ("gen-00000001", "gen-00000002"):
             (directory / gen / "core.jsonl").write_bytes(b"torn")
         try:
@@ -240,7 +271,8 @@ def additive_optional(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
 @requirement(
     "STATE-LINEAGE-001",
     "identity hashes schema version and core bytes; every boot appends a lineage event "
-    "(fresh, resume, schema_migration) naming its parent",
+    "(fresh, resume, schema_migration) naming its parent, its index and the schema versions "
+    "it read and writes",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § 4 (lineage-chain identity); § Step 2 ruling (migration is a lineage event)",
@@ -268,11 +300,54 @@ def lineage(engine: EngineClient, _: object) -> None:
         migrated = stores.open(copy_fixture("v1", root))
         assert migrated["reason"] == "schema_migration", f"v1 boot: {migrated['reason']!r}"
         stores.close(migrated["store"])
-        events = engine.call(
-            "state.journal", {"dir": str(root / "life"), "name": "lineage", "repair": False}
-        )["entries"]
+        events = _lineage(engine, root / "life")
         assert [e["reason"] for e in events] == ["fresh", "resume"], f"lineage {events}"
         assert events[1]["parent"] == done["identity"], f"lineage parent {events[1]['parent']!r}"
+        versions = [(e["boot"], e["from_version"], e["to_version"]) for e in events]
+        assert versions == [(1, None, 3), (2, 3, 3)], (
+            f"(boot, from, to) of fresh, resume: {versions}"
+        )
+        last = _lineage(engine, root / "v1")[-1]
+        moved = (last["reason"], last["from_version"], last["to_version"])
+        assert moved == ("schema_migration", 1, 3), f"(reason, from, to) of a migration: {moved}"
+
+
+def _lineage(engine: EngineClient, directory: Path) -> list[dict[str, Any]]:
+    args: EncodableObject = {"dir": str(directory), "name": "lineage", "repair": False}
+    entries: list[dict[str, Any]] = engine.call("state.journal", args)["entries"]
+    return entries
+
+
+LARGE_CORE_RECORDS = 1200
+"""Enough recognizers for a core.jsonl of more than 64 KiB, past a single read buffer."""
+
+
+@requirement(
+    "STATE-SIZE-001",
+    "a core.jsonl larger than 64 KiB loads whole: its identity, its record count, and a "
+    "checkpoint of it byte-identical to it",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § The persistent core; § Identity and lineage",
+    strategy=lambda ctx: st.integers(0, 10**6),
+    max_examples=2,
+)
+def large_core_loads(engine: EngineClient, salt: int) -> None:
+    rows = [
+        {"kind": "recognizer", "key": f"r{i:05d}", "pattern": f"{salt}-{'p' * 40}", "weight": i}
+        for i in range(LARGE_CORE_RECORDS)
+    ]
+    core = oracle.encode_core(rows)
+    assert len(core) > 1 << 16
+    with scratch() as directory, Stores(engine) as stores:
+        oracle.write_generation(directory, 1, core)
+        got = load(engine, directory)
+        assert got["identity"] == oracle.identity(3, core), "a large core loads another identity"
+        assert got["records"] == len(rows), f"{got['records']} records of {len(rows)}"
+        store = stores.open(directory)["store"]
+        engine.call("state.apply", {"store": store, "mutations": [{"op": "turn"}]})
+        done = engine.call("state.checkpoint", {"store": store})
+        assert _core_bytes(directory, done["generation"]) == core, "a large core changed bytes"
 
 
 @requirement(
@@ -366,7 +441,8 @@ def second_writer_refused(engine: EngineClient, _: object) -> None:
 
 @requirement(
     "STATE-LOCK-002",
-    "a writer in another process is refused, and a SIGKILLed holder does not block the next start",
+    "a writer in another process is refused with a message naming the holder's pid, and a "
+    "SIGKILLed holder does not block the next start",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § M1 (single writer); § M4 (power loss)",
@@ -396,6 +472,9 @@ def lock_across_processes(engine: EngineClient, _: object) -> None:
                 stores.open(directory)
             except EngineRefused as refusal:
                 assert refusal.code == "STATE_LOCKED", f"refused with {refusal.code}"
+                assert str(holder.pid) in refusal.message, (
+                    f"the refusal does not name the holder's pid {holder.pid}: {refusal.message!r}"
+                )
             else:
                 raise AssertionError("a second process opened a directory another one holds")
         finally:
@@ -423,25 +502,45 @@ def _refusal(engine: EngineClient, op: str, args: dict[str, Any]) -> str | None:
     return None
 
 
+FOREIGN_PID = "424242"
+"""A pid planted outside the state directory, behind a LOCK that is a link."""
+
+
 @requirement(
     "STATE-LOCK-003",
-    "unlinking or replacing LOCK while a writer holds the directory does not let a second "
-    "writer in: it gets STATE_LOCKED",
+    "unlinking or replacing LOCK (by a file or a link) while a writer holds the directory "
+    "does not let a second writer in: it gets STATE_LOCKED, naming the holder unknown when "
+    "LOCK is gone or a link (never read through it)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Single writer (the lock is on the directory, not on LOCK)",
-    strategy=lambda ctx: st.sampled_from(["unlink", "replace"]),
-    max_examples=2,
+    strategy=lambda ctx: st.sampled_from(["unlink", "replace", "link"]),
+    max_examples=3,
+    cover=coverage.each("LOCK changes", ["unlink", "replace", "link"]),
 )
 def lock_survives_unlink(engine: EngineClient, how: str) -> None:
-    with scratch() as directory, Stores(engine) as stores:
+    with scratch() as root, Stores(engine) as stores:
+        directory = root / "state"
         first = stores.open(directory)["store"]
         (directory / "LOCK").unlink()
         if how == "replace":
             (directory / "LOCK").write_bytes(b"")
-        code = _refusal(engine, "state.open", {"dir": str(directory)})
-        done = "unlinked" if how == "unlink" else "replaced"
+        if how == "link":
+            (root / "pid").write_bytes(FOREIGN_PID.encode() + b"\n")
+            (directory / "LOCK").symlink_to(root / "pid")
+        refusal = _refusal_of(engine, "state.open", {"dir": str(directory)})
+        done = {"unlink": "unlinked", "replace": "replaced", "link": "made a link"}[how]
+        code = refusal.code if refusal else None
         assert code == "STATE_LOCKED", f"after LOCK was {done}, a second writer got {code or 'in'}"
+        if how == "link" and refusal is not None:
+            assert FOREIGN_PID not in refusal.message, (
+                f"the pid was read through a link: {refusal.message!r}"
+            )
+        if how in ("unlink", "link"):
+            message = refusal.message if refusal else ""
+            assert re.search(r"(?<![A-Za-z])unknown(?![A-Za-z])", message), (
+                f"LOCK is gone, yet the refusal does not name the holder unknown: {message!r}"
+            )
         stores.close(first)
 
 
@@ -544,6 +643,37 @@ def unreadable_refused(engine: EngineClient, scenario: list[Any]) -> None:
     assert not touched, f"an unreadable state was changed: {touched}"
 
 
+@requirement(
+    "STATE-UNREADABLE-002",
+    "a checkpoint whose live generation was made unreadable under the writer is refused with "
+    "STATE_IO (STATE_UNREADABLE is for loads), and CURRENT still names the live generation",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Confinement (every other file-system failure of a state op is STATE_IO)",
+    max_examples=1,
+)
+def unreadable_at_checkpoint(engine: EngineClient, _: object) -> None:
+    from conformance.state.unprivileged import bound_by_modes
+
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    record = {"kind": "recognizer", "key": "k", "pattern": "p", "weight": 1}
+    with scratch() as directory:
+        oracle.write_generation(directory, 1, oracle.encode_core([]))
+        live = directory / "gen-00000001"
+        with bound_by_modes(command, engine.transcript) as bound:
+            store = bound.call("state.open", {"dir": str(directory)})["store"]
+            bound.call("state.apply", {"store": store, "mutations": [put(record)]})
+            os.chmod(live, 0)
+            try:
+                code = _refusal(bound, "state.checkpoint", {"store": store})
+            finally:
+                os.chmod(live, 0o755)
+        pointer = (directory / "CURRENT").read_bytes()
+    assert code == "STATE_IO", f"a checkpoint that cannot read the live generation: {code or 'ok'}"
+    assert pointer == b"gen-00000001\n", f"the refused checkpoint moved CURRENT to {pointer!r}"
+
+
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
 
@@ -557,18 +687,25 @@ def _unusable(root: Path) -> dict[str, object]:
     oracle.write_generation(named, 1, oracle.encode_core([]))
     (named / "CURRENT").unlink()
     (named / "CURRENT").mkdir()
+    os.mkfifo(root / "pipe")
+    piped = root / "pointer-is-a-pipe"
+    piped.mkdir()
+    os.mkfifo(piped / "CURRENT")
     return {
         "a regular file": root / "file",
         "a path under a regular file": root / "file" / "state",
         "a 300-character name": root / ("n" * 300),
         "a directory named CURRENT": named,
+        "a named pipe": root / "pipe",
+        "a named pipe named CURRENT": piped,
     }
 
 
 @requirement(
     "STATE-IO-001",
     "a state op on an unusable directory (a regular file, under a regular file, a name too "
-    "long, a directory named CURRENT) is refused with STATE_IO, never an internal error",
+    "long, a directory or a named pipe named CURRENT, a named pipe) is refused with STATE_IO, "
+    "never an internal error or a hang",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Directory layout (no file-system failure is ENGINE_INTERNAL)",

@@ -1,4 +1,4 @@
-"""Persisted state at the edges a port gets wrong: a refused batch, key length, key order."""
+"""Mutations of a writer's state: what put, delete and turn do, and a refused batch whole."""
 
 from __future__ import annotations
 
@@ -7,212 +7,203 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.coverage import Case, Plan
+from conformance import coverage
 from conformance.engines.base import EngineClient, EngineRefused
-from conformance.model import SuiteContext
 from conformance.requirements.registry import requirement
 from conformance.state import oracle
-from conformance.state.driver import Stores, load, put, scratch
+from conformance.state.driver import Stores, put, scratch
 
 STATE = ("state",)
-SCHEMA = 3
+SPEC = "docs/state.md § Mutations; § Refusals"
+Record = dict[str, Any]
+Mutation = dict[str, Any]
+
+few_keys = st.sampled_from(["a", "b", "c"])
+rows = st.one_of(
+    st.builds(
+        lambda key, weight: {"kind": "recognizer", "key": key, "pattern": "p", "weight": weight},
+        few_keys,
+        st.integers(0, 9),
+    ),
+    st.builds(
+        lambda key, score: {
+            "kind": "candidate",
+            "key": key,
+            "lemma": "l",
+            "score": score,
+            "status": "coherent",
+        },
+        few_keys,
+        st.integers(0, 9),
+    ),
+    st.builds(
+        lambda register: {"kind": "session", "key": "session", "register_id": register},
+        st.sampled_from([None, "terse_v1"]),
+    ),
+)
+deletes = st.builds(
+    lambda kind, key: {"op": "delete", "kind": kind, "key": key},
+    st.sampled_from(["recognizer", "candidate", "session"]),
+    st.one_of(few_keys, st.just("session")),
+)
+mutations = st.one_of(rows.map(put), deletes, st.just({"op": "turn"}))
 
 
-def _recognizer(key: str, weight: int = 1) -> dict[str, Any]:
-    return {"kind": "recognizer", "key": key, "pattern": "p", "weight": weight}
+def _model(initial: list[Record], batch: list[Mutation]) -> tuple[list[Record], int]:
+    """The records and turn count docs/state.md § Mutations gives after *batch*."""
+    held = {(r["kind"], r["key"]): r for r in initial}
+    turns = 0
+    for mutation in batch:
+        if mutation["op"] == "put":
+            record = mutation["record"]
+            held[(record["kind"], record["key"])] = record
+        elif mutation["op"] == "delete":
+            held.pop((mutation["kind"], mutation["key"]), None)
+        else:
+            turns += 1
+    return list(held.values()), turns
 
 
-BAD_MUTATIONS: dict[str, dict[str, Any]] = {
-    "unknown op": {"op": "rename"},
-    "put of an unknown kind": put({"kind": "memory", "key": "k"}),
-    "put with an empty key": put(_recognizer("")),
-    "put missing a field": put({"kind": "recognizer", "key": "k", "pattern": "p"}),
-    "put with a float weight": put({**_recognizer("k"), "weight": 1.5}),
-    "delete without a key": {"op": "delete", "kind": "recognizer"},
+def _core_bytes(directory: Path, generation: int) -> bytes:
+    return (directory / f"gen-{generation:08d}" / "core.jsonl").read_bytes()
+
+
+RECOGNIZER = {"kind": "recognizer", "key": "a", "pattern": "p", "weight": 1}
+CANDIDATE = {"kind": "candidate", "key": "b", "lemma": "l", "score": 2, "status": "coherent"}
+APPLY_CASES: dict[str, list[list[Mutation]]] = {
+    "delete a held record": [
+        [put(RECOGNIZER)],
+        [{"op": "delete", "kind": "recognizer", "key": "a"}],
+    ],
+    "delete an absent record": [
+        [put(RECOGNIZER)],
+        [{"op": "delete", "kind": "candidate", "key": "a"}],
+    ],
+    "put over a held record": [[put(CANDIDATE)], [put({**CANDIDATE, "score": 7})]],
+    "delete then put again": [
+        [put(RECOGNIZER), put(CANDIDATE)],
+        [{"op": "delete", "kind": "candidate", "key": "b"}, {"op": "turn"}, put(CANDIDATE)],
+    ],
+    "turns only": [[], [{"op": "turn"}, {"op": "turn"}]],
 }
-"""One malformed mutation of each kind: each makes the whole batch refused."""
-REFUSED = ("STATE_BAD_MUTATION", "STATE_RECORD_MALFORMED")
-"""docs/state.md names a malformed record under both codes; either is a typed refusal."""
 
 
-def _batches(ctx: SuiteContext) -> Plan:
-    cases = tuple(
-        Case([name, position], (("malformed mutations", name), ("positions", str(position))))
-        for name in sorted(BAD_MUTATIONS)
-        for position in (0, 3)
-    )
-    return Plan(cases, (("malformed mutations", len(BAD_MUTATIONS)), ("positions", 2)))
-
-
-def _digest(engine: EngineClient, store: str) -> dict[str, Any]:
-    got = engine.call("state.digest", {"store": store})
-    return {name: got[name] for name in ("identity", "turn_count", "dirty")}
+def _apply_scenario(ctx: object) -> st.SearchStrategy[list[list[Mutation]]]:
+    return st.tuples(
+        st.lists(rows, max_size=6).map(lambda r: [put(x) for x in r]),
+        st.lists(mutations, max_size=8),
+    ).map(list)
 
 
 @requirement(
     "STATE-APPLY-001",
-    "a state.apply batch holding one malformed mutation is refused (STATE_BAD_MUTATION or, "
-    "for a malformed record, STATE_RECORD_MALFORMED) and changes nothing: no put, delete or "
-    "turn before it survives, in memory or on disk",
+    "put stores a record under (kind, key), delete removes one (an absent one is a no-op), "
+    "turn counts one: the digest and the next checkpoint hold exactly the result",
     family="state",
     capabilities=STATE,
-    seed="docs/protocol.md § Persisted-state ops (state.apply: all or nothing); "
-    "docs/state.md § Error codes",
-    strategy=lambda ctx: st.tuples(st.sampled_from(sorted(BAD_MUTATIONS)), st.integers(0, 3)).map(
-        list
-    ),
-    cover=_batches,
+    seed=f"{SPEC}; docs/protocol.md § Persisted-state ops (state.apply)",
+    strategy=_apply_scenario,
+    cover=coverage.each("mutation batches", list(APPLY_CASES.values())),
 )
-def refused_batch_changes_nothing(engine: EngineClient, scenario: list[Any]) -> None:
-    name, position = scenario
-    base = [_recognizer("kept"), _recognizer("gone")]
-    good = [
-        put(_recognizer("new", 7)),
-        {"op": "turn"},
-        {"op": "delete", "kind": "recognizer", "key": "gone"},
-        put(_recognizer("kept", 9)),
-    ]
-    batch = [*good[:position], BAD_MUTATIONS[name], *good[position:]]
-    with scratch() as root, Stores(engine) as stores:
-        store = stores.open(root)["store"]
-        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in base]})
-        before = _digest(engine, store)
+def mutations_apply(engine: EngineClient, scenario: list[list[Mutation]]) -> None:
+    first, batch = scenario
+    initial, _ = _model([], first)
+    want, turns = _model(initial, batch)
+    core = oracle.encode_core(want)
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        engine.call("state.apply", {"store": store, "mutations": first})
+        engine.call("state.apply", {"store": store, "mutations": batch})
+        digest = engine.call("state.digest", {"store": store})
+        assert digest["identity"] == oracle.identity(3, core), (
+            f"after {batch}: the identity is not that of {want}"
+        )
+        assert digest["turn_count"] == turns, f"turn_count {digest['turn_count']}, not {turns}"
+        done = engine.call("state.checkpoint", {"store": store})
+        assert _core_bytes(directory, done["generation"]) == core, "core.jsonl is not the result"
+
+
+RECORD_FAULTS: dict[str, tuple[object, str]] = {
+    "record not an object": ([1], ""),
+    "record of an unknown kind": ({"kind": "vault", "key": "k"}, ".kind"),
+    "record with an empty key": ({**RECOGNIZER, "key": ""}, ".key"),
+    "record key of 129 characters": ({**RECOGNIZER, "key": "k" * 129}, ".key"),
+    "record key not a string": ({**RECOGNIZER, "key": 7}, ".key"),
+    "session record keyed otherwise": (
+        {"kind": "session", "key": "other", "register_id": None},
+        ".key",
+    ),
+    "record missing a field": ({"kind": "recognizer", "key": "k", "pattern": "p"}, ".weight"),
+    "record with an unknown field": ({**RECOGNIZER, "colour": "red"}, ".colour"),
+    "record field of the wrong type": ({**RECOGNIZER, "weight": "1"}, ".weight"),
+    "record bool for an integer": ({**CANDIDATE, "score": True}, ".score"),
+    "record float for an integer": ({**CANDIDATE, "score": 1.5}, ".score"),
+    "record status unknown": ({**CANDIDATE, "status": "maybe"}, ".status"),
+}
+BAD_MUTATIONS: dict[str, tuple[object, str]] = {
+    "unknown op": ({"op": "merge"}, ".op"),
+    "op not a string": ({"op": 5}, ".op"),
+    "unknown member": ({"op": "turn", "n": 2}, ".n"),
+    "put without record": ({"op": "put"}, ".record"),
+    "delete without key": ({"op": "delete", "kind": "candidate"}, ".key"),
+    "delete of an unknown kind": ({"op": "delete", "kind": "vault", "key": "k"}, ".kind"),
+    "delete with an empty key": ({"op": "delete", "kind": "candidate", "key": ""}, ".key"),
+    "delete key not a string": ({"op": "delete", "kind": "candidate", "key": 3}, ".key"),
+    **{
+        name: ({"op": "put", "record": record}, ".record" + path)
+        for name, (record, path) in RECORD_FAULTS.items()
+    },
+}
+
+
+def _names_field(refusal: EngineRefused, field: str, what: str) -> None:
+    """``field`` is *field*, and the message names its last component (without an index)."""
+    assert refusal.field == field, f"{what}: refusal field {refusal.field!r}, expected {field!r}"
+    name = field.rsplit(".", 1)[-1].split("[", 1)[0]
+    assert name in refusal.message, f"{what}: message {refusal.message!r} omits {name!r}"
+
+
+def _refusal_scenario(ctx: object) -> st.SearchStrategy[list[Any]]:
+    return st.tuples(
+        st.sampled_from(sorted(BAD_MUTATIONS)),
+        st.lists(rows, max_size=4),
+        st.lists(mutations, max_size=3),
+        st.lists(mutations, max_size=3),
+    ).map(list)
+
+
+@requirement(
+    "STATE-APPLY-002",
+    "a batch holding one bad mutation is refused whole with STATE_BAD_MUTATION naming the "
+    "offending member (mutations[i]...), and changes neither the digest nor the next checkpoint",
+    family="state",
+    capabilities=STATE,
+    seed=f"{SPEC}; docs/protocol.md § Persisted-state ops (all or nothing)",
+    strategy=_refusal_scenario,
+    cover=coverage.each(
+        "bad mutations", [[name, [RECOGNIZER], [{"op": "turn"}], []] for name in BAD_MUTATIONS]
+    ),
+)
+def refused_batch_whole(engine: EngineClient, scenario: list[Any]) -> None:
+    name, held, before, after = scenario
+    bad, path = BAD_MUTATIONS[name]
+    batch = [*before, bad, *after]
+    field = f"mutations[{len(before)}]{path}"
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in held]})
+        was = engine.call("state.digest", {"store": store})
         try:
             engine.call("state.apply", {"store": store, "mutations": batch})
         except EngineRefused as refusal:
-            assert refusal.code in REFUSED, f"{name}: refused with {refusal.code}"
+            now = engine.call("state.digest", {"store": store})
+            assert now == was, f"{name}: the refused batch changed the state: {was} -> {now}"
+            assert refusal.code == "STATE_BAD_MUTATION", f"{name}: refused with {refusal.code}"
+            _names_field(refusal, field, name)
         else:
-            raise AssertionError(f"{name}: a batch holding it was accepted")
-        after = _digest(engine, store)
-        assert after == before, f"{name} at {position}: the refused batch made {before} {after}"
-        stores.close(store)
-        loaded = load(engine, root)
-        want = oracle.identity(SCHEMA, oracle.encode_core(base))
-        assert loaded["identity"] == want, f"{name}: the checkpoint holds part of the batch"
-        assert loaded["turn_count"] == 0, f"{name}: a turn of the refused batch was counted"
-
-
-KEY_LENGTHS = {
-    "128 ASCII": ("x" * 128, True),
-    "128 two-byte": ("\u00e9" * 128, True),
-    "128 astral": ("\U0001f600" * 128, True),
-    "64 astral and 64 ASCII": ("\U0001f600x" * 64, True),
-    "129 ASCII": ("x" * 129, False),
-    "129 astral": ("\U0001f600" * 129, False),
-    "empty": ("", False),
-}
-"""Keys at the 128-character bound, counted in code points: an astral character counts once."""
-
-
-@requirement(
-    "STATE-KEY-001",
-    "a record key of 1 to 128 code points is stored (astral characters count once, not as "
-    "two UTF-16 units); an empty key or one of 129 is refused",
-    family="state",
-    capabilities=STATE,
-    seed="docs/state.md § The persistent core (key: at most 128 characters)",
-    strategy=lambda ctx: st.sampled_from(sorted(KEY_LENGTHS)),
-    cover=lambda ctx: Plan(
-        tuple(Case(name, (("key lengths", name),)) for name in sorted(KEY_LENGTHS)),
-        (("key lengths", len(KEY_LENGTHS)),),
-    ),
-)
-def key_length_bound(engine: EngineClient, name: str) -> None:
-    key, valid = KEY_LENGTHS[name]
-    with scratch() as root, Stores(engine) as stores:
-        store = stores.open(root)["store"]
-        try:
-            engine.call("state.apply", {"store": store, "mutations": [put(_recognizer(key))]})
-        except EngineRefused as refusal:
-            assert not valid, f"key {name}: refused with {refusal.code}"
-            assert refusal.code in REFUSED, f"key {name}: refused with {refusal.code}"
-            return
-        assert valid, f"key {name}: accepted"
-        stores.close(store)
-        want = oracle.identity(SCHEMA, oracle.encode_core([_recognizer(key)]))
-        assert load(engine, root)["identity"] == want, f"key {name}: stored differently"
-
-
-ORDER_KEYS = ("\ue000", "\U0001f600", "\uffff", "\U00010000", "a\ue000b", "a\U0001f600", "b")
-"""Keys whose code point order differs from their UTF-16 code unit order."""
-
-
-def _live_core(root: Path) -> bytes:
-    pointer = (root / "CURRENT").read_text(encoding="ascii").strip()
-    return (root / pointer / "core.jsonl").read_bytes()
-
-
-@requirement(
-    "STATE-SORT-001",
-    "core.jsonl orders records by the UTF-8 bytes of (kind, key), which is code point order: "
-    "a key holding U+E000..U+FFFF sorts before one holding an astral character there",
-    family="state",
-    capabilities=STATE,
-    seed="docs/state.md § The persistent core; docs/spec.md § Canonical JSON (key order)",
-    strategy=lambda ctx: st.permutations(ORDER_KEYS),
-)
-def astral_key_order(engine: EngineClient, keys: list[str]) -> None:
-    rows = [_recognizer(key, i) for i, key in enumerate(keys)]
-    with scratch() as root, Stores(engine) as stores:
-        store = stores.open(root)["store"]
-        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in rows]})
-        stores.close(store)
-        core, want = _live_core(root), oracle.encode_core(rows)
-        assert core == want, f"core.jsonl is {core!r}, in code point order {want!r}"
-        assert load(engine, root)["identity"] == oracle.identity(SCHEMA, want)
-
-
-@requirement(
-    "STATE-REOPEN-001",
-    "a reopened store holds exactly its last checkpoint: the same identity, generation and "
-    "turn count, not dirty, so closing it again commits nothing",
-    family="state",
-    capabilities=STATE,
-    seed="L10 brief § 4 (resume as the same life); docs/state.md § Identity and lineage",
-    strategy=lambda ctx: st.tuples(st.integers(1, 5), st.integers(0, 4)).map(list),
-)
-def reopen_keeps_checkpoint(engine: EngineClient, scenario: list[int]) -> None:
-    records, turns = scenario
-    rows = [_recognizer(f"r{i}", i) for i in range(records)]
-    with scratch() as root, Stores(engine) as stores:
-        store = stores.open(root)["store"]
-        mutations = [put(r) for r in rows] + [{"op": "turn"}] * turns
-        engine.call("state.apply", {"store": store, "mutations": mutations})
+            raise AssertionError(f"{name}: the batch {batch} was applied")
         done = engine.call("state.checkpoint", {"store": store})
-        stores.close(store)
-        reopened = stores.open(root)
-        for name in ("identity", "generation", "turn_count"):
-            assert reopened[name] == done[name], f"reopened {name} {reopened[name]!r}, saved {done}"
-        assert reopened["turn_count"] == turns, (
-            f"{turns} turns saved, {reopened['turn_count']} back"
+        want = oracle.encode_core(_model([], [put(r) for r in held])[0])
+        assert _core_bytes(directory, done["generation"]) == want, (
+            f"{name}: the checkpoint after a refused batch holds part of it"
         )
-        assert reopened["dirty"] is False, "a store just reopened is dirty"
-        closed = stores.close(reopened["store"])
-        assert closed["generation"] == done["generation"], "closing an unchanged store committed"
-
-
-@requirement(
-    "STATE-RECOVER-001",
-    "after a fallback, the lineage event of the open records why (recovered, as state.open "
-    "reports it) and names the generation it resumed as parent",
-    family="state",
-    capabilities=STATE,
-    seed="docs/state.md § Identity and lineage (recovered); § Recovery rules",
-    strategy=lambda ctx: st.sampled_from((b"", b"garbage\n", b"gen-00000009\n")),
-)
-def recovery_is_recorded(engine: EngineClient, pointer: bytes) -> None:
-    rows = [_recognizer("k", 1)]
-    with scratch() as root, Stores(engine) as stores:
-        oracle.write_generation(root, 1, oracle.encode_core(rows))
-        (root / "CURRENT").write_bytes(pointer)
-        opened = stores.open(root)
-        assert opened.get("recovered"), f"pointer {pointer!r}: the open fell back silently"
-        stores.close(opened["store"])
-        events = engine.call("state.journal", {"dir": str(root), "name": "lineage"})["entries"]
-        assert events, "the open appended no lineage event"
-        event = events[-1]
-        assert event.get("recovered") == opened["recovered"], (
-            f"lineage recovered {event.get('recovered')!r}, the open said {opened['recovered']!r}"
-        )
-        want = oracle.identity(SCHEMA, oracle.encode_core(rows))
-        assert event.get("parent") == want, f"lineage parent {event.get('parent')!r}"

@@ -113,6 +113,44 @@ def corrupt_middle(engine: EngineClient, scenario: list[Any]) -> None:
         assert got["entries"] == items[:index] + items[index + 1 :], "lines after it were lost"
 
 
+def _tear(path: Path, cut: int) -> None:
+    """Cut the last line of the journal at *path* somewhere inside it (a torn tail)."""
+    data = path.read_bytes()
+    last = oracle.journal_lines(data)[-1]
+    path.write_bytes(data[: len(data) - len(last) + 1 + cut % (len(last) - 1)])
+
+
+@requirement(
+    "STATE-JOURNAL-004",
+    "a writer's open cuts the torn tail of the lineage and proposal journals before "
+    "appending: its boot event and later proposals read back as whole lines",
+    family="state",
+    capabilities=("state",),
+    seed="docs/state.md § Journals (a writer's open repairs before it appends); "
+    "§ Identity and lineage",
+    strategy=lambda ctx: st.tuples(
+        st.lists(proposals, min_size=1, max_size=4), proposals, st.integers(0, 10**6)
+    ).map(list),
+    max_examples=6,
+)
+def open_repairs_journals(engine: EngineClient, scenario: list[Any]) -> None:
+    items, later, cut = scenario
+    with scratch() as directory, Stores(engine) as stores:
+        stores.close(stores.open(directory)["store"])
+        _propose_all(engine, stores, directory, items)
+        first = _journal(engine, directory, "lineage", repair=False)["entries"][0]
+        _tear(directory / "lineage.journal", cut)
+        _tear(directory / "proposals.journal", cut)
+        _propose_all(engine, stores, directory, [later])
+        lineage = _journal(engine, directory, "lineage", repair=False)
+        assert (lineage["skipped"], lineage["cut_bytes"]) == ([], 0), f"lineage read {lineage}"
+        boots = [event["boot"] for event in lineage["entries"]]
+        assert lineage["entries"][0] == first and boots == [1, 2], f"boot events {boots}"
+        pending = _journal(engine, directory, "proposals", repair=False)
+        assert (pending["skipped"], pending["cut_bytes"]) == ([], 0), f"proposals read {pending}"
+        assert pending["entries"] == items[:-1] + [later], "proposals after the repair"
+
+
 @requirement(
     "STATE-JOURNAL-003",
     f"past {PENDING_CAP} pending proposals, new ones spill to the overflow journal, the caller "

@@ -208,9 +208,22 @@ def test_refused_states_are_left_alone_and_unlocked(tmp_path: Path, fixture: str
         ([{"op": "merge"}], "STATE_BAD_MUTATION", "mutations[0].op"),
         ([{"op": "turn", "n": 2}], "STATE_BAD_MUTATION", "mutations[0].n"),
         ([{"op": "put"}], "STATE_BAD_MUTATION", "mutations[0].record"),
-        ([{"op": "delete", "kind": "vault", "key": "k"}], "STATE_BAD_MUTATION", "kind"),
-        ([{"op": "delete", "kind": "candidate", "key": ""}], "STATE_BAD_MUTATION", "key"),
-        ([{"op": "put", "record": {"kind": "candidate"}}], "STATE_RECORD_MALFORMED", "key"),
+        (
+            [{"op": "delete", "kind": "vault", "key": "k"}],
+            "STATE_BAD_MUTATION",
+            "mutations[0].kind",
+        ),
+        (
+            [{"op": "delete", "kind": "candidate", "key": ""}],
+            "STATE_BAD_MUTATION",
+            "mutations[0].key",
+        ),
+        (
+            [{"op": "put", "record": {"kind": "candidate"}}],
+            "STATE_BAD_MUTATION",
+            "mutations[0].record.key",
+        ),
+        ([{"op": "put", "record": [1]}], "STATE_BAD_MUTATION", "mutations[0].record"),
     ],
 )
 def test_bad_mutations_are_refused(tmp_path: Path, mutations: object, code: str, field: str):

@@ -167,11 +167,14 @@ class FileOps:
         )
 
     def mode_of(self, path: Path) -> int | None:
-        """The permission bits of *path* (not following a link), or None when missing."""
+        """The permission bits of *path* (not following a link), or None when missing.
+
+        Only a checkpoint asks (for the live file's mode), so a failure is ``STATE_IO``.
+        """
         return self._do(
             path,
             lambda fd, name: stat.S_IMODE(self._stat(fd, name).st_mode),
-            reading=True,
+            reading=False,
             missing=None,
         )
 

@@ -20,7 +20,7 @@ def bad(message: str, field: str) -> StateError:
 
 def _check_shape(mutation: object, index: int) -> tuple[str, dict[str, object]]:
     if not isinstance(mutation, dict):
-        raise bad(f"mutation {index} is not an object", f"mutations[{index}]")
+        raise bad(f"mutations[{index}] is not an object", f"mutations[{index}]")
     op = mutation.get("op")
     if not isinstance(op, str) or op not in _SHAPES:
         raise bad(f"mutation {index} has unknown op {op!r}", f"mutations[{index}].op")
@@ -38,17 +38,29 @@ def _check_shape(mutation: object, index: int) -> tuple[str, dict[str, object]]:
 def _check_delete(mutation: dict[str, object], index: int) -> Key:
     kind, key = mutation["kind"], mutation["key"]
     if not isinstance(kind, str) or kind not in REQUIRED:
-        raise bad(f"delete mutation {index} names unknown kind {kind!r}", "kind")
+        raise bad(
+            f"delete mutation {index} names unknown kind {kind!r}", f"mutations[{index}].kind"
+        )
     if not isinstance(key, str) or not key:
-        raise bad(f"delete mutation {index} needs a non-empty key", "key")
+        raise bad(f"delete mutation {index} needs a non-empty key", f"mutations[{index}].key")
     return kind, key
+
+
+def _check_put(mutation: dict[str, object], index: int) -> Record:
+    """The put's record, normalised; a malformed one is ``STATE_BAD_MUTATION`` at its path."""
+    try:
+        return validate_record(mutation["record"], CURRENT_SCHEMA_VERSION)
+    except StateError as refusal:
+        path = f"mutations[{index}].record"
+        field = path if refusal.field in (None, "record") else f"{path}.{refusal.field}"
+        raise bad(f"put mutation {index}: {refusal.message}", field) from refusal
 
 
 def check_mutation(mutation: object, index: int) -> tuple[str, Record | Key | None]:
     """Return ``(op, argument)`` of one mutation: a normalised record, a key, or None."""
     op, fields = _check_shape(mutation, index)
     if op == "put":
-        return op, validate_record(fields["record"], CURRENT_SCHEMA_VERSION)
+        return op, _check_put(fields, index)
     if op == "delete":
         return op, _check_delete(fields, index)
     return op, None

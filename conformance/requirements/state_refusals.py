@@ -1,0 +1,149 @@
+"""Refused state ops: a proposal that is not canonical JSON, and a close whose commit fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance import coverage
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.jsontypes import EncodableObject
+from conformance.requirements.registry import requirement
+from conformance.state import oracle
+from conformance.state.driver import Stores, put, scratch
+
+STATE = ("state",)
+Proposal = dict[str, Any]
+
+proposals = st.fixed_dictionaries(
+    {"lemma": st.text("abc", min_size=1, max_size=4), "claim": st.integers(0, 99)}
+)
+NOT_CANONICAL: dict[str, Proposal] = {
+    "a float member": {"lemma": "l", "claim": 1.5},
+    "a whole float": {"lemma": "l", "claim": 2.0},
+    "a float in a list": {"lemma": "l", "claim": [1, 0.25]},
+    "a float in an object": {"lemma": "l", "claim": {"weight": -3.5}},
+}
+
+
+def _refused(call: Any) -> EngineRefused | None:
+    try:
+        call()
+    except EngineRefused as refusal:
+        return refusal
+    return None
+
+
+def _journal(engine: EngineClient, directory: Path, name: str) -> list[Proposal]:
+    args: EncodableObject = {"dir": str(directory), "name": name, "repair": False}
+    entries: list[Proposal] = engine.call("state.journal", args)["entries"]
+    return entries
+
+
+@requirement(
+    "STATE-PROPOSE-001",
+    "a proposal holding a number canonical JSON cannot encode (a float) is refused with "
+    "STATE_BAD_MUTATION naming proposal; no journal and no pending count changes (an "
+    "overflow journal never written reads empty, nothing cut)",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Pending proposals and backpressure; § Refusals; "
+    "docs/spec.md § Canonical JSON (no floats)",
+    strategy=lambda ctx: st.tuples(
+        st.sampled_from(sorted(NOT_CANONICAL)),
+        st.lists(proposals, max_size=3),
+        st.lists(proposals, min_size=1, max_size=3),
+    ).map(list),
+    cover=coverage.each(
+        "non-canonical proposals",
+        [[name, [], [{"lemma": "l", "claim": 1}]] for name in sorted(NOT_CANONICAL)],
+    ),
+)
+def float_proposal_refused(engine: EngineClient, scenario: list[Any]) -> None:
+    name, before, after = scenario
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        for item in before:
+            engine.call("state.propose", {"store": store, "proposal": item})
+        journal = directory / "proposals.journal"
+        bytes_before = journal.read_bytes() if journal.exists() else b""
+        args = {"store": store, "proposal": NOT_CANONICAL[name]}
+        refusal = _refused(lambda: engine.call("state.propose", args))
+        assert refusal is not None, f"a proposal holding {name} was accepted"
+        assert refusal.code == "STATE_BAD_MUTATION", f"{name}: refused with {refusal.code}"
+        assert refusal.field == "proposal", f"{name}: refusal field {refusal.field!r}"
+        assert "proposal" in refusal.message, f"{name}: message {refusal.message!r}"
+        now = journal.read_bytes() if journal.exists() else b""
+        assert now == bytes_before, f"{name}: the refused proposal changed proposals.journal"
+        answers = [engine.call("state.propose", {"store": store, "proposal": p}) for p in after]
+        pending = [a["pending"] for a in answers]
+        want = list(range(len(before) + 1, len(before) + len(after) + 1))
+        assert pending == want, f"{name}: pending counts {pending} after a refusal, not {want}"
+        stores.close(store)
+        assert _journal(engine, directory, "proposals") == before + after, "journal entries"
+        args = {"dir": str(directory), "name": "overflow", "repair": False}
+        overflow = engine.call("state.journal", args)
+        want_empty = {"entries": [], "skipped": [], "cut_bytes": 0}
+        assert overflow == want_empty, f"the overflow journal, never written, reads {overflow}"
+
+
+def _link_debris(directory: Path, outside: Path) -> Path:
+    """Make ``CURRENT.tmp`` a link out of the state directory; return its target."""
+    target = outside / "target"
+    target.write_bytes(b"outside")
+    (directory / "CURRENT.tmp").symlink_to(target)
+    return target
+
+
+@requirement(
+    "STATE-CLOSE-001",
+    "a close whose commit is refused still closes the handle: it answers STATE_NOT_OPEN "
+    "(field store) from then on, the lock is released, and the next open loads the last "
+    "durable checkpoint",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Refusals (a failed close); § Confinement; § Single writer",
+    strategy=lambda ctx: st.tuples(st.lists(proposals, max_size=3), st.integers(0, 9)).map(list),
+    max_examples=4,
+)
+def failed_close_closes(engine: EngineClient, scenario: list[Any]) -> None:
+    lemmas, weight = scenario
+    kept = [
+        {
+            "kind": "candidate",
+            "key": f"k{i}",
+            "lemma": p["lemma"],
+            "score": p["claim"],
+            "status": "coherent",
+        }
+        for i, p in enumerate(lemmas)
+    ]
+    extra = {"kind": "recognizer", "key": "late", "pattern": "p", "weight": weight}
+    with scratch() as root, Stores(engine) as stores:
+        directory, outside = root / "state", root / "outside"
+        outside.mkdir()
+        store = stores.open(directory)["store"]
+        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in kept]})
+        durable = engine.call("state.checkpoint", {"store": store})
+        engine.call("state.apply", {"store": store, "mutations": [put(extra), {"op": "turn"}]})
+        target = _link_debris(directory, outside)
+        stores.open_handles.remove(store)
+        refusal = _refused(lambda: engine.call("state.close", {"store": store}))
+        assert refusal is not None, "close committed past a CURRENT.tmp that is a link"
+        assert refusal.code == "STATE_SYMLINK", f"the failed close answered {refusal.code}"
+        assert target.read_bytes() == b"outside", "the failed close wrote outside the directory"
+        for op in ("state.digest", "state.checkpoint", "state.close"):
+            after = _refused(lambda op=op: engine.call(op, {"store": store}))
+            assert after is not None, f"{op} on the handle of a failed close was answered"
+            assert after.code == "STATE_NOT_OPEN", f"{op} after a failed close: {after.code}"
+            assert after.field == "store", f"{op}: refusal field {after.field!r}"
+            assert "store" in after.message, f"{op}: message {after.message!r}"
+        (directory / "CURRENT.tmp").unlink()
+        reopened = stores.open(directory)
+        assert reopened["generation"] == durable["generation"], "not the last durable generation"
+        assert reopened["identity"] == oracle.identity(3, oracle.encode_core(kept)), (
+            "the reopened state is not the last durable checkpoint"
+        )
+        assert reopened["turn_count"] == durable["turn_count"], "turn count of the reopen"
