@@ -74,13 +74,6 @@ from selftest.mutants.porting import (
     UnknownNamesSortedUtf16,
     VersionMustBeSemver,
 )
-from selftest.mutants.porting_state import (
-    LineageForgetsRecovery,
-    PartialApply,
-    TurnsForgotten,
-    Utf16KeyLength,
-    Utf16KeyOrder,
-)
 from selftest.mutants.protocol import (
     BadHello,
     BatchReordered,
@@ -269,11 +262,6 @@ _TABLE = (
     broken_engine("decorate_index_coerced", DecorateIndexCoerced, "PROTO-ARGS-001"),
     broken_engine("falsy_expected_id_skipped", FalsyExpectedIdSkipped, "LOAD-ID-002"),
     broken_engine("empty_register_unregistered", EmptyRegisterUnregistered, "LOAD-ID-003"),
-    broken_engine("partial_apply", PartialApply, "STATE-APPLY-002"),
-    broken_engine("utf16_key_length", Utf16KeyLength, "STATE-KEY-001"),
-    broken_engine("utf16_key_order", Utf16KeyOrder, "STATE-SORT-001"),
-    broken_engine("lineage_forgets_recovery", LineageForgetsRecovery, "STATE-RECOVER-001"),
-    broken_engine("turns_forgotten", TurnsForgotten, "STATE-REOPEN-001"),
     broken_engine("id_echoed_as_double", IdEchoedAsDouble, "PROTO-ID-001"),
     broken_engine("marker_length_utf16", MarkerLengthUtf16, "LOAD-VALID-002", "LOAD-BOUND-001"),
     broken_engine("unknown_intent_forgotten", UnknownIntentForgotten, "LOAD-VALID-001"),

@@ -19,6 +19,13 @@ from reference.state import JournalRecovery, StateStore
 from reference.state.soak import Emit
 from selftest import state_broken_stores as stores
 from selftest.engines import BrokenEngine, broken_engine
+from selftest.mutants.porting_state import (
+    LineageForgetsRecovery,
+    PartialApply,
+    TurnsForgotten,
+    Utf16KeyLength,
+    Utf16KeyOrder,
+)
 from selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
@@ -324,6 +331,11 @@ _TABLE = (
     broken_engine("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
     broken_engine("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
     broken_engine("untyped_failures", UntypedFailures, "STATE-IO-001"),
+    broken_engine("partial_apply", PartialApply, "STATE-APPLY-002"),
+    broken_engine("utf16_key_length", Utf16KeyLength, "STATE-KEY-001"),
+    broken_engine("utf16_key_order", Utf16KeyOrder, "STATE-SORT-001"),
+    broken_engine("lineage_forgets_recovery", LineageForgetsRecovery, "STATE-RECOVER-001"),
+    broken_engine("turns_forgotten", TurnsForgotten, "STATE-REOPEN-001"),
     broken_engine("schema_field_as_file", SchemaFieldAsFile, "STATE-SCHEMA-002"),
     broken_engine("from_version_on_migration", FromVersionOnMigration, "STATE-LINEAGE-001"),
     broken_engine("torn_journals_kept", TornJournalsKept, "STATE-JOURNAL-004"),
