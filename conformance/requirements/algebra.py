@@ -9,6 +9,7 @@ fractions and rounded once, so every tolerance is measured against the true valu
 from __future__ import annotations
 
 import math
+import random
 from fractions import Fraction
 from typing import Any
 
@@ -163,13 +164,31 @@ def simple_bivectors(draw: st.DrawFn, euclidean: bool = False) -> list[float]:
 angles = st.floats(-8.0, 8.0, allow_subnormal=False)
 
 
+def _chain_step(seed: int) -> list[Any]:
+    """One rotor generator from *seed*: twice a Euclidean plane with an angle in
+    [-pi, pi], once a plane of the whole space (a null plane now and then) with a small
+    boost; the same on every machine (``random.Random`` of an integer seed)."""
+    rng = random.Random(seed)
+    coords = [rng.randint(-4, 4) for _ in range(10)]
+    if rng.randrange(3) < 2:
+        bivector = wedge(_vector([*coords[:4], 0]), _vector([*coords[4:8], 0]))
+        angle = rng.uniform(-math.pi, math.pi)
+    else:
+        if rng.randrange(4) == 0:
+            t, c = coords[3], rng.randint(1, 3)
+            bivector = wedge(_vector([*coords[:3], t, t]), _vector([0, 0, 0, c, c]))
+        else:
+            bivector = wedge(_vector(coords[:5]), _vector(coords[5:]))
+        angle = rng.uniform(-1 / 32, 1 / 32)
+    return [bivector if any(bivector) else _blade(0b00011), angle]
+
+
 @st.composite
 def chains(draw: st.DrawFn) -> dict[str, Any]:
-    """A long chain of rotor generators and a vector to carry through it."""
-    euclid = st.tuples(simple_bivectors(euclidean=True), st.floats(-math.pi, math.pi))
-    boost = st.tuples(simple_bivectors(), st.floats(-1 / 32, 1 / 32))
-    steps = draw(st.lists(st.one_of(euclid, euclid, boost), min_size=48, max_size=96))
-    return {"steps": [list(s) for s in steps], "x": _vector(draw(small_coords))}
+    """A long chain of rotor generators, one integer seed each (a long walk shrinks in
+    seconds that way), and a vector to carry through it."""
+    seeds = draw(st.lists(st.integers(0, 2**32 - 1), min_size=48, max_size=96))
+    return {"steps": [_chain_step(seed) for seed in seeds], "x": _vector(draw(small_coords))}
 
 
 # Requirements --------------------------------------------------------------------------------
