@@ -35,12 +35,14 @@ from selftest.mutants.loader import (
     NotFoundCodeWrong,
     NullPackRefused,
     RatifyNotIdempotent,
+    RenamedPackNotNamed,
     SchemaUnchecked,
     SealUnchecked,
     ShippedPacksFirst,
     TamperNotDetected,
     UnknownKeyAccepted,
     UnratifiedLoads,
+    WhitespaceEditMalformed,
     WrongMissingFieldCode,
 )
 from selftest.mutants.overrides import (
@@ -241,6 +243,8 @@ _TABLE = (
     broken_engine("unclaimed_ops_served", UnclaimedOpsServed, "PROTO-CAPS-001"),
     broken_engine("shutdown_fails", ShutdownFails, "PROTO-EOF-001"),
     broken_engine("shipped_packs_first", ShippedPacksFirst, "LOAD-SEARCH-001"),
+    broken_engine("renamed_pack_not_named", RenamedPackNotNamed, "LOAD-ID-004"),
+    broken_engine("whitespace_edit_malformed", WhitespaceEditMalformed, "LOAD-TAMPER-001"),
     broken_engine("broken_user_pack_falls_back", BrokenUserPackFallsBack, "LOAD-SEARCH-001"),
     broken_engine("case_folded_id", CaseFoldedId, "LOAD-ID-001"),
     broken_engine("semver_schema_version", SemverSchemaVersion, "LOAD-SCHEMA-001"),

@@ -352,24 +352,56 @@ def tampered_pack_refused(engine: EngineClient, scenario: list[Any]) -> None:
     files = ratified_files(engine, document)
     assert _load(engine, rid, files)["pack"]["register_id"] == rid, "the ratified pack"
     raw = base64.b64decode(files[f"{rid}.json"])
-    for what, edited in _edits(raw, position, delta, description):
+    for what, edited, code in _edits(raw, position, delta, description):
         refusal = _refusal(partial(_load, engine, rid, {**files, f"{rid}.json": _b64(edited)}))
         assert refusal is not None, f"{what}, and the pack still loads"
-        assert refusal.code.startswith("REGISTER_"), f"{what}: refused with {refusal.code}"
+        assert refusal.code.startswith(code), f"{what}: refused with {refusal.code}, not {code}"
 
 
-def _edits(raw: bytes, position: int, delta: int, description: str) -> list[tuple[str, bytes]]:
-    """A byte changed at a position spread evenly over the file, a field's content, whitespace."""
+def _edits(raw: bytes, position: int, delta: int, description: str) -> list[tuple[str, bytes, str]]:
+    """A byte changed at a position spread evenly over the file (any REGISTER_ code: it may
+    break the JSON or the seal), a field's content (pack_source_sha256 no longer matches)
+    and whitespace alone (the file is no longer its normal form): both REGISTER_TAMPERED."""
     index = int(hashlib.sha256(b"%d" % position).hexdigest(), 16) % len(raw)
     flipped = bytearray(raw)
     flipped[index] = (flipped[index] + delta) % 256
     old = json.dumps(json.loads(raw)["description"], ensure_ascii=False).encode()
     new = json.dumps(description + "!", ensure_ascii=False).encode()
     return [
-        (f"byte {index} changed by +{delta}", bytes(flipped)),
-        ("the description's content changed", raw.replace(old, new, 1)),
-        ("a space added before the first newline", raw.replace(b"\n", b" \n", 1)),
+        (f"byte {index} changed by +{delta}", bytes(flipped), "REGISTER_"),
+        ("the description's content changed", raw.replace(old, new, 1), TAMPERED),
+        ("a space added before the first newline", raw.replace(b"\n", b" \n", 1), TAMPERED),
     ]
+
+
+TAMPERED = "REGISTER_TAMPERED"
+
+
+@requirement(
+    "LOAD-ID-004",
+    "a ratified pack and its report loaded under another id (both files renamed) are refused "
+    "with REGISTER_ID_MISMATCH naming register_id: the file stem is the id",
+    family="loader",
+    capabilities=("registers.load", "registers.ratify"),
+    seed="docs/registers.md § Loading (step 5: parse_pack with expected_id = id); "
+    "§ Fields (register_id equal to the file stem)",
+    strategy=lambda ctx: st.tuples(gen.valid_packs(), gen.register_ids).map(list),
+    max_examples=10,
+)
+def renamed_pack_refused(engine: EngineClient, scenario: list[Any]) -> None:
+    document, other = scenario
+    rid = document["register_id"]
+    if other == rid:
+        other = f"{rid[:60]}_alt"
+    files = ratified_files(engine, document)
+    renamed = {
+        f"{other}.json": files[f"{rid}.json"],
+        f"{other}.mastery_report.json": files[f"{rid}.mastery_report.json"],
+    }
+    what = f"the ratified pack {rid!r} loaded as {other!r}"
+    _expect_code(
+        partial(_load, engine, other, renamed), "REGISTER_ID_MISMATCH", what, "register_id"
+    )
 
 
 @requirement(

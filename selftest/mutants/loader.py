@@ -228,3 +228,35 @@ class BrokenUserPackFallsBack(ProtocolHandler):
             if register_id not in loader.list_register_ids():
                 raise
             return loader.load_register_pack(register_id)
+
+
+class StemNotCompared(PackLoader):
+    """A loader that reads a pack without comparing its register_id with the id asked for."""
+
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        return super().read_pack(path, None)  # type: ignore[arg-type]
+
+
+class RenamedPackNotNamed(ProtocolHandler):
+    """A ratified pack loaded by another file name is refused by a later check (its
+    report's id), not as REGISTER_ID_MISMATCH."""
+
+    pack_loader = StemNotCompared()
+
+
+class NormalFormCodedMalformed(PackLoader):
+    """A loader that calls a pack file out of normal form malformed, not tampered."""
+
+    def check_untampered(self, pack: RegisterPack, raw: bytes, report: dict[str, Any]) -> None:
+        try:
+            super().check_untampered(pack, raw, report)
+        except RegisterError as error:
+            if error.field is None:
+                raise recoded(error, "REGISTER_TAMPERED", "REGISTER_MALFORMED") from None
+            raise
+
+
+class WhitespaceEditMalformed(ProtocolHandler):
+    """A ratified pack with whitespace edited is refused as REGISTER_MALFORMED."""
+
+    pack_loader = NormalFormCodedMalformed()
