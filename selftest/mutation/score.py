@@ -86,8 +86,13 @@ def report(codes: dict[str, int | None], reviewed: dict[str, str]) -> str:
 
 def check(codes: dict[str, int | None], reviewed: dict[str, str], names: list[str]) -> int:
     """Exit status 1 when a named mutant (default: every one) survived, was never run, or
-    is not a mutant of this reference at all (a stale sample must not pass unseen)."""
-    problems = []
+    is not a mutant of this reference at all, or when a reviewed name is not one (a stale
+    sample or review list must not pass unseen)."""
+    problems = [
+        f"reviewed, but not a mutant of this reference: {name}"
+        for name in sorted(reviewed)
+        if name not in codes
+    ]
     for name in sorted(set(names) or set(codes)):
         if name not in codes:
             problems.append(f"not a mutant of this reference: {name}")
