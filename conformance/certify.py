@@ -133,6 +133,9 @@ def greet(engine: EngineClient) -> tuple[dict[str, Any], SuiteContext]:
         raise EngineFault("protocol", f"malformed hello or lexicon.list result: {exc!r}") from None
 
 
+Pairs = list[tuple[Requirement, Outcome]]
+
+
 def certify(
     engine: EngineClient,
     requirements: list[Requirement],
@@ -144,7 +147,7 @@ def certify(
     fail_fast: bool = False,
     options: dict[str, Any] | None = None,
     plan: Mapping[str, tuple[Profile, int | None]] | None = None,
-) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
+) -> tuple[dict[str, Any], Pairs]:
     """Run *requirements* against *engine*; return the report and each (requirement, outcome).
 
     *plan* gives some requirements their own (profile, max_examples), e.g. a budget's.
@@ -152,39 +155,55 @@ def certify(
     verdict (``report["engine_fault"]``) and no per-requirement results.
     """
     settings = {req.id: (plan or {}).get(req.id, (profile, max_examples)) for req in requirements}
-    try:
-        hello, ctx = greet(engine)
-    except EngineFault as fault:
-        report = engine_unavailable(
-            engine,
-            fault,
-            requirements,
-            profile=profile,
-            expected=expected,
-            options=options,
-            max_examples=max_examples,
-            plan=plan,
-        )
-        return report, []
-    pairs = []
-    for req in requirements:
-        outcome = run_requirement(req, engine, ctx, *settings[req.id])
-        pairs.append((req, outcome))
-        on_result(req, outcome)
-        if fail_fast and outcome.verdict in ("fail", "error"):
-            break
-    report = scoped_report(
+
+    def run_serially(ctx: SuiteContext) -> Pairs:
+        pairs = []
+        for req in requirements:
+            outcome = run_requirement(req, engine, ctx, *settings[req.id])
+            pairs.append((req, outcome))
+            on_result(req, outcome)
+            if fail_fast and outcome.verdict in ("fail", "error"):
+                break
+        return pairs
+
+    return certify_with(
         engine,
-        hello,
         requirements,
-        pairs,
+        run_serially,
         profile=profile,
         expected=expected,
         options=options,
         max_examples=max_examples,
         plan=plan,
     )
-    return report, pairs
+
+
+def certify_with(
+    engine: EngineClient,
+    requirements: list[Requirement],
+    run: Callable[[SuiteContext], Pairs],
+    *,
+    profile: Profile,
+    expected: ExpectedFailures,
+    options: dict[str, Any] | None = None,
+    max_examples: int | None = None,
+    plan: Mapping[str, tuple[Profile, int | None]] | None = None,
+) -> tuple[dict[str, Any], Pairs]:
+    """Greet *engine*, let *run* produce the outcomes, and build the scoped report; an
+    engine that cannot answer hello gets one engine-level verdict and no outcomes."""
+    scope: dict[str, Any] = {
+        "profile": profile,
+        "expected": expected,
+        "options": options,
+        "max_examples": max_examples,
+        "plan": plan,
+    }
+    try:
+        hello, ctx = greet(engine)
+    except EngineFault as fault:
+        return engine_unavailable(engine, fault, requirements, **scope), []
+    pairs = run(ctx)
+    return scoped_report(engine, hello, requirements, pairs, **scope), pairs
 
 
 def scoped_report(

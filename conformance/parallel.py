@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.certify import engine_unavailable, greet, scoped_report
+from conformance.certify import certify_with
 from conformance.engines import EngineClient, EngineFault, open_engine
 from conformance.report.expected import ExpectedFailures
 from conformance.requirements import REGISTRY, Requirement, SuiteContext
@@ -134,40 +134,23 @@ def certify_parallel(
     *engine* answers hello; an engine that cannot is certified on *engine* alone, which
     ends the run with one engine-level verdict.
     """
-    try:
-        hello, _ = greet(engine)
-    except EngineFault as fault:
-        report = engine_unavailable(
-            engine,
-            fault,
-            requirements,
-            profile=profile,
-            expected=expected,
-            options=options,
-            max_examples=max_examples,
-            plan=plan,
-        )
-        return report, []
-    pairs = run_parallel(
-        spec,
-        requirements,
-        profile,
-        workers=workers,
-        max_examples=max_examples,
-        durations=durations,
-        on_result=on_result,
-        fail_fast=fail_fast,
-        plan=plan,
-    )
-    report = scoped_report(
+    return certify_with(
         engine,
-        hello,
         requirements,
-        pairs,
+        lambda ctx: run_parallel(
+            spec,
+            requirements,
+            profile,
+            workers=workers,
+            max_examples=max_examples,
+            durations=durations,
+            on_result=on_result,
+            fail_fast=fail_fast,
+            plan=plan,
+        ),
         profile=profile,
         expected=expected,
         options=options,
         max_examples=max_examples,
         plan=plan,
     )
-    return report, pairs
