@@ -10,16 +10,17 @@ import contextlib
 import io
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import reference
 from reference.canonical import wire_json
-from reference.errors import EngineError, UsageError
+from reference.errors import EngineError, RegisterError, UsageError
 
 if TYPE_CHECKING:
+    from reference.registers.ratify import EvidenceProbe
     from reference.runtime import ChatResponse, ChatRuntime
 
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -177,10 +178,45 @@ def cmd_lexicon(args: argparse.Namespace) -> int:
 
 
 def cmd_ratify(args: argparse.Namespace) -> int:
-    from reference.registers.ratify import main_ratify
     from reference.runtime.probe import register_probe
 
     return main_ratify(args.paths, evidence_probe=register_probe)
+
+
+def main_ratify(
+    paths: Sequence[str],
+    *,
+    evidence_probe: EvidenceProbe | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Ratify each path, one line per pack; returns 2 if any pack was refused, else 0.
+
+    *out* and *err* default to the current ``sys.stdout`` and ``sys.stderr``.
+    Refusals print ``error: <CODE>: <path>: <message>`` on one line, never a traceback.
+    """
+    from reference.registers.ratify import ratify_pack_file
+
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    if not paths:
+        print("error: USAGE: ratify needs at least one register pack path", file=err)
+        return 2
+    status = 0
+    for raw_path in paths:
+        try:
+            report = ratify_pack_file(Path(raw_path), evidence_probe=evidence_probe)
+        except RegisterError as exc:
+            message = " ".join(f"{raw_path}: {exc.message}".splitlines())
+            print(f"error: {exc.code}: {message}", file=err)
+            status = 2
+            continue
+        methods = ",".join(report["methods"])
+        print(
+            f"ratified {report['register_id']} seal={report['seal'][:12]} methods={methods}",
+            file=out,
+        )
+    return status
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@ process that died before its soak is reported, and no started process outlives t
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -40,3 +41,29 @@ def test_another_command_ends_the_processes_of_the_first() -> None:
 def test_an_engine_that_died_before_its_soak_is_reported(tmp_path: Path) -> None:
     record = soak_and_kill(EXITS_AT_ONCE, str(tmp_path), KillPlan(0, 1, 0), KILL_TIMEOUT, 1)
     assert record.error == "the engine exited before it was killed"
+
+
+def test_a_forked_harness_starts_its_own_processes() -> None:
+    """A harness forked after processes were started ahead (mutmut forks one per mutant)
+    never takes its parent's: it could not kill or reap them."""
+    from conformance.state import killer
+
+    parent_ready = killer.WARM.take(WAITS_FOR_INPUT, ahead=1)
+    (ahead,) = killer.WARM._ready
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        taken = killer.WARM.take(WAITS_FOR_INPUT, ahead=0)
+        os.write(write, b"parent" if taken.pid == ahead.pid else b"own")
+        taken.kill()
+        taken.wait()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    answer = os.read(read, 16)
+    os.close(read)
+    os.close(write)
+    killer.WARM.close()
+    parent_ready.kill()
+    parent_ready.wait()
+    assert answer == b"own", "the forked harness took a process its parent started"
+    assert ahead.poll() is not None

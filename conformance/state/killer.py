@@ -126,6 +126,12 @@ class WarmStarts:
         with self._lock:
             self._end_all()
 
+    def forget(self) -> None:
+        """In a forked harness: drop the processes the parent started; they stay the parent's."""
+        self._lock = threading.Lock()
+        self._command = []
+        self._ready = deque()
+
     def _end_all(self) -> None:
         while self._ready:
             process = self._ready.popleft()
@@ -136,6 +142,7 @@ class WarmStarts:
 
 WARM = WarmStarts()
 """The processes started ahead for STATE-KILL-001 in this harness process."""
+os.register_at_fork(after_in_child=WARM.forget)
 
 
 def soak_and_kill(
@@ -198,8 +205,9 @@ def _send(process: Process, line: bytes) -> None:
 
 
 def _kill(process: Process) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     if process.stdin is not None:
         with contextlib.suppress(BrokenPipeError):

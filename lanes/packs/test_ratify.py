@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.canonical import pretty_json
+from reference.cli import main_ratify
 from reference.errors import RegisterError
 from reference.registers.loader import SHIPPED_DATA_DIR, SHIPPED_REGISTER_IDS, load_register_pack
-from reference.registers.ratify import main_ratify, ratify_pack_file
+from reference.registers.ratify import ratify_pack_file
 from reference.registers.seal import (
     pack_source_sha256,
     report_path_for,

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from state_helpers import put, recognizer, snapshot
 
-from reference.state import RecordingFileOps, StateStore, load_state, replay
+from lanes._support.replay import replay
+from reference.state import RecordingFileOps, StateStore, load_state
 from reference.state.manifest import build_manifest
 
 

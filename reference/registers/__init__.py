@@ -16,7 +16,7 @@ from reference.registers.model import (
     RegisterPack,
     is_unregistered,
 )
-from reference.registers.ratify import Ratifier, main_ratify, ratify_pack_file
+from reference.registers.ratify import Ratifier, ratify_pack_file
 
 __all__ = [
     "SHIPPED_REGISTER_IDS",
@@ -28,6 +28,5 @@ __all__ = [
     "is_unregistered",
     "list_register_ids",
     "load_register_pack",
-    "main_ratify",
     "ratify_pack_file",
 ]

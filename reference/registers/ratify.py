@@ -6,13 +6,11 @@ over the same pack writes byte-identical files.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from reference.canonical import canonical_json, pretty_json
-from reference.errors import RegisterError
 from reference.registers.loader import read_pack_file
 from reference.registers.model import PER_INTENT_KEY, SEAL_FIELD, RegisterPack
 from reference.registers.pending import commit_pair, recover
@@ -160,40 +158,3 @@ def ratify_pack_file(path: Path, *, evidence_probe: EvidenceProbe | None = None)
     in normal form with ``mastery_report_sha256`` set to the report's seal.
     """
     return Ratifier(evidence_probe).ratify(Path(path))
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.splitlines())
-
-
-def main_ratify(
-    paths: Sequence[str],
-    *,
-    evidence_probe: EvidenceProbe | None = None,
-    out: TextIO | None = None,
-    err: TextIO | None = None,
-) -> int:
-    """Ratify each path, one line per pack; returns 2 if any pack was refused, else 0.
-
-    *out* and *err* default to the current ``sys.stdout`` and ``sys.stderr``.
-    Refusals print ``error: <CODE>: <path>: <message>`` on one line, never a traceback.
-    """
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
-    if not paths:
-        print("error: USAGE: ratify needs at least one register pack path", file=err)
-        return 2
-    status = 0
-    for raw_path in paths:
-        try:
-            report = ratify_pack_file(Path(raw_path), evidence_probe=evidence_probe)
-        except RegisterError as exc:
-            print(f"error: {exc.code}: {_one_line(f'{raw_path}: {exc.message}')}", file=err)
-            status = 2
-            continue
-        methods = ",".join(report["methods"])
-        print(
-            f"ratified {report['register_id']} seal={report['seal'][:12]} methods={methods}",
-            file=out,
-        )
-    return status

@@ -10,7 +10,6 @@ from reference.state.loader import LoadedState, load_state
 from reference.state.lock import WriterLock
 from reference.state.proposals import PENDING_CAP
 from reference.state.records import CURRENT_SCHEMA_VERSION, KINDS, validate_record
-from reference.state.replay import replay
 from reference.state.soak import soak
 from reference.state.store import StateStore
 
@@ -36,7 +35,6 @@ __all__ = [
     "read_lineage",
     "recorder_of",
     "recover",
-    "replay",
     "soak",
     "validate_record",
 ]

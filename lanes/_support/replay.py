@@ -1,4 +1,5 @@
-"""Replaying recorded file-system ops (see ``RecordingFileOps``) on a directory."""
+"""Replaying file-system ops recorded by the reference's ``RecordingFileOps`` on a directory,
+for the lanes that build crash states from a recorded commit."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import base64
 from pathlib import Path
 from typing import Any
 
-from reference.state.fsops import FileOps
+from reference.state import FileOps
 
 _PATH_OPS = {
     "mkdir": "mkdir",
