@@ -14,6 +14,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +78,20 @@ def _run_one(req_id: str, profile: Profile, max_examples: int | None) -> Outcome
     return run_requirement(REGISTRY[req_id], engine, ctx, profile, max_examples)
 
 
+WORKER_DIED = (
+    "not finished: a harness worker process died (killed from outside, or crashed inside "
+    "an in-process engine), which stops every requirement not yet finished"
+)
+
+
+def _outcome(future: Future[Outcome], req_id: str) -> Outcome:
+    """The requirement's outcome; an error when a worker process died before it finished."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        return Outcome(req_id, "error", message=WORKER_DIED, fault="crash")
+
+
 def run_parallel(
     spec: EngineSpec,
     requirements: list[Requirement],
@@ -105,7 +120,7 @@ def run_parallel(
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 req_id = pending.pop(future)
-                outcomes[req_id] = future.result()
+                outcomes[req_id] = _outcome(future, req_id)
                 on_result(REGISTRY[req_id], outcomes[req_id])
             if fail_fast and any(o.verdict in ("fail", "error") for o in outcomes.values()):
                 for future in pending:

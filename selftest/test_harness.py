@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -29,6 +30,7 @@ from conformance.report.expected import ExpectedFailures
 from conformance.report.validation import validate
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, run_requirement
+from reference.serve import ProtocolHandler
 from selftest.engines import BROKEN
 from selftest.reference_engine import REFERENCE_FACTORY
 
@@ -331,3 +333,22 @@ def test_a_hung_engine_and_its_children_are_killed(tmp_path) -> None:
         ["pgrep", "-f", f"sleep [89]{marker}"], capture_output=True, text=True, check=False
     )
     assert survivors.stdout == "", f"left running: {survivors.stdout}"
+
+
+class DiesOnAlgebra(ProtocolHandler):
+    """Kills its own process on any algebra op: an in-process engine that crashes hard."""
+
+    def dispatch(self, request: object) -> dict[str, object]:
+        if isinstance(request, dict) and str(request.get("op")).startswith("algebra."):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().dispatch(request)
+
+
+def test_a_dead_worker_is_an_error_not_a_traceback(tmp_path) -> None:
+    args = ("--engine-python", "selftest.test_harness:DiesOnAlgebra", "-n", "2", "-k", "ALG-")
+    done = conformance("certify", *args, "--quiet", "--report", str(tmp_path))
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    assert done.returncode not in (0, 3), done.stdout
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    verdicts = {result["id"]: result["verdict"] for result in report["results"]}
+    assert verdicts and set(verdicts.values()) == {"error"}, verdicts
