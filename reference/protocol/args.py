@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from reference.protocol.envelope import MARKER_BUCKETS, REQUIRED_MARKER_BUCKETS, bad_arg
 from reference.realize.variation import DecorationSeed
-from reference.truth.intent import IntentTag
 
 if TYPE_CHECKING:
     pass
@@ -83,6 +82,8 @@ def decoration_seed_arg(args: Mapping[str, Any]) -> DecorationSeed:
 
 def intent_arg(args: Mapping[str, Any], name: str) -> str:
     """An ``IntentTag`` member name."""
+    from reference.truth.intent import IntentTag
+
     value = string_arg(args, name)
     if value not in IntentTag.__members__:
         bad_arg(name, f"argument {name!r} is not an IntentTag name")

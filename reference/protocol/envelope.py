@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import sys
 import threading
-import traceback
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeGuard
 
@@ -170,6 +169,8 @@ def engine_error_response(request: object, exc: EngineError) -> dict[str, Any]:
 
 def internal_error_response(request: object, exc: BaseException) -> dict[str, Any]:
     """ENGINE_INTERNAL for an unexpected exception; the traceback goes to stderr."""
+    import traceback
+
     traceback.print_exception(exc, file=sys.stderr)
     message = f"{type(exc).__name__}: {exc}"
     return error_response(echo_id(request), ENGINE_INTERNAL, message)

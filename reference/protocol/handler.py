@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -9,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 import reference
 from reference.canonical import pretty_json
 from reference.errors import EngineError
-from reference.lexicon import default_lexicon
 from reference.protocol.algebra_ops import ALGEBRA_CAPABILITIES, ALGEBRA_OPS, AlgebraOps
 from reference.protocol.args import (
     decoration_seed_arg,
@@ -42,13 +42,11 @@ from reference.protocol.envelope import (
 )
 from reference.protocol.state_ops import STATE_CAPABILITIES, STATE_OPS, StateOps
 from reference.realize.steps import TurnSteps
-from reference.registers.loader import PackLoader
-from reference.registers.model import RegisterPack
-from reference.registers.ratify import Ratifier
-from reference.registers.seal import report_path_for
-from reference.registers.validate import parse_pack
 
 if TYPE_CHECKING:
+    from reference.registers.loader import PackLoader
+    from reference.registers.model import RegisterPack
+    from reference.registers.ratify import Ratifier
     from reference.runtime import ChatRuntime
 
 CAPABILITIES = (
@@ -101,15 +99,25 @@ class ProtocolHandler(StateOps, AlgebraOps, TurnSteps):
     """
 
     ops: Mapping[str, OpSpec] = OPS
-    ratifier: Ratifier = Ratifier()
-    """Ratifies for ``register.ratify``; a broken engine gives one with a step replaced."""
-    pack_loader: PackLoader = PackLoader()
-    """Loads for ``register.load``; a broken engine gives one with a step replaced."""
 
     def __init__(self) -> None:
         super().__init__()
         self.sessions: dict[str, ChatRuntime] = {}
         self.sessions_opened = 0
+
+    @functools.cached_property
+    def ratifier(self) -> Ratifier:
+        """Ratifies for ``register.ratify``; a broken engine gives one with a step replaced."""
+        from reference.registers.ratify import Ratifier
+
+        return Ratifier()
+
+    @functools.cached_property
+    def pack_loader(self) -> PackLoader:
+        """Loads for ``register.load``; a broken engine gives one with a step replaced."""
+        from reference.registers.loader import PackLoader
+
+        return PackLoader()
 
     def handle(self, request: object) -> dict[str, Any]:
         """Answer one parsed request with a response dict; never raises."""
@@ -159,6 +167,8 @@ class ProtocolHandler(StateOps, AlgebraOps, TurnSteps):
 
     def op_register_ratify(self, args: dict[str, Any]) -> dict[str, Any]:
         """Ratify a copy of the pack in a fresh directory; return both files and the report."""
+        from reference.registers.seal import report_path_for
+
         pack = object_arg(args, "pack")
         register_id = self.validate_pack(pack, None).register_id
         with op_directory("core-ratify-") as directory:
@@ -248,6 +258,8 @@ class ProtocolHandler(StateOps, AlgebraOps, TurnSteps):
 
     def lexicon_rows(self) -> list[dict[str, Any]]:
         """One row per lemma: lemma, pack, pos, has_gloss."""
+        from reference.lexicon import default_lexicon
+
         return [
             {"lemma": e.lemma, "pack": e.pack_id, "pos": e.pos, "has_gloss": e.has_gloss}
             for e in default_lexicon().lemmas
@@ -255,6 +267,8 @@ class ProtocolHandler(StateOps, AlgebraOps, TurnSteps):
 
     def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
         """Structurally validate a pack object (REGISTER_* codes)."""
+        from reference.registers.validate import parse_pack
+
         return parse_pack(pack, expected_id=expected_id)
 
     def ratify_pack(self, path: Path) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from reference.realize.compose import realize
 from reference.realize.depth import DISCLOSURE_KEY, resolve_disclosure_domain_count
 from reference.realize.variation import DecorationSeed, Decorator
 from reference.registers.model import RegisterPack
@@ -35,6 +34,8 @@ class TurnSteps(Decorator):
 
     def realize_turn(self, runtime: TurnRuntime, record: TruthRecord) -> str:
         """The pre-decoration surface at the depth ``resolve_overrides`` gives the intent."""
+        from reference.realize.compose import realize
+
         overrides = runtime.register.realizer_overrides
         depth = self.resolve_overrides(overrides, record.intent.name)
         return realize(record, {DISCLOSURE_KEY: depth})
