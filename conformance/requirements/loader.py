@@ -66,6 +66,16 @@ def _expect_code(
     return refusal
 
 
+def _expect_load_refusal(
+    call: Callable[[], object], code: str, what: str, field: str | None
+) -> EngineRefused:
+    """The call is refused with *code* and exactly *field* (``None``: no field); the
+    message of a load or seal refusal is free text (docs/registers.md § Loading)."""
+    refusal = _expect_code(call, code, what)
+    assert refusal.field == field, f"{what}: refusal field {refusal.field!r}, expected {field!r}"
+    return refusal
+
+
 def _names_field(refusal: EngineRefused, field: str, what: str) -> None:
     """``field`` is the offending field's dotted path, and the message names the field
     (its last path component, when that is printable)."""
@@ -287,7 +297,8 @@ def _b64(data: bytes) -> str:
 
 @requirement(
     "LOAD-SEAL-001",
-    "a pack that was never ratified does not load (REGISTER_NOT_RATIFIED)",
+    "a pack that was never ratified does not load (REGISTER_NOT_RATIFIED, field "
+    "mastery_report_sha256)",
     family="loader",
     capabilities=("registers.load",),
     seed=SEAL,
@@ -298,12 +309,15 @@ def _b64(data: bytes) -> str:
 def not_ratified(engine: EngineClient, document: dict[str, Any]) -> None:
     rid = document["register_id"]
     files = {f"{rid}.json": _b64(json.dumps(document, sort_keys=True, indent=2).encode() + b"\n")}
-    _expect_code(lambda: _load(engine, rid, files), "REGISTER_NOT_RATIFIED", "unratified pack")
+    _expect_load_refusal(
+        lambda: _load(engine, rid, files), "REGISTER_NOT_RATIFIED", "unratified pack", SEAL_FIELD
+    )
 
 
 @requirement(
     "LOAD-SEAL-002",
-    "a pack whose seal does not match its report does not load (REGISTER_SEAL_MISMATCH)",
+    "a pack whose seal does not match its report does not load (REGISTER_SEAL_MISMATCH, "
+    "field mastery_report_sha256)",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed=SEAL,
@@ -318,25 +332,28 @@ def seal_mismatch(engine: EngineClient, scenario: list[Any]) -> None:
     files, other_files = ratified_files(engine, first), ratified_files(engine, other)
     report = f"{rid}.mastery_report.json"
     swapped = {**files, report: other_files[report]}
-    _expect_code(
+    _expect_load_refusal(
         lambda: _load(engine, rid, swapped),
         "REGISTER_SEAL_MISMATCH",
         "pack with another pack's report",
+        SEAL_FIELD,
     )
     raw = base64.b64decode(files[f"{rid}.json"])
     seal = json.loads(raw)[SEAL_FIELD]
     forged = raw.replace(seal.encode(), _other_seal(seal).encode())
-    _expect_code(
+    _expect_load_refusal(
         lambda: _load(engine, rid, {**files, f"{rid}.json": _b64(forged)}),
         "REGISTER_SEAL_MISMATCH",
         "pack naming a seal its own report does not have",
+        SEAL_FIELD,
     )
 
 
 @requirement(
     "LOAD-TAMPER-001",
     "a ratified pack loads, and any edit of its file (a byte anywhere, a field's content, "
-    "whitespace alone) makes it refuse to load",
+    "whitespace alone, bytes that are not JSON, an unknown field) makes it refuse to load, "
+    "REGISTER_TAMPERED with the field of the fault",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed="ADR-0070 § Trust boundaries (self-seal still verified)",
@@ -352,29 +369,40 @@ def tampered_pack_refused(engine: EngineClient, scenario: list[Any]) -> None:
     files = ratified_files(engine, document)
     assert _load(engine, rid, files)["pack"]["register_id"] == rid, "the ratified pack"
     raw = base64.b64decode(files[f"{rid}.json"])
-    for what, edited, code in _edits(raw, position, delta, description):
+    for what, edited, code, field in _edits(raw, position, delta, description):
         refusal = _refusal(partial(_load, engine, rid, {**files, f"{rid}.json": _b64(edited)}))
         assert refusal is not None, f"{what}, and the pack still loads"
         assert refusal.code.startswith(code), f"{what}: refused with {refusal.code}, not {code}"
+        if field != ANY_FIELD:
+            assert refusal.field == field, f"{what}: refusal field {refusal.field!r}, not {field!r}"
 
 
-def _edits(raw: bytes, position: int, delta: int, description: str) -> list[tuple[str, bytes, str]]:
+def _edits(raw: bytes, position: int, delta: int, description: str) -> list[Edit]:
     """A byte changed at a position spread evenly over the file (any REGISTER_ code: it may
-    break the JSON or the seal), a field's content (pack_source_sha256 no longer matches)
-    and whitespace alone (the file is no longer its normal form): both REGISTER_TAMPERED."""
+    break the JSON or the seal); then REGISTER_TAMPERED (docs/registers.md § Loading) for a
+    field's content (pack_source_sha256 no longer matches), whitespace alone (not the normal
+    form: no field), the last bytes cut (not JSON: no field) and an unknown top-level field
+    (malformed beside its report: that field)."""
     index = int(hashlib.sha256(b"%d" % position).hexdigest(), 16) % len(raw)
     flipped = bytearray(raw)
     flipped[index] = (flipped[index] + delta) % 256
-    old = json.dumps(json.loads(raw)["description"], ensure_ascii=False).encode()
+    pack = json.loads(raw)
+    old = json.dumps(pack["description"], ensure_ascii=False).encode()
     new = json.dumps(description + "!", ensure_ascii=False).encode()
     return [
-        (f"byte {index} changed by +{delta}", bytes(flipped), "REGISTER_"),
-        ("the description's content changed", raw.replace(old, new, 1), TAMPERED),
-        ("a space added before the first newline", raw.replace(b"\n", b" \n", 1), TAMPERED),
+        (f"byte {index} changed by +{delta}", bytes(flipped), "REGISTER_", ANY_FIELD),
+        ("the description's content changed", raw.replace(old, new, 1), TAMPERED, SOURCE),
+        ("a space added before the first newline", raw.replace(b"\n", b" \n", 1), TAMPERED, None),
+        ("the closing brace cut (not JSON)", raw.rstrip()[:-1], TAMPERED, None),
+        ("an unknown top-level field added", _normal_form({**pack, EXTRA: "x"}), TAMPERED, EXTRA),
     ]
 
 
 TAMPERED = "REGISTER_TAMPERED"
+SOURCE = "pack_source_sha256"
+EXTRA = "zz_unratified"
+ANY_FIELD = "<any field>"
+Edit = tuple[str, bytes, str, str | None]
 
 
 @requirement(
@@ -406,14 +434,16 @@ def renamed_pack_refused(engine: EngineClient, scenario: list[Any]) -> None:
 
 @requirement(
     "LOAD-FOUND-001",
-    "loading an id with no pack file is refused with REGISTER_NOT_FOUND",
+    "loading an id with no pack file is refused with REGISTER_NOT_FOUND, field register_id",
     family="loader",
     capabilities=("registers.load",),
     seed=LOADER,
     strategy=lambda ctx: gen.register_ids.map(lambda r: f"absent_{r}"),
 )
 def not_found(engine: EngineClient, register_id: str) -> None:
-    _expect_code(lambda: _load(engine, register_id, {}), "REGISTER_NOT_FOUND", register_id)
+    _expect_load_refusal(
+        lambda: _load(engine, register_id, {}), "REGISTER_NOT_FOUND", register_id, "register_id"
+    )
 
 
 METHODS = {
@@ -426,7 +456,7 @@ METHODS = {
 @requirement(
     "LOAD-RATIFY-001",
     "the ratify gate labels methods by pack kind, reports transitions as reserved, refuses an "
-    "empty non-null pack (REGISTER_EMPTY_NON_NULL) and is idempotent",
+    "empty non-null pack (REGISTER_EMPTY_NON_NULL naming depth_preference) and is idempotent",
     family="loader",
     capabilities=("registers.ratify",),
     seed=GATE,
@@ -455,6 +485,7 @@ def ratify_gate(engine: EngineClient, document: dict[str, Any]) -> None:
         lambda: engine.call("register.ratify", {"pack": empty}),
         "REGISTER_EMPTY_NON_NULL",
         "a terse pack with nothing in it",
+        "depth_preference",
     )
 
 
@@ -610,8 +641,10 @@ def _normal_form(value: object) -> bytes:
 
 @requirement(
     "LOAD-SEAL-003",
-    "an edited report does not load (REGISTER_SEAL_MISMATCH): content changed under the same "
-    "seal, the same content out of normal form, or another register's sealed report",
+    "an edited report does not load (REGISTER_SEAL_MISMATCH with the report's field): content "
+    "changed under the same seal, no seal, a float under the old seal, bytes that are not "
+    "JSON, the same content out of normal form, another register's sealed report, or a "
+    "resealed verdict other than ratified",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed="ADR-0070 § Trust boundaries (self-seal still verified)",
@@ -630,17 +663,45 @@ def edited_report_refused(engine: EngineClient, scenario: list[Any]) -> None:
     other_id = f"{rid}x" if len(rid) < 64 else f"{rid[:-1]}x"
     other = ratified_files(engine, {**document, "register_id": other_id})
     foreign = base64.b64decode(other[f"{other_id}.mastery_report.json"])
+    body = {key: value for key, value in report.items() if key != "seal"}
+    weighed = {**report, "evidence": {**report["evidence"], "weight": 0.5}}
     edits = (
-        ("methods edited", _normal_form(edited)),
-        ("compacted", compact),
-        ("another register's report", foreign),
+        ("methods edited", _normal_form(edited), REPORT),
+        ("without its seal", _normal_form(body), REPORT),
+        ("with a float under the old seal", _normal_form(weighed), REPORT),
+        ("cut short (not JSON)", _normal_form(report).rstrip()[:-1], REPORT),
+        ("compacted", compact, REPORT),
+        ("another register's report", foreign, f"{REPORT}.register_id"),
     )
-    for what, raw in edits:
-        _expect_code(
+    for what, raw, field in edits:
+        _expect_load_refusal(
             partial(_load, engine, rid, {**files, name: _b64(raw)}),
             "REGISTER_SEAL_MISMATCH",
             f"report {what}",
+            field,
         )
+    _expect_load_refusal(
+        partial(_load, engine, rid, _rejected(files, rid, body)),
+        "REGISTER_SEAL_MISMATCH",
+        "report resealed with the verdict 'rejected', the pack resealed to match",
+        f"{REPORT}.verdict",
+    )
+
+
+REPORT = "mastery_report"
+
+
+def _rejected(files: dict[str, str], rid: str, body: dict[str, Any]) -> dict[str, str]:
+    """The pair with the report's verdict set to ``rejected`` and sealed again, and the pack
+    naming the new seal: every check but the verdict holds."""
+    unsealed = {**body, "verdict": "rejected"}
+    report = {**unsealed, "seal": digest(unsealed)}
+    pack = base64.b64decode(files[f"{rid}.json"])
+    old_seal = json.loads(pack)[SEAL_FIELD]
+    return {
+        f"{rid}.json": _b64(pack.replace(old_seal.encode(), report["seal"].encode())),
+        f"{rid}.mastery_report.json": _b64(_normal_form(report)),
+    }
 
 
 SHAPES: dict[str, tuple[dict[str, Any], str, str]] = {

@@ -5,10 +5,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from reference.canonical import FloatInHashError, canonical_json
 from reference.errors import RegisterError
 from reference.registers import PackLoader, Ratifier, loader
 from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
@@ -260,3 +262,176 @@ class WhitespaceEditMalformed(ProtocolHandler):
     """A ratified pack with whitespace edited is refused as REGISTER_MALFORMED."""
 
     pack_loader = NormalFormCodedMalformed()
+
+
+def fieldless(error: RegisterError) -> RegisterError:
+    """*error* with the same code and message and no field."""
+    return RegisterError(error.message, field=None, code=error.code)
+
+
+class NotFoundWithoutField(ProtocolHandler):
+    """A pack that is not there is refused as REGISTER_NOT_FOUND without its field."""
+
+    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
+        try:
+            return super().load_pack(register_id, search_path)
+        except RegisterError as error:
+            if error.code != "REGISTER_NOT_FOUND":
+                raise
+            raise fieldless(error) from None
+
+
+class UnratifiedFieldless(PackLoader):
+    """A loader whose REGISTER_NOT_RATIFIED carries no field."""
+
+    def require_ratified(self, pack: RegisterPack, path: Path) -> Path:
+        try:
+            return super().require_ratified(pack, path)
+        except RegisterError as error:
+            raise fieldless(error) from None
+
+
+class NotRatifiedWithoutField(ProtocolHandler):
+    """An unratified pack is refused as REGISTER_NOT_RATIFIED without its field."""
+
+    pack_loader = UnratifiedFieldless()
+
+
+class SealMismatchFieldless(PackLoader):
+    """A loader whose pack-seal mismatch carries no field."""
+
+    def check_seal(self, pack: RegisterPack, report: dict[str, Any]) -> None:
+        try:
+            super().check_seal(pack, report)
+        except RegisterError as error:
+            raise fieldless(error) from None
+
+
+class SealMismatchWithoutField(ProtocolHandler):
+    """A pack naming another seal than its report's is refused without its field."""
+
+    pack_loader = SealMismatchFieldless()
+
+
+class ReportRefusalsFieldless(PackLoader):
+    """A loader whose report refusals carry no field."""
+
+    def read_report(self, report_path: Path, register_id: str) -> dict[str, Any]:
+        try:
+            return super().read_report(report_path, register_id)
+        except RegisterError as error:
+            raise fieldless(error) from None
+
+
+class ReportRefusalsWithoutField(ProtocolHandler):
+    """A report that fails a check is refused as REGISTER_SEAL_MISMATCH without its field."""
+
+    pack_loader = ReportRefusalsFieldless()
+
+
+class UnreadableReportIsMalformed(PackLoader):
+    """A loader that calls a report that is not JSON malformed."""
+
+    def read_report(self, report_path: Path, register_id: str) -> dict[str, Any]:
+        try:
+            json.loads(report_path.read_bytes())
+        except ValueError:
+            fail("REGISTER_MALFORMED", f"{report_path} is not JSON", "mastery_report")
+        return super().read_report(report_path, register_id)
+
+
+class UnreadableReportMalformed(ProtocolHandler):
+    """A report that is not JSON is refused as REGISTER_MALFORMED, not REGISTER_SEAL_MISMATCH."""
+
+    pack_loader = UnreadableReportIsMalformed()
+
+
+class AnyVerdict(PackLoader):
+    """A loader that accepts a sealed report whatever its verdict."""
+
+    def read_report(self, report_path: Path, register_id: str) -> dict[str, Any]:
+        try:
+            return super().read_report(report_path, register_id)
+        except RegisterError as error:
+            if error.field != "mastery_report.verdict":
+                raise
+            report: dict[str, Any] = json.loads(report_path.read_bytes())
+            return report
+
+
+class VerdictUnchecked(ProtocolHandler):
+    """A sealed report whose verdict is not "ratified" is accepted."""
+
+    pack_loader = AnyVerdict()
+
+
+class UnhashableSealTrusted(PackLoader):
+    """A loader that takes a report it cannot hash, or one without a string seal, as sealed."""
+
+    def report_seal_verifies(self, report: dict[str, Any]) -> bool:
+        if not isinstance(report.get("seal"), str):
+            return True
+        try:
+            canonical_json({k: v for k, v in report.items() if k != "seal"})
+        except FloatInHashError:
+            return True
+        return super().report_seal_verifies(report)
+
+
+class UnverifiableSealAccepted(ProtocolHandler):
+    """A report without a seal, or holding a float, counts as verified."""
+
+    pack_loader = UnhashableSealTrusted()
+
+
+class ReadWithoutTamperCheck(PackLoader):
+    """A loader that reads a pack as an unratified one would be read, report or not."""
+
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        return loader.read_pack_file(path, expected_id=register_id)
+
+
+class UnreadableRatifiedPackMalformed(ProtocolHandler):
+    """A ratified pack edited into bad JSON is refused as REGISTER_MALFORMED, not tampered."""
+
+    pack_loader = ReadWithoutTamperCheck()
+
+
+class TamperedFieldless(PackLoader):
+    """A loader whose REGISTER_TAMPERED refusals carry no field."""
+
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        try:
+            return super().read_pack(path, register_id)
+        except RegisterError as error:
+            if error.code != "REGISTER_TAMPERED":
+                raise
+            raise fieldless(error) from None
+
+    def check_untampered(self, pack: RegisterPack, raw: bytes, report: dict[str, Any]) -> None:
+        try:
+            super().check_untampered(pack, raw, report)
+        except RegisterError as error:
+            raise fieldless(error) from None
+
+
+class TamperedWithoutField(ProtocolHandler):
+    """A tampered pack is refused as REGISTER_TAMPERED without the field of the fault."""
+
+    pack_loader = TamperedFieldless()
+
+
+class GateFieldless(Ratifier):
+    """A ratifier whose gate refusal carries no field."""
+
+    def check_gate(self, pack: RegisterPack) -> None:
+        try:
+            super().check_gate(pack)
+        except RegisterError as error:
+            raise fieldless(error) from None
+
+
+class GateRefusalWithoutField(ProtocolHandler):
+    """An empty pack claiming a non-standard depth is refused without naming depth_preference."""
+
+    ratifier = GateFieldless()
