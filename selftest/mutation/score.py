@@ -2,10 +2,10 @@
 
 ``python -m selftest.mutation.score sample N`` prints N mutant names per module, the
 same on every machine (ordered by the SHA-256 of the name). ``... report`` reads
-``mutants/**/*.meta`` and prints, per module, killed, survived, reviewed (listed in
-``equivalent.txt`` as equivalent or not normative), "no tests" (no requirement reaches the
-mutated code in-process) and unchecked mutants, and the score killed / (killed + survived).
-``... check`` exits 1 when a checked mutant that is not reviewed survived.
+``mutants/**/*.meta`` and prints, per module, killed, survived, "no tests" (no requirement
+reaches the mutated code), reviewed (listed in ``equivalent.txt``) and unchecked mutants,
+and the score killed / (killed + survived + no tests). ``... check`` exits 1 when a checked
+mutant that is not reviewed survived or was never reached.
 """
 
 from __future__ import annotations
@@ -112,8 +112,8 @@ def check(codes: dict[str, int | None], reviewed: dict[str, str], names: list[st
             problems.append(f"not a mutant of this reference: {name}")
         elif codes[name] is None:
             problems.append(f"not run: {name}")
-        elif codes[name] == 0 and not is_reviewed(name, reviewed):
-            problems.append(f"survived: {name}")
+        elif codes[name] in (0, 33) and not is_reviewed(name, reviewed):
+            problems.append(f"{'survived' if codes[name] == 0 else 'no tests'}: {name}")
     print("\n".join(problems) or "no survivor")
     return 1 if problems else 0
 
