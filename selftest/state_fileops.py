@@ -8,6 +8,7 @@ bent ``FileOps`` really does.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from reference.state import FileOps, StateError
@@ -134,3 +135,17 @@ class SingleRead(FileOps):
     def read_file(self, path: Path) -> bytes | None:
         data = super().read_file(path)
         return None if data is None else data[:READ_BUFFER]
+
+
+class UnreadableWrites(FileOps):
+    """A directory made, a file unlinked or a tree removed that fails with EACCES, EPERM or
+    EIO is ``STATE_UNREADABLE``, as if it had been a read."""
+
+    def mkdir(self, path: Path) -> None:
+        self._do(path, lambda fd, name: os.mkdir(name, dir_fd=fd), reading=True)
+
+    def unlink(self, path: Path) -> None:
+        self._do(path, lambda fd, name: os.unlink(name, dir_fd=fd), reading=True)
+
+    def remove_tree(self, path: Path) -> None:
+        self._do(path, lambda fd, name: shutil.rmtree(name, dir_fd=fd), reading=True)
