@@ -7,6 +7,7 @@ The recoveries stand in for ``reference.state.journal.recover`` behind ``state.j
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from reference.state import journal
@@ -59,6 +60,52 @@ def recover_keeping_torn_tail(
         return found
     torn = len(found.entries) + len(found.skipped) + 1
     return JournalRecovery(found.entries, (*found.skipped, torn), 0)
+
+
+def _scan(data: bytes, torn: Callable[[bytes, bool], bool]) -> JournalRecovery:
+    """``journal.scan`` with *torn(line, is_last)* deciding which complete line is torn."""
+    entries, skipped, pos, number = [], [], 0, 0
+    while pos < len(data):
+        number += 1
+        end = data.find(b"\n", pos)
+        if end < 0 or torn(data[pos:end], end + 1 == len(data)):
+            return JournalRecovery(tuple(entries), tuple(skipped), len(data) - pos)
+        entry = journal.scan(data[pos : end + 1]).entries
+        if entry:
+            entries.append(entry[0])
+        else:
+            skipped.append(number)
+        pos = end + 1
+    return JournalRecovery(tuple(entries), tuple(skipped), 0)
+
+
+def _short(line: bytes) -> bool:
+    try:
+        return len(line) - HEADER_SIZE < int(line[:8], 16)
+    except ValueError:
+        return False
+
+
+def _recover_with(path: Path, repair: bool, torn: Callable[[bytes, bool], bool]) -> JournalRecovery:
+    fs = FileOps(Path(path).parent)
+    data = fs.read_file(Path(path))
+    if data is None:
+        return JournalRecovery((), (), 0)
+    found = _scan(data, torn)
+    if repair and found.cut_bytes:
+        fs.truncate(Path(path), len(data) - found.cut_bytes)
+    return found
+
+
+def recover_short_last_as_corrupt(path: Path, *, repair: bool) -> JournalRecovery:
+    """``recover`` where a complete last line shorter than its length is corrupt, not torn."""
+    return _recover_with(path, repair, lambda line, is_last: False)
+
+
+def recover_short_line_as_torn(path: Path, *, repair: bool) -> JournalRecovery:
+    """``recover`` where any complete line shorter than its length is a torn tail: the
+    lines after a short middle line are cut."""
+    return _recover_with(path, repair, lambda line, is_last: _short(line))
 
 
 def acknowledge_first(store: StateStore, mutations: list[dict], emit: Emit) -> None:

@@ -6,6 +6,7 @@ The first line of each docstring states the defect.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,7 +21,7 @@ from reference.state import (
 )
 from reference.state.commit import CheckpointInfo
 from reference.state.core import encode_record, sort_key
-from reference.state.layout import CORE, MANIFEST, gen_name, generations
+from reference.state.layout import CORE, MANIFEST, MAX_GENERATION, gen_name, generations
 from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state
 from reference.state.manifest import build_manifest
@@ -378,3 +379,108 @@ class LinkReadingHolderStore(StateStore):
     """A ``LOCK`` replaced by a link is read through it: the refusal names a foreign pid."""
 
     writer_lock = classmethod(lambda cls, path, fs: LinkReadingLock(path, fs))
+
+
+class NumberedFromLiveStore(StateStore):
+    """A checkpoint numbers its generation one past the live one, ignoring those on disk."""
+
+    def next_generation(self) -> int:
+        return self.generation + 1
+
+
+class PrunesNothingStore(StateStore):
+    """A checkpoint never removes an older generation: they pile up."""
+
+    def prune(self, generation: int) -> None:
+        return None
+
+
+class DebrisKeptStore(StateStore):
+    """A checkpoint never clears staging entries or ``CURRENT.tmp`` planted under the writer."""
+
+    def clear_debris(self) -> None:
+        return None
+
+
+class LastGenerationRefusedStore(StateStore):
+    """Generation 99999999 is refused as exhausted: the bound is off by one."""
+
+    def next_generation(self) -> int:
+        number = super().next_generation()
+        if number >= MAX_GENERATION:
+            raise StateError(f"{self.path}: generations exhausted", field="path", code="STATE_IO")
+        return number
+
+
+class HashOfNothingStore(StateStore):
+    """A fresh state's identity is the SHA-256 of no bytes, without the schema prefix."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        loaded = super().load(fs)
+        if not loaded.fresh:
+            return loaded
+        return dataclasses.replace(loaded, identity=hashlib.sha256(b"").hexdigest())
+
+
+class ValidLeftoversRemovedStore(StateStore):
+    """The open removes every generation past the one ``CURRENT`` names, valid ones too."""
+
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        super().clear_leftovers(fs, loaded)
+        if loaded.pointer is None:
+            return
+        for number in generations(fs.list_dir(fs.root)):
+            if number > loaded.pointer:
+                fs.remove_tree(fs.root / gen_name(number))
+
+
+class OverflowForgettingQueue(ProposalQueue):
+    """The overflow journal's entries are not counted at open."""
+
+    @classmethod
+    def open(cls, path: Path, fs: FileOps) -> ProposalQueue:
+        queue = super().open(path, fs)
+        queue.spilled = 0
+        return queue
+
+
+class OverflowForgottenStore(StateStore):
+    """An open forgets that the overflow journal holds proposals: new ones are queued ahead."""
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return OverflowForgettingQueue.open(fs.root, fs)
+
+
+class NonObjectAsOpStore(StateStore):
+    """A mutation that is not an object is refused naming ``mutations[i].op``."""
+
+    def apply(self, mutations: list[dict]) -> None:
+        for index, mutation in enumerate(mutations):
+            if not isinstance(mutation, dict):
+                field = f"mutations[{index}].op"
+                raise StateError(f"{field} is missing", field=field, code="STATE_BAD_MUTATION")
+        super().apply(mutations)
+
+
+class UnreadableWritesStore(StateStore):
+    """A checkpoint that cannot create or remove an entry answers ``STATE_UNREADABLE``."""
+
+    file_ops = _bent(bent.UnreadableWrites)
+
+
+class StrictAsciiLock(WriterLock):
+    """The holder's pid is decoded as strict ASCII: other bytes raise."""
+
+    def _holder(self) -> str:
+        data = self.fs.read_file(self.path) or b""
+        text = data[:64].decode("ascii").strip()
+        return text if text.isdigit() else "unknown"
+
+
+class StrictAsciiHolderStore(StateStore):
+    """A ``LOCK`` holding bytes that are not ASCII makes a second writer's open crash."""
+
+    writer_lock = classmethod(lambda cls, path, fs: StrictAsciiLock(path, fs))

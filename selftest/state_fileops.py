@@ -8,6 +8,7 @@ bent ``FileOps`` really does.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from reference.state import FileOps, StateError
@@ -134,3 +135,27 @@ class SingleRead(FileOps):
     def read_file(self, path: Path) -> bytes | None:
         data = super().read_file(path)
         return None if data is None else data[:READ_BUFFER]
+
+
+class UnreadableWrites(FileOps):
+    """A directory made, a file unlinked or a tree removed that fails is
+    ``STATE_UNREADABLE``, as if it had been a read a load needed."""
+
+    def mkdir(self, path: Path) -> None:
+        _as_unreadable(lambda: super(UnreadableWrites, self).mkdir(path))
+
+    def unlink(self, path: Path) -> None:
+        _as_unreadable(lambda: super(UnreadableWrites, self).unlink(path))
+
+    def remove_tree(self, path: Path) -> None:
+        _as_unreadable(lambda: super(UnreadableWrites, self).remove_tree(path))
+
+
+def _as_unreadable(effect: Callable[[], None]) -> None:
+    """Run *effect*; a ``STATE_IO`` refusal is raised as ``STATE_UNREADABLE``."""
+    try:
+        effect()
+    except StateError as refusal:
+        if refusal.code != "STATE_IO":
+            raise
+        raise StateError(refusal.message, field=refusal.field, code="STATE_UNREADABLE") from None

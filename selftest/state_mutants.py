@@ -30,6 +30,8 @@ from selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
     recover_missing_as_torn,
+    recover_short_last_as_corrupt,
+    recover_short_line_as_torn,
     recover_without_checksums,
     with_claimed_dir_syncs,
 )
@@ -306,6 +308,90 @@ class LinkReadingHolder(ProtocolHandler):
         return stores.LinkReadingHolderStore
 
 
+class NumberedFromLive(ProtocolHandler):
+    """A checkpoint numbers its generation one past the live one, ignoring those on disk."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.NumberedFromLiveStore
+
+
+class PrunesNothing(ProtocolHandler):
+    """A checkpoint never removes an older generation: they pile up."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.PrunesNothingStore
+
+
+class DebrisKept(ProtocolHandler):
+    """A checkpoint never clears staging entries or ``CURRENT.tmp`` planted under the writer."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DebrisKeptStore
+
+
+class LastGenerationRefused(ProtocolHandler):
+    """Generation 99999999 is refused as exhausted: the bound is off by one."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.LastGenerationRefusedStore
+
+
+class HashOfNothing(ProtocolHandler):
+    """A fresh state's identity is the SHA-256 of no bytes, without the schema prefix."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.HashOfNothingStore
+
+
+class ValidLeftoversRemoved(ProtocolHandler):
+    """The open removes every generation past the one ``CURRENT`` names, valid ones too."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.ValidLeftoversRemovedStore
+
+
+class ShortLastLineCorrupt(ProtocolHandler):
+    """A complete last journal line shorter than its length is skipped as corrupt, not cut."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return recover_short_last_as_corrupt(path, repair=repair)
+
+
+class ShortLineTorn(ProtocolHandler):
+    """A short line anywhere in a journal is a torn tail: the lines after it are cut."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return recover_short_line_as_torn(path, repair=repair)
+
+
+class OverflowForgotten(ProtocolHandler):
+    """An open forgets that the overflow journal holds proposals: new ones are queued ahead."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.OverflowForgottenStore
+
+
+class NonObjectAsOp(ProtocolHandler):
+    """A mutation that is not an object is refused naming ``mutations[i].op``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.NonObjectAsOpStore
+
+
+class UnreadableWrites(ProtocolHandler):
+    """A checkpoint that cannot create or remove an entry answers ``STATE_UNREADABLE``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnreadableWritesStore
+
+
+class StrictAsciiHolder(ProtocolHandler):
+    """A ``LOCK`` holding bytes that are not ASCII makes a second writer's open crash."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.StrictAsciiHolderStore
+
+
 _TABLE = (
     broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
@@ -352,6 +438,18 @@ _TABLE = (
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),
     broken_engine("missing_journal_torn", MissingJournalTorn, "STATE-PROPOSE-001"),
     broken_engine("link_reading_holder", LinkReadingHolder, "STATE-LOCK-003"),
+    broken_engine("numbered_from_live", NumberedFromLive, "STATE-COMMIT-001"),
+    broken_engine("prunes_nothing", PrunesNothing, "STATE-COMMIT-001"),
+    broken_engine("debris_kept", DebrisKept, "STATE-COMMIT-001"),
+    broken_engine("last_generation_refused", LastGenerationRefused, "STATE-COMMIT-002"),
+    broken_engine("hash_of_nothing", HashOfNothing, "STATE-FRESH-001"),
+    broken_engine("valid_leftovers_removed", ValidLeftoversRemoved, "STATE-LEFTOVER-001"),
+    broken_engine("short_last_line_corrupt", ShortLastLineCorrupt, "STATE-JOURNAL-001"),
+    broken_engine("short_line_torn", ShortLineTorn, "STATE-JOURNAL-002"),
+    broken_engine("overflow_forgotten", OverflowForgotten, "STATE-JOURNAL-003"),
+    broken_engine("non_object_as_op", NonObjectAsOp, "STATE-APPLY-002"),
+    broken_engine("unreadable_writes", UnreadableWrites, "STATE-UNREADABLE-002"),
+    broken_engine("strict_ascii_holder", StrictAsciiHolder, "STATE-LOCK-003"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -395,11 +395,13 @@ def modes_preserved(engine: EngineClient, mode: int) -> None:
 
 @requirement(
     "STATE-LEFTOVER-001",
-    "leftovers of a crashed commit (staging directories, CURRENT.tmp) never leak into the "
-    "next checkpoint",
+    "leftovers of a crashed commit (staging entries, CURRENT.tmp, an invalid generation past "
+    "CURRENT) are removed by the open and never leak into the next checkpoint; a valid "
+    "generation past CURRENT is kept and numbered past",
     family="state",
     capabilities=STATE,
-    seed=f"{BRIEF} § M4 (kill -9 at any instruction)",
+    seed=f"{BRIEF} § M4 (kill -9 at any instruction); docs/state.md § Recovery rules "
+    "(leftover removal at open)",
     strategy=lambda ctx: st.tuples(records, st.binary(max_size=64)).map(list),
 )
 def leftovers_do_not_leak(engine: EngineClient, scenario: list[Any]) -> None:
@@ -411,8 +413,20 @@ def leftovers_do_not_leak(engine: EngineClient, scenario: list[Any]) -> None:
             (directory / name).mkdir()
             (directory / name / "core.jsonl").write_bytes(junk)
             (directory / name / "manifest.json").write_bytes(junk)
+        (directory / f"staging-{following + 2}").write_bytes(junk)
         (directory / "CURRENT.tmp").write_bytes(junk)
-        done = _commit(stores, directory, rows)
+        oracle.write_generation(directory, following + 1, oracle.encode_core([]), point=False)
+        store = stores.open(directory)["store"]
+        left = sorted(p.name for p in directory.iterdir() if p.name not in ("LOCK",))
+        kept = [f"gen-{n:08d}" for n in (first["generation"], following + 1)]
+        assert [n for n in left if n.startswith(("gen-", "staging-", "CURRENT."))] == kept, (
+            f"after the open: {left}; it removes staging-* entries, CURRENT.tmp and the invalid "
+            f"gen-{following:08d}, and keeps the valid gen-{following + 1:08d} past CURRENT"
+        )
+        stores.engine.call("state.apply", {"store": store, "mutations": [put(r) for r in rows]})
+        done = stores.engine.call("state.checkpoint", {"store": store})
+        stores.close(store)
+        assert done["generation"] == following + 2, f"numbered {done['generation']}"
         assert _core_bytes(directory, done["generation"]) == oracle.encode_core(rows)
         assert not (directory / "CURRENT.tmp").exists(), "CURRENT.tmp left behind"
         assert not list(directory.glob("staging-*")), "staging directory left behind"
@@ -504,19 +518,27 @@ def _refusal(engine: EngineClient, op: str, args: dict[str, Any]) -> str | None:
 
 FOREIGN_PID = "424242"
 """A pid planted outside the state directory, behind a LOCK that is a link."""
+NOT_A_PID = "\u00e9t\u00e9 42\n".encode() + b"\xff\xfe\n"
+"""What another program left in LOCK: UTF-8 and bytes that are not UTF-8, no pid."""
+LOCK_CHANGES = {
+    "unlink": "unlinked",
+    "replace": "replaced",
+    "link": "made a link",
+    "garbage": "filled with non-ASCII bytes",
+}
 
 
 @requirement(
     "STATE-LOCK-003",
     "unlinking or replacing LOCK (by a file or a link) while a writer holds the directory "
     "does not let a second writer in: it gets STATE_LOCKED, naming the holder unknown when "
-    "LOCK is gone or a link (never read through it)",
+    "LOCK is gone, a link (never read through it) or holds no pid (bytes that are not ASCII)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Single writer (the lock is on the directory, not on LOCK)",
-    strategy=lambda ctx: st.sampled_from(["unlink", "replace", "link"]),
-    max_examples=3,
-    cover=coverage.each("LOCK changes", ["unlink", "replace", "link"]),
+    strategy=lambda ctx: st.sampled_from(list(LOCK_CHANGES)),
+    max_examples=len(LOCK_CHANGES),
+    cover=coverage.each("LOCK changes", list(LOCK_CHANGES)),
 )
 def lock_survives_unlink(engine: EngineClient, how: str) -> None:
     with scratch() as root, Stores(engine) as stores:
@@ -528,15 +550,17 @@ def lock_survives_unlink(engine: EngineClient, how: str) -> None:
         if how == "link":
             (root / "pid").write_bytes(FOREIGN_PID.encode() + b"\n")
             (directory / "LOCK").symlink_to(root / "pid")
+        if how == "garbage":
+            (directory / "LOCK").write_bytes(NOT_A_PID)
         refusal = _refusal_of(engine, "state.open", {"dir": str(directory)})
-        done = {"unlink": "unlinked", "replace": "replaced", "link": "made a link"}[how]
+        done = LOCK_CHANGES[how]
         code = refusal.code if refusal else None
         assert code == "STATE_LOCKED", f"after LOCK was {done}, a second writer got {code or 'in'}"
         if how == "link" and refusal is not None:
             assert FOREIGN_PID not in refusal.message, (
                 f"the pid was read through a link: {refusal.message!r}"
             )
-        if how in ("unlink", "link"):
+        if how in ("unlink", "link", "garbage"):
             message = refusal.message if refusal else ""
             assert re.search(r"(?<![A-Za-z])unknown(?![A-Za-z])", message), (
                 f"LOCK is gone, yet the refusal does not name the holder unknown: {message!r}"
@@ -595,12 +619,27 @@ def symlinks_refused(engine: EngineClient, scenario: list[Any]) -> None:
         assert snapshot(outside) == before, f"{entry} is a link: a file outside was written"
 
 
-UNREADABLE = ("CURRENT", "gen-00000002/core.jsonl", "gen-00000002/manifest.json", "gen-00000002")
+UNREADABLE = (
+    "CURRENT",
+    "gen-00000002/core.jsonl",
+    "gen-00000002/manifest.json",
+    "gen-00000002",
+    ".",
+)
+"""Entries made unreadable (mode 000); the state directory itself is made listable but not
+searchable (mode 0400), so its listing reads and no entry in it opens."""
+
+
+def _loads_of(entry: str) -> tuple[str, ...]:
+    """The ops refused for *entry*: a writer's open of an unsearchable directory may first
+    fail to write LOCK (STATE_IO), so the directory itself is loaded read-only only."""
+    return ("state.load",) if entry == "." else LOADS
 
 
 @requirement(
     "STATE-UNREADABLE-001",
-    "a live generation or pointer that exists but cannot be read is refused with "
+    "a live generation, a pointer or the state directory that exists but cannot be read is "
+    "refused with "
     "STATE_UNREADABLE by load and open, and every byte of the directory is left as it was",
     family="state",
     capabilities=STATE,
@@ -621,13 +660,13 @@ def unreadable_refused(engine: EngineClient, scenario: list[Any]) -> None:
             directory = root / str(number)
             oracle.write_generation(directory, 1, oracle.encode_core(older))
             oracle.write_generation(directory, 2, oracle.encode_core(live))
-            os.chmod(directory / entry, 0)
+            os.chmod(directory / entry, 0o400 if entry == "." else 0)
             before[entry] = snapshot(directory)
         with bound_by_modes(command, engine.transcript) as bound:
             codes = {
                 (entry, op): _refusal(bound, op, {"dir": str(root / str(number))})
                 for number, entry in enumerate(UNREADABLE)
-                for op in LOADS
+                for op in _loads_of(entry)
             }
         changed = {
             entry: _changed(before[entry], snapshot(root / str(number)))
@@ -645,8 +684,9 @@ def unreadable_refused(engine: EngineClient, scenario: list[Any]) -> None:
 
 @requirement(
     "STATE-UNREADABLE-002",
-    "a checkpoint whose live generation was made unreadable under the writer is refused with "
-    "STATE_IO (STATE_UNREADABLE is for loads), and CURRENT still names the live generation",
+    "a checkpoint that meets a file-system failure (its live generation unreadable, the state "
+    "directory or a leftover in it not writable) is refused with STATE_IO (STATE_UNREADABLE is "
+    "for loads), and CURRENT still names the live generation",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Confinement (every other file-system failure of a state op is STATE_IO)",
@@ -658,20 +698,52 @@ def unreadable_at_checkpoint(engine: EngineClient, _: object) -> None:
     command = engine.spawn_command()
     assert command, "the engine cannot be started as a separate process"
     record = {"kind": "recognizer", "key": "k", "pattern": "p", "weight": 1}
-    with scratch() as directory:
-        oracle.write_generation(directory, 1, oracle.encode_core([]))
-        live = directory / "gen-00000001"
-        with bound_by_modes(command, engine.transcript) as bound:
+    codes, unnamed, pointers = {}, {}, {}
+    with scratch() as root, bound_by_modes(command, engine.transcript) as bound:
+        for what, (plant, locked, named) in CHECKPOINT_FAILURES.items():
+            directory = root / what.replace(" ", "-")
+            oracle.write_generation(directory, 1, oracle.encode_core([]))
             store = bound.call("state.open", {"dir": str(directory)})["store"]
             bound.call("state.apply", {"store": store, "mutations": [put(record)]})
-            os.chmod(live, 0)
+            plant(directory)
+            os.chmod(directory / locked, 0o555 if locked != "gen-00000001" else 0)
             try:
-                code = _refusal(bound, "state.checkpoint", {"store": store})
+                refusal = _refusal_of(bound, "state.checkpoint", {"store": store})
             finally:
-                os.chmod(live, 0o755)
-        pointer = (directory / "CURRENT").read_bytes()
-    assert code == "STATE_IO", f"a checkpoint that cannot read the live generation: {code or 'ok'}"
-    assert pointer == b"gen-00000001\n", f"the refused checkpoint moved CURRENT to {pointer!r}"
+                os.chmod(directory / locked, 0o755)
+            codes[what] = refusal.code if refusal else None
+            if refusal and named not in refusal.message:
+                unnamed[what] = refusal.message
+            pointers[what] = (directory / "CURRENT").read_bytes()
+    wrong = {what: code or "ok" for what, code in codes.items() if code != "STATE_IO"}
+    assert not wrong, f"a checkpoint's file-system failure not refused with STATE_IO: {wrong}"
+    assert not unnamed, f"a STATE_IO message does not name the path: {unnamed}"
+    moved = {what: p for what, p in pointers.items() if p != b"gen-00000001\n"}
+    assert not moved, f"a refused checkpoint moved CURRENT: {moved}"
+
+
+def _nothing(directory: Path) -> None:
+    """Plant nothing."""
+
+
+def _pointer_debris(directory: Path) -> None:
+    (directory / "CURRENT.tmp").write_bytes(b"gen-00000009\n")
+
+
+def _staging_debris(directory: Path) -> None:
+    (directory / "staging-9").mkdir()
+    (directory / "staging-9" / "core.jsonl").write_bytes(b"debris\n")
+
+
+CHECKPOINT_FAILURES = {
+    "live generation unreadable": (_nothing, "gen-00000001", "gen-00000001"),
+    "state directory read-only": (_nothing, ".", "staging-"),
+    "CURRENT.tmp in a read-only directory": (_pointer_debris, ".", "CURRENT.tmp"),
+    "read-only staging debris": (_staging_debris, "staging-9", "staging-9"),
+}
+"""What a checkpoint under the writer meets: what is planted, the entry then locked (the
+live generation is made mode 000, any other entry mode 0555), and what the STATE_IO
+message must name (the path that failed)."""
 
 
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:

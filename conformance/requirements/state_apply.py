@@ -141,6 +141,7 @@ RECORD_FAULTS: dict[str, tuple[object, str]] = {
     "record status unknown": ({**CANDIDATE, "status": "maybe"}, ".status"),
 }
 BAD_MUTATIONS: dict[str, tuple[object, str]] = {
+    "mutation not an object": (["turn"], ""),
     "unknown op": ({"op": "merge"}, ".op"),
     "op not a string": ({"op": 5}, ".op"),
     "unknown member": ({"op": "turn", "n": 2}, ".n"),

@@ -83,6 +83,30 @@ def torn_tail(engine: EngineClient, scenario: list[Any]) -> None:
         assert got["entries"] == items[:-1], f"recovered {got['entries']}"
         assert got["cut_bytes"] == keep - (len(data) - len(last)), f"cut {got['cut_bytes']}"
         assert path.read_bytes() == data[: len(data) - len(last)], "torn tail not cut from file"
+    _short_last_line(engine, items, cut)
+
+
+def _reframed(payload: dict[str, Any], declared: int) -> bytes:
+    """The journal line of *payload* with *declared* as its length (its CRC unchanged)."""
+    line = oracle.frame(payload)
+    return b"%08x" % declared + line[8:]
+
+
+def _short_last_line(engine: EngineClient, items: list[dict[str, Any]], cut: int) -> None:
+    """A complete last line (it ends in a newline) shorter than its declared length is torn."""
+    good = b"".join(oracle.frame(p) for p in items[:-1])
+    payload = len(oracle.frame(items[-1])) - 19
+    last = _reframed(items[-1], payload + 1 + cut % 36)
+    with scratch() as directory:
+        path = directory / "proposals.journal"
+        path.write_bytes(good + last)
+        got = _journal(engine, directory, "proposals", repair=True)
+        assert (got["entries"], got["skipped"]) == (items[:-1], []), (
+            f"a last line shorter than its length: recovered {got['entries']}, "
+            f"skipped {got['skipped']}"
+        )
+        assert got["cut_bytes"] == len(last), f"cut {got['cut_bytes']}, not the {len(last)} torn"
+        assert path.read_bytes() == good, "the short last line was not cut from the file"
 
 
 @requirement(
@@ -111,6 +135,38 @@ def corrupt_middle(engine: EngineClient, scenario: list[Any]) -> None:
         got = _journal(engine, directory, "proposals", repair=True)
         assert got["skipped"] == [index + 1], f"skipped {got['skipped']}, corrupted {index + 1}"
         assert got["entries"] == items[:index] + items[index + 1 :], "lines after it were lost"
+    for kind, (lines, skipped, kept) in _damaged(items, which, where).items():
+        with scratch() as directory:
+            (directory / "proposals.journal").write_bytes(b"".join(lines))
+            got = _journal(engine, directory, "proposals", repair=True)
+        assert (got["skipped"], got["cut_bytes"]) == (skipped, 0), (
+            f"{kind}: skipped {got['skipped']} and cut {got['cut_bytes']}, expected {skipped}, 0"
+        )
+        assert got["entries"] == kept, f"{kind}: recovered {got['entries']}, expected {kept}"
+
+
+def _damaged(
+    items: list[dict[str, Any]], which: int, where: int
+) -> dict[str, tuple[list[bytes], list[int], list[dict[str, Any]]]]:
+    """Journals with one complete corrupt line: its lines, the line numbers to skip, what
+    recovery keeps."""
+    lines = [oracle.frame(p) for p in items]
+    index = 1 + which % (len(lines) - 2)
+    short = _reframed(items[index], len(lines[index]) - 19 + 1 + where % 36)
+    rest = items[:index] + items[index + 1 :]
+    return {
+        "a middle line shorter than its length": (
+            [*lines[:index], short, *lines[index + 1 :]],
+            [index + 1],
+            rest,
+        ),
+        "a middle line without a header": (
+            [*lines[:index], b"not a framed line\n", *lines[index:]],
+            [index + 1],
+            items,
+        ),
+        "an empty first line": ([b"\n", *lines], [1], items),
+    }
 
 
 def _tear(path: Path, cut: int) -> None:
@@ -171,6 +227,30 @@ def backpressure(engine: EngineClient, extra: int) -> None:
         pending = _journal(engine, directory, "proposals", repair=False)["entries"]
         overflow = _journal(engine, directory, "overflow", repair=False)["entries"]
         assert pending + overflow == items, "a proposal was lost or reordered"
+        assert pending == items[:PENDING_CAP], (
+            f"the pending journal holds {len(pending)} proposals, not the first {PENDING_CAP}"
+        )
+    _spill_while_overflowing(engine, items[:extra])
+
+
+def _spill_while_overflowing(engine: EngineClient, items: list[dict[str, Any]]) -> None:
+    """An open that finds the overflow journal non-empty spills every new proposal, even
+    with fewer than the cap pending."""
+    earlier = [{"lemma": "pending", "claim": "0"}, {"lemma": "overflow", "claim": "1"}]
+    later = [*items, {"lemma": "last", "claim": "2"}]
+    with scratch() as directory, Stores(engine) as stores:
+        (directory / "proposals.journal").write_bytes(oracle.frame(earlier[0]))
+        (directory / "overflow.journal").write_bytes(oracle.frame(earlier[1]))
+        answers = _propose_all(engine, stores, directory, later)
+        spilled = [(a["queued"], a["spilled"]) for a in answers]
+        assert spilled == [(False, True)] * len(later), (
+            f"with the overflow journal non-empty, new proposals answered {spilled}"
+        )
+        pending = _journal(engine, directory, "proposals", repair=False)["entries"]
+        overflow = _journal(engine, directory, "overflow", repair=False)["entries"]
+        assert (pending, overflow) == ([earlier[0]], [earlier[1], *later]), (
+            f"arrival order broken: pending {pending}, overflow {overflow}"
+        )
 
 
 def _kill_plans(ctx: SuiteContext) -> st.SearchStrategy[list[list[int]]]:

@@ -1,0 +1,173 @@
+"""The commit protocol seen from the directory: which generation comes next, what prune
+keeps, what a checkpoint clears first, and the state of an empty directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.requirements.registry import requirement
+from conformance.state import oracle
+from conformance.state.driver import Stores, load, scratch
+
+STATE = ("state",)
+MAX_GENERATION = 99_999_999
+TURN: dict[str, Any] = {"op": "turn"}
+
+
+def _generations(directory: Path) -> list[int]:
+    return sorted(int(p.name[4:]) for p in directory.glob("gen-*"))
+
+
+def _pointer(directory: Path) -> bytes:
+    return (directory / "CURRENT").read_bytes()
+
+
+def _checkpoint(engine: EngineClient, store: str) -> dict[str, Any]:
+    engine.call("state.apply", {"store": store, "mutations": [TURN]})
+    answer: dict[str, Any] = engine.call("state.checkpoint", {"store": store})
+    return answer
+
+
+def _debris(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.startswith("staging-")) + (
+        ["CURRENT.tmp"] if (directory / "CURRENT.tmp").exists() else []
+    )
+
+
+def _plant_debris(directory: Path) -> None:
+    """A staging directory with a file in it, a staging entry that is a file, a CURRENT.tmp."""
+    (directory / "staging-41").mkdir()
+    (directory / "staging-41" / "core.jsonl").write_bytes(b"debris\n")
+    (directory / "staging-42").write_bytes(b"debris\n")
+    (directory / "CURRENT.tmp").write_bytes(b"gen-00000042\n")
+
+
+def _fresh_life(engine: EngineClient, directory: Path) -> None:
+    """Checkpoints 1, 2, 3 of a fresh directory: after each, only N and L remain."""
+    with Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        for number in (1, 2, 3):
+            done = _checkpoint(engine, store)
+            assert done["generation"] == number, (
+                f"checkpoint {number} of a fresh directory made generation {done['generation']}"
+            )
+            kept = [n for n in (number - 1, number) if n >= 1]
+            assert _generations(directory) == kept, (
+                f"after checkpoint {number}: generations {_generations(directory)}, "
+                f"expected {kept} (the new one and the previous live one)"
+            )
+        _plant_debris(directory)
+        done = _checkpoint(engine, store)
+        assert done["generation"] == 4, f"a checkpoint after debris made {done['generation']}"
+        assert not _debris(directory), f"a checkpoint left the debris {_debris(directory)}"
+
+
+def _past_gap(engine: EngineClient, directory: Path) -> None:
+    """CURRENT names 3, 1 is still there, and a valid 5 a crash left past the pointer."""
+    oracle.write_generation(directory, 1, oracle.encode_core([]))
+    oracle.write_generation(directory, 5, oracle.encode_core([]), point=False)
+    oracle.write_generation(directory, 3, oracle.encode_core([]))
+    with Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        done = _checkpoint(engine, store)
+        assert done["generation"] == 6, (
+            f"live 3 with generations 1, 3 and 5 on disk: the checkpoint made "
+            f"{done['generation']}, not one past every generation on disk (6)"
+        )
+        assert _generations(directory) == [3, 6], (
+            f"after that checkpoint: generations {_generations(directory)}, expected [3, 6]"
+        )
+        assert _pointer(directory) == b"gen-00000006\n", f"CURRENT is {_pointer(directory)!r}"
+
+
+def _link_to_prune(engine: EngineClient, root: Path) -> None:
+    """A generation to prune that is a symbolic link is refused, and its target kept."""
+    directory, outside = root / "linked", root / "outside"
+    oracle.write_generation(outside, 1, oracle.encode_core([]), point=False)
+    oracle.write_generation(directory, 3, oracle.encode_core([]))
+    with Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        (directory / "gen-00000001").symlink_to(outside / "gen-00000001")
+        try:
+            _checkpoint(engine, store)
+            code = None
+        except EngineRefused as refusal:
+            code = refusal.code
+    assert code == "STATE_SYMLINK", f"a gen-* link to prune: the checkpoint answered {code or 'ok'}"
+    assert (outside / "gen-00000001" / "core.jsonl").exists(), "the link's target was removed"
+
+
+@requirement(
+    "STATE-COMMIT-001",
+    "a checkpoint numbers its generation one past the live one and every gen-* on disk, clears "
+    "every staging-* entry and CURRENT.tmp first, and leaves the new and the previous live "
+    "generation only (a gen-* link to remove is STATE_SYMLINK)",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Commit protocol (steps 1, 2 and 6); § Confinement",
+    max_examples=1,
+)
+def commit_numbering(engine: EngineClient, _: object) -> None:
+    with scratch() as root:
+        _fresh_life(engine, root / "fresh")
+        _past_gap(engine, root / "gap")
+        _link_to_prune(engine, root)
+
+
+@requirement(
+    "STATE-COMMIT-002",
+    "generation 99999999 is the last: a checkpoint may make it, the next one is refused with "
+    "STATE_IO naming the state directory, and CURRENT still names 99999999",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Directory layout (numbers run from 1 to 99999999; past it STATE_IO)",
+    max_examples=1,
+)
+def last_generation(engine: EngineClient, _: object) -> None:
+    with scratch() as directory, Stores(engine) as stores:
+        oracle.write_generation(directory, MAX_GENERATION - 1, oracle.encode_core([]))
+        store = stores.open(directory)["store"]
+        done = _checkpoint(engine, store)
+        assert done["generation"] == MAX_GENERATION, f"the last checkpoint made {done}"
+        try:
+            _checkpoint(engine, store)
+            refusal = None
+        except EngineRefused as refused:
+            refusal = refused
+        assert refusal is not None, "a checkpoint past generation 99999999 was accepted"
+        assert refusal.code == "STATE_IO", f"past generation 99999999: {refusal.code}"
+        assert directory.name in refusal.message, (
+            f"the STATE_IO message does not name the state directory: {refusal.message!r}"
+        )
+        assert _pointer(directory) == b"gen-99999999\n", f"CURRENT is {_pointer(directory)!r}"
+
+
+@requirement(
+    "STATE-FRESH-001",
+    "an empty or missing directory loads as a fresh state: no records, turn count 0, schema "
+    "version 3, the identity of an empty core; its first checkpoint is gen-00000001",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Recovery rules 1; § Identity and lineage; § Directory layout",
+    max_examples=1,
+)
+def fresh_state(engine: EngineClient, _: object) -> None:
+    empty = oracle.identity(3, b"")
+    with scratch() as root, Stores(engine) as stores:
+        (root / "empty").mkdir()
+        for name in ("empty", "missing"):
+            got = load(engine, root / name)
+            seen = {k: got.get(k) for k in ("fresh", "records", "turn_count", "schema_version")}
+            assert seen == {"fresh": True, "records": 0, "turn_count": 0, "schema_version": 3}, (
+                f"state.load of an {name} directory: {seen}"
+            )
+            assert got["identity"] == empty, f"{name}: identity {got['identity']!r}, not {empty}"
+        opened = stores.open(root / "empty")
+        assert (opened["identity"], opened["schema_version"]) == (empty, 3), (
+            f"state.open of an empty directory: {opened}"
+        )
+        done = engine.call("state.checkpoint", {"store": opened["store"]})
+        assert (done["generation"], done["identity"]) == (1, empty), f"first checkpoint {done}"
+        assert _pointer(root / "empty") == b"gen-00000001\n", "CURRENT after the first checkpoint"
