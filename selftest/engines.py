@@ -77,6 +77,7 @@ from selftest.mutants.porting import (
     VersionMustBeSemver,
 )
 from selftest.mutants.protocol import (
+    AsciiEscapedWire,
     BackslashFileNameAccepted,
     BadHello,
     BatchReordered,
@@ -101,6 +102,7 @@ from selftest.mutants.protocol import (
     UnclaimedOpsServed,
     UnknownOpOk,
     UnreachableLemma,
+    Utf16KeyOrderWire,
 )
 from selftest.mutants.refusals import (
     BoolDepthAccepted,
@@ -244,6 +246,8 @@ _TABLE = (
     broken_engine("journal_name_without_field", JournalNameWithoutField, "PROTO-ARGS-002"),
     broken_engine("repair_by_default", RepairByDefault, "PROTO-ARGS-003"),
     broken_engine("journal_takes_non_json", JournalTakesNonJson, "PROTO-INTERNAL-001"),
+    broken_engine("ascii_escaped_wire", AsciiEscapedWire, "PROTO-WIRE-001"),
+    broken_engine("utf16_key_order_wire", Utf16KeyOrderWire, "PROTO-WIRE-002"),
     broken_engine("markers_refused_without_field", MarkersRefusedWithoutField, "PROTO-ARGS-001"),
     broken_engine("backslash_file_name_accepted", BackslashFileNameAccepted, "PROTO-FILES-001"),
     broken_engine("space_in_file_name_refused", SpaceInFileNameRefused, "PROTO-FILES-001"),

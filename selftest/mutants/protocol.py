@@ -284,3 +284,29 @@ class JournalTakesNonJson(ProtocolHandler):
             else:
                 skipped.append(number)
         return JournalRecovery(tuple(entries), tuple(skipped), found.cut_bytes)
+
+
+class AsciiEscapedWire(ProtocolHandler):
+    """Response lines escape every non-ASCII character as \\uXXXX (a default JSON encoder)."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        response = json.loads(super().handle_line(line))
+        return json.dumps(response, sort_keys=True, separators=(",", ":"))
+
+
+def _utf16_ordered(value: object) -> str:
+    """JSON text of *value* with object keys sorted by UTF-16 code units."""
+    if isinstance(value, dict):
+        members = sorted(value.items(), key=lambda item: item[0].encode("utf-16-be"))
+        inner = ",".join(f"{_utf16_ordered(key)}:{_utf16_ordered(item)}" for key, item in members)
+        return "{" + inner + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_utf16_ordered(item) for item in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+class Utf16KeyOrderWire(ProtocolHandler):
+    """Response lines sort object keys by UTF-16 code units (JavaScript's default sort)."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        return _utf16_ordered(json.loads(super().handle_line(line)))
