@@ -1,4 +1,5 @@
-"""The protocol itself: hello, typed errors that keep the engine alive, batch, chat shape."""
+"""The protocol itself: hello, typed errors that keep the engine alive, argument refusals and
+defaults, file names, batch, chat shape."""
 
 from __future__ import annotations
 

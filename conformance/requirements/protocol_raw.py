@@ -1,4 +1,5 @@
-"""The wire itself: raw request lines, JSON the protocol refuses, unclaimed ops, end of input.
+"""The wire itself: raw request lines, JSON the protocol refuses, unclaimed ops, end of input,
+and the bytes of the response lines (canonical JSON).
 
 These requirements write bytes, not request objects, so they can send what a client
 library never would: blank lines, a byte order mark, bytes that are not UTF-8, ``NaN``,
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import zlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from conformance import coverage
 from conformance.canonical import RefusedJSON, canonical_json, read_json
 from conformance.engines.base import EngineClient
+from conformance.requirements.protocol import framed
 from conformance.requirements.registry import requirement
 from conformance.state.driver import scratch
 
@@ -444,8 +445,7 @@ ASTRAL_KEYS = {"a": 1, "\ue000": 2, "\U0001f600": {"\ufb01": 3, "\U00010000": 4}
 def code_point_key_order(engine: EngineClient, _: object) -> None:
     payload = canonical_json(ASTRAL_KEYS).encode("utf-8")
     with scratch() as directory:
-        line = b"%08x %08x " % (len(payload), zlib.crc32(payload)) + payload + b"\n"
-        (directory / "proposals.journal").write_bytes(line)
+        (directory / "proposals.journal").write_bytes(framed(payload))
         request = {
             "id": 1,
             "op": "state.journal",
