@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reference.serve import ProtocolHandler
-from selftest.mutants.algebra import FlippedProductSign
+from selftest.mutants.algebra import FlippedProductSign, GradeBoundLoose
 from selftest.mutants.cognition import (
     NowIsCorrection,
     RecallNeverFromVault,
@@ -87,6 +87,8 @@ from selftest.mutants.porting import (
     VersionMustBeSemver,
 )
 from selftest.mutants.protocol import (
+    AsciiEscapedWire,
+    BackslashFileNameAccepted,
     BadHello,
     BatchReordered,
     BomStripped,
@@ -96,15 +98,21 @@ from selftest.mutants.protocol import (
     FileValuesUnchecked,
     FirstDuplicateWins,
     InvalidUtf8Replaced,
+    JournalNameWithoutField,
+    JournalTakesNonJson,
     LanguageKeyRenamed,
     LoneSurrogatesRepaired,
+    MarkersRefusedWithoutField,
     NanAccepted,
     NestedBatchSkipped,
+    RepairByDefault,
     RepairFlagCoerced,
     ShutdownFails,
+    SpaceInFileNameRefused,
     UnclaimedOpsServed,
     UnknownOpOk,
     UnreachableLemma,
+    Utf16KeyOrderWire,
 )
 from selftest.mutants.refusals import (
     BoolDepthAccepted,
@@ -257,6 +265,15 @@ _TABLE = (
     broken_engine("file_values_unchecked", FileValuesUnchecked, "PROTO-ARGS-001"),
     broken_engine("per_intent_shape_unchecked", PerIntentShapeUnchecked, "LOAD-SHAPE-001"),
     broken_engine("repair_flag_coerced", RepairFlagCoerced, "PROTO-ARGS-002"),
+    broken_engine("journal_name_without_field", JournalNameWithoutField, "PROTO-ARGS-002"),
+    broken_engine("repair_by_default", RepairByDefault, "PROTO-ARGS-003"),
+    broken_engine("journal_takes_non_json", JournalTakesNonJson, "PROTO-INTERNAL-001"),
+    broken_engine("ascii_escaped_wire", AsciiEscapedWire, "PROTO-WIRE-001"),
+    broken_engine("utf16_key_order_wire", Utf16KeyOrderWire, "PROTO-WIRE-002"),
+    broken_engine("markers_refused_without_field", MarkersRefusedWithoutField, "PROTO-ARGS-001"),
+    broken_engine("backslash_file_name_accepted", BackslashFileNameAccepted, "PROTO-FILES-001"),
+    broken_engine("space_in_file_name_refused", SpaceInFileNameRefused, "PROTO-FILES-001"),
+    broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
     broken_engine("bom_stripped", BomStripped, "PROTO-FRAME-001"),
     broken_engine("invalid_utf8_replaced", InvalidUtf8Replaced, "PROTO-FRAME-001"),
     broken_engine("nan_accepted", NanAccepted, "PROTO-JSON-001"),

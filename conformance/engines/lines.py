@@ -2,7 +2,7 @@
 
 A handler with ``handle_line`` gets the line's bytes as the stdio loop reads them
 (without the ``\\n``); a handler with only ``handle`` gets the parsed request, or None
-when the line is not UTF-8 JSON, and its response is written as one JSON line.
+when the line is not UTF-8 JSON, and its response is written as one canonical JSON line.
 """
 
 from __future__ import annotations
@@ -29,4 +29,6 @@ def answer_line(handler: RequestHandler, line: bytes) -> str:
         request: object = json.loads(line.decode("utf-8"))
     except ValueError:
         request = None
-    return json.dumps(handler.handle(request), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(
+        handler.handle(request), ensure_ascii=False, separators=(",", ":"), sort_keys=True
+    )

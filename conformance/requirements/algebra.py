@@ -15,8 +15,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance import coverage
 from conformance.driver import many
 from conformance.engines.base import EngineClient, EngineRefused
+from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 
 SPEC = "docs/spec.md § Algebra (Cl(4,1) substrate parity)"
@@ -370,3 +372,46 @@ def versor_chain_closure(engine: EngineClient, chain: dict[str, Any]) -> None:
     assert abs(square_x - square_y) <= CONDITION_BOUND * scale, (
         f"the sandwich changed the vector's square: {square_x} -> {square_y}"
     )
+
+
+ZERO: list[float] = [0.0] * SIZE
+E12 = [1.0 if m == 0b00011 else 0.0 for m in range(SIZE)]
+BAD_ALGEBRA_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
+    "grade 6": ("algebra.grade", {"a": ZERO, "grade": 6}, "grade"),
+    "grade -1": ("algebra.grade", {"a": ZERO, "grade": -1}, "grade"),
+    "grade true": ("algebra.grade", {"a": ZERO, "grade": True}, "grade"),
+    "grade 2.0": ("algebra.grade", {"a": ZERO, "grade": 2.0}, "grade"),
+    "grade a string": ("algebra.grade", {"a": ZERO, "grade": "2"}, "grade"),
+    "grade null": ("algebra.grade", {"a": ZERO, "grade": None}, "grade"),
+    "a of 31 numbers": ("algebra.reverse", {"a": ZERO[:31]}, "a"),
+    "a of 33 numbers": ("algebra.grade", {"a": [*ZERO, 0.0], "grade": 1}, "a"),
+    "b holding a string": ("algebra.product", {"a": ZERO, "b": [*ZERO[:31], "1"]}, "b"),
+    "b holding true": ("algebra.product", {"a": ZERO, "b": [True, *ZERO[1:]]}, "b"),
+    "x past 1e50": ("algebra.versor_apply", {"versor": E12, "x": [1e51, *ZERO[1:]]}, "x"),
+    "versor not a list": ("algebra.versor_condition", {"versor": {"0": 1}}, "versor"),
+    "angle past 64": ("algebra.rotor", {"bivector": E12, "angle": 64.5}, "angle"),
+    "angle a string": ("algebra.rotor", {"bivector": E12, "angle": "1"}, "angle"),
+}
+"""Malformed algebra arguments, by what is wrong, with the argument each must name."""
+
+
+@requirement(
+    "ALG-ARGS-001",
+    "a malformed algebra argument (a multivector not 32 finite numbers of magnitude <= 1e50, "
+    "a grade not an integer in 0..5, an angle past 64) is refused with PROTOCOL_BAD_ARGS "
+    "naming it",
+    family="algebra",
+    capabilities=("algebra",),
+    seed="docs/protocol.md § Algebra ops",
+    strategy=lambda ctx: st.sampled_from(sorted(BAD_ALGEBRA_ARGS)),
+    cover=coverage.each("algebra argument faults", sorted(BAD_ALGEBRA_ARGS)),
+)
+def bad_algebra_args(engine: EngineClient, name: str) -> None:
+    op, args, field = BAD_ALGEBRA_ARGS[name]
+    try:
+        engine.call(op, args, checked=False)
+    except EngineRefused as refusal:
+        assert refusal.code == "PROTOCOL_BAD_ARGS", f"{name}: {op} refused with {refusal.code}"
+        assert refusal.field == field, f"{name}: field {refusal.field!r}, expected {field!r}"
+    else:
+        raise AssertionError(f"{name}: {op} answered ok")

@@ -1,8 +1,11 @@
-"""The protocol itself: hello, typed errors that keep the engine alive, batch, chat shape."""
+"""The protocol itself: hello, typed errors that keep the engine alive, argument refusals and
+defaults, file names, batch, chat shape."""
 
 from __future__ import annotations
 
+import base64
 import re
+import zlib
 from typing import Any
 
 from hypothesis import strategies as st
@@ -13,6 +16,7 @@ from conformance.driver import run_script
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject, JSONEncodable, JSONValue
 from conformance.requirements.registry import SuiteContext, requirement
+from conformance.state.driver import Stores, scratch
 
 PROTOCOL = "docs/protocol.md (core-engine/1)"
 HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -246,16 +250,38 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
         {"register_id": "x", "files": {"x.json": "*"}},
         "files",
     ),
+    "an unknown marker bucket": (
+        "variation.decorate",
+        {**DECORATE, "discourse_markers": {"openings": ["So,"], "closings": [""], "middles": []}},
+        "discourse_markers",
+    ),
+    "closings missing": (
+        "variation.decorate",
+        {**DECORATE, "discourse_markers": {"openings": ["So,"]}},
+        "discourse_markers",
+    ),
+    "a marker bucket of numbers": (
+        "variation.decorate",
+        {**DECORATE, "discourse_markers": {"openings": [1], "closings": [""]}},
+        "discourse_markers",
+    ),
+    "transitions not a list": (
+        "variation.decorate",
+        {**DECORATE, "discourse_markers": {"openings": [], "closings": [], "transitions": "x"}},
+        "discourse_markers",
+    ),
 }
 
 
 @requirement(
     "PROTO-ARGS-001",
     "an unknown, missing or mistyped argument (a bool or a float where an integer is "
-    "required, a number where a string is) is refused with PROTOCOL_BAD_ARGS naming it",
+    "required, a number where a string is, malformed discourse_markers) is refused with "
+    "PROTOCOL_BAD_ARGS naming it",
     family="protocol",
     capabilities=("variation", "overrides", "sessions", "batch", "registers.load"),
-    seed="docs/protocol.md § Requests (unknown argument names); § Error codes; § register.load",
+    seed="docs/protocol.md § Requests (unknown argument names); § Error codes; § register.load; "
+    "§ variation.decorate",
     strategy=lambda ctx: st.sampled_from(sorted(BAD_ARGS)),
     cover=coverage.each("argument faults", sorted(BAD_ARGS)),
 )
@@ -322,13 +348,24 @@ STATE_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
         {"dir": "/nonexistent-conformance-dir", "name": "proposals", "repair": 1},
         "repair",
     ),
+    "journal name unknown": (
+        "state.journal",
+        {"dir": "/nonexistent-conformance-dir", "name": "pending"},
+        "name",
+    ),
+    "journal name a file name": (
+        "state.journal",
+        {"dir": "/nonexistent-conformance-dir", "name": "proposals.journal"},
+        "name",
+    ),
 }
 
 
 @requirement(
     "PROTO-ARGS-002",
     "a mistyped argument of a state op (an empty or NUL-holding dir, mutations not a list, "
-    "repair not a boolean) is refused with PROTOCOL_BAD_ARGS naming it",
+    "repair not a boolean, a journal name not listed) is refused with PROTOCOL_BAD_ARGS "
+    "naming it",
     family="protocol",
     capabilities=("state",),
     seed="docs/protocol.md § Error codes (argument types before the op); § Persisted-state ops",
@@ -337,3 +374,122 @@ STATE_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
 )
 def bad_state_args(engine: EngineClient, name: str) -> None:
     _refused_as_bad_args(engine, name, *STATE_ARGS[name])
+
+
+PLAIN_NAMES = ("a b.json", "x..json", "\u00e9t\u00e9.json", "\U0001f600.json", "~x.json")
+"""File names docs/protocol.md allows: a space, ``..`` inside a name, non-ASCII, astral."""
+
+NOT_PLAIN_NAMES: dict[str, str] = {
+    "a parent path": "../conformance-escape-probe.json",
+    "a backslash": "a\\x.json",
+    "NUL": "a\x00.json",
+    "a control character": "a\x01.json",
+    "unit separator": "a\x1f.json",
+    "DEL": "a\x7f.json",
+    "not *.json": "x.txt",
+    "a .json prefix": "x.json.txt",
+}
+"""File names docs/protocol.md refuses, by what is wrong with them."""
+
+SHIPPED = "default_neutral_v1"
+EMPTY_OBJECT = base64.b64encode(b"{}").decode("ascii")
+
+
+@requirement(
+    "PROTO-FILES-001",
+    "register.load accepts every plain *.json file name (a space, '..' inside, non-ASCII) "
+    "and refuses a separator, a control character or DEL, or another ending with "
+    "PROTOCOL_BAD_ARGS, field files",
+    family="protocol",
+    capabilities=("registers.load",),
+    seed="docs/protocol.md § register.load (File names)",
+    strategy=lambda ctx: st.sampled_from([*PLAIN_NAMES, *sorted(NOT_PLAIN_NAMES)]),
+    cover=coverage.each("file names", [*PLAIN_NAMES, *sorted(NOT_PLAIN_NAMES)]),
+)
+def file_names(engine: EngineClient, case: str) -> None:
+    if case in NOT_PLAIN_NAMES:
+        files = {NOT_PLAIN_NAMES[case]: EMPTY_OBJECT}
+        args: EncodableObject = {"register_id": SHIPPED, "files": files}
+        _refused_as_bad_args(engine, f"a file name with {case}", "register.load", args, "files")
+        return
+    try:
+        loaded = engine.call(
+            "register.load", {"register_id": SHIPPED, "files": {case: EMPTY_OBJECT}}
+        )
+    except EngineRefused as refusal:
+        raise AssertionError(
+            f"the plain file name {case!r} was refused: {refusal.code} ({refusal.field})"
+        ) from None
+    pack = loaded.get("pack") or {}
+    assert pack.get("register_id") == SHIPPED, f"{case!r}: loaded {pack.get('register_id')!r}"
+
+
+TORN = b'{"torn'
+
+
+@requirement(
+    "PROTO-ARGS-003",
+    "an optional argument left out means its documented default: state.journal without "
+    "repair reports a torn tail and leaves it in the file",
+    family="protocol",
+    capabilities=("state",),
+    seed="docs/protocol.md § Persisted-state ops (state.journal: repair, default false)",
+)
+def journal_repair_default(engine: EngineClient, _: object) -> None:
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        engine.call("state.propose", {"store": store, "proposal": {"lemma": "l", "claim": 1}})
+        stores.close(store)
+        journal = directory / "proposals.journal"
+        with journal.open("ab") as handle:
+            handle.write(TORN)
+        before = journal.read_bytes()
+        args: EncodableObject = {"dir": str(directory), "name": "proposals"}
+        for call in ("first", "second"):
+            found = engine.call("state.journal", args)
+            assert found.get("cut_bytes") == len(TORN), (
+                f"{call} call without repair: cut_bytes {found.get('cut_bytes')!r}, "
+                f"the torn tail is {len(TORN)} bytes"
+            )
+            assert journal.read_bytes() == before, (
+                f"{call} call without repair changed proposals.journal (repair defaults to false)"
+            )
+
+
+NOT_JSON_PAYLOADS: dict[str, bytes] = {
+    "NaN": b'{"claim":NaN,"lemma":"l"}',
+    "-Infinity": b'{"claim":-Infinity,"lemma":"l"}',
+    "a lone surrogate": b'{"claim":"\\ud800","lemma":"l"}',
+}
+"""Journal payloads that are not JSON text (docs/protocol.md: NaN and lone surrogates are not)."""
+GOOD_PAYLOAD = b'{"claim":1,"lemma":"l"}'
+
+
+def framed(payload: bytes) -> bytes:
+    """One journal line of docs/state.md § Journals: length, CRC-32, payload."""
+    return b"%08x %08x " % (len(payload), zlib.crc32(payload)) + payload + b"\n"
+
+
+@requirement(
+    "PROTO-INTERNAL-001",
+    "a journal line framed right whose payload is not JSON (NaN, Infinity, a lone surrogate) "
+    "is skipped as corrupt, never answered with ENGINE_INTERNAL",
+    family="protocol",
+    capabilities=("state",),
+    seed="docs/protocol.md § Error codes (ENGINE_INTERNAL is never the answer to a malformed "
+    "file); § Persisted-state ops (state.journal: valid payloads); docs/state.md § Journals",
+    strategy=lambda ctx: st.sampled_from(sorted(NOT_JSON_PAYLOADS)),
+    cover=coverage.each("payloads that are not JSON", sorted(NOT_JSON_PAYLOADS)),
+)
+def not_json_in_a_journal(engine: EngineClient, name: str) -> None:
+    with scratch() as directory:
+        lines = (GOOD_PAYLOAD, NOT_JSON_PAYLOADS[name], GOOD_PAYLOAD)
+        (directory / "proposals.journal").write_bytes(b"".join(map(framed, lines)))
+        args: EncodableObject = {"dir": str(directory), "name": "proposals"}
+        try:
+            found = engine.call("state.journal", args, checked=False)
+        except EngineRefused as refusal:
+            raise AssertionError(f"{name}: state.journal refused with {refusal.code}") from None
+    assert found.get("skipped") == [2], f"{name}: skipped {found.get('skipped')!r}, expected [2]"
+    good = {"claim": 1, "lemma": "l"}
+    assert found.get("entries") == [good, good], f"{name}: entries {found.get('entries')!r}"

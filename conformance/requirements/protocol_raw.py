@@ -1,4 +1,5 @@
-"""The wire itself: raw request lines, JSON the protocol refuses, unclaimed ops, end of input.
+"""The wire itself: raw request lines, JSON the protocol refuses, unclaimed ops, end of input,
+and the bytes of the response lines (canonical JSON).
 
 These requirements write bytes, not request objects, so they can send what a client
 library never would: blank lines, a byte order mark, bytes that are not UTF-8, ``NaN``,
@@ -9,6 +10,7 @@ keep serving.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -16,9 +18,11 @@ from typing import Any
 from hypothesis import strategies as st
 
 from conformance import coverage
-from conformance.canonical import RefusedJSON, read_json
+from conformance.canonical import RefusedJSON, canonical_json, read_json
 from conformance.engines.base import EngineClient
+from conformance.requirements.protocol import framed
 from conformance.requirements.registry import requirement
+from conformance.state.driver import scratch
 
 FRAMING = "docs/protocol.md § Framing"
 NUMBERS = "docs/protocol.md § Requests; § Error codes (PROTOCOL_BAD_JSON)"
@@ -350,3 +354,104 @@ def _answers(stdout: bytes, what: str) -> list[Any]:
                 f"{what}: stdout line is not JSON ({exc}): {line[:80]!r}"
             ) from None
     return answers
+
+
+CANONICAL = (
+    "docs/protocol.md § Framing (responses are canonical JSON); docs/spec.md § Canonical JSON"
+)
+WIRE_STRINGS: dict[str, str] = {
+    "non-ASCII": "\u00e9t\u00e9",
+    "astral": "\U0001f600",
+    "line and paragraph separators": "\u2028\u2029",
+    "DEL and C1 controls": "\x7f\x80\x9f",
+    "a solidus": "a/b",
+    "a byte order mark": "\ufeff",
+    "quote and backslash": '"\\',
+    "short escapes": "\b\t\n\f\r",
+    "other controls": "\x00\x01\x1f",
+}
+"""Strings whose canonical form fixes an escaping rule, by the rule."""
+
+
+def _request_line(request: Mapping[str, Any]) -> bytes:
+    return json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+def _wire_requests() -> bytes:
+    seed = {"trace_hash": "0" * 64, "register_id": "r", "turn_idx": 0, "bucket_name": "openings"}
+    lines = [
+        _request_line({"id": name, "op": "variation.select", "args": {**seed, "bucket": [text]}})
+        for name, text in WIRE_STRINGS.items()
+    ]
+    unknown = {**seed, "bucket": [], "\U0001f600": 1, "\ue000": 1, "\u00e9": 1}
+    lines.append(
+        _request_line({"id": "\u00e9\U0001f600", "op": "variation.select", "args": unknown})
+    )
+    return b"".join(lines)
+
+
+def _spawned_lines(engine: EngineClient, data: bytes, what: str) -> list[bytes]:
+    """The response lines a fresh engine process writes for the request lines *data*."""
+    command = engine.spawn_command()
+    assert command is not None, "the engine cannot be started as a program"
+    try:
+        done = subprocess.run(
+            command, input=data, capture_output=True, timeout=EXIT_CEILING_SECONDS, check=False
+        )
+    except subprocess.TimeoutExpired:
+        engine.transcript.record({"spawned": command, "stdin": what}, None)
+        raise AssertionError(f"{what}: still running after its stdin closed") from None
+    output = {"stdout": done.stdout.decode("utf-8", "backslashreplace"), "exit": done.returncode}
+    engine.transcript.record({"spawned": command, "stdin": what}, output)
+    _answers(done.stdout, what)
+    return done.stdout.splitlines()
+
+
+def _canonical_lines(lines: list[bytes], expected: int, what: str) -> None:
+    assert len(lines) == expected, f"{what}: {len(lines)} responses to {expected} requests"
+    for line in lines:
+        canonical = canonical_json(read_json(line)).encode("utf-8")
+        assert line == canonical, (
+            f"{what}: a response line is not canonical JSON: {line[:160]!r}, "
+            f"canonical {canonical[:160]!r}"
+        )
+
+
+@requirement(
+    "PROTO-WIRE-001",
+    "every response line is canonical JSON: keys sorted, no whitespace, only the fixed "
+    "escapes; non-ASCII, astral, U+2028, DEL and C1 characters written as UTF-8",
+    family="protocol",
+    capabilities=("variation",),
+    seed=CANONICAL,
+)
+def canonical_responses(engine: EngineClient, _: object) -> None:
+    data = _wire_requests()
+    _canonical_lines(_spawned_lines(engine, data, "strings"), data.count(b"\n"), "strings")
+
+
+ASTRAL_KEYS = {"a": 1, "\ue000": 2, "\U0001f600": {"\ufb01": 3, "\U00010000": 4}}
+"""Keys whose code point order differs from their UTF-16 order (docs/spec.md § Canonical JSON)."""
+
+
+@requirement(
+    "PROTO-WIRE-002",
+    "response keys are sorted by Unicode code point, not UTF-16 code unit: a journal entry "
+    "with keys U+E000 and U+1F600 comes back with U+E000 first",
+    family="protocol",
+    capabilities=("state",),
+    seed=CANONICAL,
+)
+def code_point_key_order(engine: EngineClient, _: object) -> None:
+    payload = canonical_json(ASTRAL_KEYS).encode("utf-8")
+    with scratch() as directory:
+        (directory / "proposals.journal").write_bytes(framed(payload))
+        request = {
+            "id": 1,
+            "op": "state.journal",
+            "args": {"dir": str(directory), "name": "proposals"},
+        }
+        lines = _spawned_lines(engine, _request_line(request), "a journal entry")
+    _canonical_lines(lines, 1, "a journal entry")
+    entries = read_json(lines[0]).get("result", {}).get("entries")
+    assert entries == [ASTRAL_KEYS], f"entries {entries!r}"

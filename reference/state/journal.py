@@ -2,12 +2,12 @@
 
 A line is ``<length:08x> <crc32:08x> <payload>\\n`` with the payload canonical JSON.
 Recovery keeps every good line, reports complete lines whose length or checksum does not
-match (by 1-based line number) and skips them, and cuts off a torn last line.
+match, or whose payload is not a JSON object (NaN and lone surrogates are not JSON), by
+1-based line number and skips them, and cuts off a torn last line.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import zlib
 from dataclasses import dataclass
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.canonical import canonical_bytes
+from reference.jsonio import loads_untrusted
 from reference.state.fsops import FileOps
 
 _HEADER = re.compile(rb"([0-9a-f]{8}) ([0-9a-f]{8}) ")
@@ -61,7 +62,7 @@ def _entry(line: bytes) -> dict[str, Any] | None:
     if len(payload) != int(match.group(1), 16) or zlib.crc32(payload) != int(match.group(2), 16):
         return None
     try:
-        value = json.loads(payload.decode("utf-8"))
+        value = loads_untrusted(payload)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

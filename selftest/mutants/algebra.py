@@ -1,4 +1,4 @@
-"""A broken algebra substrate: one sign of the geometric product table is flipped."""
+"""Broken algebra ops: a flipped sign of the product table, a loose grade bound."""
 
 from __future__ import annotations
 
@@ -38,3 +38,13 @@ class FlippedProductSign(ProtocolHandler):
         versor = multivector_arg(args, "versor")
         residue = flipped_product(versor, reverse(versor)) - IDENTITY
         return {"condition": float(np.sqrt(np.sum(residue * residue)))}
+
+
+class GradeBoundLoose(ProtocolHandler):
+    """algebra.grade accepts grade 6 (one past the top grade of Cl(4,1)) and answers zero."""
+
+    def op_algebra_grade(self, args: dict[str, Any]) -> dict[str, Any]:
+        grade = args.get("grade")
+        if type(grade) is int and grade == 6:
+            return _json(multivector_arg(args, "a") * 0.0)
+        return super().op_algebra_grade(args)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+import zlib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from reference.protocol.envelope import encode_response
+from reference.protocol.envelope import BAD_ARGS, ProtocolError, bad_arg, encode_response, refuse
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler, read_envelope
+from reference.state.journal import JournalRecovery
 
 
 class BadHello(ProtocolHandler):
@@ -210,3 +213,100 @@ class FirstDuplicateWins(ProtocolHandler):
         except ValueError:
             return super().handle_line(line)
         return super().handle_line(json.dumps(request))
+
+
+class MarkersRefusedWithoutField(ProtocolHandler):
+    """variation.decorate refuses malformed discourse_markers without naming the argument."""
+
+    def op_variation_decorate(self, args: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return super().op_variation_decorate(args)
+        except ProtocolError as exc:
+            if exc.field != "discourse_markers":
+                raise
+            refuse(BAD_ARGS, exc.message)
+
+
+class BackslashFileNameAccepted(ProtocolHandler):
+    """register.load checks file names for "/" only, so a name holding a backslash is taken."""
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            kept = {name: value for name, value in files.items() if "\\" not in name}
+            return super().op_register_load({**args, "files": kept})
+        return super().op_register_load(args)
+
+
+class SpaceInFileNameRefused(ProtocolHandler):
+    """register.load counts a space among the control characters a file name may not hold."""
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            for name in files:
+                if " " in name:
+                    bad_arg("files", f"file name {name!r} is not a plain *.json name")
+        return super().op_register_load(args)
+
+
+class JournalNameWithoutField(ProtocolHandler):
+    """state.journal refuses a journal name it does not list without naming the argument."""
+
+    def op_state_journal(self, args: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return super().op_state_journal(args)
+        except ProtocolError as exc:
+            if exc.field != "name":
+                raise
+            refuse(BAD_ARGS, exc.message)
+
+
+class RepairByDefault(ProtocolHandler):
+    """state.journal without ``repair`` cuts a torn tail, as if the default were true."""
+
+    def op_state_journal(self, args: dict[str, Any]) -> dict[str, Any]:
+        return super().op_state_journal({"repair": True, **args})
+
+
+class JournalTakesNonJson(ProtocolHandler):
+    """state.journal reads payloads with a parser that takes NaN and lone surrogates."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        found = super().recover_journal(path, repair=repair)
+        lines = path.read_bytes().split(b"\n") if path.is_file() else []
+        entries, skipped = list(found.entries), []
+        for number in found.skipped:
+            payload = lines[number - 1][18:]
+            header = b"%08x %08x " % (len(payload), zlib.crc32(payload))
+            if lines[number - 1].startswith(header):
+                entries.append(json.loads(payload))
+            else:
+                skipped.append(number)
+        return JournalRecovery(tuple(entries), tuple(skipped), found.cut_bytes)
+
+
+class AsciiEscapedWire(ProtocolHandler):
+    """Response lines escape every non-ASCII character as \\uXXXX (a default JSON encoder)."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        response = json.loads(super().handle_line(line))
+        return json.dumps(response, sort_keys=True, separators=(",", ":"))
+
+
+def _utf16_ordered(value: object) -> str:
+    """JSON text of *value* with object keys sorted by UTF-16 code units."""
+    if isinstance(value, dict):
+        members = sorted(value.items(), key=lambda item: item[0].encode("utf-16-be"))
+        inner = ",".join(f"{_utf16_ordered(key)}:{_utf16_ordered(item)}" for key, item in members)
+        return "{" + inner + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_utf16_ordered(item) for item in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+class Utf16KeyOrderWire(ProtocolHandler):
+    """Response lines sort object keys by UTF-16 code units (JavaScript's default sort)."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        return _utf16_ordered(json.loads(super().handle_line(line)))
