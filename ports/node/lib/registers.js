@@ -180,13 +180,13 @@ function ratify(pack) {
 
 // Loading -----------------------------------------------------------------------------------
 
-function readJson(file, code, what) {
+function readJson(file, code, what, field = null) {
   let text;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(fs.readFileSync(file));
     return { text, data: json.parse(text) };
   } catch (err) {
-    return refuse(code, `${what} ${file} cannot be read as UTF-8 JSON: ${err.message}`, null);
+    return refuse(code, `${what} ${file} cannot be read as UTF-8 JSON: ${err.message}`, field);
   }
 }
 
@@ -198,34 +198,56 @@ function findPack(id, searchPath) {
   return refuse('NOT_FOUND', `no pack ${id}.json in ${searchPath.join(', ')}`, 'register_id');
 }
 
-/** Load a ratified pack along *searchPath* (the shipped directory last); every check runs. */
-function loadPack(id, searchPath) {
-  checkId(id, 'register_id');
-  const file = findPack(id, searchPath);
-  const { text, data } = readJson(file, 'MALFORMED', 'pack');
-  const pack = parsePack(data, id);
-  const reportFile = path.join(path.dirname(file), `${id}.mastery_report.json`);
-  if (!pack[SEAL_FIELD] || !fs.existsSync(reportFile)) {
-    refuse('NOT_RATIFIED', `pack ${id} is not ratified; run python -m reference ratify ${file}`, SEAL_FIELD);
+/** The pack at *file*, read and parsed; a malformed pack the gate sealed is TAMPERED. */
+function readPack(file, id, sealed) {
+  try {
+    const { text, data } = readJson(file, 'MALFORMED', 'pack');
+    return { text, pack: parsePack(data, id) };
+  } catch (err) {
+    if (sealed && err instanceof EngineError && err.code === 'REGISTER_MALFORMED') {
+      refuse('TAMPERED', `pack ${id} was changed since it was ratified: ${err.message}`, err.field);
+    }
+    throw err;
   }
-  const { text: reportText, data: report } = readJson(reportFile, 'SEAL_MISMATCH', 'report');
-  const mismatch = (why) => refuse('SEAL_MISMATCH', `report of ${id}: ${why}`, SEAL_FIELD);
-  if (!json.isObject(report) || typeof report.seal !== 'string') mismatch('not a sealed report');
+}
+
+/** The sealed mastery report beside a pack; every check of docs/registers.md step 7. */
+function readReport(reportFile, id) {
+  const { text, data: report } = readJson(reportFile, 'SEAL_MISMATCH', 'report', 'mastery_report');
+  const mismatch = (why, field) => refuse('SEAL_MISMATCH', `report of ${id}: ${why}`, field);
+  if (!json.isObject(report) || typeof report.seal !== 'string') {
+    mismatch('not a sealed report', 'mastery_report');
+  }
   const unsealed = { ...report };
   delete unsealed.seal;
   let selfSeal;
   try {
     selfSeal = digest(unsealed);
   } catch (err) {
-    mismatch(err.message);
+    mismatch(err.message, 'mastery_report');
   }
-  if (selfSeal !== report.seal) mismatch('its self-seal does not verify');
-  if (json.pretty(report) !== reportText) mismatch('it is not in normal form');
-  if (report.register_id !== id) mismatch('it names another register');
-  if (report.verdict !== 'ratified') mismatch('its verdict is not ratified');
-  if (pack[SEAL_FIELD] !== report.seal) mismatch("the pack's mastery_report_sha256 is not the report's seal");
+  if (selfSeal !== report.seal) mismatch('its self-seal does not verify', 'mastery_report');
+  if (json.pretty(report) !== text) mismatch('it is not in normal form', 'mastery_report');
+  if (report.register_id !== id) mismatch('it names another register', 'mastery_report.register_id');
+  if (report.verdict !== 'ratified') mismatch('its verdict is not ratified', 'mastery_report.verdict');
+  return report;
+}
+
+/** Load a ratified pack along *searchPath* (the shipped directory last); every check runs. */
+function loadPack(id, searchPath) {
+  checkId(id, 'register_id');
+  const file = findPack(id, searchPath);
+  const reportFile = path.join(path.dirname(file), `${id}.mastery_report.json`);
+  const { text, pack } = readPack(file, id, fs.existsSync(reportFile));
+  if (!pack[SEAL_FIELD] || !fs.existsSync(reportFile)) {
+    refuse('NOT_RATIFIED', `pack ${id} is not ratified; run python -m reference ratify ${file}`, SEAL_FIELD);
+  }
+  const report = readReport(reportFile, id);
+  if (pack[SEAL_FIELD] !== report.seal) {
+    refuse('SEAL_MISMATCH', `the pack's mastery_report_sha256 is not the seal of ${id}'s report`, SEAL_FIELD);
+  }
   if (digest(withoutSeal(pack)) !== report.pack_source_sha256) {
-    refuse('TAMPERED', `pack ${id} differs from the pack that was ratified`, null);
+    refuse('TAMPERED', `pack ${id} differs from the pack that was ratified`, 'pack_source_sha256');
   }
   if (json.pretty(pack) !== text) refuse('TAMPERED', `pack ${id} is not in normal form`, null);
   return pack;
