@@ -77,6 +77,13 @@ class AckBeforeDurable(ProtocolHandler):
         acknowledge_first(store, mutations, emit)
 
 
+class SoakEventsWithoutId(ProtocolHandler):
+    """``state.soak`` event lines carry ``"id": null`` instead of the request's id."""
+
+    def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+        super().soak_turn(store, mutations, lambda event: emit({**event, "id": None}))
+
+
 class LeftoversReused(ProtocolHandler):
     """A leftover staging directory is never cleared, and a commit keeps the files in it."""
 
@@ -398,6 +405,7 @@ _TABLE = (
     broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
+    broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
     broken_engine("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
     broken_engine(

@@ -18,6 +18,7 @@ import subprocess
 import threading
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -181,6 +182,31 @@ def soak_and_kill(
     while not ended and (line := lines.get(timeout=timeout)) is not None:
         error = error or _record(line, begins, acks)
     return KillRecord(tuple(begins), tuple(acks), error)
+
+
+def soak_lines(command: list[str], request: Mapping[str, object]) -> list[object]:
+    """Every stdout line (parsed; a line that is not JSON as its bytes) a fresh engine
+    process writes for one whole ``state.soak`` *request*, up to its response."""
+    process = start(command)
+    lines: queue.Queue[bytes | None] = queue.Queue()
+    threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
+    with contextlib.suppress(BrokenPipeError):
+        _send(process, json.dumps(request).encode() + b"\n")
+    seen: list[object] = []
+    try:
+        while (line := lines.get(timeout=KILL_TIMEOUT)) is not None:
+            try:
+                message: object = json.loads(line)
+            except ValueError:
+                message = line
+            seen.append(message)
+            if isinstance(message, dict) and "ok" in message:
+                break
+    except queue.Empty:
+        seen.append(f"no response within {KILL_TIMEOUT:g} s")
+    finally:
+        _kill(process)
+    return seen
 
 
 def _record(

@@ -9,7 +9,14 @@ from state_helpers import candidate, recognizer
 
 from reference.canonical import sha256_hex
 from reference.state import StateError, decode_core, encode_core, identity, validate_record
-from reference.state.records import normalise, with_defaults
+from reference.state.records import OPTIONAL, Record, normalise
+
+
+def with_defaults(record: Record) -> Record:
+    """*record* with every optional field present (absent ones take their default)."""
+    defaults = {name: spec.default for name, spec in OPTIONAL[record["kind"]].items()}
+    return {**defaults, **record}
+
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=12)
 KEYS = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=16)

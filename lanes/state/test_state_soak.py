@@ -11,22 +11,24 @@ from pathlib import Path
 
 from state_helpers import ROOT
 
-from reference.state import load_state, soak
-from reference.state.soak import soak_mutations
+from reference.state import StateStore, load_state
+from reference.state.soak import soak_mutations, soak_store
 
 RUN = textwrap.dedent(
     """
     import json, sys
-    from reference.state import soak
+    from reference.state import StateStore
+    from reference.state.soak import soak_store
     emit = lambda event: print(json.dumps(event), flush=True)
-    soak(sys.argv[1], iterations=100000, seed=7, emit=emit)
+    soak_store(StateStore.open(sys.argv[1]), iterations=100000, seed=7, emit=emit)
     """
 )
 
 
 def _run(path: Path, seed: int, iterations: int = 12) -> tuple[dict, list[dict]]:
     events: list[dict] = []
-    return soak(path, iterations=iterations, seed=seed, emit=events.append), events
+    store = StateStore.open(path)
+    return soak_store(store, iterations=iterations, seed=seed, emit=events.append), events
 
 
 def test_soak_is_deterministic(tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ from reference.state.loader import LoadedState, load_state
 from reference.state.lock import WriterLock
 from reference.state.proposals import PENDING_CAP
 from reference.state.records import CURRENT_SCHEMA_VERSION, KINDS, validate_record
-from reference.state.soak import soak
 from reference.state.store import StateStore
 
 __all__ = [
@@ -35,6 +34,5 @@ __all__ = [
     "read_lineage",
     "recorder_of",
     "recover",
-    "soak",
     "validate_record",
 ]

@@ -133,9 +133,3 @@ def validate_record(record: Any, schema_version: int) -> Record:
     _check_key(record, kind)
     _check_fields(record, kind, schema_version)
     return normalise(record)
-
-
-def with_defaults(record: Record) -> Record:
-    """Return *record* with every optional field present (absent ones take their default)."""
-    defaults = {name: spec.default for name, spec in OPTIONAL[record["kind"]].items()}
-    return {**defaults, **record}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from reference.state.records import STATUSES, Record
@@ -78,8 +77,3 @@ def soak_store(
     finally:
         final = store.close()
     return {"iterations": iterations, "generation": final.generation, "identity": final.identity}
-
-
-def soak(path: Path, *, iterations: int, seed: int, emit: Emit) -> dict[str, Any]:
-    """Run *iterations* checkpointed turns on the state in *path*; return the last commit."""
-    return soak_store(StateStore.open(Path(path)), iterations=iterations, seed=seed, emit=emit)

@@ -1,0 +1,94 @@
+"""The soak's event stream: begin and ack per checkpoint, carrying the request's id."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance.engines.base import EngineClient
+from conformance.jsontypes import EncodableObject
+from conformance.requirements.registry import requirement
+from conformance.state.driver import load, scratch
+from conformance.state.killer import soak_lines
+
+SOAK = ("state", "state.soak")
+REQUEST_ID = 7
+
+
+def _events(lines: list[Any], iterations: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The event lines and the result of one soak; AssertionError naming the first fault."""
+    assert lines and isinstance(lines[-1], dict) and "ok" in lines[-1], (
+        f"the soak ended without a response: last line {lines[-1:]!r}"
+    )
+    response, events = lines[-1], lines[:-1]
+    result = response.get("result")
+    assert isinstance(result, dict), f"the soak's result is not an object: {response!r}"
+    assert response.get("ok") is True and response.get("id") == REQUEST_ID, (
+        f"the soak's response is not a success for id {REQUEST_ID}: {response!r}"
+    )
+    assert len(events) == 2 * iterations, (
+        f"{iterations} iterations streamed {len(events)} event lines, not {2 * iterations}"
+    )
+    for index, event in enumerate(events):
+        kind = "begin" if index % 2 == 0 else "ack"
+        assert isinstance(event, dict) and event.get("event") == kind, (
+            f"event line {index} is not a {kind} event: {event!r}"
+        )
+        assert event.get("id") == REQUEST_ID and "ok" not in event, (
+            f"event line {index} must carry the request's id {REQUEST_ID} and no ok: {event!r}"
+        )
+    return events, result
+
+
+def _checkpoints(events: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+    pairs = []
+    for begin, ack in zip(events[::2], events[1::2], strict=True):
+        announced = (begin.get("generation"), begin.get("identity"))
+        done = (ack.get("generation"), ack.get("identity"))
+        assert announced == done, f"begin announced {announced}, ack acknowledged {done}"
+        pairs.append(done)
+    return pairs
+
+
+@requirement(
+    "STATE-SOAK-001",
+    "a state.soak of N iterations streams N begin/ack event pairs carrying the request's id "
+    "(and no ok) before its response; each ack names the generation and identity its begin "
+    "announced, generations count up by one, the response names the last, the directory "
+    "loads to it, and the same seed gives the same identities",
+    family="state",
+    capabilities=SOAK,
+    seed="docs/protocol.md § Framing (event lines) and § state ops (state.soak); L10 brief § M4",
+    strategy=lambda ctx: st.tuples(st.integers(1, 4), st.integers(0, 2**16)).map(list),
+    max_examples=2,
+)
+def soak_stream(engine: EngineClient, scenario: list[int]) -> None:
+    iterations, seed = scenario
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    runs = []
+    with scratch() as root:
+        for name in ("first", "again"):
+            directory = root / name
+            directory.mkdir()
+            args: EncodableObject = {"dir": str(directory), "iterations": iterations, "seed": seed}
+            request: EncodableObject = {"id": REQUEST_ID, "op": "state.soak", "args": args}
+            lines = soak_lines(command, request)
+            engine.transcript.record(request, lines)
+            events, result = _events(lines, iterations)
+            pairs = _checkpoints(events)
+            generations = [generation for generation, _ in pairs]
+            assert generations == list(range(1, iterations + 1)), (
+                f"a fresh directory's soak acknowledged generations {generations}"
+            )
+            last = {"generation": pairs[-1][0], "identity": pairs[-1][1]}
+            answered = {key: result.get(key) for key in ("iterations", "generation", "identity")}
+            assert answered == {"iterations": iterations, **last}, (
+                f"the response {result!r} does not name the last acknowledged checkpoint {last}"
+            )
+            loaded = load(engine, directory)
+            got = {"generation": loaded.get("generation"), "identity": loaded.get("identity")}
+            assert got == last, f"after the soak the directory loads {got}, not {last}"
+            runs.append(pairs)
+    assert runs[0] == runs[1], f"the same seed {seed} gave other identities: {runs[0]} {runs[1]}"
