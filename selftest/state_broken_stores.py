@@ -26,7 +26,7 @@ from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state
 from reference.state.manifest import build_manifest
 from reference.state.proposals import PENDING_CAP, ProposalQueue
-from reference.state.records import with_defaults
+from reference.state.records import OPTIONAL, Record
 from selftest import state_fileops as bent
 
 SCHEMA_REFUSALS = ("STATE_SCHEMA_TOO_NEW", "STATE_SCHEMA_MALFORMED")
@@ -34,6 +34,12 @@ SCHEMA_REFUSALS = ("STATE_SCHEMA_TOO_NEW", "STATE_SCHEMA_MALFORMED")
 
 def _bent(ops: type[FileOps]):
     return classmethod(lambda cls, path: ops(path))
+
+
+def with_defaults(record: Record) -> Record:
+    """*record* with every optional field present (absent ones take their default)."""
+    defaults = {name: spec.default for name, spec in OPTIONAL[record["kind"]].items()}
+    return {**defaults, **record}
 
 
 class NoDirFsyncStore(StateStore):

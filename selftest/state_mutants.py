@@ -63,6 +63,14 @@ class ClaimedDirSync(ProtocolHandler):
         return {**traced, "ops": with_claimed_dir_syncs(traced["ops"])}
 
 
+class DebrisRemovalUnreported(ProtocolHandler):
+    """``state.trace_checkpoint`` leaves out the files the checkpoint unlinks."""
+
+    def op_state_trace_checkpoint(self, args: dict[str, Any]) -> dict[str, Any]:
+        traced = super().op_state_trace_checkpoint(args)
+        return {**traced, "ops": [op for op in traced["ops"] if op["op"] != "unlink"]}
+
+
 class InPlaceCommit(ProtocolHandler):
     """Checkpoints rewrite the live generation's files in place, then rename that directory."""
 
@@ -403,6 +411,7 @@ _TABLE = (
     broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
     broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
+    broken_engine("debris_removal_unreported", DebrisRemovalUnreported, "STATE-TRACE-001"),
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from conformance import details
+from conformance.coverage import Case, Plan
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.model import UnitScale
 from conformance.requirements.registry import SuiteContext, requirement
@@ -316,6 +317,9 @@ def kill_examples(kills: int) -> int:
     return KILL_SCALE.examples(kills)
 
 
+TRACE_RECORD = {"kind": "recognizer", "key": "x", "pattern": "p", "weight": 1}
+
+
 def _records(kind_keys: str, min_size: int = 0) -> st.SearchStrategy[list[dict[str, Any]]]:
     return st.lists(
         st.builds(
@@ -406,15 +410,25 @@ def _first_difference(reported: list[tuple[Any, ...]], observed: list[tuple[Any,
 @requirement(
     "STATE-TRACE-001",
     "the file operations an engine reports for a checkpoint (state.trace_checkpoint) are the "
-    "system calls strace sees it make, in order",
+    "system calls strace sees it make, in order, the removal of a crashed checkpoint's "
+    "debris included",
     family="state",
     capabilities=("state", "state.trace"),
     seed="ALICE (OSDI 2014): judge the system calls a program makes, not what it says it does",
-    strategy=lambda ctx: st.tuples(_records("ab"), _records("cd"), _records("xy", 1)).map(list),
+    strategy=lambda ctx: st.tuples(
+        _records("ab"), _records("cd"), _records("xy", 1), st.booleans()
+    ).map(list),
+    cover=lambda ctx: Plan(
+        tuple(
+            Case([[], [], [TRACE_RECORD], debris], (("debris", str(debris).lower()),))
+            for debris in (False, True)
+        ),
+        (("debris", 2),),
+    ),
     max_examples=2,
 )
 def reported_trace_is_real(engine: EngineClient, scenario: list[Any]) -> None:
-    older, live, batch = scenario
+    older, live, batch, debris = scenario
     command = engine.spawn_command()
     assert command, "the engine cannot be started as a separate process"
     if not strace.available():
@@ -423,7 +437,7 @@ def reported_trace_is_real(engine: EngineClient, scenario: list[Any]) -> None:
         directory = root / "live"
         oracle.write_generation(directory, 1, oracle.encode_core(older))
         oracle.write_generation(directory, 2, oracle.encode_core(live))
-        traces = both_traces(command, directory, batch, engine.transcript)
+        traces = both_traces(command, directory, batch, engine.transcript, debris=debris)
     reported = comparable(expand(traces.image, traces.reported))
     observed = comparable(traces.observed)
     details.count(traced_ops=len(traces.observed))

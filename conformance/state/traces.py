@@ -141,10 +141,24 @@ class TwoTraces:
     observed: list[dict[str, Any]]
 
 
+def plant_debris(directory: Path) -> None:
+    """Leave what a crashed checkpoint leaves: ``CURRENT.tmp`` and a ``staging-*`` tree."""
+    (directory / "CURRENT.tmp").write_bytes(b"gen-0000")
+    staging = directory / "staging-planted"
+    staging.mkdir()
+    (staging / "core.jsonl").write_bytes(b"{}\n")
+
+
 def both_traces(
-    command: list[str], directory: Path, batch: list[dict[str, Any]], transcript: Transcript
+    command: list[str],
+    directory: Path,
+    batch: list[dict[str, Any]],
+    transcript: Transcript,
+    *,
+    debris: bool = False,
 ) -> TwoTraces:
-    """Open *directory* in a fresh engine under strace and ``state.trace_checkpoint`` *batch*.
+    """Open *directory* in a fresh engine under strace and ``state.trace_checkpoint`` *batch*,
+    with a crashed checkpoint's debris planted after the open when *debris* is set.
 
     The traced engine's exchanges are added to *transcript*.
     """
@@ -157,6 +171,8 @@ def both_traces(
         try:
             store = engine.call("state.open", {"dir": str(directory)})["store"]
             engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
+            if debris:
+                plant_debris(directory)
             image = snapshot(directory)
             reported = engine.call("state.trace_checkpoint", {"store": store})["ops"]
             engine.call("state.close", {"store": store})
