@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reference.serve import ProtocolHandler
-from selftest.mutants.algebra import FlippedProductSign, GradeBoundLoose
+from selftest.mutants.algebra import BoundsExclusive, FlippedProductSign, GradeBoundLoose
 from selftest.mutants.cognition import (
     NowIsCorrection,
     RecallNeverFromVault,
@@ -274,6 +274,7 @@ _TABLE = (
     broken_engine("backslash_file_name_accepted", BackslashFileNameAccepted, "PROTO-FILES-001"),
     broken_engine("space_in_file_name_refused", SpaceInFileNameRefused, "PROTO-FILES-001"),
     broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
+    broken_engine("bounds_exclusive", BoundsExclusive, "ALG-ARGS-001"),
     broken_engine("bom_stripped", BomStripped, "PROTO-FRAME-001"),
     broken_engine("invalid_utf8_replaced", InvalidUtf8Replaced, "PROTO-FRAME-001"),
     broken_engine("nan_accepted", NanAccepted, "PROTO-JSON-001"),

@@ -393,20 +393,34 @@ BAD_ALGEBRA_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
     "angle a string": ("algebra.rotor", {"bivector": E12, "angle": "1"}, "angle"),
 }
 """Malformed algebra arguments, by what is wrong, with the argument each must name."""
+AT_THE_BOUNDS: dict[str, tuple[str, EncodableObject]] = {
+    "a at 1e50": ("algebra.reverse", {"a": [1e50, *ZERO[1:]]}),
+    "a at -1e50": ("algebra.reverse", {"a": [*ZERO[:31], -1e50]}),
+    "angle 64": ("algebra.rotor", {"bivector": E12, "angle": 64.0}),
+    "angle -64": ("algebra.rotor", {"bivector": E12, "angle": -64}),
+}
+"""Arguments exactly at a bound: valid, so each must be answered."""
 
 
 @requirement(
     "ALG-ARGS-001",
     "a malformed algebra argument (a multivector not 32 finite numbers of magnitude <= 1e50, "
     "a grade not an integer in 0..5, an angle past 64) is refused with PROTOCOL_BAD_ARGS "
-    "naming it",
+    "naming it; arguments exactly at a bound (magnitude 1e50, |angle| 64) are answered",
     family="algebra",
     capabilities=("algebra",),
     seed="docs/protocol.md § Algebra ops",
-    strategy=lambda ctx: st.sampled_from(sorted(BAD_ALGEBRA_ARGS)),
-    cover=coverage.each("algebra argument faults", sorted(BAD_ALGEBRA_ARGS)),
+    strategy=lambda ctx: st.sampled_from(sorted([*BAD_ALGEBRA_ARGS, *AT_THE_BOUNDS])),
+    cover=coverage.each("algebra arguments", sorted([*BAD_ALGEBRA_ARGS, *AT_THE_BOUNDS])),
 )
 def bad_algebra_args(engine: EngineClient, name: str) -> None:
+    if name in AT_THE_BOUNDS:
+        op, valid = AT_THE_BOUNDS[name]
+        try:
+            engine.call(op, valid)
+        except EngineRefused as refusal:
+            raise AssertionError(f"{name}: {op} refused a valid argument: {refusal}") from None
+        return
     op, args, field = BAD_ALGEBRA_ARGS[name]
     try:
         engine.call(op, args, checked=False)

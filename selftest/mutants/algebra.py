@@ -1,4 +1,4 @@
-"""Broken algebra ops: a flipped sign of the product table, a loose grade bound."""
+"""Broken algebra ops: a flipped sign of the product table, argument bounds off by one."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import numpy as np
 
 from reference.algebra import IDENTITY, PRODUCT_LEFT, PRODUCT_SIGN, reverse
 from reference.protocol.algebra_ops import multivector_arg
+from reference.protocol.envelope import bad_arg
 from reference.serve import ProtocolHandler
 
 E12, E23 = 0b00011, 0b00110
@@ -48,3 +49,18 @@ class GradeBoundLoose(ProtocolHandler):
         if type(grade) is int and grade == 6:
             return _json(multivector_arg(args, "a") * 0.0)
         return super().op_algebra_grade(args)
+
+
+class BoundsExclusive(ProtocolHandler):
+    """A coefficient of magnitude exactly 1e50 or an angle of exactly 64 is refused."""
+
+    def op_algebra_reverse(self, args: dict[str, Any]) -> dict[str, Any]:
+        if any(abs(c) >= 1e50 for c in multivector_arg(args, "a")):
+            bad_arg("a", "argument 'a' has a coefficient of magnitude 1e50 or more")
+        return super().op_algebra_reverse(args)
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        angle = args.get("angle")
+        if isinstance(angle, int | float) and abs(angle) >= 64:
+            bad_arg("angle", "argument 'angle' is not below 64 in magnitude")
+        return super().op_algebra_rotor(args)
