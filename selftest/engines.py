@@ -105,12 +105,15 @@ from selftest.mutants.protocol import (
     MarkersRefusedWithoutField,
     NanAccepted,
     NestedBatchSkipped,
+    OverridesNotObjectWithoutField,
     RepairByDefault,
     RepairFlagCoerced,
+    SessionIdsRepeat,
     ShutdownFails,
     SpaceInFileNameRefused,
     UnclaimedOpsServed,
     UnknownOpOk,
+    UnknownSessionAsBadArgs,
     UnreachableLemma,
     Utf16KeyOrderWire,
 )
@@ -274,6 +277,11 @@ _TABLE = (
     broken_engine("backslash_file_name_accepted", BackslashFileNameAccepted, "PROTO-FILES-001"),
     broken_engine("space_in_file_name_refused", SpaceInFileNameRefused, "PROTO-FILES-001"),
     broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
+    broken_engine("session_ids_repeat", SessionIdsRepeat, "PROTO-SESSION-001"),
+    broken_engine("unknown_session_as_bad_args", UnknownSessionAsBadArgs, "PROTO-SESSION-001"),
+    broken_engine(
+        "overrides_not_object_without_field", OverridesNotObjectWithoutField, "PROTO-ARGS-001"
+    ),
     broken_engine("bounds_exclusive", BoundsExclusive, "ALG-ARGS-001"),
     broken_engine("bom_stripped", BomStripped, "PROTO-FRAME-001"),
     broken_engine("invalid_utf8_replaced", InvalidUtf8Replaced, "PROTO-FRAME-001"),

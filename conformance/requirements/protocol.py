@@ -265,6 +265,11 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
         {**DECORATE, "discourse_markers": {"openings": [1], "closings": [""]}},
         "discourse_markers",
     ),
+    "realizer_overrides not an object": (
+        "overrides.resolve",
+        {"realizer_overrides": ["disclosure_domain_count"], "intent": "DEFINITION"},
+        "realizer_overrides",
+    ),
     "transitions not a list": (
         "variation.decorate",
         {**DECORATE, "discourse_markers": {"openings": [], "closings": [], "transitions": "x"}},
@@ -301,6 +306,54 @@ def _refused_as_bad_args(
     else:
         raise AssertionError(f"{name}: {op} answered with ok")
     _still_alive(engine)
+
+
+def _unknown_session(engine: EngineClient, op: str, args: EncodableObject, why: str) -> None:
+    try:
+        engine.call(op, args, checked=False)
+    except EngineRefused as refusal:
+        assert (refusal.code, refusal.field) == ("SESSION_UNKNOWN", "session"), (
+            f"{op} on {why}: {refusal.code} with field {refusal.field!r}, "
+            "expected SESSION_UNKNOWN with field 'session'"
+        )
+    else:
+        raise AssertionError(f"{op} on {why} was answered with ok")
+
+
+@requirement(
+    "PROTO-SESSION-001",
+    "open sessions have distinct ids and count their turns apart; session.chat and "
+    "session.close on a session never opened or already closed are refused with "
+    "SESSION_UNKNOWN, field session",
+    family="protocol",
+    capabilities=("sessions",),
+    seed="docs/protocol.md § Error codes (SESSION_UNKNOWN); § session.open (an independent "
+    "chat session); § session.chat; § session.close",
+    strategy=lambda ctx: st.integers(2, 4),
+)
+def sessions_apart(engine: EngineClient, count: int) -> None:
+    ids = [engine.call("session.open", {"register_id": None})["session"] for _ in range(count)]
+    assert len(set(ids)) == count, f"{count} open sessions got the ids {ids}"
+    for turns, session in enumerate(ids, start=1):
+        for _ in range(turns):
+            engine.call("session.chat", {"session": session, "text": "What is light?"})
+    for turns, session in enumerate(ids, start=1):
+        answer = engine.call("session.chat", {"session": session, "text": "What is light?"})
+        assert answer.get("turn_idx") == turns, (
+            f"session {session} answered its turn {turns} as turn_idx {answer.get('turn_idx')!r}"
+        )
+    closed = ids[0]
+    engine.call("session.close", {"session": closed})
+    never = "".join(ids) + "-never-opened"
+    for op, args, why in (
+        ("session.chat", {"session": never, "text": "hi"}, "a session never opened"),
+        ("session.close", {"session": never}, "a session never opened"),
+        ("session.chat", {"session": closed, "text": "hi"}, "a closed session"),
+        ("session.close", {"session": closed}, "a closed session"),
+    ):
+        _unknown_session(engine, op, args, why)
+    for session in ids[1:]:
+        engine.call("session.close", {"session": session})
 
 
 @requirement(

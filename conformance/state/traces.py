@@ -158,7 +158,8 @@ def both_traces(
     debris: bool = False,
 ) -> TwoTraces:
     """Open *directory* in a fresh engine under strace and ``state.trace_checkpoint`` *batch*,
-    with a crashed checkpoint's debris planted after the open when *debris* is set.
+    with a crashed checkpoint's debris planted after the open when *debris* is set; the
+    store must then apply and checkpoint again like any open store.
 
     The traced engine's exchanges are added to *transcript*.
     """
@@ -175,6 +176,8 @@ def both_traces(
                 plant_debris(directory)
             image = snapshot(directory)
             reported = engine.call("state.trace_checkpoint", {"store": store})["ops"]
+            engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
+            engine.call("state.checkpoint", {"store": store})
             engine.call("state.close", {"store": store})
         finally:
             engine.close()

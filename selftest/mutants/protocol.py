@@ -310,3 +310,29 @@ class Utf16KeyOrderWire(ProtocolHandler):
 
     def handle_line(self, line: str | bytes) -> str:
         return _utf16_ordered(json.loads(super().handle_line(line)))
+
+
+class SessionIdsRepeat(ProtocolHandler):
+    """Every session.open answers ``s1``: a new session replaces the open one."""
+
+    def add_session(self, runtime: ChatRuntime) -> str:
+        self.sessions["s1"] = runtime
+        return "s1"
+
+
+class UnknownSessionAsBadArgs(ProtocolHandler):
+    """A session that is not open is refused as PROTOCOL_BAD_ARGS, not SESSION_UNKNOWN."""
+
+    def session(self, session_id: str) -> ChatRuntime:
+        if session_id not in self.sessions:
+            bad_arg("session", f"no open session {session_id!r}")
+        return super().session(session_id)
+
+
+class OverridesNotObjectWithoutField(ProtocolHandler):
+    """``realizer_overrides`` that is not an object is refused with no ``field``."""
+
+    def op_overrides_resolve(self, args: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(args.get("realizer_overrides"), dict):
+            refuse(BAD_ARGS, "argument 'realizer_overrides' must be an object", None)
+        return super().op_overrides_resolve(args)
