@@ -103,6 +103,7 @@ from selftest.mutants.protocol import (
     LanguageKeyRenamed,
     LoneSurrogatesRepaired,
     MarkersRefusedWithoutField,
+    MessageSpansLines,
     NanAccepted,
     NestedBatchSkipped,
     OverridesNotObjectWithoutField,
@@ -278,6 +279,7 @@ _TABLE = (
     broken_engine("space_in_file_name_refused", SpaceInFileNameRefused, "PROTO-FILES-001"),
     broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
     broken_engine("session_ids_repeat", SessionIdsRepeat, "PROTO-SESSION-001"),
+    broken_engine("message_spans_lines", MessageSpansLines, "PROTO-ERROR-001"),
     broken_engine("unknown_session_as_bad_args", UnknownSessionAsBadArgs, "PROTO-SESSION-001"),
     broken_engine(
         "overrides_not_object_without_field", OverridesNotObjectWithoutField, "PROTO-ARGS-001"

@@ -92,6 +92,13 @@ class SoakEventsWithoutId(ProtocolHandler):
         super().soak_turn(store, mutations, lambda event: emit({**event, "id": None}))
 
 
+class ApplyAnswerRenamed(ProtocolHandler):
+    """``state.apply`` answers ``{"changed": ...}`` instead of ``{"dirty": ...}``."""
+
+    def op_state_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        return {"changed": super().op_state_apply(args)["dirty"]}
+
+
 class LeftoversReused(ProtocolHandler):
     """A leftover staging directory is never cleared, and a commit keeps the files in it."""
 
@@ -415,6 +422,7 @@ _TABLE = (
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
+    broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),
     broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
     broken_engine("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
     broken_engine(

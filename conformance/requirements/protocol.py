@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from conformance import coverage, oracle
 from conformance import strategies as gen
+from conformance.coverage import Case, Plan
 from conformance.driver import run_script
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject, JSONEncodable, JSONValue
@@ -49,21 +50,35 @@ def _still_alive(engine: EngineClient) -> None:
     assert engine.call("hello")["protocol"] == "core-engine/1", "engine did not answer hello"
 
 
+UNUSUAL_OPS = {"line breaks": "op\nwith\r\nline breaks", "100,000 characters": "x" * 100_000}
+"""Unknown ops an error message must still fit on one line: quoted line breaks, great length."""
+
+
 @requirement(
     "PROTO-ERROR-001",
-    "an unknown op is refused with PROTOCOL_UNKNOWN_OP and the engine keeps serving",
+    "an unknown op (line breaks and 100,000 characters included) is refused with "
+    "PROTOCOL_UNKNOWN_OP, field op, a message of one line, and the engine keeps serving",
     family="protocol",
     capabilities=(),
-    seed=PROTOCOL,
+    seed=f"{PROTOCOL} § Responses (error.message is one line); § Error codes",
     strategy=lambda ctx: st.text(min_size=1, max_size=30).filter(
         lambda op: op not in {"hello", "batch"} and "." not in op
     ),
+    cover=lambda ctx: Plan(
+        tuple(Case(op, (("unusual unknown ops", name),)) for name, op in UNUSUAL_OPS.items()),
+        (("unusual unknown ops", len(UNUSUAL_OPS)),),
+    ),
 )
 def unknown_op(engine: EngineClient, op: str) -> None:
+    shown = op if len(op) <= 40 else f"{op[:20]!r}... ({len(op)} characters)"
     try:
         engine.call(op, checked=False)
     except EngineRefused as refusal:
-        assert refusal.code == "PROTOCOL_UNKNOWN_OP", f"op {op!r} refused with {refusal.code}"
+        assert refusal.code == "PROTOCOL_UNKNOWN_OP", f"op {shown!r} refused with {refusal.code}"
+        assert refusal.field == "op", f"op {shown!r}: field {refusal.field!r}, not 'op'"
+        assert "\n" not in refusal.message and "\r" not in refusal.message, (
+            f"op {shown!r}: the message spans lines: {refusal.message[:120]!r}"
+        )
     else:
         raise AssertionError(f"unknown op {op!r} was answered with ok")
     _still_alive(engine)

@@ -98,7 +98,8 @@ def _apply_scenario(ctx: object) -> st.SearchStrategy[list[list[Mutation]]]:
 @requirement(
     "STATE-APPLY-001",
     "put stores a record under (kind, key), delete removes one (an absent one is a no-op), "
-    "turn counts one: the digest and the next checkpoint hold exactly the result",
+    "turn counts one: the digest and the next checkpoint hold exactly the result, and "
+    "state.apply answers {dirty} as the digest does",
     family="state",
     capabilities=STATE,
     seed=f"{SPEC}; docs/protocol.md § Persisted-state ops (state.apply)",
@@ -113,8 +114,11 @@ def mutations_apply(engine: EngineClient, scenario: list[list[Mutation]]) -> Non
     with scratch() as directory, Stores(engine) as stores:
         store = stores.open(directory)["store"]
         engine.call("state.apply", {"store": store, "mutations": first})
-        engine.call("state.apply", {"store": store, "mutations": batch})
+        answer = engine.call("state.apply", {"store": store, "mutations": batch})
         digest = engine.call("state.digest", {"store": store})
+        assert answer == {"dirty": digest.get("dirty")}, (
+            f"state.apply answered {answer}, not {{'dirty': {digest.get('dirty')}}} (the digest's)"
+        )
         assert digest["identity"] == oracle.identity(3, core), (
             f"after {batch}: the identity is not that of {want}"
         )

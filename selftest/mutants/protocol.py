@@ -336,3 +336,15 @@ class OverridesNotObjectWithoutField(ProtocolHandler):
         if not isinstance(args.get("realizer_overrides"), dict):
             refuse(BAD_ARGS, "argument 'realizer_overrides' must be an object", None)
         return super().op_overrides_resolve(args)
+
+
+class MessageSpansLines(ProtocolHandler):
+    """An unknown op's error message quotes the op with its line breaks."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        response = super().handle(request)
+        error = response.get("error")
+        if isinstance(error, dict) and error.get("code") == "PROTOCOL_UNKNOWN_OP":
+            op = request.get("op") if isinstance(request, dict) else None
+            response = {**response, "error": {**error, "message": f"unknown op:\n{op}"}}
+        return response
