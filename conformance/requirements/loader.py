@@ -381,7 +381,8 @@ def _edits(raw: bytes, position: int, delta: int, description: str) -> list[Edit
     """A byte changed at a position spread evenly over the file (any REGISTER_ code: it may
     break the JSON or the seal); then REGISTER_TAMPERED (docs/registers.md § Loading) for a
     field's content (pack_source_sha256 no longer matches), whitespace alone (not the normal
-    form: no field), the last bytes cut (not JSON: no field) and an unknown top-level field
+    form: no field), the last bytes cut (not JSON: no field), a JSON array (not a pack: no
+    field) and an unknown top-level field
     (malformed beside its report: that field)."""
     index = int(hashlib.sha256(b"%d" % position).hexdigest(), 16) % len(raw)
     flipped = bytearray(raw)
@@ -394,6 +395,7 @@ def _edits(raw: bytes, position: int, delta: int, description: str) -> list[Edit
         ("the description's content changed", raw.replace(old, new, 1), TAMPERED, SOURCE),
         ("a space added before the first newline", raw.replace(b"\n", b" \n", 1), TAMPERED, None),
         ("the closing brace cut (not JSON)", raw.rstrip()[:-1], TAMPERED, None),
+        ("the pack replaced by a JSON array (not an object)", b"[]\n", TAMPERED, None),
         ("an unknown top-level field added", _normal_form({**pack, EXTRA: "x"}), TAMPERED, EXTRA),
     ]
 
