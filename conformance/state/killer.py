@@ -155,15 +155,8 @@ def soak_and_kill(
     follow it (:data:`WARM`).
     """
     process = WARM.take(command, ahead) if ahead else start(command)
-    lines: queue.Queue[bytes | None] = queue.Queue()
-    threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
-    request = {
-        "id": 1,
-        "op": "state.soak",
-        "args": {"dir": directory, "iterations": SOAK_ITERATIONS, "seed": plan.seed},
-    }
-    with contextlib.suppress(BrokenPipeError):  # a dead engine's stdout ends: recorded below
-        _send(process, json.dumps(request).encode() + b"\n")
+    args = {"dir": directory, "iterations": SOAK_ITERATIONS, "seed": plan.seed}
+    lines = _ask(process, {"id": 1, "op": "state.soak", "args": args})
     begins: list[tuple[int, str]] = []
     acks: list[tuple[int, str]] = []
     error: str | None = None
@@ -188,10 +181,7 @@ def soak_lines(command: list[str], request: Mapping[str, object]) -> list[object
     """Every stdout line (parsed; a line that is not JSON as its bytes) a fresh engine
     process writes for one whole ``state.soak`` *request*, up to its response."""
     process = start(command)
-    lines: queue.Queue[bytes | None] = queue.Queue()
-    threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
-    with contextlib.suppress(BrokenPipeError):
-        _send(process, json.dumps(request).encode() + b"\n")
+    lines = _ask(process, request)
     seen: list[object] = []
     try:
         while (line := lines.get(timeout=KILL_TIMEOUT)) is not None:
@@ -207,6 +197,18 @@ def soak_lines(command: list[str], request: Mapping[str, object]) -> list[object
     finally:
         _kill(process)
     return seen
+
+
+def _ask(process: Process, request: Mapping[str, object]) -> queue.Queue[bytes | None]:
+    """Send *request* to *process*; its stdout lines, then None at the end, arrive on the queue.
+
+    A dead engine's stdin refuses the line; its stdout then ends, which the caller sees.
+    """
+    lines: queue.Queue[bytes | None] = queue.Queue()
+    threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
+    with contextlib.suppress(BrokenPipeError):
+        _send(process, json.dumps(request).encode() + b"\n")
+    return lines
 
 
 def _record(
