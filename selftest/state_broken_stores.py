@@ -10,6 +10,7 @@ import hashlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from unittest import mock
 
 from reference.state import (
     CURRENT_SCHEMA_VERSION,
@@ -18,9 +19,10 @@ from reference.state import (
     StateError,
     StateStore,
     WriterLock,
+    loader,
 )
 from reference.state.commit import CheckpointInfo
-from reference.state.core import encode_record, sort_key
+from reference.state.core import Key, decode_core, encode_record, sort_key
 from reference.state.layout import CORE, MANIFEST, MAX_GENERATION, gen_name, generations
 from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state
@@ -86,6 +88,23 @@ class FreshOnSchemaRefusalStore(StateStore):
             if refusal.code not in SCHEMA_REFUSALS:
                 raise
         return fresh_state()
+
+
+def _last_wins(data: bytes, schema_version: int) -> dict[Key, dict]:
+    """``decode_core`` that lets a later line of the same (kind, key) replace the earlier."""
+    rows: dict[Key, dict] = {}
+    for line in data.splitlines(keepends=True):
+        rows.update(decode_core(line, schema_version))
+    return rows
+
+
+class DuplicatesAcceptedStore(StateStore):
+    """Loads a core holding one (kind, key) twice instead of refusing it."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "decode_core", _last_wins):
+            return super().load(fs)
 
 
 class FreshOnBadPointerStore(StateStore):

@@ -71,6 +71,22 @@ class DebrisRemovalUnreported(ProtocolHandler):
         return {**traced, "ops": [op for op in traced["ops"] if op["op"] != "unlink"]}
 
 
+class WriteModeMisreported(ProtocolHandler):
+    """``state.trace_checkpoint`` reports each write with the mode asked of ``open`` (0666)."""
+
+    def op_state_trace_checkpoint(self, args: dict[str, Any]) -> dict[str, Any]:
+        traced = super().op_state_trace_checkpoint(args)
+        ops = [{**op, "mode": 0o666} if op["op"] == "write" else op for op in traced["ops"]]
+        return {**traced, "ops": ops}
+
+
+class DuplicatesAccepted(ProtocolHandler):
+    """A core.jsonl holding one (kind, key) on two lines loads, the later line winning."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DuplicatesAcceptedStore
+
+
 class InPlaceCommit(ProtocolHandler):
     """Checkpoints rewrite the live generation's files in place, then rename that directory."""
 
@@ -419,6 +435,8 @@ _TABLE = (
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
     broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
     broken_engine("debris_removal_unreported", DebrisRemovalUnreported, "STATE-TRACE-001"),
+    broken_engine("write_mode_misreported", WriteModeMisreported, "STATE-TRACE-001"),
+    broken_engine("duplicates_accepted", DuplicatesAccepted, "STATE-SCHEMA-001"),
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),

@@ -174,6 +174,24 @@ def unsorted_core(state: Path) -> dict:
     return {"error": "STATE_RECORD_MALFORMED"}
 
 
+def duplicated_record(state: Path) -> dict:
+    """A generation with valid checksums whose core holds one (kind, key) on two lines."""
+    lines = encode_core(records_for(3)).splitlines(keepends=True)
+    twin = encode_core([{**records_for(3)[0], "score": 13}])
+    write_generation(state, 3, 3, 2, b"".join([lines[0], twin, *lines[1:]]))
+    _write(state / CURRENT, pointer_text(3))
+    return {"error": "STATE_RECORD_MALFORMED"}
+
+
+def constant_in_core(state: Path) -> dict:
+    """A generation with valid checksums whose core line holds ``NaN``, which is not JSON."""
+    lines = encode_core(records_for(3)).splitlines(keepends=True)
+    lines[0] = lines[0].replace(b'"score":12', b'"score":NaN')
+    write_generation(state, 3, 3, 2, b"".join(lines))
+    _write(state / CURRENT, pointer_text(3))
+    return {"error": "STATE_RECORD_MALFORMED"}
+
+
 def v1_unknown_field(state: Path) -> dict:
     """A schema 1 generation whose recognizer carries ``label`` (introduced in 2)."""
     write_generation(state, 3, 1, 2, encode_core(records_for(2)))
@@ -197,6 +215,8 @@ FIXTURES: dict[str, Callable[[Path], dict]] = {
     "uncommitted-newer": uncommitted_newer,
     "all-corrupt": all_corrupt,
     "unsorted-core": unsorted_core,
+    "duplicated-record": duplicated_record,
+    "nan-in-core": constant_in_core,
     "v1-unknown-field": v1_unknown_field,
 }
 

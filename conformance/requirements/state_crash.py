@@ -407,11 +407,34 @@ def _first_difference(reported: list[tuple[Any, ...]], observed: list[tuple[Any,
     return f"operation {common} seen by strace only: {observed[common][:3]}"
 
 
+def _final_path(path: str, later: list[dict[str, Any]]) -> str:
+    """Where *path* ends up after the renames among the *later* reported operations."""
+    for op in later:
+        if op["op"] == "rename" and (path == op["src"] or path.startswith(op["src"] + "/")):
+            path = op["dst"] + path[len(op["src"]) :]
+    return path
+
+
+def mode_mismatches(ops: list[dict[str, Any]], modes: dict[str, int]) -> list[str]:
+    """Each reported ``write`` whose ``mode`` is not the mode its file has after the commit."""
+    wrong = []
+    for index, op in enumerate(ops):
+        if op["op"] != "write":
+            continue
+        final = _final_path(op["path"], ops[index + 1 :])
+        if final in modes and op.get("mode") != modes[final]:
+            wrong.append(
+                f"write {op['path']}: reported mode {op.get('mode')!r}, the file has "
+                f"{oct(modes[final])}"
+            )
+    return wrong
+
+
 @requirement(
     "STATE-TRACE-001",
     "the file operations an engine reports for a checkpoint (state.trace_checkpoint) are the "
     "system calls strace sees it make, in order, the removal of a crashed checkpoint's "
-    "debris included",
+    "debris included, and each reported write's mode is the mode its file is given",
     family="state",
     capabilities=("state", "state.trace"),
     seed="ALICE (OSDI 2014): judge the system calls a program makes, not what it says it does",
@@ -444,3 +467,5 @@ def reported_trace_is_real(engine: EngineClient, scenario: list[Any]) -> None:
     if reported != observed:
         difference = _first_difference(reported, observed)
         raise AssertionError(f"the reported trace is not what the engine did: {difference}")
+    wrong = mode_mismatches(traces.reported, traces.modes)
+    assert not wrong, "; ".join(wrong)

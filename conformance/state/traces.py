@@ -139,6 +139,16 @@ class TwoTraces:
     image: Image
     reported: list[dict[str, Any]]
     observed: list[dict[str, Any]]
+    modes: dict[str, int]
+
+
+def file_modes(directory: Path) -> dict[str, int]:
+    """The permission bits of every regular file under *directory*, by relative path."""
+    return {
+        path.relative_to(directory).as_posix(): path.stat().st_mode & 0o7777
+        for path in sorted(directory.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }
 
 
 def plant_debris(directory: Path) -> None:
@@ -176,6 +186,7 @@ def both_traces(
                 plant_debris(directory)
             image = snapshot(directory)
             reported = engine.call("state.trace_checkpoint", {"store": store})["ops"]
+            modes = file_modes(directory)
             engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
             engine.call("state.checkpoint", {"store": store})
             engine.call("state.close", {"store": store})
@@ -186,4 +197,4 @@ def both_traces(
     dirs = {path for path, value in image.items() if value is None} | {"."}
     ops = strace.file_ops(text, directory, dirs, pipe)
     answers = [i for i, op in enumerate(ops) if op["op"] == "answer"]
-    return TwoTraces(image, reported, ops[answers[1] + 1 : answers[2]])
+    return TwoTraces(image, reported, ops[answers[1] + 1 : answers[2]], modes)

@@ -5,7 +5,8 @@ same on every machine (ordered by the SHA-256 of the name). ``... report`` reads
 ``mutants/**/*.meta`` and prints, per module, killed, survived, "no tests" (no requirement
 reaches the mutated code), reviewed (listed in ``equivalent.txt``) and unchecked mutants,
 and the score killed / (killed + survived + no tests). ``... check`` exits 1 when a checked
-mutant that is not reviewed survived or was never reached.
+mutant that is not reviewed survived or was never reached. ``... pending`` prints the
+mutants with no verdict that are not reviewed: the ones the score still waits for.
 """
 
 from __future__ import annotations
@@ -118,6 +119,11 @@ def check(codes: dict[str, int | None], reviewed: dict[str, str], names: list[st
     return 1 if problems else 0
 
 
+def pending(codes: dict[str, int | None], reviewed: dict[str, str]) -> list[str]:
+    """The mutants the score still needs: not run yet and not reviewed."""
+    return [n for n, code in sorted(codes.items()) if code is None and not is_reviewed(n, reviewed)]
+
+
 def main(argv: list[str]) -> int:
     codes, reviewed = results(), equivalents()
     if argv[:1] == ["sample"]:
@@ -128,7 +134,10 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] == ["check"]:
         return check(codes, reviewed, argv[1:])
-    print("usage: python -m selftest.mutation.score sample N | report | check [NAMES]")
+    if argv[:1] == ["pending"]:
+        print("\n".join(pending(codes, reviewed)))
+        return 0
+    print("usage: python -m selftest.mutation.score sample N | report | check [NAMES] | pending")
     return 2
 
 
