@@ -519,6 +519,20 @@ def unratified_packs(ctx: SuiteContext) -> Plan:
     return Plan(tuple(cases), universe)
 
 
+def unsealed_beside_report(ctx: SuiteContext) -> Plan:
+    """Every pack kind with its seal left out and emptied, at the shortest and longest ids."""
+    cases = tuple(
+        Case(
+            [_kind_pack(EXTREME_IDS[i % 2], kind), how],
+            (("pack kinds", kind), ("seals", how), ("id lengths", str(len(EXTREME_IDS[i % 2])))),
+        )
+        for i, kind in enumerate(PACK_KINDS)
+        for how in ("absent", "empty")
+    )
+    universe = (("pack kinds", len(PACK_KINDS)), ("seals", 2), ("id lengths", 2))
+    return Plan(cases, universe)
+
+
 def pack_pairs(ctx: SuiteContext) -> Plan:
     """Every pack kind as the first pack and as the second, at the shortest and longest ids."""
     n = len(PACK_KINDS)

@@ -350,6 +350,37 @@ def seal_mismatch(engine: EngineClient, scenario: list[Any]) -> None:
 
 
 @requirement(
+    "LOAD-SEAL-004",
+    "a ratified pack whose mastery_report_sha256 is then left out or emptied does not load "
+    "with its report still beside it: REGISTER_NOT_RATIFIED, field mastery_report_sha256 "
+    "(a load needs both the seal and the report)",
+    family="loader",
+    capabilities=("registers.load", "registers.ratify"),
+    seed="docs/registers.md § Loading (step 6: the seal non-empty and the report present)",
+    strategy=lambda ctx: st.tuples(gen.valid_packs(), st.sampled_from(["absent", "empty"])).map(
+        list
+    ),
+    max_examples=6,
+    cover=coverage.unsealed_beside_report,
+)
+def seal_removed_beside_report(engine: EngineClient, scenario: list[Any]) -> None:
+    document, how = scenario
+    rid = document["register_id"]
+    files = ratified_files(engine, document)
+    pack = json.loads(base64.b64decode(files[f"{rid}.json"]))
+    if how == "absent":
+        del pack[SEAL_FIELD]
+    else:
+        pack[SEAL_FIELD] = ""
+    _expect_load_refusal(
+        lambda: _load(engine, rid, {**files, f"{rid}.json": _b64(_normal_form(pack))}),
+        "REGISTER_NOT_RATIFIED",
+        f"ratified pack, its seal {how}, its report beside it",
+        SEAL_FIELD,
+    )
+
+
+@requirement(
     "LOAD-TAMPER-001",
     "a ratified pack loads, and any edit of its file (a byte anywhere, a field's content, "
     "whitespace alone, bytes that are not JSON, an unknown field) makes it refuse to load, "

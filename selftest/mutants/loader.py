@@ -297,6 +297,21 @@ class NotRatifiedWithoutField(ProtocolHandler):
     pack_loader = UnratifiedFieldless()
 
 
+class ReportEnoughLoader(PackLoader):
+    """A loader that counts a pack as ratified when its report is beside it, seal or not."""
+
+    def require_ratified(self, pack: RegisterPack, path: Path) -> Path:
+        sealed = dataclasses.replace(pack, mastery_report_sha256=pack.mastery_report_sha256 or "-")
+        return super().require_ratified(sealed, path)
+
+
+class ReportWithoutSealRatified(ProtocolHandler):
+    """A pack whose seal was left out but whose report is beside it is checked against the
+    report (REGISTER_SEAL_MISMATCH) instead of refused as not ratified."""
+
+    pack_loader = ReportEnoughLoader()
+
+
 class SealMismatchFieldless(PackLoader):
     """A loader whose pack-seal mismatch carries no field."""
 
