@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from conformance.state.killer import KILL_TIMEOUT, KillPlan, WarmStarts, soak_and_kill
 
 EXITS_AT_ONCE = [sys.executable, "-c", "pass"]
@@ -67,3 +69,15 @@ def test_a_forked_harness_starts_its_own_processes() -> None:
     parent_ready.wait()
     assert answer == b"own", "the forked harness took a process its parent started"
     assert ahead.poll() is not None
+
+
+def test_the_kill_lands_within_two_of_the_engines_own_cycles() -> None:
+    """The phase scales with the engine's measured cycle, so a slow engine's whole
+    checkpoint is reachable; a cycle measured as nothing counts as the 1 ms floor."""
+    from conformance.state.killer import MIN_CYCLE, PHASES, mean_cycle
+
+    assert mean_cycle(10.0, 10.6, 3) == pytest.approx(0.2)
+    assert KillPlan(0, 3, 0).delay(0.2) == 0
+    assert KillPlan(0, 3, PHASES // 2).delay(0.2) == pytest.approx(0.2)
+    assert KillPlan(0, 3, PHASES - 1).delay(0.2) == pytest.approx(0.4 * 0.999)
+    assert KillPlan(0, 1, PHASES // 2).delay(0.0) == pytest.approx(MIN_CYCLE)

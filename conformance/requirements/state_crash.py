@@ -20,6 +20,7 @@ from conformance.state.driver import Stores, load, scratch
 from conformance.state.judge import distinct_states, failures
 from conformance.state.killer import (
     KILL_TIMEOUT,
+    PHASES,
     KillPlan,
     KillRecord,
     kill_workers,
@@ -255,9 +256,10 @@ def _spill_while_overflowing(engine: EngineClient, items: list[dict[str, Any]]) 
 
 
 def _kill_plans(ctx: SuiteContext) -> st.SearchStrategy[list[list[int]]]:
-    plan = st.builds(KillPlan, st.integers(0, 2**16), st.integers(1, 6), st.integers(0, 50_000))
+    phase = st.integers(0, PHASES - 1)
+    plan = st.builds(KillPlan, st.integers(0, 2**16), st.integers(1, 6), phase)
     return st.lists(plan, min_size=KILLS_PER_EXAMPLE, max_size=KILLS_PER_EXAMPLE).map(
-        lambda plans: [[p.seed, p.acks, p.delay_us] for p in plans]
+        lambda plans: [[p.seed, p.acks, p.phase] for p in plans]
     )
 
 

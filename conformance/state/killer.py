@@ -2,8 +2,9 @@
 
 The engine's ``state.soak`` op writes a ``begin`` event before each checkpoint and an
 ``ack`` event once the checkpoint is durable. The harness waits for a chosen number
-of acks, sleeps a chosen delay, sends SIGKILL, then drains every line the engine
-wrote before it died.
+of acks, then for a chosen phase of the engine's own soak cycle (measured on the
+events so far, so a slow engine is killed at every moment of its cycle as a fast one
+is), sends SIGKILL, then drains every line the engine wrote before it died.
 """
 
 from __future__ import annotations
@@ -32,13 +33,27 @@ def kill_workers(kills: int) -> int:
     return max(1, min(kills, 2 * (os.cpu_count() or 1)))
 
 
+PHASES = 1000
+"""A kill plan's phase is in per mille of :data:`PHASE_CYCLES` soak cycles."""
+PHASE_CYCLES = 2
+"""The kill lands within this many soak cycles after the chosen ack: every moment of a
+checkpoint, from its start to its acknowledgement, is reachable."""
+MIN_CYCLE = 0.001
+"""Seconds: the shortest soak cycle assumed, however close together the events came."""
+
+
 @dataclass(frozen=True)
 class KillPlan:
-    """When to kill: after *acks* acknowledged checkpoints plus *delay_us* microseconds."""
+    """When to kill: after *acks* acknowledged checkpoints, at *phase* per mille of
+    :data:`PHASE_CYCLES` soak cycles (the engine's mean cycle so far) later."""
 
     seed: int
     acks: int
-    delay_us: int
+    phase: int
+
+    def delay(self, cycle: float) -> float:
+        """Seconds to wait after the last ack, for a soak cycle of *cycle* seconds."""
+        return self.phase / PHASES * PHASE_CYCLES * max(cycle, MIN_CYCLE)
 
 
 @dataclass(frozen=True)
@@ -72,6 +87,11 @@ def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
     for line in iter(stream.readline, b""):
         lines.put(line)
     lines.put(None)
+
+
+def mean_cycle(first_begin: float, last_ack: float, acks: int) -> float:
+    """The mean soak cycle: from the first checkpoint's start to the last ack, per ack."""
+    return (last_ack - first_begin) / max(acks, 1)
 
 
 def _event(line: bytes) -> dict[str, Any] | None:
@@ -161,6 +181,7 @@ def soak_and_kill(
     acks: list[tuple[int, str]] = []
     error: str | None = None
     ended = False
+    first_begin = None
     deadline = time.monotonic() + timeout
     while len(acks) < plan.acks and error is None:
         try:
@@ -170,7 +191,10 @@ def soak_and_kill(
             break
         ended = line is None
         error = _record(line, begins, acks)
-    time.sleep(plan.delay_us / 1e6)
+        if begins and first_begin is None:
+            first_begin = time.monotonic()
+    now = time.monotonic()
+    time.sleep(plan.delay(mean_cycle(first_begin or now, now, len(acks))))
     _kill(process)
     while not ended and (line := lines.get(timeout=timeout)) is not None:
         error = error or _record(line, begins, acks)
