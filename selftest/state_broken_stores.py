@@ -99,7 +99,8 @@ def _last_wins(data: bytes, schema_version: int) -> dict[Key, dict]:
 
 
 class DuplicatesAcceptedStore(StateStore):
-    """Loads a core holding one (kind, key) twice instead of refusing it."""
+    """Reads core.jsonl line by line, a later (kind, key) replacing an earlier: a core that
+    holds one record twice (or out of order) loads instead of being refused."""
 
     @classmethod
     def load(cls, fs: FileOps) -> LoadedState:

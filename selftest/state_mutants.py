@@ -81,7 +81,8 @@ class WriteModeMisreported(ProtocolHandler):
 
 
 class DuplicatesAccepted(ProtocolHandler):
-    """A core.jsonl holding one (kind, key) on two lines loads, the later line winning."""
+    """A core.jsonl holding one (kind, key) on two lines (or out of order) loads, the later
+    line winning."""
 
     def store_class(self) -> type[StateStore]:
         return stores.DuplicatesAcceptedStore
