@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from reference.protocol.envelope import bad_arg
 from reference.serve import ProtocolHandler
 from reference.state import JournalRecovery, StateStore
 from reference.state.soak import Emit
@@ -86,6 +87,16 @@ class DuplicatesAccepted(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return stores.DuplicatesAcceptedStore
+
+
+class UnknownHandleAsBadArgs(ProtocolHandler):
+    """A store handle that is closed or was never opened is refused as an invalid argument
+    (PROTOCOL_BAD_ARGS), not STATE_NOT_OPEN."""
+
+    def store(self, store_id: str) -> StateStore:
+        if store_id not in self.stores:
+            bad_arg("store", f"no store {store_id!r}")
+        return super().store(store_id)
 
 
 class InPlaceCommit(ProtocolHandler):
@@ -437,6 +448,7 @@ _TABLE = (
     broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
     broken_engine("debris_removal_unreported", DebrisRemovalUnreported, "STATE-TRACE-001"),
     broken_engine("write_mode_misreported", WriteModeMisreported, "STATE-TRACE-001"),
+    broken_engine("unknown_handle_as_bad_args", UnknownHandleAsBadArgs, "STATE-HANDLE-001"),
     broken_engine("duplicates_accepted", DuplicatesAccepted, "STATE-SCHEMA-001"),
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),

@@ -1,4 +1,5 @@
-"""Refused state ops: a proposal that is not canonical JSON, and a close whose commit fails."""
+"""Refused state ops: a proposal that is not canonical JSON, a close whose commit fails, and
+ops on a handle that is closed or was never opened."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 from conformance.state import oracle
+from conformance.state.crashstates import snapshot
 from conformance.state.driver import Stores, put, scratch
 
 STATE = ("state",)
@@ -147,3 +149,50 @@ def failed_close_closes(engine: EngineClient, scenario: list[Any]) -> None:
             "the reopened state is not the last durable checkpoint"
         )
         assert reopened["turn_count"] == durable["turn_count"], "turn count of the reopen"
+
+
+STORE_OPS: dict[str, EncodableObject] = {
+    "state.apply": {"mutations": [{"op": "turn"}]},
+    "state.checkpoint": {},
+    "state.digest": {},
+    "state.propose": {"proposal": {"lemma": "l", "claim": 1}},
+    "state.close": {},
+}
+"""Every op of the ``state`` capability that takes a store, with valid other arguments."""
+UNKNOWN_HANDLES = ("x", "st0", "st1 ", "0" * 64, "\U0001f512")
+
+
+def _not_open(engine: EngineClient, handle: str, which: str) -> None:
+    for op, args in STORE_OPS.items():
+        refusal = _refused(lambda op=op, args=args: engine.call(op, {**args, "store": handle}))
+        assert refusal is not None, f"{op} on {which} handle {handle!r} was answered"
+        assert refusal.code == "STATE_NOT_OPEN", f"{op} on {which} handle: {refusal.code}"
+        assert refusal.field == "store", f"{op} on {which} handle: field {refusal.field!r}"
+        assert "store" in refusal.message, f"{op}: message {refusal.message!r}"
+
+
+@requirement(
+    "STATE-HANDLE-001",
+    "every op that takes a store answers STATE_NOT_OPEN (field store, named in the message) "
+    "for a handle that was closed and for one that was never opened, and changes nothing in "
+    "the directory",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Refusals (STATE_NOT_OPEN: a store handle is unknown or closed)",
+    strategy=lambda ctx: st.text(min_size=1, max_size=16),
+    max_examples=4,
+    cover=coverage.each("unknown handles", UNKNOWN_HANDLES),
+)
+def unknown_handles_refused(engine: EngineClient, unknown: str) -> None:
+    with scratch() as root, Stores(engine) as stores:
+        first, second = root / "first", root / "second"
+        closed = stores.open(first)["store"]
+        engine.call("state.apply", {"store": closed, "mutations": [{"op": "turn"}]})
+        stores.close(closed)
+        before = snapshot(first)
+        _not_open(engine, closed, "a closed")
+        assert snapshot(first) == before, "an op on a closed handle changed the directory"
+        live = stores.open(second)["store"]
+        if unknown != live:
+            _not_open(engine, unknown, "a never opened")
+        assert engine.call("state.digest", {"store": live})["turn_count"] == 0, "the open store"
