@@ -192,6 +192,16 @@ def constant_in_core(state: Path) -> dict:
     return {"error": "STATE_RECORD_MALFORMED"}
 
 
+def surrogate_in_core(state: Path) -> dict:
+    """A generation with valid checksums whose core line escapes a lone surrogate, which
+    UTF-8 cannot encode (and so no canonical line holds)."""
+    lines = encode_core(records_for(3)).splitlines(keepends=True)
+    lines[0] = lines[0].replace(b'"lemma":"alpha"', b'"lemma":"alpha\\ud800"')
+    write_generation(state, 3, 3, 2, b"".join(lines))
+    _write(state / CURRENT, pointer_text(3))
+    return {"error": "STATE_RECORD_MALFORMED"}
+
+
 def v1_unknown_field(state: Path) -> dict:
     """A schema 1 generation whose recognizer carries ``label`` (introduced in 2)."""
     write_generation(state, 3, 1, 2, encode_core(records_for(2)))
@@ -217,6 +227,7 @@ FIXTURES: dict[str, Callable[[Path], dict]] = {
     "unsorted-core": unsorted_core,
     "duplicated-record": duplicated_record,
     "nan-in-core": constant_in_core,
+    "surrogate-in-core": surrogate_in_core,
     "v1-unknown-field": v1_unknown_field,
 }
 

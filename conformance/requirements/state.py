@@ -84,8 +84,8 @@ def _commit(stores: Stores, directory: Path, rows: list[dict[str, Any]]) -> dict
 @requirement(
     "STATE-SCHEMA-001",
     "every shipped fixture (each past schema version, future, missing and malformed "
-    "versions, bad pointers, out-of-order, duplicated and non-JSON records) loads or is "
-    "refused exactly as expected",
+    "versions, bad pointers, out-of-order, duplicated and non-JSON records, a lone "
+    "surrogate) loads or is refused exactly as expected",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § Step 2 ruling (tolerate version <= current, refuse newer)",
