@@ -19,6 +19,10 @@ EDITABLE = ("--config-settings", "editable_mode=compat")
 
 
 def _install(session: nox.Session, extras: str = "test") -> None:
+    # uv installs without bytecode unless asked, and PYTHONDONTWRITEBYTECODE (set on this
+    # machine) keeps Python from caching it: every process would compile numpy, hypothesis
+    # and the rest from source at each start.
+    session.env["UV_COMPILE_BYTECODE"] = "1"
     session.install("-e", f".[{extras}]", *EDITABLE)
     # Engine processes (hundreds per certification) then read bytecode instead of
     # compiling the sources at every start, even where PYTHONDONTWRITEBYTECODE is set.

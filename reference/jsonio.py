@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import accumulate
 from typing import Any
 
 MAX_DEPTH = 64
@@ -22,6 +23,9 @@ MAX_INTEGER_DIGITS = 1000
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _OPENERS = ("[", "{")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 class UntrustedJSON(ValueError):
@@ -49,22 +53,10 @@ def _parse_float(literal: str) -> float:
     return value
 
 
-def _depth(value: Any) -> int:
-    """The nesting depth of a parsed value, computed without recursion."""
-    deepest, stack = 0, [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, depth + 1)
-        if deepest > MAX_DEPTH:
-            return deepest
-        stack.extend((child, depth + 1) for child in children)
-    return deepest
+def _depth(text: str) -> int:
+    """The nesting depth of valid JSON *text*: the deepest bracket outside its strings."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0)
 
 
 def _check_surrogates(text: str, value: Any) -> None:
@@ -99,7 +91,7 @@ def loads_untrusted(data: bytes | str) -> Any:
         raise UntrustedJSON(f"nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as exc:
         raise UntrustedJSON(f"not JSON: {exc}") from None
-    if sum(text.count(opener) for opener in _OPENERS) > MAX_DEPTH and _depth(value) > MAX_DEPTH:
+    if sum(text.count(opener) for opener in _OPENERS) > MAX_DEPTH and _depth(text) > MAX_DEPTH:
         raise UntrustedJSON(f"nested deeper than {MAX_DEPTH} levels")
     _check_surrogates(text, value)
     return value

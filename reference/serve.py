@@ -4,8 +4,18 @@ The implementation lives in :mod:`reference.protocol`; this module is the stable
 import point for engines built on the reference handler.
 """
 
+from __future__ import annotations
+
+from typing import TextIO
+
+from reference.protocol import stdio
 from reference.protocol.envelope import read_envelope
 from reference.protocol.handler import CAPABILITIES, ProtocolHandler, factory
-from reference.protocol.stdio import serve
 
 __all__ = ["CAPABILITIES", "ProtocolHandler", "factory", "read_envelope", "serve"]
+
+
+def serve(stdin: TextIO, stdout: TextIO, handler: ProtocolHandler | None = None) -> int:
+    """Answer request lines from *stdin* on *stdout* until EOF with *handler* (a fresh
+    reference handler by default); returns 0."""
+    return stdio.serve(stdin, stdout, factory() if handler is None else handler)

@@ -1,5 +1,6 @@
-"""The kill soak's engine starts: processes started ahead are the ones soaks take, a
-process that died before its soak is reported, and no started process outlives the pool."""
+"""The kill soak's engines: processes started ahead are the ones soaks take, forks come
+from a zygote and lead their own process group, an engine that died before its soak is
+reported, and no started process outlives the pool."""
 
 from __future__ import annotations
 
@@ -9,10 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from conformance.state.killer import KILL_TIMEOUT, KillPlan, WarmStarts, soak_and_kill
+from conformance.state.killer import (
+    KILL_TIMEOUT,
+    KillPlan,
+    SpawnFailed,
+    WarmStarts,
+    Zygote,
+    soak_and_kill,
+    spawner,
+)
 
 EXITS_AT_ONCE = [sys.executable, "-c", "pass"]
 WAITS_FOR_INPUT = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+REFERENCE = [sys.executable, "-m", "reference", "serve"]
 
 
 def test_a_started_process_is_taken_and_the_next_ones_are_started() -> None:
@@ -41,8 +51,37 @@ def test_another_command_ends_the_processes_of_the_first() -> None:
 
 
 def test_an_engine_that_died_before_its_soak_is_reported(tmp_path: Path) -> None:
-    record = soak_and_kill(EXITS_AT_ONCE, str(tmp_path), KillPlan(0, 1, 0), KILL_TIMEOUT, 1)
+    spawn = spawner(EXITS_AT_ONCE, forks=False, ahead=1)
+    record = soak_and_kill(spawn, str(tmp_path), KillPlan(0, 1, 0), KILL_TIMEOUT)
     assert record.error == "the engine exited before it was killed"
+
+
+def test_a_zygote_that_cannot_fork_is_reported(tmp_path: Path) -> None:
+    spawn = spawner(EXITS_AT_ONCE, forks=True)
+    record = soak_and_kill(spawn, str(tmp_path), KillPlan(0, 1, 0), KILL_TIMEOUT)
+    assert record.error == "the zygote exited instead of answering engine.fork"
+
+
+def test_a_fork_leads_its_own_group_and_ends_when_killed() -> None:
+    zygote = Zygote(REFERENCE)
+    try:
+        forked = zygote.fork()
+        assert os.getpgid(forked.pid) == forked.pid != os.getpgid(0)
+        forked.send(b'{"id":1,"op":"hello"}\n')
+        assert b'"protocol":"core-engine/1"' in forked.stdout.readline()
+        forked.kill()
+        assert forked.stdout.readline() == b"", "the killed fork's connection stays open"
+    finally:
+        zygote.close()
+
+
+def test_a_fork_answered_without_a_pid_is_reported() -> None:
+    zygote = Zygote(["cat"])
+    try:
+        with pytest.raises(SpawnFailed, match="engine.fork was answered"):
+            zygote.fork()
+    finally:
+        zygote.close()
 
 
 def test_a_forked_harness_starts_its_own_processes() -> None:
@@ -69,6 +108,26 @@ def test_a_forked_harness_starts_its_own_processes() -> None:
     parent_ready.wait()
     assert answer == b"own", "the forked harness took a process its parent started"
     assert ahead.poll() is not None
+
+
+def test_a_forked_harness_forks_from_its_own_zygote() -> None:
+    """The parent's zygote answers on the parent's pipes: a forked harness starts its own."""
+    from conformance.state import killer
+
+    parents = killer.ZYGOTES.get(WAITS_FOR_INPUT)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        own = killer.ZYGOTES.get(WAITS_FOR_INPUT)
+        os.write(write, b"parent" if own is parents else b"own")
+        killer.ZYGOTES.close()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    answer = os.read(read, 16)
+    os.close(read)
+    os.close(write)
+    killer.ZYGOTES.close()
+    assert answer == b"own", "the forked harness used its parent's zygote"
 
 
 def test_the_kill_lands_within_two_of_the_engines_own_cycles() -> None:

@@ -115,22 +115,31 @@ def bench_certify(runs: int) -> None:
     )
 
 
-def kills_per_second(kills: int, workers: int) -> float:
-    """SIGKILLs per second of STATE-KILL-001's harness on the reference, *workers* at once
-    (and as many engines started ahead)."""
+def kills_per_second(kills: int, workers: int, forks: bool) -> float:
+    """SIGKILLs per second of STATE-KILL-001's harness on the reference, *workers* at once:
+    soak engines forked from a zygote (*forks*), or started (as many started ahead)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from conformance.state.driver import scratch
-    from conformance.state.killer import KILL_TIMEOUT, WARM, KillPlan, soak_and_kill
+    from conformance.state.killer import (
+        KILL_TIMEOUT,
+        WARM,
+        ZYGOTES,
+        KillPlan,
+        soak_and_kill,
+        spawner,
+    )
     from reference.state import load_state
 
     command = [sys.executable, "-m", "reference", "serve"]
+    spawn = spawner(command, forks, ahead=workers)
 
     def one(number: int, root: Path) -> None:
         directory = root / f"kill{number}"
         directory.mkdir()
         plan = KillPlan(number, 1 + number % 6, 0)
-        soak_and_kill(command, str(directory), plan, KILL_TIMEOUT, workers)
+        record = soak_and_kill(spawn, str(directory), plan, KILL_TIMEOUT)
+        assert record.error is None, record.error
         load_state(directory)
 
     with scratch() as root:
@@ -139,17 +148,21 @@ def kills_per_second(kills: int, workers: int) -> float:
             list(pool.map(lambda number: one(number, root), range(kills)))
         rate = kills / (time.perf_counter() - start)
     WARM.close()
+    ZYGOTES.close()
     return rate
 
 
 def bench_kills(kills: int) -> None:
     from conformance.state.killer import kill_workers
 
-    serial = kills_per_second(kills, 1)
-    parallel = kills_per_second(kills, kill_workers(kills))
+    workers = kill_workers(kills)
+    started = kills_per_second(kills, workers, forks=False)
+    forked = kills_per_second(kills, workers, forks=True)
+    serial = kills_per_second(kills, 1, forks=True)
     print(
-        f"kill soak   {kills} SIGKILLs            {parallel:7.1f} kills/s with "
-        f"{kill_workers(kills)} at once, {serial:.1f} one at a time ({parallel / serial:.2f}x)"
+        f"kill soak   {kills} SIGKILLs, {workers} at once  {forked:7.1f} kills/s forked from a "
+        f"zygote, {started:.1f} started ({forked / started:.2f}x); {serial:.1f} forked one at "
+        f"a time"
     )
 
 

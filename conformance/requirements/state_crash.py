@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from conformance import details
 from conformance.coverage import Case, Plan
 from conformance.engines.base import EngineClient, EngineRefused
+from conformance.jsontypes import EncodableObject
 from conformance.model import UnitScale
 from conformance.requirements.registry import SuiteContext, requirement
 from conformance.state import oracle, strace
@@ -25,6 +26,7 @@ from conformance.state.killer import (
     KillRecord,
     kill_workers,
     soak_and_kill,
+    spawner,
 )
 from conformance.state.traces import (
     Trace,
@@ -268,6 +270,8 @@ def _check_kill(
 ) -> tuple[str | None, str | None]:
     """What the restart after *record* loaded (a figure name), and the problem, if any."""
     if record.error:
+        soak: EncodableObject = {"op": "state.soak", "dir": str(directory), "seed": plan.seed}
+        engine.transcript.record({"soak_engine": soak, "acks": plan.acks}, record.error)
         return None, f"{plan}: {record.error}"
     try:
         got = load(engine, directory)
@@ -297,13 +301,14 @@ def survives_sigkill(engine: EngineClient, plans: list[list[int]]) -> None:
     problems: dict[int, str] = {}
     details.count(kills=0, **{outcome: 0 for outcome in KILL_OUTCOMES})
     workers = kill_workers(len(plans))
+    spawn = spawner(command, "fork" in engine.capabilities(), ahead=workers)
     with scratch(in_memory=True) as root, ThreadPoolExecutor(workers) as pool:
         running = {}
         for number, fields in enumerate(plans):
             directory = root / f"kill{number}"
             directory.mkdir()
             plan = KillPlan(*fields)
-            soak = (command, str(directory), plan, KILL_TIMEOUT, workers)
+            soak = (spawn, str(directory), plan, KILL_TIMEOUT)
             running[pool.submit(soak_and_kill, *soak)] = (number, directory, plan)
         for future in as_completed(running):
             number, directory, plan = running[future]

@@ -10,7 +10,7 @@ from conformance.engines.base import EngineClient
 from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 from conformance.state.driver import load, scratch
-from conformance.state.killer import soak_lines
+from conformance.state.killer import soak_lines, spawner
 
 SOAK = ("state", "state.soak")
 REQUEST_ID = 7
@@ -56,10 +56,12 @@ def _checkpoints(events: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
     "a state.soak of N iterations streams N begin/ack event pairs carrying the request's id "
     "(and no ok) before its response; each ack names the generation and identity its begin "
     "announced, generations count up by one, the response names the last, the directory "
-    "loads to it, and the same seed gives the same identities",
+    "loads to it, and the same seed gives the same identities (in a forked engine, when the "
+    "engine claims fork)",
     family="state",
     capabilities=SOAK,
-    seed="docs/protocol.md § Framing (event lines) and § state ops (state.soak); L10 brief § M4",
+    seed="docs/protocol.md § Framing (event lines), § state ops (state.soak) and § engine.fork; "
+    "L10 brief § M4",
     strategy=lambda ctx: st.tuples(st.integers(1, 4), st.integers(0, 2**16)).map(list),
     max_examples=2,
 )
@@ -68,13 +70,15 @@ def soak_stream(engine: EngineClient, scenario: list[int]) -> None:
     command = engine.spawn_command()
     assert command, "the engine cannot be started as a separate process"
     runs = []
+    started = spawner(command, forks=False)
+    again = spawner(command, forks="fork" in engine.capabilities())
     with scratch() as root:
-        for name in ("first", "again"):
+        for name, spawn in (("first", started), ("again", again)):
             directory = root / name
             directory.mkdir()
             args: EncodableObject = {"dir": str(directory), "iterations": iterations, "seed": seed}
             request: EncodableObject = {"id": REQUEST_ID, "op": "state.soak", "args": args}
-            lines = soak_lines(command, request)
+            lines = soak_lines(spawn, request)
             engine.transcript.record(request, lines)
             events, result = _events(lines, iterations)
             pairs = _checkpoints(events)

@@ -9,17 +9,23 @@ is), sends SIGKILL, then drains every line the engine wrote before it died.
 
 from __future__ import annotations
 
+import abc
 import atexit
 import contextlib
+import itertools
 import json
 import os
 import queue
+import select
+import shutil
 import signal
+import socket
 import subprocess
+import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -116,6 +122,68 @@ def start(command: list[str]) -> Process:
     )
 
 
+class SpawnFailed(Exception):
+    """No engine process could be had for a soak; the message says why."""
+
+
+class Soaker(abc.ABC):
+    """One engine process for one soak: its pid leads its process group."""
+
+    pid: int
+    stdout: IO[bytes]
+
+    @abc.abstractmethod
+    def send(self, line: bytes) -> None:
+        """Write *line* to the engine's input (a dead engine's refusal is ignored)."""
+
+    @abc.abstractmethod
+    def kill(self) -> None:
+        """SIGKILL the engine, then wait until it has ended."""
+
+
+class Started(Soaker):
+    """An engine process started from its command."""
+
+    def __init__(self, process: Process) -> None:
+        assert process.stdout is not None
+        self.process, self.pid, self.stdout = process, process.pid, process.stdout
+
+    def send(self, line: bytes) -> None:
+        with contextlib.suppress(BrokenPipeError):
+            _send(self.process, line)
+
+    def kill(self) -> None:
+        _kill(self.process)
+
+
+class Forked(Soaker):
+    """An engine process forked by a :class:`Zygote`, serving core-engine/1 on *conn*.
+
+    It is not the harness's child: it is killed and awaited through a pidfd, which
+    names that process and no later one that reuses its pid.
+    """
+
+    def __init__(self, pid: int, conn: socket.socket) -> None:
+        self.pid, self.conn = pid, conn
+        self.pidfd = os.pidfd_open(pid)
+        self.stdout = conn.makefile("rb")
+
+    def send(self, line: bytes) -> None:
+        with contextlib.suppress(OSError):
+            self.conn.sendall(line)
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+        ended = select.select([self.pidfd], [], [], KILL_TIMEOUT)[0]
+        os.close(self.pidfd)
+        self.conn.close()
+        if not ended:
+            raise SpawnFailed(
+                f"the forked engine {self.pid} did not end {KILL_TIMEOUT:g} s after SIGKILL"
+            )
+
+
 class WarmStarts:
     """Engine processes started ahead of the soaks that take them.
 
@@ -161,20 +229,141 @@ class WarmStarts:
                 process.stdout.close()
 
 
+class Zygote:
+    """An engine process kept only to fork soak engines from (``engine.fork``).
+
+    Each fork is a fresh engine serving core-engine/1 on a connection to this zygote's
+    listening Unix socket: a fork instead of a whole process start per kill. Forks are
+    asked for one at a time, so the connection accepted is the child just answered.
+    """
+
+    def __init__(self, command: list[str]) -> None:
+        self._process = start(command)
+        self._answers = _ask(self._process, None)
+        self._directory = tempfile.mkdtemp(prefix="core-fork-")
+        self._path = os.path.join(self._directory, "fork.sock")
+        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._listener.bind(self._path)
+        self._listener.listen()
+        self._listener.settimeout(KILL_TIMEOUT)
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+
+    @property
+    def socket_path(self) -> str:
+        return self._path
+
+    def call(self, op: str, args: Mapping[str, object]) -> dict[str, Any]:
+        """Send one request to the zygote over its stdin; its response object."""
+        with self._lock:
+            return self._call(op, args)
+
+    def _call(self, op: str, args: Mapping[str, object]) -> dict[str, Any]:
+        request_id = next(self._ids)
+        request = {"id": request_id, "op": op, "args": args}
+        with contextlib.suppress(BrokenPipeError):
+            _send(self._process, json.dumps(request).encode() + b"\n")
+        try:
+            line = self._answers.get(timeout=KILL_TIMEOUT)
+        except queue.Empty:
+            raise SpawnFailed(f"the zygote did not answer {op} within {KILL_TIMEOUT:g} s") from None
+        if line is None:
+            raise SpawnFailed(f"the zygote exited instead of answering {op}")
+        response = _event(line)
+        if not isinstance(response, dict) or response.get("id") != request_id:
+            raise SpawnFailed(f"the zygote answered {op} with {line[:200]!r}")
+        return response
+
+    def fork(self) -> Forked:
+        """A fresh engine forked from the zygote, leading its own process group."""
+        with self._lock:
+            response = self._call("engine.fork", {"socket": self._path})
+            pid = response.get("result", {}).get("pid") if response.get("ok") is True else None
+            if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+                raise SpawnFailed(f"engine.fork was answered {json.dumps(response)[:200]}")
+            return self.accept(pid)
+
+    def accept(self, pid: int) -> Forked:
+        """The connection of the child *pid* just answered for; SpawnFailed when it never
+        connects, ends at once, or does not lead its own process group."""
+        try:
+            conn, _ = self._listener.accept()
+        except TimeoutError:
+            raise SpawnFailed(f"the forked engine {pid} never connected") from None
+        try:
+            forked = Forked(pid, conn)
+            leads = os.getpgid(pid) == pid
+        except ProcessLookupError:
+            conn.close()
+            raise SpawnFailed(f"the forked engine {pid} ended before it was used") from None
+        if not leads:
+            forked.kill()
+            raise SpawnFailed(f"the forked engine {pid} does not lead its own process group")
+        return forked
+
+    def close(self) -> None:
+        _kill(self._process)
+        self._listener.close()
+        shutil.rmtree(self._directory, ignore_errors=True)
+
+
+class Zygotes:
+    """The zygote of one command at a time (another command ends it), ended at exit."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: tuple[list[str], Zygote] | None = None
+        atexit.register(self.close)
+
+    def get(self, command: list[str]) -> Zygote:
+        with self._lock:
+            if self._kept is not None and self._kept[0] != command:
+                self._kept[1].close()
+                self._kept = None
+            if self._kept is None:
+                self._kept = (list(command), Zygote(command))
+            return self._kept[1]
+
+    def close(self) -> None:
+        with self._lock:
+            if self._kept is not None:
+                self._kept[1].close()
+                self._kept = None
+
+    def forget(self) -> None:
+        """In a forked harness: the parent's zygote stays the parent's."""
+        self._lock = threading.Lock()
+        self._kept = None
+
+
 WARM = WarmStarts()
 """The processes started ahead for STATE-KILL-001 in this harness process."""
+ZYGOTES = Zygotes()
+"""The zygote STATE-KILL-001 forks from, for an engine that claims ``fork``."""
 os.register_at_fork(after_in_child=WARM.forget)
+os.register_at_fork(after_in_child=ZYGOTES.forget)
+
+Spawn = Callable[[], Soaker]
+"""Gives the engine process for one soak."""
 
 
-def soak_and_kill(
-    command: list[str], directory: str, plan: KillPlan, timeout: float, ahead: int = 0
-) -> KillRecord:
-    """Run ``state.soak`` in *directory*, SIGKILL it per *plan*, return what it acknowledged.
+def spawner(command: list[str], forks: bool, ahead: int = 0) -> Spawn:
+    """Soak engines of *command*: forked from its zygote when *forks* (the engine claims
+    ``fork``), else started, with *ahead* more started to follow each one."""
+    if forks:
+        return lambda: ZYGOTES.get(command).fork()
+    if ahead:
+        return lambda: Started(WARM.take(command, ahead))
+    return lambda: Started(start(command))
 
-    With *ahead*, the engine is one started earlier and *ahead* more are started to
-    follow it (:data:`WARM`).
-    """
-    process = WARM.take(command, ahead) if ahead else start(command)
+
+def soak_and_kill(spawn: Spawn, directory: str, plan: KillPlan, timeout: float) -> KillRecord:
+    """Run ``state.soak`` in *directory* on an engine from *spawn*, SIGKILL it per *plan*,
+    return what it acknowledged."""
+    try:
+        process = spawn()
+    except SpawnFailed as failure:
+        return KillRecord((), (), str(failure))
     args = {"dir": directory, "iterations": SOAK_ITERATIONS, "seed": plan.seed}
     lines = _ask(process, {"id": 1, "op": "state.soak", "args": args})
     begins: list[tuple[int, str]] = []
@@ -195,16 +384,22 @@ def soak_and_kill(
             first_begin = time.monotonic()
     now = time.monotonic()
     time.sleep(plan.delay(mean_cycle(first_begin or now, now, len(acks))))
-    _kill(process)
+    try:
+        process.kill()
+    except SpawnFailed as failure:
+        return KillRecord(tuple(begins), tuple(acks), str(failure))
     while not ended and (line := lines.get(timeout=timeout)) is not None:
         error = error or _record(line, begins, acks)
     return KillRecord(tuple(begins), tuple(acks), error)
 
 
-def soak_lines(command: list[str], request: Mapping[str, object]) -> list[object]:
-    """Every stdout line (parsed; a line that is not JSON as its bytes) a fresh engine
-    process writes for one whole ``state.soak`` *request*, up to its response."""
-    process = start(command)
+def soak_lines(spawn: Spawn, request: Mapping[str, object]) -> list[object]:
+    """Every stdout line (parsed; a line that is not JSON as its bytes) an engine from
+    *spawn* writes for one whole ``state.soak`` *request*, up to its response."""
+    try:
+        process = spawn()
+    except SpawnFailed as failure:
+        return [str(failure)]
     lines = _ask(process, request)
     seen: list[object] = []
     try:
@@ -219,19 +414,28 @@ def soak_lines(command: list[str], request: Mapping[str, object]) -> list[object
     except queue.Empty:
         seen.append(f"no response within {KILL_TIMEOUT:g} s")
     finally:
-        _kill(process)
+        with contextlib.suppress(SpawnFailed):
+            process.kill()
     return seen
 
 
-def _ask(process: Process, request: Mapping[str, object]) -> queue.Queue[bytes | None]:
-    """Send *request* to *process*; its stdout lines, then None at the end, arrive on the queue.
+def _ask(
+    process: Soaker | Process, request: Mapping[str, object] | None
+) -> queue.Queue[bytes | None]:
+    """Send *request* (if any) to *process*; its output lines, then None at the end,
+    arrive on the queue.
 
-    A dead engine's stdin refuses the line; its stdout then ends, which the caller sees.
+    A dead engine refuses the line; its output then ends, which the caller sees.
     """
     lines: queue.Queue[bytes | None] = queue.Queue()
     threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
-    with contextlib.suppress(BrokenPipeError):
-        _send(process, json.dumps(request).encode() + b"\n")
+    if request is not None:
+        line = json.dumps(request).encode() + b"\n"
+        if isinstance(process, Soaker):
+            process.send(line)
+        else:
+            with contextlib.suppress(BrokenPipeError):
+                _send(process, line)
     return lines
 
 

@@ -46,9 +46,25 @@ def available() -> str | None:
     found = shutil.which("strace")
     if found is None:
         return None
-    probe = [found, "-f", "-qq", "-o", os.devnull, "--", sys.executable, "-c", "pass"]
-    done = subprocess.run(probe, capture_output=True, check=False)
+    done = subprocess.run(_probe(found, ()), capture_output=True, check=False)
     return found if done.returncode == 0 else None
+
+
+def _probe(strace: str, flags: tuple[str, ...]) -> list[str]:
+    quiet = [strace, "-f", *flags, "-qq", "-e", "trace=openat", "-o", os.devnull]
+    return [*quiet, "--", sys.executable, "-c", "pass"]
+
+
+@functools.cache
+def filter_flags() -> tuple[str, ...]:
+    """``--seccomp-bpf`` where this strace and kernel run it cleanly: the engine then
+    stops only at the traced calls, not at every call of its interpreter's start."""
+    found = available()
+    if found is None:
+        return ()
+    flags = ("--seccomp-bpf",)
+    done = subprocess.run(_probe(found, flags), capture_output=True, check=False)
+    return flags if done.returncode == 0 and not done.stderr else ()
 
 
 def traced(command: list[str], output: Path) -> list[str]:
@@ -56,6 +72,7 @@ def traced(command: list[str], output: Path) -> list[str]:
     return [
         available() or "strace",
         "-f",
+        *filter_flags(),
         "-qq",
         "-y",
         "-xx",

@@ -35,13 +35,13 @@ from conformance.protocol.validate import (
 from reference.canonical import pretty_json, wire_json
 from reference.lexicon import default_lexicon
 from reference.protocol.handler import CAPABILITIES, OPS, ProtocolHandler, factory
-from reference.protocol.stdio import serve
 from reference.realize.depth import resolve_disclosure_domain_count
 from reference.registers.loader import load_register_pack
 from reference.registers.ratify import ratify_pack_file
 from reference.registers.seal import verify_report_seal
 from reference.runtime import ChatRuntime, RuntimeConfig
 from reference.runtime.probe_script import lexicon_script
+from reference.serve import serve
 from reference.truth.intent import IntentTag
 
 ROOT = Path(__file__).resolve().parents[2]

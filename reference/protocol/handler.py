@@ -40,6 +40,7 @@ from reference.protocol.envelope import (
     read_envelope,
     refuse,
 )
+from reference.protocol.fork_ops import FORK_CAPABILITIES, FORK_OPS, ForkOps
 from reference.protocol.state_ops import STATE_CAPABILITIES, STATE_OPS, StateOps
 from reference.realize.steps import TurnSteps
 
@@ -60,6 +61,7 @@ CAPABILITIES = (
     "variation",
     *STATE_CAPABILITIES,
     *ALGEBRA_CAPABILITIES,
+    *FORK_CAPABILITIES,
 )
 
 OPS: Mapping[str, OpSpec] = {
@@ -82,10 +84,11 @@ OPS: Mapping[str, OpSpec] = {
     "batch": OpSpec("op_batch", ("requests",)),
     **STATE_OPS,
     **ALGEBRA_OPS,
+    **FORK_OPS,
 }
 
 
-class ProtocolHandler(StateOps, AlgebraOps, TurnSteps):
+class ProtocolHandler(ForkOps, StateOps, AlgebraOps, TurnSteps):
     """Answers ``core-engine/1`` requests; each op is one overridable ``op_<name>`` method.
 
     Sessions live as long as the handler. Subclasses may override an op, one of the

@@ -5,13 +5,19 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TextIO
+from typing import Any, Protocol, TextIO
 
 from reference.canonical import wire_json
-from reference.protocol.handler import ProtocolHandler, factory
 
-if TYPE_CHECKING:
-    pass
+
+class LineHandler(Protocol):
+    """What the loop needs of a handler: one response line per request line, and an
+    ``emit`` attribute it sets for event lines."""
+
+    emit: Callable[[dict[str, Any]], None] | None
+
+    def handle_line(self, line: str | bytes) -> str: ...
+
 
 # The stdio loop ------------------------------------------------------------------------------
 
@@ -43,12 +49,11 @@ def strip_newline(line: str | bytes) -> str | bytes:
     return line[:-1] if line.endswith("\n") else line
 
 
-def serve(stdin: TextIO, stdout: TextIO, handler: ProtocolHandler | None = None) -> int:
-    """Answer request lines from *stdin* on *stdout* until EOF; returns 0.
+def serve(stdin: TextIO, stdout: TextIO, handler: LineHandler) -> int:
+    """Answer request lines from *stdin* on *stdout* with *handler* until EOF; returns 0.
 
     Anything else the engine might print goes to stderr, so stdout carries responses only.
     """
-    handler = factory() if handler is None else handler
     read, write = line_reader(stdin), line_writer(stdout)
     handler.emit = lambda message: write(wire_json(message))
     with contextlib.redirect_stdout(sys.stderr):

@@ -11,7 +11,7 @@ from reference.truth.field import SessionField
 from reference.truth.grounding import decide_grounding
 from reference.truth.intent import classify_intent
 from reference.truth.record import TruthRecord
-from reference.truth.teaching import TeachingGraph
+from reference.truth.teaching import teaching_graph
 from reference.truth.text import normalize, tokenize
 from reference.truth.vault import Vault
 
@@ -21,7 +21,7 @@ class TruthPipeline:
 
     def __init__(self, lexicon: Lexicon | None = None) -> None:
         self.lexicon = lexicon if lexicon is not None else default_lexicon()
-        self.graph = TeachingGraph(self.lexicon.chains)
+        self.graph = teaching_graph(self.lexicon.chains)
         self.field = SessionField()
         self.vault = Vault()
         self.turn_idx = 0

@@ -75,3 +75,15 @@ class TeachingGraph:
             chain_ids.append(chain_id)
             node = step.source
         return TeachingPath(tuple(reversed(steps)), tuple(reversed(chain_ids)))
+
+
+_GRAPHS: dict[int, tuple[tuple[TeachingChain, ...], TeachingGraph]] = {}
+
+
+def teaching_graph(chains: tuple[TeachingChain, ...]) -> TeachingGraph:
+    """The graph of *chains*, built once per chains tuple: a graph is never changed, so
+    every session of a lexicon shares one."""
+    kept = _GRAPHS.get(id(chains))
+    if kept is None or kept[0] is not chains:
+        kept = _GRAPHS[id(chains)] = (chains, TeachingGraph(chains))
+    return kept[1]

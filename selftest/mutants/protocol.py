@@ -348,3 +348,20 @@ class MessageSpansLines(ProtocolHandler):
             op = request.get("op") if isinstance(request, dict) else None
             response = {**response, "error": {**error, "message": f"unknown op:\n{op}"}}
         return response
+
+
+class ForkInParentsGroup(ProtocolHandler):
+    """A forked engine stays in its parent's session and process group."""
+
+    def lead_session(self) -> None:
+        pass
+
+
+class ForkRefusalWithoutField(ProtocolHandler):
+    """engine.fork refuses a socket it cannot use without naming the argument."""
+
+    def op_engine_fork(self, args: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return super().op_engine_fork(args)
+        except ProtocolError as exc:
+            raise ProtocolError(exc.message, code=exc.code) from None

@@ -1,0 +1,142 @@
+"""``engine.fork``: a forked engine serves the socket as a fresh engine serves its stdio.
+
+The suite forks its soak engines from a zygote when an engine claims ``fork``, so a
+fork that shares the zygote's process group, answers on the zygote's stdout, or is not
+the engine a fresh start would be, must fail here rather than mislead the kill soak.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import socket
+from pathlib import Path
+from typing import Any
+
+from conformance import coverage
+from conformance.engines.base import EngineClient
+from conformance.jsontypes import EncodableObject
+from conformance.requirements.registry import requirement
+from conformance.state.driver import scratch
+from conformance.state.killer import KILL_TIMEOUT, ZYGOTES, SpawnFailed, Zygote
+
+FORK = "docs/protocol.md § Forking: engine.fork"
+LISTENING = "a listening socket"
+REFUSED_SOCKETS = ("missing", "not a string", "empty", "relative", "nobody listens", "a file")
+
+
+def _refused_args(name: str, root: Path) -> EncodableObject:
+    file = root / "plain.txt"
+    file.write_text("not a socket", encoding="utf-8")
+    table: dict[str, EncodableObject] = {
+        "missing": {},
+        "not a string": {"socket": 7},
+        "empty": {"socket": ""},
+        "relative": {"socket": "fork.sock"},
+        "nobody listens": {"socket": str(root / "absent" / "fork.sock")},
+        "a file": {"socket": str(file)},
+    }
+    return table[name]
+
+
+class Recorded:
+    """A zygote whose exchanges go to the transcript of the engine it was started from."""
+
+    def __init__(self, engine: EngineClient, zygote: Zygote) -> None:
+        self.engine, self.zygote = engine, zygote
+
+    def call(self, op: str, args: EncodableObject) -> dict[str, Any]:
+        request: EncodableObject = {"zygote": True, "op": op, "args": args}
+        try:
+            response = self.zygote.call(op, args)
+        except SpawnFailed as failure:
+            self.engine.transcript.record(request, str(failure))
+            raise AssertionError(str(failure)) from None
+        self.engine.transcript.record(request, response)
+        return response
+
+
+def _hello_of(zygote: Recorded) -> Any:
+    response = zygote.call("hello", {})
+    assert response.get("ok") is True, f"the zygote refused hello: {response!r}"
+    return response.get("result")
+
+
+def _ask(stream: Any, conn: socket.socket, line: bytes) -> Any:
+    conn.sendall(line + b"\n")
+    try:
+        answer = stream.readline()
+    except TimeoutError:
+        raise AssertionError(f"the forked engine did not answer {line!r} on the socket") from None
+    assert answer.endswith(b"\n"), f"the forked engine answered {answer!r}, not a line"
+    return json.loads(answer)
+
+
+def _refused(zygote: Recorded, name: str) -> None:
+    with scratch() as root:
+        response = zygote.call("engine.fork", _refused_args(name, root))
+    error = response.get("error") if response.get("ok") is False else None
+    assert isinstance(error, dict), f"socket {name}: engine.fork answered {response!r}"
+    assert (error.get("code"), error.get("field")) == ("PROTOCOL_BAD_ARGS", "socket"), (
+        f"socket {name}: refused with {error!r}, not PROTOCOL_BAD_ARGS with field socket"
+    )
+
+
+def _forked(zygote: Recorded, before: Any) -> None:
+    response = zygote.call("engine.fork", {"socket": zygote.zygote.socket_path})
+    result = response.get("result")
+    assert response.get("ok") is True and isinstance(result, dict), (
+        f"engine.fork was refused: {response!r}"
+    )
+    pid = result.get("pid")
+    assert set(result) == {"pid"} and isinstance(pid, int) and not isinstance(pid, bool), (
+        f"engine.fork answered {result!r}, not {{pid}}"
+    )
+    try:
+        child = zygote.zygote.accept(pid)
+    except SpawnFailed as failure:
+        raise AssertionError(str(failure)) from None
+    try:
+        assert os.getsid(pid) == pid, f"the forked engine {pid} does not lead a new session"
+        conn, stream = child.conn, child.stdout
+        conn.settimeout(KILL_TIMEOUT)
+        hello = _ask(stream, conn, b'{"id":"f1","op":"hello"}')
+        assert hello.get("id") == "f1" and hello.get("result") == before, (
+            f"the forked engine's hello {hello!r} is not the zygote's {before!r}"
+        )
+        garbage = _ask(stream, conn, b"not json")
+        assert (garbage.get("error") or {}).get("code") == "PROTOCOL_BAD_JSON", (
+            f"the forked engine answered a line that is not JSON with {garbage!r}"
+        )
+        assert _hello_of(zygote) == before, "the zygote answers hello otherwise after a fork"
+        conn.shutdown(socket.SHUT_WR)
+        assert stream.readline() == b"", "the forked engine wrote more after its input ended"
+        ended = select.select([child.pidfd], [], [], KILL_TIMEOUT)[0]
+        assert ended, f"the forked engine did not exit {KILL_TIMEOUT:g} s after its input ended"
+    finally:
+        child.kill()
+
+
+@requirement(
+    "PROTO-FORK-001",
+    "engine.fork answers {pid} of a child that leads a new session and serves core-engine/1 "
+    "on the socket as a fresh engine does (the same hello, framing and refusals) until the "
+    "connection ends, while the parent keeps serving its stdin with nothing of the child's "
+    "on its stdout; a socket that is missing, not a string, not absolute or not listening "
+    "is PROTOCOL_BAD_ARGS, field socket",
+    family="protocol",
+    capabilities=("fork",),
+    seed=FORK,
+    cover=coverage.each("socket arguments", (LISTENING, *REFUSED_SOCKETS)),
+)
+def fork_serves_like_a_fresh_engine(engine: EngineClient, case: str) -> None:
+    command = engine.spawn_command()
+    assert command is not None, "the engine cannot be started as a program"
+    zygote = Recorded(engine, ZYGOTES.get(command))
+    before = _hello_of(zygote)
+    if case == LISTENING:
+        _forked(zygote, before)
+    else:
+        _refused(zygote, case)
+    assert _hello_of(zygote) == before, f"after engine.fork ({case}) the zygote stopped serving"
