@@ -182,6 +182,34 @@ def pack_variants(ctx: SuiteContext) -> Plan:
     return Plan(tuple(cases), universe)
 
 
+def override_packs(ctx: SuiteContext) -> Plan:
+    """Valid packs whose overrides hold each intent under ``per_intent`` (with a depth and
+    without), each flat depth, and an empty ``per_intent``."""
+    depth, scoped = oracle.DEPTH_KEY, oracle.PER_INTENT_KEY
+    shapes: dict[str, Callable[[str], dict[str, Any]]] = {
+        "with a depth": lambda intent: {scoped: {intent: {depth: 1}}},
+        "empty entry": lambda intent: {scoped: {intent: {}}},
+    }
+    cases = [
+        Case(
+            gen.pack("scoped", overrides=build(intent), depth_preference="terse"),
+            (("per_intent intents", intent), ("per_intent entries", name)),
+        )
+        for intent in oracle.INTENT_NAMES
+        for name, build in shapes.items()
+    ]
+    for value in oracle.DEPTHS:
+        document = gen.pack("flat", overrides={depth: value}, depth_preference="pedagogical")
+        cases.append(Case(document, (("flat depths", str(value)),)))
+    cases.append(Case(gen.pack("none", overrides={scoped: {}}), (("per_intent entries", "none"),)))
+    universe = (
+        ("per_intent intents", len(oracle.INTENT_NAMES)),
+        ("per_intent entries", len(shapes) + 1),
+        ("flat depths", len(oracle.DEPTHS)),
+    )
+    return Plan(tuple(cases), universe)
+
+
 def marker_widths(ctx: SuiteContext) -> Plan:
     """The marker length bound with a marker character of each UTF-8 width, in each bucket."""
     cases = tuple(

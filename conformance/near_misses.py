@@ -125,20 +125,28 @@ def pack_variants(ctx: SuiteContext) -> Plan:
     return Plan(base.cases + cases, (*base.universe, ("free text", len(FREE_TEXT))))
 
 
+SEED_TEXT_FIELDS = ("trace_hash", "register_id", "bucket_name")
+
+
 def select_cases(ctx: SuiteContext) -> Plan:
-    """The selector's bucket-size plan, then 32-entry buckets at turn indices past 2**53."""
+    """The selector's bucket-size plan, then 32-entry buckets at turn indices past 2**53 and
+    with a character of each UTF-8 width (one outside the BMP) in each text of the seed."""
     base = coverage.select_sizes(ctx)
+    wide = {**coverage.SELECT_SEED, "bucket": [f"e{i}" for i in range(32)]}
     cases = tuple(
-        Case(
-            {
-                **coverage.SELECT_SEED,
-                "turn_idx": index,
-                "bucket": [f"e{i}" for i in range(32)],
-                "bucket_name": name,
-            },
-            (("big turn indices", str(index)),),
-        )
+        Case({**wide, "turn_idx": index, "bucket_name": name}, (("big turn indices", str(index)),))
         for index in BIG_TURN_INDICES
         for name in ("openings", "closings")
     )
-    return Plan(base.cases + cases, (*base.universe, ("big turn indices", len(BIG_TURN_INDICES))))
+    plain = {**wide, "bucket_name": "openings"}
+    texts = tuple(
+        Case({**plain, field: plain[field] + char}, (("seed characters", f"{field}:{char}"),))
+        for field in SEED_TEXT_FIELDS
+        for char in coverage.MARKER_CHARS
+    )
+    universe = (
+        *base.universe,
+        ("big turn indices", len(BIG_TURN_INDICES)),
+        ("seed characters", len(SEED_TEXT_FIELDS) * len(coverage.MARKER_CHARS)),
+    )
+    return Plan(base.cases + cases + texts, universe)

@@ -34,8 +34,14 @@ class Profile:
     example_range: tuple[int, int] | None = None
     """``seed`` fixes Hypothesis's seed; ``example_range`` runs only examples [start, stop)
     of the full sequence (a shard of one requirement), the others being drawn but skipped."""
+    shrink: bool = True
+    """Whether a failure is shrunk; without it the same examples find the same failures,
+    each kept as it was found."""
 
     def settings(self, max_examples: int) -> settings:
+        phases = (
+            SEARCH_PHASES if self.shrink else tuple(p for p in SEARCH_PHASES if p != Phase.shrink)
+        )
         return settings(
             max_examples=max_examples,
             derandomize=self.derandomize,
@@ -44,7 +50,7 @@ class Profile:
             print_blob=True,
             verbosity=Verbosity.quiet,
             suppress_health_check=list(HealthCheck),
-            phases=SEARCH_PHASES,
+            phases=phases,
         )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+import re
 import string
 from typing import Any
 
@@ -24,10 +26,24 @@ from conformance.oracle import (
 
 hex_hashes = st.binary(min_size=32, max_size=32).map(bytes.hex)
 trace_hashes = st.one_of(hex_hashes, hex_hashes, st.text(max_size=80))
-register_ids = st.from_regex(rf"{ID_HEAD}{ID_TAIL}{{0,30}}", fullmatch=True).filter(
-    lambda rid: ".." not in rid
+
+
+def _ascii_class(pattern: str) -> str:
+    """The ASCII characters a regex character class matches (ids are ASCII-only)."""
+    return "".join(c for c in map(chr, range(128)) if re.fullmatch(pattern, c))
+
+
+ID_HEAD_CHARS, ID_TAIL_CHARS = _ascii_class(ID_HEAD), _ascii_class(ID_TAIL)
+
+
+def _ids(tail: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.builds(operator.add, st.sampled_from(ID_HEAD_CHARS), tail)
+
+
+register_ids = _ids(st.text(ID_TAIL_CHARS, max_size=30)).filter(lambda rid: ".." not in rid)
+longest_ids = _ids(
+    st.text(ID_TAIL_CHARS.replace(".", ""), min_size=MAX_ID_LEN - 1, max_size=MAX_ID_LEN - 1)
 )
-longest_ids = st.from_regex(rf"{ID_HEAD}[A-Za-z0-9_\-]{{{MAX_ID_LEN - 1}}}", fullmatch=True)
 """Valid ids of exactly :data:`MAX_ID_LEN` characters, the longest allowed (without dots)."""
 turn_indices = st.one_of(st.integers(0, 64), st.integers(0, 2**31 - 1))
 bucket_names = st.one_of(st.sampled_from(BUCKET_NAMES), st.text(max_size=16))
@@ -127,10 +143,18 @@ def valid_packs(draw: st.DrawFn) -> dict[str, Any]:
     return pack(rid, overrides=over, markers=marks, depth_preference=depth)
 
 
+def _joined(*parts: str) -> str:
+    return "".join(parts)
+
+
+def _lowercase(min_size: int, max_size: int) -> st.SearchStrategy[str]:
+    return st.text(string.ascii_lowercase, min_size=min_size, max_size=max_size)
+
+
 invalid_ids = st.one_of(
     st.just(""),
-    st.from_regex(r"[a-z]{1,8}[/\\][a-z]{1,8}", fullmatch=True),
-    st.from_regex(r"[a-z]{0,8}\.\.[a-z]{0,8}", fullmatch=True),
+    st.builds(_joined, _lowercase(1, 8), st.sampled_from("/\\"), _lowercase(1, 8)),
+    st.builds(_joined, _lowercase(0, 8), st.just(".."), _lowercase(0, 8)),
     st.builds(
         lambda a, c, b: a + c + b,
         st.text(string.ascii_lowercase, min_size=1, max_size=6),
@@ -138,7 +162,9 @@ invalid_ids = st.one_of(
         st.text(string.ascii_lowercase, max_size=6),
     ),
     st.text(string.ascii_lowercase, min_size=MAX_ID_LEN + 1, max_size=80),
-    st.from_regex(r"[_.\-][A-Za-z0-9_\-]{0,10}", fullmatch=True),
+    st.builds(
+        _joined, st.sampled_from("_.-"), st.text(ID_TAIL_CHARS.replace(".", ""), max_size=10)
+    ),
     st.builds(
         lambda a, c: a + c,
         st.text(string.ascii_lowercase, min_size=1, max_size=6),

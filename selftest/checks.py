@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from conformance.engines import InProcessEngine
@@ -10,9 +11,13 @@ from conformance.runner import PROFILES, Outcome, Profile, run_requirement
 from selftest.engines import BrokenEngine
 
 CI = PROFILES["ci"]
+DETECT = dataclasses.replace(CI, shrink=False)
+"""The ci profile's examples and seeds without shrinking: it finds what ci finds, and keeps
+each failure as found. Shrinking is the harness's own behaviour, tested once
+(``selftest/test_discrimination.py``), not again for every broken engine."""
 
 
-def run_in_process(broken: BrokenEngine, req_id: str, profile: Profile = CI) -> Outcome:
+def run_in_process(broken: BrokenEngine, req_id: str, profile: Profile = DETECT) -> Outcome:
     """Run requirement *req_id* against a fresh in-process *broken* engine under *profile*."""
     engine = InProcessEngine(broken.spec, factory=broken.factory)
     return run_requirement(REGISTRY[req_id], engine, SuiteContext.from_engine(engine), profile)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import strategies as st
 
 from conformance.coverage import Case, Plan
@@ -43,6 +45,15 @@ def test_distinct_checks_each_get_a_shrunk_counterexample() -> None:
     assert found == {"500 is not below 500", "1 is odd"}, found
     assert len({case["check"] for case in outcome.counterexamples}) == 2
     assert len(outcome.counterexamples) <= MAX_DISTINCT
+
+
+def test_without_shrinking_a_failure_is_kept_as_found() -> None:
+    req = _requirement("HARN-TWO-001", _two_checks, lambda ctx: st.integers(0, 1000))
+    engine = InProcessEngine(REFERENCE_FACTORY)
+    unshrunk = run_requirement(req, engine, SuiteContext(()), replace(CI, shrink=False))
+    assert unshrunk.verdict == "fail"
+    assert unshrunk.counterexample["scenario"] not in (500, 1), "the failure was shrunk"
+    assert _run(req).counterexample["scenario"] in (500, 1)
 
 
 def test_cover_cases_run_first_and_failures_there_count() -> None:

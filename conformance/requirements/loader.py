@@ -92,6 +92,7 @@ def _names_field(refusal: EngineRefused, field: str, what: str) -> None:
     capabilities=("registers.validate",),
     seed=LOADER,
     strategy=lambda ctx: gen.valid_packs(),
+    cover=coverage.override_packs,
 )
 def valid_packs_accepted(engine: EngineClient, document: dict[str, Any]) -> None:
     got = _validate(engine, document, document["register_id"])
