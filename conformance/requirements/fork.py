@@ -7,11 +7,12 @@ the engine a fresh start would be, must fail here rather than mislead the kill s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
 import socket
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from conformance import coverage
@@ -23,21 +24,41 @@ from conformance.state.killer import KILL_TIMEOUT, ZYGOTES, SpawnFailed, Zygote
 
 FORK = "docs/protocol.md § Forking: engine.fork"
 LISTENING = "a listening socket"
-REFUSED_SOCKETS = ("missing", "not a string", "empty", "relative", "nobody listens", "a file")
+ABSTRACT = "a leading NUL (an abstract socket listens there)"
+REFUSED_SOCKETS = ("missing", "not a string", "empty", ABSTRACT, "nobody listens", "a file")
 
 
-def _refused_args(name: str, root: Path) -> EncodableObject:
-    file = root / "plain.txt"
-    file.write_text("not a socket", encoding="utf-8")
-    table: dict[str, EncodableObject] = {
-        "missing": {},
-        "not a string": {"socket": 7},
-        "empty": {"socket": ""},
-        "relative": {"socket": "fork.sock"},
-        "nobody listens": {"socket": str(root / "absent" / "fork.sock")},
-        "a file": {"socket": str(file)},
-    }
-    return table[name]
+@contextlib.contextmanager
+def _refused_args(name: str) -> Iterator[EncodableObject]:
+    """The arguments of one refused case; an abstract socket listens for the NUL case, so
+    an engine that lets the NUL through connects and forks instead of refusing."""
+    with scratch() as root, socket.socket(socket.AF_UNIX) as abstract:
+        file = root / "plain.txt"
+        file.write_text("not a socket", encoding="utf-8")
+        address = f"\x00core-fork-{os.getpid()}-{id(abstract)}"
+        if name == ABSTRACT:
+            abstract.bind(address)
+            abstract.listen()
+        table: dict[str, EncodableObject] = {
+            "missing": {},
+            "not a string": {"socket": 7},
+            "empty": {"socket": ""},
+            ABSTRACT: {"socket": address},
+            "nobody listens": {"socket": str(root / "absent" / "fork.sock")},
+            "a file": {"socket": str(file)},
+        }
+        yield table[name]
+
+
+def _pipes_held(pid: int) -> set[int]:
+    """The inodes of the pipes process *pid* holds open (Linux ``/proc``)."""
+    held = set()
+    for name in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/{pid}/fd/{name}")
+            if target.startswith("pipe:["):
+                held.add(int(target[6:-1]))
+    return held
 
 
 class Recorded:
@@ -74,8 +95,8 @@ def _ask(stream: Any, conn: socket.socket, line: bytes) -> Any:
 
 
 def _refused(zygote: Recorded, name: str) -> None:
-    with scratch() as root:
-        response = zygote.call("engine.fork", _refused_args(name, root))
+    with _refused_args(name) as args:
+        response = zygote.call("engine.fork", args)
     error = response.get("error") if response.get("ok") is False else None
     assert isinstance(error, dict), f"socket {name}: engine.fork answered {response!r}"
     assert (error.get("code"), error.get("field")) == ("PROTOCOL_BAD_ARGS", "socket"), (
@@ -99,6 +120,8 @@ def _forked(zygote: Recorded, before: Any) -> None:
         raise AssertionError(str(failure)) from None
     try:
         assert os.getsid(pid) == pid, f"the forked engine {pid} does not lead a new session"
+        held = _pipes_held(pid) & zygote.zygote.stdio_pipes()
+        assert not held, f"the forked engine {pid} holds the zygote's stdin or stdout open"
         conn, stream = child.conn, child.stdout
         conn.settimeout(KILL_TIMEOUT)
         hello = _ask(stream, conn, b'{"id":"f1","op":"hello"}')

@@ -253,6 +253,11 @@ class Zygote:
     def socket_path(self) -> str:
         return self._path
 
+    def stdio_pipes(self) -> set[int]:
+        """The inodes of the pipes that are the zygote's stdin and stdout."""
+        streams = (self._process.stdin, self._process.stdout)
+        return {os.fstat(stream.fileno()).st_ino for stream in streams if stream is not None}
+
     def call(self, op: str, args: Mapping[str, object]) -> dict[str, Any]:
         """Send one request to the zygote over its stdin; its response object."""
         with self._lock:

@@ -339,8 +339,13 @@ def _read_correction(rest: str) -> Reading:
     return Reading(IntentTag.CORRECTION, (rest[: copula.start()], claim), claim or None)
 
 
+@functools.lru_cache(maxsize=4096)
 def read(normalized: str) -> Reading:
-    """Read a normalised prompt: a correction lead first, then the frames."""
+    """Read a normalised prompt: a correction lead first, then the frames.
+
+    A reading depends on the text alone, so the latest 4,096 are kept: a script run
+    under several registers, or a prompt a user repeats, is read once.
+    """
     clause = prepare(normalized)
     lead = _CORRECTION_LEAD.match(clause)
     if lead is not None:

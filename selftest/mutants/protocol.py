@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import socket
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -365,3 +366,23 @@ class ForkRefusalWithoutField(ProtocolHandler):
             return super().op_engine_fork(args)
         except ProtocolError as exc:
             raise ProtocolError(exc.message, code=exc.code) from None
+
+
+class ForkKeepsParentStdio(ProtocolHandler):
+    """A forked engine keeps its parent's stdin and stdout open."""
+
+    def release_stdio(self) -> None:
+        pass
+
+
+class ForkAbstractSocketAccepted(ProtocolHandler):
+    """engine.fork connects to any address, a NUL-led abstract socket name included."""
+
+    def connect_socket(self, path: str) -> socket.socket:
+        conn = socket.socket(socket.AF_UNIX)
+        try:
+            conn.connect(path)
+        except OSError as exc:
+            conn.close()
+            bad_arg("socket", f"cannot connect to {path!r}: {exc.strerror or exc}")
+        return conn
