@@ -140,7 +140,7 @@ def select_cases(ctx: SuiteContext) -> Plan:
     )
     plain = {**wide, "bucket_name": "openings"}
     texts = tuple(
-        Case({**plain, field: plain[field] + char}, (("seed characters", f"{field}:{char}"),))
+        Case({**plain, field: f"{plain[field]}{char}"}, (("seed characters", f"{field}:{char}"),))
         for field in SEED_TEXT_FIELDS
         for char in coverage.MARKER_CHARS
     )

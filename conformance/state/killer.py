@@ -100,12 +100,12 @@ def mean_cycle(first_begin: float, last_ack: float, acks: int) -> float:
     return (last_ack - first_begin) / max(acks, 1)
 
 
-def _event(line: bytes) -> dict[str, Any] | None:
+def _parsed(line: bytes) -> object:
+    """*line* parsed as JSON, or None when it is not JSON."""
     try:
-        message = json.loads(line)
+        return json.loads(line)
     except ValueError:
         return None
-    return message if isinstance(message, dict) and "event" in message else message
 
 
 Process = subprocess.Popen[bytes]
@@ -274,7 +274,7 @@ class Zygote:
             raise SpawnFailed(f"the zygote did not answer {op} within {KILL_TIMEOUT:g} s") from None
         if line is None:
             raise SpawnFailed(f"the zygote exited instead of answering {op}")
-        response = _event(line)
+        response = _parsed(line)
         if not isinstance(response, dict) or response.get("id") != request_id:
             raise SpawnFailed(f"the zygote answered {op} with {line[:200]!r}")
         return response
@@ -354,8 +354,9 @@ Spawn = Callable[[], Soaker]
 
 def spawner(command: list[str], forks: bool, ahead: int = 0) -> Spawn:
     """Soak engines of *command*: forked from its zygote when *forks* (the engine claims
-    ``fork``), else started, with *ahead* more started to follow each one."""
-    if forks:
+    ``fork``) and this system has pidfds to await a process that is not the harness's
+    child (Linux 5.3), else started, with *ahead* more started to follow each one."""
+    if forks and hasattr(os, "pidfd_open"):
         return lambda: ZYGOTES.get(command).fork()
     if ahead:
         return lambda: Started(WARM.take(command, ahead))
@@ -449,7 +450,7 @@ def _record(
 ) -> str | None:
     if line is None:
         return "the engine exited before it was killed"
-    message = _event(line)
+    message = _parsed(line)
     if not isinstance(message, dict):
         return f"not a JSON object on stdout: {line[:80]!r}"
     event = message.get("event")
