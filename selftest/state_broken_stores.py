@@ -20,6 +20,7 @@ from reference.state import (
     StateStore,
     WriterLock,
     loader,
+    manifest,
 )
 from reference.state.commit import CheckpointInfo
 from reference.state.core import Key, decode_core, encode_record, sort_key
@@ -510,3 +511,23 @@ class StrictAsciiHolderStore(StateStore):
     """A ``LOCK`` holding bytes that are not ASCII makes a second writer's open crash."""
 
     writer_lock = classmethod(lambda cls, path, fs: StrictAsciiLock(path, fs))
+
+
+class AnyFileNameStore(StateStore):
+    """A manifest may list any name (``.``, ``..``, ``sub/core.jsonl``): the file-name rule
+    is never applied, so such a generation is read as far as the names lead."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(manifest, "plain_file_name", lambda name: True):
+            return super().load(fs)
+
+
+class UnnamedWrongTypeStore(StateStore):
+    """A generation entry that is not a directory is refused as STATE_IO without naming it."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        unnamed = StateError("a generation is not a directory", field="path", code="STATE_IO")
+        with mock.patch.object(loader, "wrong_type", lambda path, expected: unnamed):
+            return super().load(fs)

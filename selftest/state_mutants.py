@@ -323,6 +323,20 @@ class NewestOnlyFallBack(ProtocolHandler):
         return stores.NewestOnlyFallBackStore
 
 
+class AnyFileName(ProtocolHandler):
+    """A manifest may list any file name: ``.``, ``..`` and ``sub/core.jsonl`` are read."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.AnyFileNameStore
+
+
+class UnnamedWrongType(ProtocolHandler):
+    """A generation entry that is not a directory is refused without naming it."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnnamedWrongTypeStore
+
+
 class EmptyRecovered(ProtocolHandler):
     """A load that did not fall back reports ``recovered`` as ``""``, not null."""
 
@@ -490,6 +504,8 @@ _TABLE = (
     broken_engine("pipe_as_missing", PipeAsMissing, "STATE-IO-001"),
     broken_engine("newest_only_fall_back", NewestOnlyFallBack, "STATE-POINTER-001"),
     broken_engine("empty_recovered", EmptyRecovered, "STATE-SCHEMA-001"),
+    broken_engine("any_file_name", AnyFileName, "STATE-SCHEMA-001"),
+    broken_engine("unnamed_wrong_type", UnnamedWrongType, "STATE-IO-001"),
     broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),
     broken_engine("missing_journal_torn", MissingJournalTorn, "STATE-PROPOSE-001"),

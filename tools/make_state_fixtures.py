@@ -9,6 +9,7 @@ count, schema version and whether the loader fell back, or the error code. Run
 from __future__ import annotations
 
 import filecmp
+import json
 import os
 import shutil
 import sys
@@ -202,6 +203,35 @@ def surrogate_in_core(state: Path) -> dict:
     return {"error": "STATE_RECORD_MALFORMED"}
 
 
+def bad_manifest(edit: Callable[[dict, Path], None]) -> Callable[[Path], dict]:
+    """CURRENT names generation 6, whose manifest (checksum valid) *edit* broke: falls back
+    to generation 5."""
+
+    def build(state: Path) -> dict:
+        older, _ = _two_generations(state)
+        directory = state / gen_name(6)
+        manifest = directory / MANIFEST
+        body = json.loads(manifest.read_bytes())
+        del body["checksum"]
+        edit(body, directory)
+        _write(manifest, manifest_bytes(body))
+        _write(state / CURRENT, pointer_text(6))
+        return _loaded(older, 5, 10, 3, True)
+
+    return build
+
+
+def _lists(name: str) -> Callable[[dict, Path], None]:
+    """Add *name* to the manifest's files, listed with the SHA-256 of core.jsonl."""
+    return lambda body, directory: body["files"].update({name: body["files"][CORE]})
+
+
+def _lists_nested_core(body: dict, directory: Path) -> None:
+    """List ``sub/core.jsonl``, a copy of core.jsonl that exists with the listed SHA-256."""
+    _write(directory / "sub" / CORE, (directory / CORE).read_bytes())
+    body["files"]["sub/" + CORE] = body["files"][CORE]
+
+
 def v1_unknown_field(state: Path) -> dict:
     """A schema 1 generation whose recognizer carries ``label`` (introduced in 2)."""
     write_generation(state, 3, 1, 2, encode_core(records_for(2)))
@@ -229,6 +259,13 @@ FIXTURES: dict[str, Callable[[Path], dict]] = {
     "nan-in-core": constant_in_core,
     "surrogate-in-core": surrogate_in_core,
     "v1-unknown-field": v1_unknown_field,
+    "manifest-lists-dot": bad_manifest(_lists(".")),
+    "manifest-lists-dotdot": bad_manifest(_lists("..")),
+    "manifest-lists-empty-name": bad_manifest(_lists("")),
+    "manifest-lists-nested-file": bad_manifest(_lists_nested_core),
+    "manifest-files-not-object": bad_manifest(lambda body, _: body.update(files=[CORE])),
+    "manifest-without-core": bad_manifest(lambda body, _: body.update(files={})),
+    "manifest-without-turn-count": bad_manifest(lambda body, _: body.pop("turn_count")),
 }
 
 

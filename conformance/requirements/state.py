@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -754,7 +755,8 @@ def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 LOADS = ("state.load", "state.open")
 
 
-def _unusable(root: Path) -> dict[str, object]:
+def _unusable(root: Path) -> dict[str, tuple[Path, str]]:
+    """Each unusable directory, with the name of the entry its refusal must name."""
     (root / "file").write_bytes(b"not a directory")
     named = root / "pointer-is-a-directory"
     oracle.write_generation(named, 1, oracle.encode_core([]))
@@ -764,31 +766,42 @@ def _unusable(root: Path) -> dict[str, object]:
     piped = root / "pointer-is-a-pipe"
     piped.mkdir()
     os.mkfifo(piped / "CURRENT")
+    flat = root / "generation-is-a-file"
+    oracle.write_generation(flat, 1, oracle.encode_core([]))
+    shutil.rmtree(flat / "gen-00000001")
+    (flat / "gen-00000001").write_bytes(b"not a generation")
     return {
-        "a regular file": root / "file",
-        "a path under a regular file": root / "file" / "state",
-        "a 300-character name": root / ("n" * 300),
-        "a directory named CURRENT": named,
-        "a named pipe": root / "pipe",
-        "a named pipe named CURRENT": piped,
+        "a regular file": (root / "file", "file"),
+        "a path under a regular file": (root / "file" / "state", "file"),
+        "a 300-character name": (root / ("n" * 300), "n" * 300),
+        "a directory named CURRENT": (named, "CURRENT"),
+        "a named pipe": (root / "pipe", "pipe"),
+        "a named pipe named CURRENT": (piped, "CURRENT"),
+        "a regular file named by CURRENT as the generation": (flat, "gen-00000001"),
     }
 
 
 @requirement(
     "STATE-IO-001",
     "a state op on an unusable directory (a regular file, under a regular file, a name too "
-    "long, a directory or a named pipe named CURRENT, a named pipe) is refused with STATE_IO, "
-    "never an internal error or a hang",
+    "long, a directory or a named pipe named CURRENT, a named pipe, a generation that is a "
+    "regular file) is refused with STATE_IO whose message names the unusable entry, never an "
+    "internal error or a hang",
     family="state",
     capabilities=STATE,
-    seed="docs/state.md § Directory layout (no file-system failure is ENGINE_INTERNAL)",
+    seed="docs/state.md § Directory layout (no file-system failure is ENGINE_INTERNAL); "
+    "§ Error codes (STATE_IO: the message names the path)",
 )
 def unusable_directories(engine: EngineClient, _: object) -> None:
+    wrong: dict[str, str | None] = {}
+    unnamed: list[str] = []
     with scratch() as root:
-        wrong = {
-            f"{op} on {what}": code
-            for what, path in _unusable(root).items()
-            for op in LOADS
-            if (code := _refusal(engine, op, {"dir": str(path)})) != "STATE_IO"
-        }
+        for what, (path, entry) in _unusable(root).items():
+            for op in LOADS:
+                refusal = _refusal_of(engine, op, {"dir": str(path)})
+                if refusal is None or refusal.code != "STATE_IO":
+                    wrong[f"{op} on {what}"] = refusal.code if refusal else None
+                elif entry not in refusal.message:
+                    unnamed.append(f"{op} on {what}: {refusal.message!r} does not name {entry}")
     assert not wrong, f"not refused with STATE_IO: {wrong}"
+    assert not unnamed, "; ".join(unnamed)

@@ -79,12 +79,17 @@ def _check_checksum(manifest: dict[str, Any]) -> None:
         raise InvalidGeneration(f"{MANIFEST} checksum mismatch")
 
 
+def plain_file_name(name: str) -> bool:
+    """Whether *name* names a file of its own directory: not empty, ``.`` or ``..``, no ``/``."""
+    return "/" not in name and name not in ("", ".", "..")
+
+
 def _check_files(directory: Path, files: object, fs: FileOps) -> bytes:
     if not isinstance(files, dict) or CORE not in files:
         raise InvalidGeneration(f"{MANIFEST} does not list {CORE}")
     contents = {}
     for name, expected in sorted(files.items()):
-        if "/" in name or name in ("", ".", ".."):
+        if not plain_file_name(name):
             raise InvalidGeneration(f"{MANIFEST} lists a bad file name {name!r}")
         data = fs.read_file(directory / name)
         if data is None:
