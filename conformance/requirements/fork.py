@@ -143,11 +143,11 @@ def _forked(zygote: Recorded, before: Any) -> None:
 
 @requirement(
     "PROTO-FORK-001",
-    "engine.fork answers {pid} of a child that leads a new session and serves core-engine/1 "
-    "on the socket as a fresh engine does (the same hello, framing and refusals) until the "
-    "connection ends, while the parent keeps serving its stdin with nothing of the child's "
-    "on its stdout; a socket that is missing, not a string, not absolute or not listening "
-    "is PROTOCOL_BAD_ARGS, field socket",
+    "engine.fork answers {pid} of a child that leads a new session, holds neither of the "
+    "parent's stdio pipes and serves core-engine/1 on the socket as a fresh engine does (the "
+    "same hello, framing and refusals) until the connection ends, while the parent keeps "
+    "serving its stdin with nothing of the child's on its stdout; a socket that is missing, "
+    "not a string, empty, NUL-led or not listening is PROTOCOL_BAD_ARGS, field socket",
     family="protocol",
     capabilities=("fork",),
     seed=FORK,
