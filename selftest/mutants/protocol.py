@@ -376,13 +376,11 @@ class ForkKeepsParentStdio(ProtocolHandler):
 
 
 class ForkAbstractSocketAccepted(ProtocolHandler):
-    """engine.fork connects to any address, a NUL-led abstract socket name included."""
+    """engine.fork connects to a NUL-led socket name: Linux's abstract namespace, not a path."""
 
     def connect_socket(self, path: str) -> socket.socket:
+        if not path.startswith("\x00"):
+            return super().connect_socket(path)
         conn = socket.socket(socket.AF_UNIX)
-        try:
-            conn.connect(path)
-        except OSError as exc:
-            conn.close()
-            bad_arg("socket", f"cannot connect to {path!r}: {exc.strerror or exc}")
+        conn.connect(path)
         return conn
