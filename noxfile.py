@@ -70,6 +70,13 @@ def ports(session: nox.Session) -> None:
         )
 
 
+PYTEST_ENV = {"PYTHONDONTWRITEBYTECODE": ""}
+"""pytest rewrites the asserts of every package of a distribution that registers a plugin
+(hypothesis, this project) and caches the result as bytecode; where PYTHONDONTWRITEBYTECODE
+is set that cache is never written, and every pytest process, xdist worker and pytest
+subprocess rewrites them all again (seconds each)."""
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """Every lane and the suite's self-test, in parallel; the slowest tests are listed.
@@ -91,6 +98,7 @@ def tests(session: nox.Session) -> None:
         "lanes/",
         "selftest/",
         *session.posargs,
+        env=PYTEST_ENV,
     )
 
 
@@ -99,14 +107,17 @@ def lanes(session: nox.Session) -> None:
     """One curated lane by name (``nox -s lanes -- runtime``), or all of them."""
     _install(session)
     names = session.posargs or [""]
-    session.run("pytest", "-n", "auto", "--dist", "worksteal", *(f"lanes/{name}" for name in names))
+    lanes = (f"lanes/{name}" for name in names)
+    session.run("pytest", "-n", "auto", "--dist", "worksteal", *lanes, env=PYTEST_ENV)
 
 
 @nox.session
 def campaign(session: nox.Session) -> None:
     """The campaign lane (shards, merge, budgets, Dask campaigns) with the campaign extra."""
     _install(session, "test,campaign")
-    session.run("pytest", "-p", "no:cacheprovider", "lanes/campaign", *session.posargs)
+    session.run(
+        "pytest", "-p", "no:cacheprovider", "lanes/campaign", *session.posargs, env=PYTEST_ENV
+    )
 
 
 @nox.session
