@@ -19,12 +19,22 @@ from reference.state import (
     StateError,
     StateStore,
     WriterLock,
+    journal,
     loader,
     manifest,
 )
-from reference.state.commit import CheckpointInfo
+from reference.state.commit import CheckpointInfo, remove_entry
 from reference.state.core import Key, decode_core, encode_record, sort_key
-from reference.state.layout import CORE, MANIFEST, MAX_GENERATION, gen_name, generations
+from reference.state.layout import (
+    CORE,
+    MANIFEST,
+    MAX_GENERATION,
+    OVERFLOW,
+    PROPOSALS,
+    gen_name,
+    generations,
+    is_debris,
+)
 from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state
 from reference.state.manifest import build_manifest
@@ -531,3 +541,26 @@ class UnnamedWrongTypeStore(StateStore):
         unnamed = StateError("a generation is not a directory", field="path", code="STATE_IO")
         with mock.patch.object(loader, "wrong_type", lambda path, expected: unnamed):
             return super().load(fs)
+
+
+class OverflowTornKeptStore(StateStore):
+    """A writer's open repairs the proposals journal but not the overflow journal, so a
+    proposal spilled after a crash fuses with the torn bytes before it."""
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        pending = journal.recover(fs.root / PROPOSALS, repair=True, fs=fs)
+        spilled = journal.recover(fs.root / OVERFLOW, repair=False, fs=fs)
+        return ProposalQueue(
+            fs.root, fs, pending=len(pending.entries), spilled=len(spilled.entries)
+        )
+
+
+class DebrisOneByOneStore(StateStore):
+    """Debris is removed entry by entry, so what comes before a staging-* link is gone by
+    the time the link is refused."""
+
+    def clear_debris(self) -> None:
+        for name in sorted(self.fs.list_dir(self.fs.root)):
+            if is_debris(name):
+                remove_entry(self.fs, self.fs.root / name)

@@ -337,6 +337,20 @@ class UnnamedWrongType(ProtocolHandler):
         return stores.UnnamedWrongTypeStore
 
 
+class OverflowTornKept(ProtocolHandler):
+    """A writer's open leaves the overflow journal's torn tail in place."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.OverflowTornKeptStore
+
+
+class DebrisOneByOne(ProtocolHandler):
+    """Debris is removed entry by entry: a staging-* link is refused after the rest is gone."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DebrisOneByOneStore
+
+
 class EmptyRecovered(ProtocolHandler):
     """A load that did not fall back reports ``recovered`` as ``""``, not null."""
 
@@ -506,6 +520,8 @@ _TABLE = (
     broken_engine("empty_recovered", EmptyRecovered, "STATE-SCHEMA-001"),
     broken_engine("any_file_name", AnyFileName, "STATE-SCHEMA-001"),
     broken_engine("unnamed_wrong_type", UnnamedWrongType, "STATE-IO-001"),
+    broken_engine("overflow_torn_kept", OverflowTornKept, "STATE-JOURNAL-004"),
+    broken_engine("debris_one_by_one", DebrisOneByOne, "STATE-COMMIT-001"),
     broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),
     broken_engine("missing_journal_torn", MissingJournalTorn, "STATE-PROPOSE-001"),

@@ -99,11 +99,35 @@ def _link_to_prune(engine: EngineClient, root: Path) -> None:
     assert (outside / "gen-00000001" / "core.jsonl").exists(), "the link's target was removed"
 
 
+def _link_in_debris(engine: EngineClient, root: Path) -> None:
+    """Debris beside a staging-* entry that is a link: STATE_SYMLINK, and nothing is removed."""
+    directory, outside = root / "debris-link", root / "debris-target"
+    outside.mkdir()
+    oracle.write_generation(directory, 3, oracle.encode_core([]))
+    with Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        _plant_debris(directory)
+        (directory / "staging-9").symlink_to(outside)
+        planted = _debris(directory)
+        try:
+            _checkpoint(engine, store)
+            code = None
+        except EngineRefused as refusal:
+            code = refusal.code
+    assert code == "STATE_SYMLINK", f"a staging-* link: the checkpoint answered {code or 'ok'}"
+    assert _debris(directory) == planted, (
+        f"a staging-* link was refused, yet debris was removed: {planted} became "
+        f"{_debris(directory)}"
+    )
+    assert _pointer(directory) == b"gen-00000003\n", f"CURRENT is {_pointer(directory)!r}"
+
+
 @requirement(
     "STATE-COMMIT-001",
     "a checkpoint numbers its generation one past the live one and every gen-* on disk, clears "
     "every staging-* entry and CURRENT.tmp first, and leaves the new and the previous live "
-    "generation only (a gen-* link to remove is STATE_SYMLINK)",
+    "generation only (a gen-* link to remove is STATE_SYMLINK; a staging-* link beside other "
+    "debris is STATE_SYMLINK with nothing removed)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Commit protocol (steps 1, 2 and 6); § Confinement",
@@ -114,6 +138,7 @@ def commit_numbering(engine: EngineClient, _: object) -> None:
         _fresh_life(engine, root / "fresh")
         _past_gap(engine, root / "gap")
         _link_to_prune(engine, root)
+        _link_in_debris(engine, root)
 
 
 @requirement(

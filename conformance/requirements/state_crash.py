@@ -180,9 +180,27 @@ def _tear(path: Path, cut: int) -> None:
     path.write_bytes(data[: len(data) - len(last) + 1 + cut % (len(last) - 1)])
 
 
+def _spill_after_torn_overflow(
+    engine: EngineClient, items: list[Any], later: Any, cut: int
+) -> None:
+    """An overflow journal left torn: the open cuts it, and a proposal spilled after reads
+    back whole (an open that finds the overflow journal non-empty spills new proposals)."""
+    kept = items[:-1]
+    with scratch() as directory, Stores(engine) as stores:
+        (directory / "overflow.journal").write_bytes(b"".join(oracle.frame(p) for p in items))
+        _tear(directory / "overflow.journal", cut)
+        _propose_all(engine, stores, directory, [later])
+        overflow = _journal(engine, directory, "overflow", repair=False)
+        pending = _journal(engine, directory, "proposals", repair=False)
+    assert (overflow["skipped"], overflow["cut_bytes"]) == ([], 0), f"overflow read {overflow}"
+    spilled, queued = (kept + [later], []) if kept else ([], [later])
+    assert overflow["entries"] == spilled, "overflow proposals after the repair"
+    assert pending["entries"] == queued, "pending proposals after the overflow's repair"
+
+
 @requirement(
     "STATE-JOURNAL-004",
-    "a writer's open cuts the torn tail of the lineage and proposal journals before "
+    "a writer's open cuts the torn tail of the lineage, proposal and overflow journals before "
     "appending: its boot event and later proposals read back as whole lines",
     family="state",
     capabilities=("state",),
@@ -209,6 +227,7 @@ def open_repairs_journals(engine: EngineClient, scenario: list[Any]) -> None:
         pending = _journal(engine, directory, "proposals", repair=False)
         assert (pending["skipped"], pending["cut_bytes"]) == ([], 0), f"proposals read {pending}"
         assert pending["entries"] == items[:-1] + [later], "proposals after the repair"
+    _spill_after_torn_overflow(engine, items, later, cut)
 
 
 @requirement(
