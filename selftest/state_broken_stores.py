@@ -23,7 +23,7 @@ from reference.state import (
     loader,
     manifest,
 )
-from reference.state.commit import CheckpointInfo, remove_entry
+from reference.state.commit import CheckpointInfo, remove_entry, remove_leftovers
 from reference.state.core import Key, decode_core, encode_record, sort_key
 from reference.state.layout import (
     CORE,
@@ -564,3 +564,13 @@ class DebrisOneByOneStore(StateStore):
         for name in sorted(self.fs.list_dir(self.fs.root)):
             if is_debris(name):
                 remove_entry(self.fs, self.fs.root / name)
+
+
+class FallenBackFromRemovedStore(StateStore):
+    """Leftover removal at open counts the generation CURRENT names among the invalid ones
+    past it: a generation the loader fell back from is deleted."""
+
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        below = None if loaded.pointer is None else loaded.pointer - 1
+        remove_leftovers(fs, below)

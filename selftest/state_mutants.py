@@ -351,6 +351,13 @@ class DebrisOneByOne(ProtocolHandler):
         return stores.DebrisOneByOneStore
 
 
+class FallenBackFromRemoved(ProtocolHandler):
+    """The open deletes the invalid generation CURRENT names, which it fell back from."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.FallenBackFromRemovedStore
+
+
 class EmptyRecovered(ProtocolHandler):
     """A load that did not fall back reports ``recovered`` as ``""``, not null."""
 
@@ -522,6 +529,7 @@ _TABLE = (
     broken_engine("unnamed_wrong_type", UnnamedWrongType, "STATE-IO-001"),
     broken_engine("overflow_torn_kept", OverflowTornKept, "STATE-JOURNAL-004"),
     broken_engine("debris_one_by_one", DebrisOneByOne, "STATE-COMMIT-001"),
+    broken_engine("fallen_back_from_removed", FallenBackFromRemoved, "STATE-LEFTOVER-001"),
     broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),
     broken_engine("missing_journal_torn", MissingJournalTorn, "STATE-PROPOSE-001"),

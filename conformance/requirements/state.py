@@ -395,11 +395,27 @@ def modes_preserved(engine: EngineClient, mode: int) -> None:
             assert path.stat().st_mode & 0o777 == mode, f"{path.name}: {oct(path.stat().st_mode)}"
 
 
+def _fallen_back_from_is_kept(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
+    """CURRENT names a generation proven invalid: the open falls back, and keeps it."""
+    with scratch() as directory, Stores(engine) as stores:
+        oracle.write_generation(directory, 1, oracle.encode_core([]))
+        oracle.write_generation(directory, 2, oracle.encode_core(rows))
+        core = directory / "gen-00000002" / "core.jsonl"
+        core.write_bytes(core.read_bytes() + b"\n")
+        opened = stores.open(directory)
+        assert opened.get("recovered"), "the open did not fall back from the invalid generation 2"
+        assert (directory / "gen-00000002").exists(), (
+            "the open removed gen-00000002, which CURRENT names (it fell back from it)"
+        )
+        stores.close(opened["store"])
+
+
 @requirement(
     "STATE-LEFTOVER-001",
     "leftovers of a crashed commit (staging entries, CURRENT.tmp, an invalid generation past "
     "CURRENT) are removed by the open and never leak into the next checkpoint; a valid "
-    "generation past CURRENT is kept and numbered past",
+    "generation past CURRENT is kept and numbered past, and so is the invalid generation "
+    "CURRENT names (fallen back from)",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § M4 (kill -9 at any instruction); docs/state.md § Recovery rules "
@@ -433,6 +449,7 @@ def leftovers_do_not_leak(engine: EngineClient, scenario: list[Any]) -> None:
         assert not (directory / "CURRENT.tmp").exists(), "CURRENT.tmp left behind"
         assert not list(directory.glob("staging-*")), "staging directory left behind"
         assert load(engine, directory)["identity"] == done["identity"], "the commit did not load"
+    _fallen_back_from_is_kept(engine, rows)
 
 
 @requirement(
