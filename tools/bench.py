@@ -20,17 +20,23 @@ from typing import Any
 
 from reference.runtime import ChatRuntime, RuntimeConfig
 from reference.runtime.probe_script import lexicon_script
+from reference.truth import intent
 
 ROOT = Path(__file__).resolve().parents[1]
 
 REGISTERS = (None, "default_neutral_v1", "terse_v1", "convivial_v1")
 
 
-def turn_times(runtime: ChatRuntime, script: list[str], turns: int) -> list[float]:
-    """Wall time of each of *turns* chat turns (seconds), continuing through the script."""
+def turn_times(
+    runtime: ChatRuntime, script: list[str], turns: int, cold: bool = False
+) -> list[float]:
+    """Wall time of each of *turns* chat turns (seconds), continuing through the script;
+    with *cold*, the reading cache is emptied before each turn (outside its time)."""
     times = []
     for _ in range(turns):
         prompt = script[len(runtime.turn_log) % len(script)]
+        if cold:
+            intent.read.cache_clear()
         start = time.perf_counter_ns()
         runtime.chat(prompt)
         times.append((time.perf_counter_ns() - start) / 1e9)
@@ -44,10 +50,13 @@ def bench_turns(turns: int, batch: int = 100) -> None:
     runtimes = {r: ChatRuntime(RuntimeConfig(register_id=r)) for r in REGISTERS}
     for runtime in runtimes.values():
         turn_times(runtime, script, 50)
+    cold_runtime = ChatRuntime(RuntimeConfig(register_id=None))
     samples: dict[str | None, list[float]] = {register: [] for register in REGISTERS}
+    cold: list[float] = []
     for _ in range(max(1, turns // batch)):
         for register, runtime in runtimes.items():
             samples[register].extend(turn_times(runtime, script, batch))
+        cold.extend(turn_times(cold_runtime, script, batch, cold=True))
     medians = {}
     for register, times in samples.items():
         times.sort()
@@ -58,6 +67,11 @@ def bench_turns(turns: int, batch: int = 100) -> None:
         )
     for register in REGISTERS[1:]:
         print(f"ratio       {register:<19} / none = {medians[register] / medians[None]:5.2f}")
+    cold_median = statistics.median(cold)
+    print(
+        f"chat turn   none, every reading cold median {cold_median * 1e3:7.3f} ms"
+        f"   ({cold_median / medians[None]:4.2f}x the cached none median)"
+    )
 
 
 def certify_once(workers: int) -> tuple[float, float, dict[str, Any]]:
