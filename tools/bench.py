@@ -45,7 +45,8 @@ def turn_times(
 
 def bench_turns(turns: int, batch: int = 100) -> None:
     """One fresh session per register, all answering the lexicon script in alternating
-    batches, so every register's median comes from the same minutes of the machine."""
+    batches, so every register's median comes from the same minutes of the machine; the
+    reading cache is emptied before each batch, and a fifth session reads every turn cold."""
     script = lexicon_script()
     runtimes = {r: ChatRuntime(RuntimeConfig(register_id=r)) for r in REGISTERS}
     for runtime in runtimes.values():
@@ -55,6 +56,7 @@ def bench_turns(turns: int, batch: int = 100) -> None:
     cold: list[float] = []
     for _ in range(max(1, turns // batch)):
         for register, runtime in runtimes.items():
+            intent.read.cache_clear()  # no register reads what the one before it read
             samples[register].extend(turn_times(runtime, script, batch))
         cold.extend(turn_times(cold_runtime, script, batch, cold=True))
     medians = {}
