@@ -574,3 +574,28 @@ class FallenBackFromRemovedStore(StateStore):
     def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
         below = None if loaded.pointer is None else loaded.pointer - 1
         remove_leftovers(fs, below)
+
+
+class PidKeptLock(WriterLock):
+    """Releasing drops the flock but leaves the holder's pid in ``LOCK``."""
+
+    def release(self) -> None:
+        held = self.fs.read_file(self.path)
+        super().release()
+        if held:
+            self.fs.write_file(self.path, held, 0o644)
+
+
+class PidKeptStore(StateStore):
+    """A close leaves the writer's pid in ``LOCK``."""
+
+    writer_lock = classmethod(lambda cls, path, fs: PidKeptLock(path, fs))
+
+
+class BootIdentityIsParentStore(StateStore):
+    """A boot event records its parent's identity as its own (empty when fresh), which is
+    wrong for a fresh start and for a migration."""
+
+    @classmethod
+    def record_boot(cls, fs: FileOps, boot: BootInfo) -> None:
+        super().record_boot(fs, dataclasses.replace(boot, identity=boot.parent or ""))

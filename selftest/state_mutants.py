@@ -358,6 +358,20 @@ class FallenBackFromRemoved(ProtocolHandler):
         return stores.FallenBackFromRemovedStore
 
 
+class PidKept(ProtocolHandler):
+    """A close leaves the writer's pid in LOCK."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.PidKeptStore
+
+
+class BootIdentityIsParent(ProtocolHandler):
+    """A boot event's identity is its parent's, not the identity the open answered."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.BootIdentityIsParentStore
+
+
 class EmptyRecovered(ProtocolHandler):
     """A load that did not fall back reports ``recovered`` as ``""``, not null."""
 
@@ -530,6 +544,8 @@ _TABLE = (
     broken_engine("overflow_torn_kept", OverflowTornKept, "STATE-JOURNAL-004"),
     broken_engine("debris_one_by_one", DebrisOneByOne, "STATE-COMMIT-001"),
     broken_engine("fallen_back_from_removed", FallenBackFromRemoved, "STATE-LEFTOVER-001"),
+    broken_engine("pid_kept", PidKept, "STATE-LOCK-001"),
+    broken_engine("boot_identity_is_parent", BootIdentityIsParent, "STATE-LINEAGE-001"),
     broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),
     broken_engine("missing_journal_torn", MissingJournalTorn, "STATE-PROPOSE-001"),

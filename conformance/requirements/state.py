@@ -273,8 +273,8 @@ def additive_optional(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
 @requirement(
     "STATE-LINEAGE-001",
     "identity hashes schema version and core bytes; every boot appends a lineage event "
-    "(fresh, resume, schema_migration) naming its parent, its index and the schema versions "
-    "it read and writes",
+    "(fresh, resume, schema_migration) naming its parent, the identity state.open answered, "
+    "its index and the schema versions it read and writes",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § 4 (lineage-chain identity); § Step 2 ruling (migration is a lineage event)",
@@ -312,6 +312,11 @@ def lineage(engine: EngineClient, _: object) -> None:
         last = _lineage(engine, root / "v1")[-1]
         moved = (last["reason"], last["from_version"], last["to_version"])
         assert moved == ("schema_migration", 1, 3), f"(reason, from, to) of a migration: {moved}"
+        opened = [fresh["identity"], resumed["identity"], migrated["identity"]]
+        recorded = [e["identity"] for e in events] + [last["identity"]]
+        assert recorded == opened, (
+            f"the boot events' identities {recorded} are not what state.open answered {opened}"
+        )
 
 
 def _lineage(engine: EngineClient, directory: Path) -> list[dict[str, Any]]:
@@ -454,14 +459,17 @@ def leftovers_do_not_leak(engine: EngineClient, scenario: list[Any]) -> None:
 
 @requirement(
     "STATE-LOCK-001",
-    "a second writer on the same directory is refused with STATE_LOCKED until the first closes",
+    "a second writer on the same directory is refused with STATE_LOCKED until the first "
+    "closes; while open, LOCK holds a pid, and a close clears it",
     family="state",
     capabilities=STATE,
-    seed=f"{BRIEF} § M1 (single-writer enforcement)",
+    seed=f"{BRIEF} § M1 (single-writer enforcement); docs/state.md § Single writer",
 )
 def second_writer_refused(engine: EngineClient, _: object) -> None:
     with scratch() as directory, Stores(engine) as stores:
         first = stores.open(directory)["store"]
+        held = _lock_bytes(directory)
+        assert re.fullmatch(rb"[0-9]+\n?", held), f"an open writer's LOCK holds {held!r}, no pid"
         try:
             stores.open(directory)
         except EngineRefused as refusal:
@@ -469,7 +477,15 @@ def second_writer_refused(engine: EngineClient, _: object) -> None:
         else:
             raise AssertionError("a second writer opened a locked directory")
         stores.close(first)
+        left = _lock_bytes(directory)
+        assert not re.search(rb"[0-9]", left), f"after the close LOCK still holds {left!r}"
         stores.close(stores.open(directory)["store"])
+
+
+def _lock_bytes(directory: Path) -> bytes:
+    """What ``LOCK`` holds (nothing when it does not exist)."""
+    lock = directory / "LOCK"
+    return lock.read_bytes() if lock.exists() else b""
 
 
 @requirement(
