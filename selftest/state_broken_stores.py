@@ -27,6 +27,7 @@ from reference.state.commit import CheckpointInfo, remove_entry, remove_leftover
 from reference.state.core import Key, decode_core, encode_record, sort_key
 from reference.state.layout import (
     CORE,
+    LINEAGE,
     MANIFEST,
     MAX_GENERATION,
     OVERFLOW,
@@ -599,3 +600,13 @@ class BootIdentityIsParentStore(StateStore):
     @classmethod
     def record_boot(cls, fs: FileOps, boot: BootInfo) -> None:
         super().record_boot(fs, dataclasses.replace(boot, identity=boot.parent or ""))
+
+
+class RepairWhileReadingStore(StateStore):
+    """The open cuts torn journal tails while it is still reading, so an open refused by a
+    later read (a staging-* link) has already written."""
+
+    @classmethod
+    def preflight(cls, fs: FileOps) -> None:
+        for name in (PROPOSALS, OVERFLOW, LINEAGE):
+            journal.recover(fs.root / name, repair=True, fs=fs)

@@ -372,6 +372,13 @@ class BootIdentityIsParent(ProtocolHandler):
         return stores.BootIdentityIsParentStore
 
 
+class RepairWhileReading(ProtocolHandler):
+    """The open repairs journals before its last read, so a refused open has written."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.RepairWhileReadingStore
+
+
 class EmptyRecovered(ProtocolHandler):
     """A load that did not fall back reports ``recovered`` as ``""``, not null."""
 
@@ -545,6 +552,7 @@ _TABLE = (
     broken_engine("debris_one_by_one", DebrisOneByOne, "STATE-COMMIT-001"),
     broken_engine("fallen_back_from_removed", FallenBackFromRemoved, "STATE-LEFTOVER-001"),
     broken_engine("pid_kept", PidKept, "STATE-LOCK-001"),
+    broken_engine("repair_while_reading", RepairWhileReading, "STATE-SYMLINK-001"),
     broken_engine("boot_identity_is_parent", BootIdentityIsParent, "STATE-LINEAGE-001"),
     broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),

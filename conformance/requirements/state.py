@@ -611,7 +611,32 @@ LINKABLE = (
     "gen-00000002",
     "gen-00000002/core.jsonl",
     "gen-00000002/manifest.json",
+    "staging-9",
 )
+TORN_PROPOSAL = {"lemma": "torn", "claim": "a crash cut this line"}
+
+
+def _entries(directory: Path) -> dict[str, object]:
+    """Every entry below *directory* but LOCK: a link as its target, a file as its bytes."""
+    found: dict[str, object] = {}
+    for top, dirs, files in os.walk(directory):
+        for name in (*dirs, *files):
+            path = Path(top) / name
+            rel = path.relative_to(directory).as_posix()
+            if path.is_symlink():
+                found[rel] = ("link", os.readlink(path))
+            elif path.is_file() and rel != "LOCK":
+                found[rel] = path.read_bytes()
+            elif path.is_dir():
+                found[rel] = "dir"
+    return found
+
+
+def _plant_torn_journal(directory: Path, entry: str) -> None:
+    """A proposals journal whose last line a crash tore (unless that entry is the link)."""
+    if entry != "proposals.journal":
+        line = oracle.frame(TORN_PROPOSAL)
+        (directory / "proposals.journal").write_bytes(oracle.frame({"lemma": "ok"}) + line[:-5])
 
 
 def _outside_target(entry: str, directory: Path, outside: Path) -> object:
@@ -631,12 +656,18 @@ def _outside_target(entry: str, directory: Path, outside: Path) -> object:
 @requirement(
     "STATE-SYMLINK-001",
     "an entry the store would read or write that is a symbolic link is refused with "
-    "STATE_SYMLINK, and nothing outside the state directory is written",
+    "STATE_SYMLINK, nothing outside the state directory is written, and the refused open "
+    "leaves every entry but LOCK as it found it (a torn journal is not cut)",
     family="state",
     capabilities=STATE,
-    seed="docs/state.md § Directory layout (confinement: never follow a link, O_NOFOLLOW)",
+    seed="docs/state.md § Directory layout (confinement: never follow a link, O_NOFOLLOW; a "
+    "refused open leaves every entry but LOCK as it found it)",
     strategy=lambda ctx: st.tuples(records, st.sampled_from(LINKABLE)).map(list),
     max_examples=len(LINKABLE) * 2,
+    cover=lambda ctx: coverage.Plan(
+        tuple(coverage.Case([[], entry], (("linked entries", entry),)) for entry in LINKABLE),
+        (("linked entries", len(LINKABLE)),),
+    ),
 )
 def symlinks_refused(engine: EngineClient, scenario: list[Any]) -> None:
     from conformance.state.crashstates import snapshot
@@ -648,10 +679,13 @@ def symlinks_refused(engine: EngineClient, scenario: list[Any]) -> None:
         oracle.write_generation(directory, 1, oracle.encode_core([]))
         oracle.write_generation(directory, 2, oracle.encode_core(rows))
         (directory / entry).symlink_to(_outside_target(entry, directory, outside))
-        before = snapshot(outside)
+        _plant_torn_journal(directory, entry)
+        before, inside = snapshot(outside), _entries(directory)
         code = _refusal(engine, "state.open", {"dir": str(directory)})
         assert code == "STATE_SYMLINK", f"{entry} is a link: state.open answered {code or 'ok'}"
         assert snapshot(outside) == before, f"{entry} is a link: a file outside was written"
+        changed = sorted(set(inside.items()) ^ set(_entries(directory).items()))
+        assert not changed, f"{entry} is a link: the refused open changed {changed[:3]}"
 
 
 UNREADABLE = (
