@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -352,3 +353,18 @@ def test_a_dead_worker_is_an_error_not_a_traceback(tmp_path) -> None:
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     verdicts = {result["id"]: result["verdict"] for result in report["results"]}
     assert verdicts and set(verdicts.values()) == {"error"}, verdicts
+
+
+class _HangsOnSelect(ProtocolHandler):
+    """variation.select never answers."""
+
+    def op_variation_select(self, args: dict[str, Any]) -> dict[str, Any]:
+        while True:
+            time.sleep(1)
+
+
+def test_a_hung_in_process_engine_is_a_timeout_and_is_started_afresh() -> None:
+    engine = InProcessEngine("hang", factory=_HangsOnSelect, timeout=4)
+    outcome = run_requirement(REGISTRY["VAR-SELECT-002"], engine, SuiteContext(()), PROFILES["ci"])
+    assert (outcome.verdict, outcome.fault) == ("error", "timeout"), outcome
+    assert engine.call("hello")["protocol"] == "core-engine/1", "the engine was not restarted"

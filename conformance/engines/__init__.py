@@ -44,7 +44,7 @@ def open_engine(
         return SubprocessEngine(default, timeout=timeout, strict=strict, unavailable_hint=hint)
     if not python.strip():
         raise ValueError("the engine factory is empty")
-    return InProcessEngine(python.strip(), strict=strict)
+    return InProcessEngine(python.strip(), strict=strict, timeout=timeout)
 
 
 __all__ = [

@@ -29,6 +29,9 @@ EXAMPLES = 10
 KILLS = 8
 """SIGKILLs for STATE-KILL-001: one example's worth (the ci profile sends 200)."""
 PROFILE = dataclasses.replace(PROFILES["ci"], kills=KILLS)
+HANG_CEILING = 120.0
+"""Seconds one request of the in-process engine may take: a mutant that makes it hang
+(mutmut bounds CPU time only) is a timeout, as over stdio it would be."""
 PROGRAM = [sys.executable, "-m", "selftest.mutation.engine"]
 
 
@@ -42,7 +45,7 @@ class MutatedInProcess(InProcessEngine):
 def engine_for(req_id: str) -> EngineClient:
     if REGISTRY[req_id].family == "protocol":
         return SubprocessEngine(shlex.join(PROGRAM))
-    return MutatedInProcess(REFERENCE_FACTORY)
+    return MutatedInProcess(REFERENCE_FACTORY, timeout=HANG_CEILING)
 
 
 def cost_rank(req_id: str) -> int:
