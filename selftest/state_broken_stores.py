@@ -27,12 +27,14 @@ from reference.state.commit import CheckpointInfo, remove_entry, remove_leftover
 from reference.state.core import Key, decode_core, encode_record, sort_key
 from reference.state.layout import (
     CORE,
+    CURRENT,
     LINEAGE,
     MANIFEST,
     MAX_GENERATION,
     OVERFLOW,
     PROPOSALS,
     gen_name,
+    gen_number,
     generations,
     is_debris,
 )
@@ -610,3 +612,25 @@ class RepairWhileReadingStore(StateStore):
     def preflight(cls, fs: FileOps) -> None:
         for name in (PROPOSALS, OVERFLOW, LINEAGE):
             journal.recover(fs.root / name, repair=True, fs=fs)
+
+
+_READ_POINTER = loader.read_pointer
+
+
+def _stripped_pointer(fs: FileOps) -> loader.Pointer:
+    """CURRENT as a port that calls ``strip()`` reads it: no newline needed, spaces ignored."""
+    found = _READ_POINTER(fs)
+    number = gen_number((fs.read_file(fs.root / CURRENT) or b"").decode("ascii", "replace").strip())
+    if found.number is not None or number is None:
+        return found
+    return dataclasses.replace(found, number=number, why=None)
+
+
+class StrippedPointerStore(StateStore):
+    """CURRENT is read with whitespace stripped and no newline required, so a pointer
+    without its newline, or with a space, loads as if it were well formed."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "read_pointer", _stripped_pointer):
+            return super().load(fs)

@@ -379,6 +379,13 @@ class RepairWhileReading(ProtocolHandler):
         return stores.RepairWhileReadingStore
 
 
+class StrippedPointer(ProtocolHandler):
+    """CURRENT is stripped before it is read: a pointer without its newline loads."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.StrippedPointerStore
+
+
 class EmptyRecovered(ProtocolHandler):
     """A load that did not fall back reports ``recovered`` as ``""``, not null."""
 
@@ -553,6 +560,7 @@ _TABLE = (
     broken_engine("fallen_back_from_removed", FallenBackFromRemoved, "STATE-LEFTOVER-001"),
     broken_engine("pid_kept", PidKept, "STATE-LOCK-001"),
     broken_engine("repair_while_reading", RepairWhileReading, "STATE-SYMLINK-001"),
+    broken_engine("stripped_pointer", StrippedPointer, "STATE-SCHEMA-001"),
     broken_engine("boot_identity_is_parent", BootIdentityIsParent, "STATE-LINEAGE-001"),
     broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),

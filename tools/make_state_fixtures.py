@@ -140,6 +140,16 @@ def pointer_fixture(pointer: bytes | None) -> Callable[[Path], dict]:
     return build
 
 
+def lone_pointer(pointer: bytes) -> Callable[[Path], dict]:
+    """A bad pointer and no generation at all: not a fresh life, STATE_CORRUPT."""
+
+    def build(state: Path) -> dict:
+        _write(state / CURRENT, pointer)
+        return {"error": "STATE_CORRUPT"}
+
+    return build
+
+
 def torn_generation(state: Path) -> dict:
     """CURRENT names generation 6, whose core was truncated: falls back to generation 5."""
     older, _ = _two_generations(state)
@@ -251,6 +261,12 @@ FIXTURES: dict[str, Callable[[Path], dict]] = {
     "pointer-dangling": pointer_fixture(pointer_text(9)),
     "pointer-empty": pointer_fixture(b""),
     "pointer-missing": pointer_fixture(None),
+    "pointer-without-newline": pointer_fixture(b"gen-00000006"),
+    "pointer-digit-for-newline": pointer_fixture(b"gen-000000061"),
+    "pointer-trailing-space": pointer_fixture(b"gen-00000006 \n"),
+    "pointer-not-ascii": pointer_fixture(b"gen-0000000\xb6\n"),
+    "pointer-empty-alone": lone_pointer(b""),
+    "pointer-garbage-alone": lone_pointer(b"gen-garbage\n"),
     "torn-generation": torn_generation,
     "uncommitted-newer": uncommitted_newer,
     "all-corrupt": all_corrupt,
