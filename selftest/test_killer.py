@@ -140,3 +140,17 @@ def test_the_kill_lands_within_two_of_the_engines_own_cycles() -> None:
     assert KillPlan(0, 3, PHASES // 2).delay(0.2) == pytest.approx(0.2)
     assert KillPlan(0, 3, PHASES - 1).delay(0.2) == pytest.approx(0.4 * 0.999)
     assert KillPlan(0, 1, PHASES // 2).delay(0.0) == pytest.approx(MIN_CYCLE)
+
+
+def test_a_zygote_that_ended_is_replaced() -> None:
+    """A zygote an earlier requirement left dead is not handed to the next one."""
+    from conformance.state import killer
+
+    first = killer.ZYGOTES.get(REFERENCE)
+    first.close()
+    second = killer.ZYGOTES.get(REFERENCE)
+    try:
+        assert second is not first and not second.ended()
+        second.fork().kill()
+    finally:
+        killer.ZYGOTES.close()

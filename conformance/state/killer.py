@@ -44,6 +44,9 @@ PHASES = 1000
 PHASE_CYCLES = 2
 """The kill lands within this many soak cycles after the chosen ack: every moment of a
 checkpoint, from its start to its acknowledgement, is reachable."""
+SOCKET_DIR_MAX = 60
+"""Longest temporary directory a zygote's socket goes in (a Unix socket path has at most
+107 bytes); past it, ``/tmp``."""
 MIN_CYCLE = 0.001
 """Seconds: the shortest soak cycle assumed, however close together the events came."""
 
@@ -240,7 +243,8 @@ class Zygote:
     def __init__(self, command: list[str]) -> None:
         self._process = start(command)
         self._answers = _ask(self._process, None)
-        self._directory = tempfile.mkdtemp(prefix="core-fork-")
+        short = "/tmp" if len(tempfile.gettempdir()) > SOCKET_DIR_MAX else None
+        self._directory = tempfile.mkdtemp(prefix="core-fork-", dir=short)
         self._path = os.path.join(self._directory, "fork.sock")
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(self._path)
@@ -252,6 +256,10 @@ class Zygote:
     @property
     def socket_path(self) -> str:
         return self._path
+
+    def ended(self) -> bool:
+        """Whether the zygote process has exited."""
+        return self._process.poll() is not None
 
     def stdio_pipes(self) -> set[int]:
         """The inodes of the pipes that are the zygote's stdin and stdout."""
@@ -313,7 +321,8 @@ class Zygote:
 
 
 class Zygotes:
-    """The zygote of one command at a time (another command ends it), ended at exit."""
+    """The zygote of one command at a time (another command, or its exit, ends it and
+    the next ``get`` starts one afresh), ended at exit."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -322,7 +331,7 @@ class Zygotes:
 
     def get(self, command: list[str]) -> Zygote:
         with self._lock:
-            if self._kept is not None and self._kept[0] != command:
+            if self._kept is not None and (self._kept[0] != command or self._kept[1].ended()):
                 self._kept[1].close()
                 self._kept = None
             if self._kept is None:
