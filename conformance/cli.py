@@ -265,6 +265,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(f"replaying {req.id}: {req.title}")
     print(f"scenario: {json.dumps(written, ensure_ascii=False)}")
     try:
+        engine.begin_example()
         check_once(req, engine, scenario)
         verdict, message = "PASS", "the engine now satisfies this requirement"
     except AssertionError as exc:

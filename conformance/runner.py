@@ -144,11 +144,14 @@ def _transcript(engine: EngineClient) -> list[dict[str, Any]]:
 
 
 def check_once(req: Requirement, engine: EngineClient, scenario: Any) -> None:
-    """Run the check on one scenario; engine refusals count as failures of the requirement."""
+    """Run the check on one scenario; engine refusals count as failures of the requirement,
+    and so does a response that broke its op's schema (once the check itself passed)."""
     try:
         req.check(engine, scenario)
     except EngineRefused as refusal:
         raise _Refused(refusal) from None
+    if engine.off_schema:
+        raise AssertionError(f"a response broke its schema: {engine.off_schema[0]}")
 
 
 def _body(

@@ -362,13 +362,50 @@ class PipeAsMissingStore(StateStore):
     file_ops = _bent(bent.NonRegularAsMissing)
 
 
+class UncreatableAsUnreadableStore(StateStore):
+    """A state directory that cannot be created is refused as ``STATE_UNREADABLE``."""
+
+    @classmethod
+    def open(cls, path: Path, *, fs: FileOps | None = None) -> StateStore:
+        try:
+            return super().open(path, fs=fs)
+        except StateError as refusal:
+            if refusal.code != "STATE_IO" or os.path.lexists(path):
+                raise
+            raise StateError(refusal.message, field="path", code="STATE_UNREADABLE") from None
+
+
+class UnwritableLockUnreadableStore(StateStore):
+    """A LOCK that cannot be created is refused as ``STATE_UNREADABLE``."""
+
+    file_ops = _bent(bent.UnwritableLockUnreadable)
+
+
+class WriterListsAsLoadStore(StateStore):
+    """A writer that cannot list or stat in its directory answers ``STATE_UNREADABLE``."""
+
+    file_ops = _bent(bent.WriterListsAsLoad)
+
+
+class RootFailureAsIOStore(StateStore):
+    """A load of a state directory that cannot be opened answers ``STATE_IO``."""
+
+    file_ops = _bent(bent.RootFailureAsIO)
+
+
+class MissingUnderWriteStore(StateStore):
+    """A file written into a directory removed while open escapes as an internal error."""
+
+    file_ops = _bent(bent.MissingUnderWriteEscapes)
+
+
 class NewestOnlyFallBackStore(StateStore):
     """Falling back tries only the newest generation: an older valid one is never reached."""
 
     @classmethod
     def load(cls, fs: FileOps) -> LoadedState:
         loaded = super().load(fs)
-        newest = max(generations(fs.list_dir(fs.root)), default=0)
+        newest = max(generations(fs.list_dir(fs.root, reading=True)), default=0)
         if loaded.recovered and loaded.generation != newest:
             raise StateError(
                 f"{gen_name(newest)} is invalid", field="CURRENT", code="STATE_CORRUPT"
@@ -471,7 +508,7 @@ class ValidLeftoversRemovedStore(StateStore):
         super().clear_leftovers(fs, loaded)
         if loaded.pointer is None:
             return
-        for number in generations(fs.list_dir(fs.root)):
+        for number in generations(fs.list_dir(fs.root, reading=False)):
             if number > loaded.pointer:
                 fs.remove_tree(fs.root / gen_name(number))
 
@@ -564,7 +601,7 @@ class DebrisOneByOneStore(StateStore):
     the time the link is refused."""
 
     def clear_debris(self) -> None:
-        for name in sorted(self.fs.list_dir(self.fs.root)):
+        for name in sorted(self.fs.list_dir(self.fs.root, reading=False)):
             if is_debris(name):
                 remove_entry(self.fs, self.fs.root / name)
 

@@ -86,7 +86,7 @@ class UnreadableAsMissing(FileOps):
 class BareListing(FileOps):
     """Directories are listed with a bare ``os.listdir``: its failures escape untyped."""
 
-    def list_dir(self, path: Path) -> list[str]:
+    def list_dir(self, path: Path, *, reading: bool) -> list[str]:
         try:
             return sorted(os.listdir(path))
         except FileNotFoundError:
@@ -121,7 +121,7 @@ class NonRegularAsMissing(FileOps):
         try:
             return super().read_file(path)
         except StateError as refusal:
-            if refusal.code != "STATE_IO" or self.entry_kind(path) != "other":
+            if refusal.code != "STATE_IO" or self.entry_kind(path, reading=True) != "other":
                 raise
             return None
 
@@ -149,6 +149,54 @@ class UnreadableWrites(FileOps):
 
     def remove_tree(self, path: Path) -> None:
         _as_unreadable(lambda: super(UnreadableWrites, self).remove_tree(path))
+
+
+class UnwritableLockUnreadable(FileOps):
+    """A file that cannot be created (``LOCK`` in a read-only directory) is
+    ``STATE_UNREADABLE``, as if it had been a read."""
+
+    def open_file(self, path: Path, flags: int, mode: int) -> int:
+        try:
+            return super().open_file(path, flags, mode)
+        except StateError as refusal:
+            if refusal.code != "STATE_IO":
+                raise
+            raise StateError(
+                refusal.message, field=refusal.field, code="STATE_UNREADABLE"
+            ) from None
+
+
+class WriterListsAsLoad(FileOps):
+    """Every listing and ``lstat`` fails as a load's would (``STATE_UNREADABLE``), a
+    checkpoint's or a proposal's too."""
+
+    def list_dir(self, path: Path, *, reading: bool) -> list[str]:
+        return super().list_dir(path, reading=True)
+
+    def entry_kind(self, path: Path, *, reading: bool) -> str | None:
+        return super().entry_kind(path, reading=True)
+
+
+class RootFailureAsIO(FileOps):
+    """A state directory that cannot be opened is ``STATE_IO``, for a load too."""
+
+    def _open_root(self, *, reading: bool) -> int:
+        return super()._open_root(reading=False)
+
+
+class MissingUnderWriteEscapes(FileOps):
+    """A directory made or a file opened for writing where the state directory is gone
+    raises the bare OS error (``ENGINE_INTERNAL``), not ``STATE_IO``."""
+
+    def mkdir(self, path: Path) -> None:
+        if not self.root.exists():
+            os.mkdir(path)
+        super().mkdir(path)
+
+    def open_file(self, path: Path, flags: int, mode: int) -> int:
+        if not self.root.exists():
+            return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+        return super().open_file(path, flags, mode)
 
 
 def _as_unreadable(effect: Callable[[], None]) -> None:

@@ -21,6 +21,8 @@ from reference.state.soak import Emit
 from selftest import state_broken_stores as stores
 from selftest.engines import BrokenEngine, broken_engine
 from selftest.mutants.porting_state import (
+    DirtyAsInteger,
+    FreshNullWhenLoaded,
     LineageForgetsRecovery,
     PartialApply,
     TurnsForgotten,
@@ -118,6 +120,14 @@ class SoakEventsWithoutId(ProtocolHandler):
 
     def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
         super().soak_turn(store, mutations, lambda event: emit({**event, "id": None}))
+
+
+class SoakEventsWithTurn(ProtocolHandler):
+    """``state.soak`` event lines carry an extra ``turn`` member the schema does not list."""
+
+    def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+        turn = store.generation + 1
+        super().soak_turn(store, mutations, lambda event: emit({**event, "turn": turn}))
 
 
 class ApplyAnswerRenamed(ProtocolHandler):
@@ -491,6 +501,41 @@ class NonObjectAsOp(ProtocolHandler):
         return stores.NonObjectAsOpStore
 
 
+class UncreatableAsUnreadable(ProtocolHandler):
+    """A writer's open that cannot create its directory answers ``STATE_UNREADABLE``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UncreatableAsUnreadableStore
+
+
+class UnwritableLockUnreadable(ProtocolHandler):
+    """A writer's open of a read-only directory answers ``STATE_UNREADABLE``, not ``STATE_IO``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnwritableLockUnreadableStore
+
+
+class WriterListsAsLoad(ProtocolHandler):
+    """A checkpoint or proposal in a directory made unsearchable answers ``STATE_UNREADABLE``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.WriterListsAsLoadStore
+
+
+class RootFailureAsIO(ProtocolHandler):
+    """A load of a state directory of mode 000 answers ``STATE_IO``, not ``STATE_UNREADABLE``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.RootFailureAsIOStore
+
+
+class MissingUnderWrite(ProtocolHandler):
+    """A checkpoint or proposal after the directory was removed is ``ENGINE_INTERNAL``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.MissingUnderWriteStore
+
+
 class UnreadableWrites(ProtocolHandler):
     """A checkpoint that cannot create or remove an entry answers ``STATE_UNREADABLE``."""
 
@@ -516,6 +561,7 @@ _TABLE = (
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
+    broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
     broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),
     broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
     broken_engine("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
@@ -541,6 +587,10 @@ _TABLE = (
     broken_engine("utf16_key_order", Utf16KeyOrder, "STATE-SORT-001"),
     broken_engine("lineage_forgets_recovery", LineageForgetsRecovery, "STATE-RECOVER-001"),
     broken_engine("turns_forgotten", TurnsForgotten, "STATE-REOPEN-001"),
+    broken_engine(
+        "fresh_null_when_loaded", FreshNullWhenLoaded, "STATE-POINTER-001", "STATE-SCHEMA-001"
+    ),
+    broken_engine("dirty_as_integer", DirtyAsInteger, "STATE-APPLY-001", "STATE-CLOSE-001"),
     broken_engine("schema_field_as_file", SchemaFieldAsFile, "STATE-SCHEMA-002"),
     broken_engine("from_version_on_migration", FromVersionOnMigration, "STATE-LINEAGE-001"),
     broken_engine("torn_journals_kept", TornJournalsKept, "STATE-JOURNAL-004"),
@@ -577,6 +627,11 @@ _TABLE = (
     broken_engine("overflow_forgotten", OverflowForgotten, "STATE-JOURNAL-003"),
     broken_engine("non_object_as_op", NonObjectAsOp, "STATE-APPLY-002"),
     broken_engine("unreadable_writes", UnreadableWrites, "STATE-UNREADABLE-002"),
+    broken_engine("missing_under_write", MissingUnderWrite, "STATE-IO-001"),
+    broken_engine("root_failure_as_io", RootFailureAsIO, "STATE-UNREADABLE-001"),
+    broken_engine("writer_lists_as_load", WriterListsAsLoad, "STATE-UNREADABLE-002"),
+    broken_engine("unwritable_lock_unreadable", UnwritableLockUnreadable, "STATE-UNREADABLE-002"),
+    broken_engine("uncreatable_as_unreadable", UncreatableAsUnreadable, "STATE-UNREADABLE-002"),
     broken_engine("strict_ascii_holder", StrictAsciiHolder, "STATE-LOCK-003"),
 )
 

@@ -63,11 +63,31 @@ class Transcript:
         self.exchanges.append({"request": request, "response": response})
 
 
+def shape_of(value: object) -> object:
+    """The JSON shape of *value*: its keys and JSON types, recursively (a list by the set of
+    its items' shapes), an integer also by whether it is negative; hashable."""
+    if isinstance(value, dict):
+        return tuple(sorted(((k, shape_of(v)) for k, v in value.items()), key=_first))
+    if isinstance(value, list):
+        return frozenset(map(shape_of, value))
+    if type(value) is int:
+        return "int<0" if value < 0 else "int"
+    return type(value).__name__
+
+
+def _first(pair: tuple[str, object]) -> str:
+    return pair[0]
+
+
 class EngineClient(abc.ABC):
     """Base of every engine adapter: numbered requests, recorded transcripts, typed failures.
 
     Subclasses implement :meth:`_exchange`, which sends one request object and
-    returns the raw response object (or raises :class:`EngineFault`).
+    returns the raw response object (or raises :class:`EngineFault`). Every response
+    to :meth:`call` of a shape this client has not yet seen pass is checked against its
+    op's schema, and a violation is kept in :attr:`off_schema` for the runner to fail the
+    example with once the requirement's own checks pass; in strict mode every response is
+    checked, and a violation is a protocol fault at once.
     """
 
     description = "engine"
@@ -79,6 +99,9 @@ class EngineClient(abc.ABC):
         self.transcript = Transcript()
         self._next_id = 0
         self._hello: Result | None = None
+        self._shapes_passed: set[tuple[str, object]] = set()
+        self.off_schema: list[str] = []
+        """Schema violations of the responses of the current example, in order."""
 
     @abc.abstractmethod
     def _exchange(self, request: EncodableObject) -> object:
@@ -110,6 +133,7 @@ class EngineClient(abc.ABC):
     def begin_example(self) -> None:
         """Start a fresh transcript for the next generated example."""
         self.transcript = Transcript()
+        self.off_schema = []
 
     def raw(self, request: EncodableObject, *, checked: bool = True) -> object:
         """Send a request object as is; return the raw response (for protocol requirements).
@@ -160,13 +184,7 @@ class EngineClient(abc.ABC):
                 "protocol",
                 f"response to {op} #{request_id} has the wrong id: {str(response)[:200]}",
             )
-        if self.strict:
-            from conformance.protocol.validate import ProtocolViolation, validate_response
-
-            try:
-                validate_response(op, response)
-            except ProtocolViolation as exc:
-                raise EngineFault("protocol", str(exc)) from None
+        self._check_schema(op, response)
         result = response.get("result")
         if response.get("ok") is True and isinstance(result, dict):
             return result
@@ -176,6 +194,23 @@ class EngineClient(abc.ABC):
             if isinstance(code, str) and isinstance(message, str):
                 raise EngineRefused(code, message, error.get("field"))
         raise EngineFault("protocol", f"malformed response to {op}: {str(response)[:200]}")
+
+    def _check_schema(self, op: str, response: dict[str, Any]) -> None:
+        """Validate *response* against *op*'s schemas unless its shape already passed."""
+        seen = None if self.strict else (op, shape_of(response))
+        if seen in self._shapes_passed:
+            return
+        from conformance.protocol.validate import ProtocolViolation, validate_response
+
+        try:
+            validate_response(op, response)
+        except ProtocolViolation as exc:
+            if self.strict:
+                raise EngineFault("protocol", str(exc)) from None
+            self.off_schema.append(f"{op}: {exc}")
+            return
+        if seen is not None:
+            self._shapes_passed.add(seen)
 
     def hello(self) -> Result:
         """The engine's hello (cached)."""

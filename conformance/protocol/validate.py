@@ -82,6 +82,11 @@ def validate_request(obj: object) -> None:
         _check(f"args.{op}", obj.get("args", {}), "$.args")
 
 
+def validate_event(obj: object) -> None:
+    """Check one event line of a streaming op (``{"id", "event", "generation", "identity"}``)."""
+    _check("event", obj, "$")
+
+
 def validate_response(
     request_op: str, obj: object, *, inner_ops: Sequence[str | None] | None = None
 ) -> None:

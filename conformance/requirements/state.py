@@ -688,15 +688,17 @@ def symlinks_refused(engine: EngineClient, scenario: list[Any]) -> None:
         assert not changed, f"{entry} is a link: the refused open changed {changed[:3]}"
 
 
-UNREADABLE = (
-    "CURRENT",
-    "gen-00000002/core.jsonl",
-    "gen-00000002/manifest.json",
-    "gen-00000002",
-    ".",
-)
-"""Entries made unreadable (mode 000); the state directory itself is made listable but not
-searchable (mode 0400), so its listing reads and no entry in it opens."""
+UNREADABLE: dict[str, tuple[str, int]] = {
+    "CURRENT": ("CURRENT", 0),
+    "gen-00000002/core.jsonl": ("gen-00000002/core.jsonl", 0),
+    "gen-00000002/manifest.json": ("gen-00000002/manifest.json", 0),
+    "gen-00000002": ("gen-00000002", 0),
+    "the state directory, listable only": (".", 0o400),
+    "the state directory": (".", 0),
+}
+"""What is made unreadable, by name: the entry and its mode. The state directory is made
+listable but not searchable (its listing reads and no entry in it opens), then mode 000
+(it cannot even be opened)."""
 
 
 def _loads_of(entry: str) -> tuple[str, ...]:
@@ -725,25 +727,27 @@ def unreadable_refused(engine: EngineClient, scenario: list[Any]) -> None:
     assert command, "the engine cannot be started as a separate process"
     with scratch() as root:
         before = {}
-        for number, entry in enumerate(UNREADABLE):
+        for number, (name, (entry, mode)) in enumerate(UNREADABLE.items()):
             directory = root / str(number)
             oracle.write_generation(directory, 1, oracle.encode_core(older))
             oracle.write_generation(directory, 2, oracle.encode_core(live))
-            os.chmod(directory / entry, 0o400 if entry == "." else 0)
-            before[entry] = snapshot(directory)
+            before[name] = snapshot(directory)
+            os.chmod(directory / entry, mode)
         with bound_by_modes(command, engine.transcript) as bound:
             codes = {
-                (entry, op): _refusal(bound, op, {"dir": str(root / str(number))})
-                for number, entry in enumerate(UNREADABLE)
+                (name, op): _refusal(bound, op, {"dir": str(root / str(number))})
+                for number, (name, (entry, _)) in enumerate(UNREADABLE.items())
                 for op in _loads_of(entry)
             }
+        for number, (_, (entry, _)) in enumerate(UNREADABLE.items()):
+            os.chmod(root / str(number) / entry, 0o755 if entry in (".", "gen-00000002") else 0o644)
         changed = {
-            entry: _changed(before[entry], snapshot(root / str(number)))
-            for number, entry in enumerate(UNREADABLE)
+            name: _changed(before[name], snapshot(root / str(number)))
+            for number, name in enumerate(UNREADABLE)
         }
     wrong = {
-        f"{op} with {entry} unreadable": c
-        for (entry, op), c in codes.items()
+        f"{op} with {name} unreadable": c
+        for (name, op), c in codes.items()
         if c != "STATE_UNREADABLE"
     }
     assert not wrong, f"not refused with STATE_UNREADABLE: {wrong}"
@@ -755,7 +759,9 @@ def unreadable_refused(engine: EngineClient, scenario: list[Any]) -> None:
     "STATE-UNREADABLE-002",
     "a checkpoint that meets a file-system failure (its live generation unreadable, the state "
     "directory or a leftover in it not writable) is refused with STATE_IO (STATE_UNREADABLE is "
-    "for loads), and CURRENT still names the live generation",
+    "for loads), and CURRENT still names the live generation; so is a writer's open that "
+    "cannot create its missing directory (the parent not writable) or its LOCK (the "
+    "directory read-only), and a proposal in a directory made unsearchable",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Confinement (every other file-system failure of a state op is STATE_IO)",
@@ -769,13 +775,13 @@ def unreadable_at_checkpoint(engine: EngineClient, _: object) -> None:
     record = {"kind": "recognizer", "key": "k", "pattern": "p", "weight": 1}
     codes, unnamed, pointers = {}, {}, {}
     with scratch() as root, bound_by_modes(command, engine.transcript) as bound:
-        for what, (plant, locked, named) in CHECKPOINT_FAILURES.items():
+        for what, (plant, locked, mode, named) in CHECKPOINT_FAILURES.items():
             directory = root / what.replace(" ", "-")
             oracle.write_generation(directory, 1, oracle.encode_core([]))
             store = bound.call("state.open", {"dir": str(directory)})["store"]
             bound.call("state.apply", {"store": store, "mutations": [put(record)]})
             plant(directory)
-            os.chmod(directory / locked, 0o555 if locked != "gen-00000001" else 0)
+            os.chmod(directory / locked, mode)
             try:
                 refusal = _refusal_of(bound, "state.checkpoint", {"store": store})
             finally:
@@ -784,11 +790,53 @@ def unreadable_at_checkpoint(engine: EngineClient, _: object) -> None:
             if refusal and named not in refusal.message:
                 unnamed[what] = refusal.message
             pointers[what] = (directory / "CURRENT").read_bytes()
+        for what, (refusal, named) in _writer_failures(bound, root).items():
+            codes[what] = refusal.code if refusal else None
+            if refusal and named not in refusal.message:
+                unnamed[what] = refusal.message
     wrong = {what: code or "ok" for what, code in codes.items() if code != "STATE_IO"}
-    assert not wrong, f"a checkpoint's file-system failure not refused with STATE_IO: {wrong}"
+    assert not wrong, f"a writer's file-system failure not refused with STATE_IO: {wrong}"
     assert not unnamed, f"a STATE_IO message does not name the path: {unnamed}"
     moved = {what: p for what, p in pointers.items() if p != b"gen-00000001\n"}
     assert not moved, f"a refused checkpoint moved CURRENT: {moved}"
+
+
+def _writer_failures(
+    engine: EngineClient, root: Path
+) -> dict[str, tuple[EngineRefused | None, str]]:
+    """A writer's open of a missing directory under a read-only parent and of a read-only
+    state directory without LOCK, and a proposal once the writer's directory is made
+    unsearchable: each refusal, with the name its message must hold."""
+    (root / "closed").mkdir()
+    oracle.write_generation(root / "read-only", 1, oracle.encode_core([]))
+    opens = {
+        "an open under an unwritable parent": (root / "closed", "missing-state"),
+        "an open of a read-only directory": (root / "read-only", "read-only"),
+    }
+    refusals = {}
+    for what, (locked, named) in opens.items():
+        os.chmod(locked, 0o555)
+        target = locked / named if named == "missing-state" else locked
+        try:
+            refusals[what] = (_refusal_of(engine, "state.open", {"dir": str(target)}), named)
+        finally:
+            os.chmod(locked, 0o755)
+    refusals["a proposal in an unsearchable directory"] = (
+        _unsearchable_proposal(engine, root / "unsearchable"),
+        "unsearchable",
+    )
+    return refusals
+
+
+def _unsearchable_proposal(engine: EngineClient, directory: Path) -> EngineRefused | None:
+    store = engine.call("state.open", {"dir": str(directory)})["store"]
+    os.chmod(directory, 0o400)
+    try:
+        proposal = {"claim": "c", "lemma": "l"}
+        return _refusal_of(engine, "state.propose", {"store": store, "proposal": proposal})
+    finally:
+        os.chmod(directory, 0o755)
+        _refusal_of(engine, "state.close", {"store": store})
 
 
 def _nothing(directory: Path) -> None:
@@ -805,14 +853,14 @@ def _staging_debris(directory: Path) -> None:
 
 
 CHECKPOINT_FAILURES = {
-    "live generation unreadable": (_nothing, "gen-00000001", "gen-00000001"),
-    "state directory read-only": (_nothing, ".", "staging-"),
-    "CURRENT.tmp in a read-only directory": (_pointer_debris, ".", "CURRENT.tmp"),
-    "read-only staging debris": (_staging_debris, "staging-9", "staging-9"),
+    "live generation unreadable": (_nothing, "gen-00000001", 0, "gen-00000001"),
+    "state directory read-only": (_nothing, ".", 0o555, "staging-"),
+    "CURRENT.tmp in a read-only directory": (_pointer_debris, ".", 0o555, "CURRENT.tmp"),
+    "read-only staging debris": (_staging_debris, "staging-9", 0o555, "staging-9"),
+    "staging debris in an unsearchable directory": (_staging_debris, ".", 0o400, "unsearchable"),
 }
-"""What a checkpoint under the writer meets: what is planted, the entry then locked (the
-live generation is made mode 000, any other entry mode 0555), and what the STATE_IO
-message must name (the path that failed)."""
+"""What a checkpoint under the writer meets: what is planted, the entry then locked and its
+mode, and what the STATE_IO message must name (the path that failed)."""
 
 
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
@@ -820,6 +868,21 @@ def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 
 
 LOADS = ("state.load", "state.open")
+
+
+def _after_removal(engine: EngineClient, path: Path) -> dict[str, EngineRefused | None]:
+    """The refusals of a checkpoint and a proposal once the open store's *path* is gone."""
+    store = engine.call("state.open", {"dir": str(path)})["store"]
+    shutil.rmtree(path)
+    refusals = {
+        "state.checkpoint": _refusal_of(engine, "state.checkpoint", {"store": store}),
+        "state.propose": _refusal_of(
+            engine, "state.propose", {"store": store, "proposal": {"claim": "c", "lemma": "l"}}
+        ),
+    }
+    path.mkdir()
+    _refusal_of(engine, "state.close", {"store": store})
+    return refusals
 
 
 def _unusable(root: Path) -> dict[str, tuple[Path, str]]:
@@ -852,8 +915,9 @@ def _unusable(root: Path) -> dict[str, tuple[Path, str]]:
     "STATE-IO-001",
     "a state op on an unusable directory (a regular file, under a regular file, a name too "
     "long, a directory or a named pipe named CURRENT, a named pipe, a generation that is a "
-    "regular file) is refused with STATE_IO whose message names the unusable entry, never an "
-    "internal error or a hang",
+    "regular file), and a writer's checkpoint or proposal after its directory was removed, "
+    "are refused with STATE_IO whose message names the unusable entry, never an internal "
+    "error or a hang",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Directory layout (no file-system failure is ENGINE_INTERNAL); "
@@ -870,5 +934,12 @@ def unusable_directories(engine: EngineClient, _: object) -> None:
                     wrong[f"{op} on {what}"] = refusal.code if refusal else None
                 elif entry not in refusal.message:
                     unnamed.append(f"{op} on {what}: {refusal.message!r} does not name {entry}")
+        for op, refusal in _after_removal(engine, root / "removed-while-open").items():
+            if refusal is None or refusal.code != "STATE_IO":
+                wrong[f"{op} after the directory was removed"] = refusal.code if refusal else None
+            elif "removed-while-open" not in refusal.message:
+                unnamed.append(
+                    f"{op} after removal: {refusal.message!r} does not name the directory"
+                )
     assert not wrong, f"not refused with STATE_IO: {wrong}"
     assert not unnamed, "; ".join(unnamed)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import strategies as st
 
 from conformance.engines.base import EngineClient
 from conformance.jsontypes import EncodableObject
+from conformance.protocol.validate import ProtocolViolation, validate_event, validate_response
 from conformance.requirements.registry import requirement
 from conformance.state.driver import load, scratch
 from conformance.state.killer import soak_lines, spawner
@@ -38,7 +41,16 @@ def _events(lines: list[Any], iterations: int) -> tuple[list[dict[str, Any]], di
         assert event.get("id") == REQUEST_ID and "ok" not in event, (
             f"event line {index} must carry the request's id {REQUEST_ID} and no ok: {event!r}"
         )
+        _schema_holds(validate_event, event, f"event line {index}")
+    _schema_holds(functools.partial(validate_response, "state.soak"), response, "the response")
     return events, result
+
+
+def _schema_holds(check: Callable[[object], None], message: object, what: str) -> None:
+    try:
+        check(message)
+    except ProtocolViolation as exc:
+        raise AssertionError(f"{what} of the soak breaks its schema: {exc}") from None
 
 
 def _checkpoints(events: list[dict[str, Any]]) -> list[tuple[Any, Any]]:

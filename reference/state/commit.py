@@ -47,7 +47,7 @@ def _mode(fs: FileOps, path: Path) -> int:
 
 def remove_entry(fs: FileOps, path: Path) -> None:
     """Remove a file or a directory tree; a symbolic link is ``STATE_SYMLINK``."""
-    kind = fs.entry_kind(path)
+    kind = fs.entry_kind(path, reading=False)
     if kind == "link":
         raise symlink_refusal(path)
     if kind == "dir":
@@ -58,9 +58,9 @@ def remove_entry(fs: FileOps, path: Path) -> None:
 
 def find_debris(fs: FileOps) -> list[Path]:
     """Every ``staging-*`` entry and ``CURRENT.tmp`` (never read by anyone); a link refuses."""
-    found = [fs.root / name for name in fs.list_dir(fs.root) if is_debris(name)]
+    found = [fs.root / name for name in fs.list_dir(fs.root, reading=False) if is_debris(name)]
     for path in found:
-        if fs.entry_kind(path) == "link":
+        if fs.entry_kind(path, reading=False) == "link":
             raise symlink_refusal(path)
     return found
 
@@ -86,7 +86,7 @@ def find_leftovers(fs: FileOps, pointer: int | None) -> list[Path]:
     found = find_debris(fs)
     if pointer is None:
         return found
-    numbers = generations(fs.list_dir(fs.root))
+    numbers = generations(fs.list_dir(fs.root, reading=False))
     newer = [n for n in numbers if n > pointer and _proven_invalid(fs, n)]
     return found + [fs.root / gen_name(number) for number in newer]
 
@@ -100,7 +100,7 @@ def remove_leftovers(fs: FileOps, pointer: int | None) -> None:
 
 def next_generation(fs: FileOps, live: int) -> int:
     """The number of the next generation: one past the live one and every one on disk."""
-    number = 1 + max([live, *generations(fs.list_dir(fs.root))])
+    number = 1 + max([live, *generations(fs.list_dir(fs.root, reading=False))])
     if number > MAX_GENERATION:
         raise StateError(
             f"{fs.root}: generation numbers are exhausted ({gen_name(number - 1)} exists)",
@@ -145,6 +145,6 @@ def swap_pointer(fs: FileOps, generation: int) -> None:
 
 def prune(fs: FileOps, *, live: int, generation: int) -> None:
     """Step 6: remove every generation but the new one and the previous live one."""
-    for number in generations(fs.list_dir(fs.root)):
+    for number in generations(fs.list_dir(fs.root, reading=False)):
         if number not in (live, generation):
             remove_entry(fs, fs.root / gen_name(number))

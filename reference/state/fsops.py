@@ -157,12 +157,15 @@ class FileOps:
 
         return self._do(path, read, reading=True, missing=None)
 
-    def entry_kind(self, path: Path) -> str | None:
-        """``link``, ``dir``, ``file`` or ``other`` (never following a link); None when missing."""
+    def entry_kind(self, path: Path, *, reading: bool) -> str | None:
+        """``link``, ``dir``, ``file`` or ``other`` (never following a link); None when missing.
+
+        *reading* says whether a load asks (a failure is ``STATE_UNREADABLE``), not a write.
+        """
         return self._do(
             path,
             lambda fd, name: _kind(self._stat(fd, name).st_mode),
-            reading=True,
+            reading=reading,
             missing=None,
         )
 
@@ -178,8 +181,11 @@ class FileOps:
             missing=None,
         )
 
-    def list_dir(self, path: Path) -> list[str]:
-        """The sorted entry names of the directory *path*; empty when it does not exist."""
+    def list_dir(self, path: Path, *, reading: bool) -> list[str]:
+        """The sorted entry names of the directory *path*; empty when it does not exist.
+
+        *reading* says whether a load asks (a failure is ``STATE_UNREADABLE``), not a write.
+        """
 
         def listing(fd: int, name: str) -> list[str]:
             directory = self._open_dir(fd, name)
@@ -188,7 +194,7 @@ class FileOps:
             finally:
                 os.close(directory)
 
-        return self._do(path, listing, reading=True, missing=[])
+        return self._do(path, listing, reading=reading, missing=[])
 
     def open_file(self, path: Path, flags: int, mode: int) -> int:
         """A descriptor of *path* opened with *flags* (never following a link); caller closes."""

@@ -41,7 +41,7 @@ def append(path: Path, payload: dict[str, Any], fs: FileOps | None = None) -> No
     """Append one framed line to *path* and make it durable (fsync; dir fsync when created)."""
     path = Path(path)
     fs = fs or FileOps(path.parent)
-    created = fs.entry_kind(path) is None
+    created = fs.entry_kind(path, reading=False) is None
     fs.append_file(path, frame(payload))
     fs.fsync_file(path)
     if created:

@@ -79,7 +79,7 @@ def read_generation(fs: FileOps, number: int) -> Generation | None:
     Raises InvalidGeneration when it is proven invalid, StateError when it cannot be read.
     """
     directory = fs.root / gen_name(number)
-    kind = fs.entry_kind(directory)
+    kind = fs.entry_kind(directory, reading=True)
     if kind is None:
         return None
     if kind == "link":
@@ -121,7 +121,7 @@ def _fall_back(
 def load_state(path: Path, fs: FileOps | None = None) -> LoadedState:
     """Load the state in *path* (read-only, no lock) following the recovery rules."""
     fs = fs or FileOps(Path(path))
-    numbers = generations(fs.list_dir(fs.root))
+    numbers = generations(fs.list_dir(fs.root, reading=True))
     pointer = read_pointer(fs)
     if not pointer.present and not numbers:
         return fresh_state()

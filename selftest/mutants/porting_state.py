@@ -96,3 +96,18 @@ class TurnsForgotten(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return TurnsForgottenStore
+
+
+class FreshNullWhenLoaded(ProtocolHandler):
+    """state.load answers ``"fresh": null`` for a loaded state (an optional left unset)."""
+
+    def op_state_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        result = super().op_state_load(args)
+        return {**result, "fresh": result["fresh"] or None}
+
+
+class DirtyAsInteger(ProtocolHandler):
+    """state.apply answers ``dirty`` as 1 or 0, not a boolean."""
+
+    def op_state_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        return {"dirty": int(super().op_state_apply(args)["dirty"])}

@@ -3,7 +3,8 @@
 mutmut runs these tests against each mutant of the reference, and only the tests
 that reach the mutated function; a mutant is killed when some requirement fails on
 it. The protocol requirements certify the engine as a program on stdio (its stdio
-loop is under test too); the others certify it in-process, which is faster. Every
+loop is under test too) and in-process (where a request reaches ``handle`` as an
+object, not a line); the others certify it in-process, which is faster. Every
 process the suite starts from an engine (a SIGKILL soak, an strace session) runs
 the same mutant and reports what it reached (:mod:`selftest.mutation.hits`). No other
 test of the project takes part, so the score measures the suite alone.
@@ -12,8 +13,10 @@ test of the project takes part, so the score measures the suite alone.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -55,13 +58,32 @@ def cost_rank(req_id: str) -> int:
 
 
 IDS = sorted(REGISTRY, key=lambda i: (cost_rank(i), i))
+PROTOCOL_IDS = [i for i in IDS if REGISTRY[i].family == "protocol"]
 
 
 @pytest.mark.parametrize("req_id", IDS)
 def test_requirement_holds(req_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    certify(req_id, functools.partial(engine_for, req_id), tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("req_id", PROTOCOL_IDS)
+def test_protocol_requirement_holds_in_process(
+    req_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = functools.partial(MutatedInProcess, REFERENCE_FACTORY, timeout=HANG_CEILING)
+    certify(req_id, engine, tmp_path, monkeypatch)
+
+
+def certify(
+    req_id: str,
+    start: Callable[[], EngineClient],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Certify the engine *start* gives on *req_id* alone; the test fails unless it passes."""
     monkeypatch.setenv(hits.HITS_DIR, str(tmp_path))
     monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
-    engine = engine_for(req_id)
+    engine = start()
     try:
         outcome = run_requirement(
             REGISTRY[req_id], engine, SuiteContext.from_engine(engine), PROFILE, EXAMPLES
