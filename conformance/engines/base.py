@@ -64,19 +64,15 @@ class Transcript:
 
 
 def shape_of(value: object) -> object:
-    """The JSON shape of *value*: its keys and JSON types, recursively (a list by the set of
-    its items' shapes), an integer also by whether it is negative; hashable."""
+    """The JSON shape of *value*: its keys in order and JSON types, recursively (a list by
+    the set of its items' shapes), an integer also by whether it is negative; hashable."""
     if isinstance(value, dict):
-        return tuple(sorted(((k, shape_of(v)) for k, v in value.items()), key=_first))
+        return tuple([(k, shape_of(v)) for k, v in value.items()])
     if isinstance(value, list):
-        return frozenset(map(shape_of, value))
-    if type(value) is int:
+        return frozenset([shape_of(v) for v in value])
+    if isinstance(value, int) and not isinstance(value, bool):
         return "int<0" if value < 0 else "int"
     return type(value).__name__
-
-
-def _first(pair: tuple[str, object]) -> str:
-    return pair[0]
 
 
 class EngineClient(abc.ABC):

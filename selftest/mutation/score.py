@@ -100,9 +100,9 @@ def report(codes: dict[str, int | None], reviewed: dict[str, str]) -> str:
 
 
 def check(codes: dict[str, int | None], reviewed: dict[str, str], names: list[str]) -> int:
-    """Exit status 1 when a named mutant (default: every one) survived, was never run, or
-    is not a mutant of this reference at all, or when a reviewed name is not one (a stale
-    sample or review list must not pass unseen)."""
+    """Exit status 1 when a named mutant (default: every one the score counts, that is every
+    one not reviewed) survived, was never run, or is not a mutant of this reference at all,
+    or when a reviewed name is not one (a stale sample or review list must not pass unseen)."""
     functions = {function_of(name) for name in codes}
     problems = [
         f"reviewed, but not a mutant of this reference: {name}"
@@ -112,7 +112,7 @@ def check(codes: dict[str, int | None], reviewed: dict[str, str], names: list[st
     for name in sorted(set(names) or set(codes)):
         if name not in codes:
             problems.append(f"not a mutant of this reference: {name}")
-        elif codes[name] is None:
+        elif codes[name] is None and (names or not is_reviewed(name, reviewed)):
             problems.append(f"not run: {name}")
         elif codes[name] in (0, 33) and not is_reviewed(name, reviewed):
             problems.append(f"{'survived' if codes[name] == 0 else 'no tests'}: {name}")
