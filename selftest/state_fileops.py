@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from reference.state import FileOps, StateError
 
+T = TypeVar("T")
 STAGING_PREFIX = "staging-"
 DEFAULT_MODE = 0o644
 
@@ -104,14 +106,7 @@ class UnreadableModes(FileOps):
     """A live file whose mode cannot be read is ``STATE_UNREADABLE``, as if a load needed it."""
 
     def mode_of(self, path: Path) -> int | None:
-        try:
-            return super().mode_of(path)
-        except StateError as refusal:
-            if refusal.code != "STATE_IO":
-                raise
-            raise StateError(
-                refusal.message, field=refusal.field, code="STATE_UNREADABLE"
-            ) from None
+        return _as_unreadable(lambda: super(UnreadableModes, self).mode_of(path))
 
 
 class NonRegularAsMissing(FileOps):
@@ -156,14 +151,9 @@ class UnwritableLockUnreadable(FileOps):
     ``STATE_UNREADABLE``, as if it had been a read."""
 
     def open_file(self, path: Path, flags: int, mode: int) -> int:
-        try:
-            return super().open_file(path, flags, mode)
-        except StateError as refusal:
-            if refusal.code != "STATE_IO":
-                raise
-            raise StateError(
-                refusal.message, field=refusal.field, code="STATE_UNREADABLE"
-            ) from None
+        return _as_unreadable(
+            lambda: super(UnwritableLockUnreadable, self).open_file(path, flags, mode)
+        )
 
 
 class WriterListsAsLoad(FileOps):
@@ -199,10 +189,10 @@ class MissingUnderWriteEscapes(FileOps):
         return super().open_file(path, flags, mode)
 
 
-def _as_unreadable(effect: Callable[[], None]) -> None:
-    """Run *effect*; a ``STATE_IO`` refusal is raised as ``STATE_UNREADABLE``."""
+def _as_unreadable(effect: Callable[[], T]) -> T:
+    """*effect*'s result; a ``STATE_IO`` refusal is raised as ``STATE_UNREADABLE``."""
     try:
-        effect()
+        return effect()
     except StateError as refusal:
         if refusal.code != "STATE_IO":
             raise

@@ -30,6 +30,15 @@ def _checkpoint(engine: EngineClient, store: str) -> dict[str, Any]:
     return answer
 
 
+def _refused_checkpoint(engine: EngineClient, store: str) -> EngineRefused | None:
+    """The refusal of one more turn's checkpoint, or None when it is committed."""
+    try:
+        _checkpoint(engine, store)
+    except EngineRefused as refusal:
+        return refusal
+    return None
+
+
 def _debris(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir() if p.name.startswith("staging-")) + (
         ["CURRENT.tmp"] if (directory / "CURRENT.tmp").exists() else []
@@ -90,11 +99,8 @@ def _link_to_prune(engine: EngineClient, root: Path) -> None:
     with Stores(engine) as stores:
         store = stores.open(directory)["store"]
         (directory / "gen-00000001").symlink_to(outside / "gen-00000001")
-        try:
-            _checkpoint(engine, store)
-            code = None
-        except EngineRefused as refusal:
-            code = refusal.code
+        refusal = _refused_checkpoint(engine, store)
+    code = refusal.code if refusal else None
     assert code == "STATE_SYMLINK", f"a gen-* link to prune: the checkpoint answered {code or 'ok'}"
     assert (outside / "gen-00000001" / "core.jsonl").exists(), "the link's target was removed"
 
@@ -109,11 +115,8 @@ def _link_in_debris(engine: EngineClient, root: Path) -> None:
         _plant_debris(directory)
         (directory / "staging-9").symlink_to(outside)
         planted = _debris(directory)
-        try:
-            _checkpoint(engine, store)
-            code = None
-        except EngineRefused as refusal:
-            code = refusal.code
+        refusal = _refused_checkpoint(engine, store)
+    code = refusal.code if refusal else None
     assert code == "STATE_SYMLINK", f"a staging-* link: the checkpoint answered {code or 'ok'}"
     assert _debris(directory) == planted, (
         f"a staging-* link was refused, yet debris was removed: {planted} became "
@@ -156,11 +159,7 @@ def last_generation(engine: EngineClient, _: object) -> None:
         store = stores.open(directory)["store"]
         done = _checkpoint(engine, store)
         assert done["generation"] == MAX_GENERATION, f"the last checkpoint made {done}"
-        try:
-            _checkpoint(engine, store)
-            refusal = None
-        except EngineRefused as refused:
-            refusal = refused
+        refusal = _refused_checkpoint(engine, store)
         assert refusal is not None, "a checkpoint past generation 99999999 was accepted"
         assert refusal.code == "STATE_IO", f"past generation 99999999: {refusal.code}"
         assert directory.name in refusal.message, (
