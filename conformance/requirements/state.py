@@ -809,14 +809,17 @@ def _writer_failures(
     unsearchable: each refusal, with the name its message must hold."""
     (root / "closed").mkdir()
     oracle.write_generation(root / "read-only", 1, oracle.encode_core([]))
-    opens = {
-        "an open under an unwritable parent": (root / "closed", "missing-state"),
-        "an open of a read-only directory": (root / "read-only", "read-only"),
+    opens = {  # the directory made read-only, the one opened, the name the refusal holds
+        "an open under an unwritable parent": (
+            root / "closed",
+            root / "closed" / "missing-state",
+            "missing-state",
+        ),
+        "an open of a read-only directory": (root / "read-only", root / "read-only", "read-only"),
     }
     refusals = {}
-    for what, (locked, named) in opens.items():
+    for what, (locked, target, named) in opens.items():
         os.chmod(locked, 0o555)
-        target = locked / named if named == "missing-state" else locked
         try:
             refusals[what] = (_refusal_of(engine, "state.open", {"dir": str(target)}), named)
         finally:
@@ -829,6 +832,7 @@ def _writer_failures(
 
 
 def _unsearchable_proposal(engine: EngineClient, directory: Path) -> EngineRefused | None:
+    """The refusal of a proposal once the writer's *directory* is listable but unsearchable."""
     store = engine.call("state.open", {"dir": str(directory)})["store"]
     os.chmod(directory, 0o400)
     try:
