@@ -542,13 +542,8 @@ def lock_across_processes(engine: EngineClient, _: object) -> None:
 
 def _refusal(engine: EngineClient, op: str, args: dict[str, Any]) -> str | None:
     """The code *op* is refused with, or None when it succeeds (a store it opened is closed)."""
-    try:
-        answer = engine.call(op, args)
-    except EngineRefused as refusal:
-        return refusal.code
-    if "store" in answer and op == "state.open":
-        engine.call("state.close", {"store": answer["store"]})
-    return None
+    refusal = _refusal_of(engine, op, args)
+    return refusal.code if refusal else None
 
 
 FOREIGN_PID = "424242"
@@ -614,6 +609,8 @@ LINKABLE = (
     "staging-9",
 )
 TORN_PROPOSAL = {"lemma": "torn", "claim": "a crash cut this line"}
+PROPOSAL = {"lemma": "l", "claim": "c"}
+"""A well-formed proposal, for ops that must fail before it is queued."""
 
 
 def _entries(directory: Path) -> dict[str, object]:
@@ -836,8 +833,7 @@ def _unsearchable_proposal(engine: EngineClient, directory: Path) -> EngineRefus
     store = engine.call("state.open", {"dir": str(directory)})["store"]
     os.chmod(directory, 0o400)
     try:
-        proposal = {"claim": "c", "lemma": "l"}
-        return _refusal_of(engine, "state.propose", {"store": store, "proposal": proposal})
+        return _refusal_of(engine, "state.propose", {"store": store, "proposal": PROPOSAL})
     finally:
         os.chmod(directory, 0o755)
         _refusal_of(engine, "state.close", {"store": store})
@@ -881,7 +877,7 @@ def _after_removal(engine: EngineClient, path: Path) -> dict[str, EngineRefused 
     refusals = {
         "state.checkpoint": _refusal_of(engine, "state.checkpoint", {"store": store}),
         "state.propose": _refusal_of(
-            engine, "state.propose", {"store": store, "proposal": {"claim": "c", "lemma": "l"}}
+            engine, "state.propose", {"store": store, "proposal": PROPOSAL}
         ),
     }
     path.mkdir()
