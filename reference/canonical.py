@@ -15,6 +15,14 @@ from typing import Any
 QUANTUM = 10**9
 """Floats enter hashes as integers: ``round(x * QUANTUM)``, ties to even."""
 
+MAX_CANONICAL_INTEGER = 2**53 - 1
+"""Canonical JSON's integers lie in ``[-MAX_CANONICAL_INTEGER, MAX_CANONICAL_INTEGER]``."""
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_WIRE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+"""The encoders, built once: ``json.dumps`` with options builds a new one at every call."""
+
 
 class FloatInHashError(TypeError):
     """A float reached a canonical encoding; quantize it first."""
@@ -70,7 +78,7 @@ def _refuse_floats(value: object) -> None:
 def canonical_json(value: object) -> str:
     """Return the canonical JSON text of *value* (no floats allowed)."""
     _refuse_floats(value)
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 def canonical_bytes(value: object) -> bytes:
@@ -94,14 +102,14 @@ def quantize(x: float) -> int:
     """Map a finite float to the integer ``round(x * QUANTUM)`` (ties to even)."""
     if not math.isfinite(x):
         raise ValueError(f"cannot quantize non-finite float {x!r}")
-    return int(round(x * QUANTUM)) + 0
+    return round(x * QUANTUM)
 
 
 def quantize_all(values: list[float]) -> list[int]:
     """:func:`quantize` each of *values*, in order."""
     if not all(map(math.isfinite, values)):
         raise ValueError(f"cannot quantize non-finite float {_first_non_finite(values)!r}")
-    return [int(round(x * QUANTUM)) + 0 for x in values]
+    return [round(x * QUANTUM) for x in values]
 
 
 def _first_non_finite(values: list[float]) -> float:
@@ -122,6 +130,4 @@ def wire_json(value: object) -> str:
 
     For output only: anything hashed goes through :func:`canonical_json`.
     """
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    return _WIRE.encode(value)

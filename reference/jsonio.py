@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from itertools import accumulate
 from typing import Any
 
 MAX_DEPTH = 64
@@ -23,9 +22,7 @@ MAX_INTEGER_DIGITS = 1000
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _OPENERS = ("[", "{")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_CONTAINERS = (dict, list)
 
 
 class UntrustedJSON(ValueError):
@@ -53,10 +50,19 @@ def _parse_float(literal: str) -> float:
     return value
 
 
-def _depth(text: str) -> int:
-    """The nesting depth of valid JSON *text*: the deepest bracket outside its strings."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0)
+def _depth(value: Any) -> int:
+    """The nesting depth of a parsed JSON value: 0 for a scalar, and one more than its
+    deepest item for an array or object."""
+    deepest = 0
+    stack = [(value, 1)] if type(value) in _CONTAINERS else []
+    while stack:
+        container, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+        for item in container.values() if type(container) is dict else container:
+            if type(item) in _CONTAINERS:
+                stack.append((item, depth + 1))
+    return deepest
 
 
 def _check_surrogates(text: str, value: Any) -> None:
@@ -91,7 +97,7 @@ def loads_untrusted(data: bytes | str) -> Any:
         raise UntrustedJSON(f"nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as exc:
         raise UntrustedJSON(f"not JSON: {exc}") from None
-    if sum(text.count(opener) for opener in _OPENERS) > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+    if sum(text.count(opener) for opener in _OPENERS) > MAX_DEPTH and _depth(value) > MAX_DEPTH:
         raise UntrustedJSON(f"nested deeper than {MAX_DEPTH} levels")
     _check_surrogates(text, value)
     return value

@@ -64,13 +64,14 @@ class Transcript:
 
 
 def shape_of(value: object) -> object:
-    """The JSON shape of *value*: its keys in order and JSON types, recursively (a list by
-    the set of its items' shapes), an integer also by whether it is negative; hashable."""
-    if isinstance(value, dict):
+    """The JSON shape of a parsed JSON *value*: its keys in order and JSON types, recursively
+    (a list by the set of its items' shapes), an integer also by whether it is negative;
+    hashable. Any other type is a shape of its own, named by its type."""
+    if type(value) is dict:
         return tuple([(k, shape_of(v)) for k, v in value.items()])
-    if isinstance(value, list):
+    if type(value) is list:
         return frozenset([shape_of(v) for v in value])
-    if isinstance(value, int) and not isinstance(value, bool):
+    if type(value) is int:
         return "int<0" if value < 0 else "int"
     return type(value).__name__
 

@@ -16,6 +16,7 @@ import shlex
 import signal
 import subprocess
 import threading
+import time
 from typing import IO
 
 from conformance.canonical import RefusedJSON, read_json
@@ -74,9 +75,17 @@ class _Pump:
         self.lines: queue.Queue[object] = queue.Queue(maxsize=QUEUE_LINES)
         self.tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
         self.stopped = threading.Event()
+        self.ended = threading.Event()
+        """Set once the stream has ended (or the pump was stopped)."""
         threading.Thread(target=self._run, args=(stream,), daemon=True).start()
 
     def _run(self, stream: IO[bytes]) -> None:
+        try:
+            self._read(stream)
+        finally:
+            self.ended.set()
+
+    def _read(self, stream: IO[bytes]) -> None:
         while not self.stopped.is_set():
             line = stream.readline(MAX_LINE_BYTES + 1)
             if not line:
@@ -192,9 +201,16 @@ class SubprocessEngine(EngineClient):
             pass  # the engine has gone; what it printed before going tells what happened
 
     def _wait_briefly(self) -> int | None:
+        """The engine's exit status if it exits within the grace period, else None.
+
+        The end of its stdout is awaited first: it comes as the process exits, where
+        polling for the exit alone would notice it up to 50 ms late.
+        """
         assert self._process is not None
+        deadline = time.monotonic() + CLOSE_GRACE_SECONDS
+        self._pump.ended.wait(CLOSE_GRACE_SECONDS)
         try:
-            return self._process.wait(timeout=CLOSE_GRACE_SECONDS)
+            return self._process.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             return None
 

@@ -9,10 +9,16 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from reference.algebra import IDENTITY, geometric_product, grade, norm, plane_rotor
+from reference.algebra import IDENTITY, geometric_product, grade, norm, plane_rotor, rotor
 from reference.canonical import digest, quantize
 from reference.lexicon.versors import EUCLIDEAN_PLANES, lemma_versor
-from reference.truth.field import SessionField, angle_between, field_axis
+from reference.truth.field import (
+    SessionField,
+    angle_between,
+    field_axis,
+    pull_rotor,
+    quantized,
+)
 
 WALK_STEPS = 100_000
 WALK_SEED = 20_240_601
@@ -110,3 +116,34 @@ def test_digest_is_deterministic_and_tracks_the_state() -> None:
     before = walks[0].digest()
     walks[0].step(plane_rotor(2, 4, 0.01), None)
     assert walks[0].digest() != before
+
+
+coefficients = st.one_of(
+    st.floats(-1.0, 1.0),
+    st.integers(-1024, 1023).map(lambda k: (2 * k + 1) / 1024),
+    st.floats(-9e6, 9e6),
+)
+"""Rotor-sized coefficients, exact ties (``(2k + 1) / 1024`` times ``1e9`` ends in ``.5``)
+and magnitudes near the end of the range."""
+
+
+@given(st.lists(coefficients, min_size=32, max_size=32))
+def test_quantized_is_quantize_of_each_coefficient(values: list[float]) -> None:
+    assert quantized(np.array(values)) == [quantize(x) for x in values]
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, 1e7])
+def test_quantized_refuses_what_canonical_json_cannot_hold(bad: float) -> None:
+    values = np.zeros(32)
+    values[5] = bad
+    with pytest.raises(ValueError, match="cannot quantize"):
+        quantized(values)
+
+
+@given(euclidean_rotors, euclidean_rotors, st.floats(0.0, 1.0))
+def test_pull_rotor_is_the_rotor_of_the_wedge(start: np.ndarray, anchor: np.ndarray, t: float):
+    axis, target = field_axis(start), field_axis(anchor)
+    wedge = grade(geometric_product(axis, target), 2)
+    assume(norm(wedge) > 1e-6)
+    expected = rotor(wedge, t * angle_between(axis, target))
+    assert np.allclose(pull_rotor(axis, target, t), expected, rtol=0.0, atol=1e-14)

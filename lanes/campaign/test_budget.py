@@ -45,7 +45,7 @@ def test_bad_budgets_are_refused(text):
 
 
 def test_a_slow_engine_gets_a_partial_run_with_examples_per_requirement(tmp_path):
-    engine = shlex.join([sys.executable, str(SLOW_ENGINE), "0.05"])
+    engine = shlex.join([sys.executable, str(SLOW_ENGINE), "0.02"])
     ids = ("PROTO-HELLO-001", "VAR-SELECT-001", "VAR-CHAT-001", "OVR-RESOLVE-001")
     out = tmp_path / "budget"
     done = conformance(
@@ -73,6 +73,6 @@ def test_a_slow_engine_gets_a_partial_run_with_examples_per_requirement(tmp_path
     for row in rows.values():
         assert row["examples"] == row["coverage_cases"] + row["planned"], row
     assert report["summary"]["partial"] and not report["summary"]["certified"]
-    assert budget["cost_per_op_ms"] >= 50
+    assert budget["cost_per_op_ms"] >= 20
     certificate = (out / "certificate.md").read_text(encoding="utf-8")
     assert "**PARTIAL**" in certificate

@@ -166,6 +166,12 @@ def rotor(bivector: Multivector, angle: float) -> Multivector:
     ValueError if B has non-bivector parts, is zero, or is not simple.
     """
     square, size = _checked_square(bivector)
+    return simple_rotor(bivector, angle, square=square, size=size)
+
+
+def simple_rotor(bivector: Multivector, angle: float, *, square: float, size: float) -> Multivector:
+    """Return :func:`rotor` of a bivector B known to be simple, non-zero and pure grade 2,
+    given the scalar part of B*B and B's squared norm (nothing is checked)."""
     half = 0.5 * angle
     if square < -NULL_TOLERANCE * size:
         out = bivector * (-math.sin(half) / math.sqrt(-square))
@@ -194,9 +200,14 @@ def versor_apply(versor: Multivector, x: Multivector) -> Multivector:
     return geometric_product(geometric_product(versor, x), reverse(versor))
 
 
+SELF_REVERSE_GRADES = (0, 1, 4, 5)
+"""The grades that ``reverse`` leaves unchanged; ``V reverse(V)`` equals its own reverse,
+so it has no other parts."""
+
+
 def versor_condition(versor: Multivector) -> float:
     """Return ``norm(V reverse(V) - 1)``: zero exactly when V is a unit even versor."""
-    return norm(geometric_product(versor, reverse(versor)) - IDENTITY)
+    return norm(product_grades(versor, reverse(versor), SELF_REVERSE_GRADES) - IDENTITY)
 
 
 E_INF = _read_only(blade(0b01000) + blade(0b10000))

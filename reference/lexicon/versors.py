@@ -7,6 +7,7 @@ import math
 
 from reference.algebra import IDENTITY, Multivector, geometric_product, plane_rotor
 from reference.canonical import canonical_bytes, sha256_hex
+from reference.lexicon.model import Lemma
 
 LEMMA_VERSOR_CHAIN_LENGTH = 4
 """Number of plane rotors multiplied together to form one lemma versor."""
@@ -45,3 +46,12 @@ def lemma_versor(lemma: str, pos: str, domains: tuple[str, ...]) -> Multivector:
         versor = geometric_product(versor, _seeded_rotor(chunk))
     versor.setflags(write=False)
     return versor
+
+
+@functools.lru_cache(maxsize=4096)
+def turn_rotor(lemmas: tuple[Lemma, ...]) -> Multivector:
+    """Return the read-only ordered product of the versors of one or more *lemmas*."""
+    versors = (lemma_versor(e.lemma, e.pos, e.domains) for e in lemmas)
+    rotor = functools.reduce(geometric_product, versors)
+    rotor.setflags(write=False)
+    return rotor

@@ -13,25 +13,33 @@ import math
 import numpy as np
 
 from reference.algebra import (
+    DIM,
     IDENTITY,
+    METRIC,
+    SIZE,
     Multivector,
     blade_product,
     geometric_product,
-    grade,
-    norm,
     product_grades,
     reverse,
-    rotor,
+    simple_rotor,
     versor_condition,
 )
+from reference.canonical import MAX_CANONICAL_INTEGER, QUANTUM
 from reference.canonical import digest as canonical_digest
-from reference.canonical import quantize_all
 
 E1_MASK = 0b00001
 """The blade e1, whose image under the field is the field's axis."""
 
 PARALLEL_TOLERANCE = 1e-12
 """Below this wedge norm two unit axes count as (anti)parallel and no pull is applied."""
+
+_VECTOR_BLADES = np.array([1 << i for i in range(DIM)])
+_METRIC = METRIC.tolist()
+_PLANES = tuple((i, j) for i in range(DIM) for j in range(i + 1, DIM))
+_PLANE_BLADES = np.array([(1 << i) | (1 << j) for i, j in _PLANES])
+_PLANE_SQUARES = [-_METRIC[i] * _METRIC[j] for i, j in _PLANES]
+"""The blades e_i e_j (i < j) and their squares ``-m_i m_j`` under the metric."""
 
 
 def field_axis(versor: Multivector) -> Multivector:
@@ -51,24 +59,52 @@ def _anchor_axis(anchor_bytes: bytes) -> Multivector:
     return axis
 
 
+def _inner_and_wedge(a: Multivector, b: Multivector) -> tuple[float, list[float]]:
+    """Return ``a . b`` and the coefficients of ``a ^ b`` on :data:`_PLANE_BLADES` for
+    grade-1 ``a`` and ``b``: the grade-0 and grade-2 parts of their product ``a b``."""
+    x = a[_VECTOR_BLADES].tolist()
+    y = b[_VECTOR_BLADES].tolist()
+    inner = math.fsum([m * p * q for m, p, q in zip(_METRIC, x, y, strict=True)])
+    return inner, [x[i] * y[j] - x[j] * y[i] for i, j in _PLANES]
+
+
 def angle_between(a: Multivector, b: Multivector) -> float:
     """Return the angle in [0, pi] between two Euclidean grade-1 multivectors."""
-    product = product_grades(a, b, (0, 2))
-    return math.atan2(norm(grade(product, 2)), float(product[0]))
+    inner, wedge = _inner_and_wedge(a, b)
+    return math.atan2(math.sqrt(math.fsum([w * w for w in wedge])), inner)
 
 
 def pull_rotor(axis: Multivector, target: Multivector, fraction: float) -> Multivector | None:
     """Return the rotor turning unit ``axis`` toward unit ``target`` by ``fraction`` of their angle.
 
-    Returns None when the two are (anti)parallel, where the turning plane is undefined.
+    The wedge of two vectors is a simple bivector, and its square is the signed sum of its
+    squared coefficients. Returns None when the two are (anti)parallel, where the turning
+    plane is undefined.
     """
-    product = product_grades(axis, target, (0, 2))
-    wedge = grade(product, 2)
-    wedge_norm = norm(wedge)
+    inner, coefficients = _inner_and_wedge(axis, target)
+    size = math.fsum([w * w for w in coefficients])
+    wedge_norm = math.sqrt(size)
     if wedge_norm < PARALLEL_TOLERANCE:
         return None
-    angle = math.atan2(wedge_norm, float(product[0]))
-    return rotor(wedge, fraction * angle)
+    square = math.fsum([s * w * w for s, w in zip(_PLANE_SQUARES, coefficients, strict=True)])
+    wedge = np.zeros(SIZE)
+    wedge[_PLANE_BLADES] = coefficients
+    angle = math.atan2(wedge_norm, inner)
+    return simple_rotor(wedge, fraction * angle, square=square, size=size)
+
+
+def quantized(mv: Multivector) -> list[int]:
+    """Return ``[quantize(c) for c in mv]``, computed on the whole array at once.
+
+    ``rint`` rounds half to even as Python's ``round`` does, after the same IEEE-754 product
+    by ``1e9``; ValueError if a coefficient is not finite or leaves the integer range of
+    canonical JSON.
+    """
+    scaled = mv * QUANTUM
+    if not np.abs(scaled).max() <= MAX_CANONICAL_INTEGER:
+        raise ValueError(f"cannot quantize {mv.tolist()!r}: not finite or too large")
+    integers: list[int] = np.rint(scaled).astype(np.int64).tolist()
+    return integers
 
 
 class SessionField:
@@ -105,4 +141,4 @@ class SessionField:
 
     def digest(self) -> str:
         """Return the SHA-256 hex of the canonical JSON of F's quantized coefficients."""
-        return canonical_digest(quantize_all(self._rotor.tolist()))
+        return canonical_digest(quantized(self._rotor))

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from functools import reduce
-
-from reference.algebra import geometric_product
 from reference.lexicon import Lexicon, default_lexicon
-from reference.lexicon.versors import lemma_versor
+from reference.lexicon.versors import lemma_versor, turn_rotor
 from reference.truth.field import SessionField
 from reference.truth.grounding import decide_grounding
 from reference.truth.intent import classify_intent
@@ -36,9 +33,10 @@ class TruthPipeline:
         tokens = tokenize(normalized)
         intent = classify_intent(normalized, tokens, self.lexicon)
         grounding = decide_grounding(intent, self.lexicon, self.graph, self.vault)
-        versors = [lemma_versor(e.lemma, e.pos, e.domains) for e in grounding.lemmas]
-        if versors:
-            self.field.step(reduce(geometric_product, versors), anchor=versors[0])
+        if grounding.lemmas:
+            first = grounding.lemmas[0]
+            anchor = lemma_versor(first.lemma, first.pos, first.domains)
+            self.field.step(turn_rotor(grounding.lemmas), anchor=anchor)
         record = TruthRecord.seal(
             turn_idx=self.turn_idx,
             normalized_input=normalized,
