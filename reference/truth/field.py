@@ -114,6 +114,8 @@ class SessionField:
 
     def __init__(self) -> None:
         self._rotor = IDENTITY
+        self._figures_of: Multivector | None = None
+        self._figures_value = ("", 0.0)
 
     @property
     def state(self) -> Multivector:
@@ -137,8 +139,17 @@ class SessionField:
 
     def versor_condition(self) -> float:
         """Return ``norm(F reverse(F) - 1)``, zero for an exact rotor."""
-        return versor_condition(self._rotor)
+        return self._figures()[1]
 
     def digest(self) -> str:
         """Return the SHA-256 hex of the canonical JSON of F's quantized coefficients."""
-        return canonical_digest(quantized(self._rotor))
+        return self._figures()[0]
+
+    def _figures(self) -> tuple[str, float]:
+        """F's digest and versor condition, computed once for each value of F (a turn that
+        grounds nothing leaves F, and both, as they were)."""
+        if self._figures_of is not self._rotor:
+            rotor = self._rotor
+            self._figures_value = (canonical_digest(quantized(rotor)), versor_condition(rotor))
+            self._figures_of = rotor
+        return self._figures_value
