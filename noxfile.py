@@ -148,6 +148,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "tools.bench_session")
     session.run("python", "-m", "tools.bench_algebra")
     session.run("python", "-m", "tools.bench_tests")
+    session.run("python", "-m", "tools.bench_instructions")
 
 
 @nox.session
