@@ -105,17 +105,6 @@ def quantize(x: float) -> int:
     return round(x * QUANTUM)
 
 
-def quantize_all(values: list[float]) -> list[int]:
-    """:func:`quantize` each of *values*, in order."""
-    if not all(map(math.isfinite, values)):
-        raise ValueError(f"cannot quantize non-finite float {_first_non_finite(values)!r}")
-    return [round(x * QUANTUM) for x in values]
-
-
-def _first_non_finite(values: list[float]) -> float:
-    return next(x for x in values if not math.isfinite(x))
-
-
 def pretty_json(value: object) -> str:
     """Stable human-readable JSON used for files on disk (normal form).
 
