@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 
 IN_FLIGHT = 1_000
 """Tasks submitted to the cluster at once; the rest wait on the client."""
+LOCAL_WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+"""Settings of the embedded cluster's workers. Dask's statistical profiler is off: it
+samples every thread with ``sys._current_frames`` every 10 ms, and on Python 3.11 a
+garbage collection that starts inside that call deadlocks the whole worker process
+(CPython gh-106883); a kill soak's many threads make that likely."""
 Listener = Callable[[dict[str, Any], int, int], None]
 
 
@@ -49,16 +54,19 @@ def connect(scheduler: str | None, workers: int) -> Iterator[Client]:
         with client:
             yield client
         return
-    cluster = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        silence_logs=40,
-    )
-    with cluster, Client(cluster) as client:
-        yield client
+    import dask
+
+    with dask.config.set(LOCAL_WORKER_CONFIG):
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=40,
+        )
+        with cluster, Client(cluster) as client:
+            yield client
 
 
 def _stream(

@@ -17,6 +17,7 @@ import pytest
 from campaign_helpers import FAST, conformance, id_args, read_report
 
 from conformance.campaign.plan import CampaignError, CampaignSpec, derive_seed, tasks
+from conformance.campaign.run import connect
 from conformance.requirements.state_crash import KILLS_PER_EXAMPLE, kill_examples
 from selftest.engines import BROKEN
 from selftest.reference_engine import REFERENCE_FACTORY
@@ -144,3 +145,10 @@ def test_a_campaign_killed_halfway_resumes_without_redoing_finished_tasks(tmp_pa
     report = read_report(root / "reports/engine-1")
     assert [r["id"] for r in report["results"]] == list(FAST)
     assert report["summary"]["verdict"] == "partial"  # a subset of the suite
+
+
+def test_the_embedded_cluster_samples_no_stacks():
+    """No worker runs Dask's profiler, whose ``sys._current_frames`` can deadlock 3.11."""
+    with connect(None, 2) as client:
+        profiling = client.run(lambda dask_worker: "profile" in dask_worker.periodic_callbacks)
+    assert len(profiling) == 2 and not any(profiling.values()), profiling
