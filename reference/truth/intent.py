@@ -51,12 +51,26 @@ FILLER = r"(?:(?:a|an|some|one|the|any|another|more|good|great|real|concrete|sim
 SINCE = r"(?: (?:so far|earlier|before|previously|just now|already|last time|again))?"
 
 
+_LEAD_WORDS = re.compile(r"\^(?:(?P<word>[a-z']+)|\(\?:(?P<words>[a-z' |]+)\)) ")
+"""A source that opens with ``^word `` or ``^(?:w1|w2 x|...) ``: plain words, then a space."""
+
+
 @dataclass(frozen=True)
 class Frame:
     """One sentence form: the intent it signals and its pattern with slots ``a``/``b``."""
 
     intent: IntentTag
     source: str
+
+    @functools.cached_property
+    def lead_words(self) -> frozenset[str] | None:
+        """The first words of every clause this form can cover, when the source shows them
+        plainly (see :data:`_LEAD_WORDS`); None when any first word might do."""
+        found = _LEAD_WORDS.match(self.source)
+        if found is None:
+            return None
+        alternatives = [found["word"]] if found["word"] else found["words"].split("|")
+        return frozenset(alternative.split(" ")[0] for alternative in alternatives)
 
     @functools.cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -318,9 +332,24 @@ def prepare(normalized: str) -> str:
     return _TRAILING.sub("", _strip(_WRAPPERS, clause))
 
 
+def first_word(clause: str) -> str:
+    """The clause's text up to its first space."""
+    return clause.partition(" ")[0]
+
+
+@functools.lru_cache(maxsize=1024)
+def frames_for(lead: str) -> tuple[Frame, ...]:
+    """The frames, in order, that can cover a clause whose first word is *lead*."""
+    return tuple(f for f in FRAMES if f.lead_words is None or lead in f.lead_words)
+
+
 def read_clause(clause: str) -> Reading:
-    """The first frame whose form covers *clause*; UNKNOWN over the whole clause otherwise."""
-    for frame in FRAMES:
+    """The first frame whose form covers *clause*; UNKNOWN over the whole clause otherwise.
+
+    Only the frames that can start with the clause's first word are tried; the others
+    cannot cover it, so the first that does is the same.
+    """
+    for frame in frames_for(first_word(clause)):
         slots = frame.slots(clause)
         if slots is not None:
             return Reading(frame.intent, slots)
