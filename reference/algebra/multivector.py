@@ -1,7 +1,7 @@
 """Multivectors of Cl(4,1) as float64 arrays of shape (32,), and the operations on them.
 
 The geometric product is table-driven: elementwise products summed with
-``ndarray.sum``, never a BLAS kernel, so results are identical on every CPU.
+``np.add.reduce``, never a BLAS kernel, so results are identical on every CPU.
 Rotors are built in closed form and never renormalised afterwards.
 """
 
@@ -80,7 +80,7 @@ def geometric_product(a: Multivector, b: Multivector) -> Multivector:
     terms = a[PRODUCT_LEFT]
     terms *= b
     terms *= PRODUCT_SIGN
-    out: Multivector = terms.sum(axis=1)
+    out: Multivector = np.add.reduce(terms, axis=1)
     return out
 
 
@@ -104,7 +104,39 @@ def product_grades(a: Multivector, b: Multivector, grades: tuple[int, ...]) -> M
     terms *= b
     terms *= sign
     out = np.zeros(SIZE)
-    out[blades] = terms.sum(axis=1)
+    out[blades] = np.add.reduce(terms, axis=1)
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _sandwich_rows(
+    mask: int, grades: tuple[int, ...]
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
+    """For ``V blade(mask) reverse(V)``: the blades of *grades*, the index of V's left factor
+    in each term and each term's sign, read-only.
+
+    Term ``(k, j)`` is ``PRODUCT_SIGN[k, j] * (V blade(mask))[k ^ j] * reverse(V)[j]``, and
+    ``(V blade(mask))[i] = PRODUCT_SIGN[i, mask] * V[i ^ mask]``: the signs fold into one table.
+    """
+    blades, left, sign = _grade_rows(grades)
+    folded = sign * PRODUCT_SIGN[left, mask] * REVERSE_SIGN
+    return blades, _read_only(left ^ mask), _read_only(folded)
+
+
+def sandwich_grades(versor: Multivector, mask: int, grades: tuple[int, ...]) -> Multivector:
+    """Return the parts of ``V blade(mask) reverse(V)`` of the given *grades* (others zero).
+
+    They equal ``product_grades(blade_product(V, mask), reverse(V), grades)`` bit for bit: the
+    same terms, differing only by exact sign changes, summed in the same order.
+    """
+    if not 0 <= mask < SIZE:
+        raise ValueError(f"blade mask must lie in [0, {SIZE}), got {mask}")
+    blades, left, sign = _sandwich_rows(mask, grades)
+    terms = versor[left]
+    terms *= versor
+    terms *= sign
+    out = np.zeros(SIZE)
+    out[blades] = np.add.reduce(terms, axis=1)
     return out
 
 
@@ -207,7 +239,7 @@ so it has no other parts."""
 
 def versor_condition(versor: Multivector) -> float:
     """Return ``norm(V reverse(V) - 1)``: zero exactly when V is a unit even versor."""
-    return norm(product_grades(versor, reverse(versor), SELF_REVERSE_GRADES) - IDENTITY)
+    return norm(sandwich_grades(versor, 0, SELF_REVERSE_GRADES) - IDENTITY)
 
 
 E_INF = _read_only(blade(0b01000) + blade(0b10000))

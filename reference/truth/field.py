@@ -18,10 +18,8 @@ from reference.algebra import (
     METRIC,
     SIZE,
     Multivector,
-    blade_product,
     geometric_product,
-    product_grades,
-    reverse,
+    sandwich_grades,
     simple_rotor,
     versor_condition,
 )
@@ -48,7 +46,7 @@ def field_axis(versor: Multivector) -> Multivector:
     Only the grade-1 coefficients of the sandwich are computed; they equal those of
     ``grade(versor_apply(versor, blade(E1_MASK)), 1)`` bit for bit.
     """
-    return product_grades(blade_product(versor, E1_MASK), reverse(versor), (1,))
+    return sandwich_grades(versor, E1_MASK, (1,))
 
 
 @functools.lru_cache(maxsize=4096)
