@@ -61,7 +61,7 @@ def operations() -> dict[str, Callable[[int], object]]:
     }
 
 
-PRODUCTS = ("geometric_product", "product_grades", "blade_product")
+PRODUCTS = ("geometric_product", "product_grades", "sandwich_grades", "blade_product")
 
 
 def products_per_turn(turns: int = 2000) -> dict[str, float]:
