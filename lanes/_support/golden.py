@@ -15,7 +15,7 @@ GOLDEN = ROOT / "golden"
 LEDGER = GOLDEN / "RATIFICATIONS.jsonl"
 RATIFY_ENV = "CORE_GOLDEN_RATIFY"
 CASES = ROOT / "lanes" / "cognition" / "cases"
-SEALED_HOLDOUTS = ("holdout", "holdout2")
+SEALED_HOLDOUTS = ("holdout", "holdout2", "natural")
 
 
 class GoldenExtension(SingleFileSnapshotExtension):
