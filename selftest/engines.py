@@ -12,7 +12,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reference.serve import ProtocolHandler
-from selftest.mutants.algebra import BoundsExclusive, FlippedProductSign, GradeBoundLoose
+from selftest.mutants.algebra import (
+    AbsoluteSimplicityTolerance,
+    BoundsExclusive,
+    ConditionFromScalarPart,
+    FlippedProductSign,
+    GradeBoundLoose,
+    SandwichReversed,
+    StrayPartTolerated,
+    TinyProductsFlushed,
+)
 from selftest.mutants.cognition import (
     NowIsCorrection,
     RecallNeverFromVault,
@@ -291,6 +300,11 @@ _TABLE = (
         "overrides_not_object_without_field", OverridesNotObjectWithoutField, "PROTO-ARGS-001"
     ),
     broken_engine("bounds_exclusive", BoundsExclusive, "ALG-ARGS-001"),
+    broken_engine("sandwich_reversed", SandwichReversed, "ALG-APPLY-001"),
+    broken_engine("condition_from_scalar_part", ConditionFromScalarPart, "ALG-COND-001"),
+    broken_engine("tiny_products_flushed", TinyProductsFlushed, "ALG-PROD-002"),
+    broken_engine("absolute_simplicity_tolerance", AbsoluteSimplicityTolerance, "ALG-ROTOR-002"),
+    broken_engine("stray_part_tolerated", StrayPartTolerated, "ALG-ROTOR-002"),
     broken_engine("bom_stripped", BomStripped, "PROTO-FRAME-001"),
     broken_engine("invalid_utf8_replaced", InvalidUtf8Replaced, "PROTO-FRAME-001"),
     broken_engine("nan_accepted", NanAccepted, "PROTO-JSON-001"),
