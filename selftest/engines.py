@@ -22,6 +22,15 @@ from selftest.mutants.algebra import (
     StrayPartTolerated,
     TinyProductsFlushed,
 )
+from selftest.mutants.check_order import (
+    MissingBeforeUnknown,
+    MissingFieldsSorted,
+    RegisterBeforeFiles,
+    SealBeforeStructure,
+    SessionBeforeText,
+    SoakOpensFirst,
+    StoreBeforeProposal,
+)
 from selftest.mutants.cognition import (
     NowIsCorrection,
     RecallNeverFromVault,
@@ -301,6 +310,13 @@ _TABLE = (
     ),
     broken_engine("bounds_exclusive", BoundsExclusive, "ALG-ARGS-001"),
     broken_engine("sandwich_reversed", SandwichReversed, "ALG-APPLY-001"),
+    broken_engine("session_before_text", SessionBeforeText, "PROTO-ORDER-001"),
+    broken_engine("missing_before_unknown", MissingBeforeUnknown, "PROTO-ORDER-001"),
+    broken_engine("register_before_files", RegisterBeforeFiles, "PROTO-ORDER-002"),
+    broken_engine("store_before_proposal", StoreBeforeProposal, "PROTO-ORDER-003"),
+    broken_engine("soak_opens_first", SoakOpensFirst, "PROTO-ORDER-004"),
+    broken_engine("missing_fields_sorted", MissingFieldsSorted, "LOAD-ORDER-001"),
+    broken_engine("seal_before_structure", SealBeforeStructure, "LOAD-ORDER-002"),
     broken_engine("condition_from_scalar_part", ConditionFromScalarPart, "ALG-COND-001"),
     broken_engine("tiny_products_flushed", TinyProductsFlushed, "ALG-PROD-002"),
     broken_engine("absolute_simplicity_tolerance", AbsoluteSimplicityTolerance, "ALG-ROTOR-002"),
