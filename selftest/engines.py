@@ -168,6 +168,12 @@ from selftest.mutants.registers import (
     UnregisteredDecorates,
     UserPacksUndecorated,
 )
+from selftest.mutants.sessions import (
+    BatchStopsAtFailure,
+    NonObjectElementInternal,
+    RuntimePerRegister,
+    SessionIdsByCount,
+)
 from selftest.mutants.variation import (
     BiasedSelector,
     BucketNameIgnored,
@@ -311,6 +317,10 @@ _TABLE = (
     broken_engine("bounds_exclusive", BoundsExclusive, "ALG-ARGS-001"),
     broken_engine("sandwich_reversed", SandwichReversed, "ALG-APPLY-001"),
     broken_engine("session_before_text", SessionBeforeText, "PROTO-ORDER-001"),
+    broken_engine("session_ids_by_count", SessionIdsByCount, "PROTO-SESSION-002"),
+    broken_engine("runtime_per_register", RuntimePerRegister, "PROTO-SESSION-002"),
+    broken_engine("batch_stops_at_failure", BatchStopsAtFailure, "PROTO-BATCH-003"),
+    broken_engine("non_object_element_internal", NonObjectElementInternal, "PROTO-BATCH-003"),
     broken_engine("missing_before_unknown", MissingBeforeUnknown, "PROTO-ORDER-001"),
     broken_engine("register_before_files", RegisterBeforeFiles, "PROTO-ORDER-002"),
     broken_engine("store_before_proposal", StoreBeforeProposal, "PROTO-ORDER-003"),
