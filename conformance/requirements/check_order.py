@@ -28,7 +28,9 @@ from conformance.state.driver import scratch
 
 ERROR_ORDER = "docs/protocol.md § Error codes (checks run in this order, the first failure answers)"
 STRUCTURE_ORDER = "docs/registers.md § Structural check order"
-LOADING_ORDER = "docs/registers.md § Loading (steps 5 to 10)"
+LOADING_ORDER = (
+    "docs/registers.md § Loading (steps 5 to 10); § The ratification gate (steps 2 and 3)"
+)
 
 SELECT: dict[str, Any] = {
     "bucket": ["a", "b"],
@@ -509,6 +511,19 @@ LOADS = sorted(
     ]
 )
 LOAD_ID = "order_load_v1"
+RATIFIES: dict[str, tuple[dict[str, Any], Expected]] = {
+    "register.ratify of an empty pack claiming pedagogical depth, version a number "
+    "(gate step 2 before the null rule)": (
+        {**gen.pack(LOAD_ID, depth_preference="pedagogical"), "version": 5},
+        Expected("REGISTER_MALFORMED", "version"),
+    ),
+    "register.ratify of an empty pack with an unknown depth_preference "
+    "(gate step 2 before the null rule)": (
+        gen.pack(LOAD_ID, depth_preference="loud"),
+        Expected("REGISTER_BAD_DEPTH_PREFERENCE", "depth_preference"),
+    ),
+}
+"""Packs the ratification gate refuses at its step 2 although its null rule would too."""
 
 
 def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str, str], Expected]:
@@ -550,14 +565,18 @@ def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str
     "structural fault before the ratification check (and, beside its report, not turned into "
     "REGISTER_TAMPERED unless it is REGISTER_MALFORMED), the seal before the report, the "
     "report before the seal comparison, the seal before the content, the content before the "
-    "normal form",
+    "normal form; the ratification gate's structural checks before its null rule",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed=LOADING_ORDER,
-    strategy=lambda ctx: st.sampled_from(LOADS),
-    cover=coverage.each("two-fault pack files", LOADS),
+    strategy=lambda ctx: st.sampled_from(sorted([*LOADS, *RATIFIES])),
+    cover=coverage.each("two-fault pack files", sorted([*LOADS, *RATIFIES])),
 )
 def loading_order(engine: EngineClient, name: str) -> None:
+    if name in RATIFIES:
+        pack, want = RATIFIES[name]
+        _expect_refusal(engine, name, "register.ratify", {"pack": pack}, want)
+        return
     sealed = ratified_files(engine, gen.pack(LOAD_ID))
     pack = json.loads(base64.b64decode(sealed[f"{LOAD_ID}.json"]))
     report = base64.b64decode(sealed[f"{LOAD_ID}.mastery_report.json"])

@@ -96,3 +96,17 @@ class SealBeforeStructure(ProtocolHandler):
                     fail("REGISTER_NOT_RATIFIED", "the pack was never ratified", SEAL_FIELD)
                 break
         return super().load_pack(register_id, search_path)
+
+
+class NullRuleFirst(ProtocolHandler):
+    """register.ratify applies the null rule before the pack's structural checks."""
+
+    def op_register_ratify(self, args: dict[str, Any]) -> dict[str, Any]:
+        pack = args.get("pack")
+        if isinstance(pack, dict) and not pack.get("realizer_overrides"):
+            markers = pack.get("discourse_markers")
+            buckets = markers if isinstance(markers, dict) else {}
+            empty = not buckets.get("openings") and not buckets.get("closings")
+            if empty and pack.get("depth_preference") != "standard":
+                fail("REGISTER_EMPTY_NON_NULL", "a null pack must be standard", "depth_preference")
+        return super().op_register_ratify(args)
