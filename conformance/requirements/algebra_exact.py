@@ -213,13 +213,19 @@ ROTOR_KINDS: dict[str, tuple[str, list[float]]] = {
         wedge(vector([0.1, 0.7, 1 / 3, 0.3, 0]), vector([0.9, -0.2, 0.6, 1 / 7, 0])),
     ),
     "a null plane": ("simple", wedge(vector([1, 2, 0, 0, 0]), E_INFINITY)),
+    "e12 + 5e-11 e34, on the simplicity bound": (
+        "simple",
+        [1.0 if m == 0b00011 else 1e-10 / 2 if m == 0b01100 else 0.0 for m in range(SIZE)],
+    ),
     "not simple": ("refused", [1.0 if m in (0b00011, 0b01100) else 0.0 for m in range(SIZE)]),
     "a part outside grade 2": (
         "refused",
         [1.0 if m == 0b00011 else 2.0**-60 if m == 0b00001 else 0.0 for m in range(SIZE)],
     ),
 }
-"""The bivectors of the coverage sample, each with what the spec makes of it."""
+"""The bivectors of the coverage sample, each with what the spec makes of it. On the bound,
+``|<B B>_4| = 1e-10`` and ``|B|² = 1 + 2.5e-21``: simple in exact arithmetic, and in doubles
+the two sides are equal ("at most" accepts it)."""
 ROTOR_SCALES = (-100, -40, 0, 40, 100)
 """Powers of two each is scaled by: an absolute tolerance fails at one end or the other."""
 
