@@ -24,7 +24,7 @@ from conformance.driver import ratified_files
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject, JSONValue
 from conformance.requirements.registry import requirement
-from conformance.state.driver import scratch
+from conformance.state.driver import copy_fixture, scratch
 
 ERROR_ORDER = "docs/protocol.md § Error codes (checks run in this order, the first failure answers)"
 STRUCTURE_ORDER = "docs/registers.md § Structural check order"
@@ -582,3 +582,56 @@ def loading_order(engine: EngineClient, name: str) -> None:
     report = base64.b64decode(sealed[f"{LOAD_ID}.mastery_report.json"])
     files, want = _load_case(name, pack, report)
     _expect_refusal(engine, name, "register.load", {"register_id": LOAD_ID, "files": files}, want)
+
+
+# docs/state.md § Schema versions -------------------------------------------------------------
+
+SCHEMA_FIRST: dict[str, tuple[str, str]] = {
+    "a newer schema version and a checksum that does not match": (
+        "v4-future",
+        "STATE_SCHEMA_TOO_NEW",
+    ),
+    "a schema version that is a string and a checksum that does not match": (
+        "string-version",
+        "STATE_SCHEMA_MALFORMED",
+    ),
+}
+"""Fixtures whose manifest gets a second fault, and the refusal the schema check gives."""
+
+
+def _break_checksums(directory: Path) -> None:
+    """Flip the first hex digit of every generation's manifest checksum."""
+    for manifest in sorted(directory.glob("gen-*/manifest.json")):
+        document = json.loads(manifest.read_text("utf-8"))
+        checksum = str(document["checksum"])
+        document["checksum"] = ("0" if checksum[0] != "0" else "1") + checksum[1:]
+        text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        manifest.write_text(text + "\n", "utf-8")
+
+
+@requirement(
+    "STATE-FIRST-001",
+    "a manifest with a schema version refusal and a checksum that does not match is refused "
+    "for its schema version (STATE_SCHEMA_TOO_NEW or STATE_SCHEMA_MALFORMED, field "
+    "schema_version) by load and open: the version is checked before the checksum, so "
+    "neither STATE_CORRUPT nor a fall back",
+    family="state",
+    capabilities=("state",),
+    seed="docs/state.md § Schema versions (checked as soon as the manifest parses, before "
+    "its checksum)",
+    strategy=lambda ctx: st.sampled_from(sorted(SCHEMA_FIRST)),
+    cover=coverage.each("schema faults beside a bad checksum", sorted(SCHEMA_FIRST)),
+)
+def schema_before_checksum(engine: EngineClient, name: str) -> None:
+    fixture, code = SCHEMA_FIRST[name]
+    for op in ("state.load", "state.open"):
+        with scratch() as workdir:
+            directory = copy_fixture(fixture, workdir)
+            _break_checksums(directory)
+            _expect_refusal(
+                engine,
+                f"{name} ({op})",
+                op,
+                {"dir": str(directory)},
+                Expected(code, "schema_version"),
+            )

@@ -3,12 +3,14 @@ and answers for the wrong one of two."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
+from reference.canonical import canonical_json
 from reference.protocol.args import index_arg, object_arg, string_arg
-from reference.protocol.envelope import OpSpec, bad_arg, check_arg_names
+from reference.protocol.envelope import OpSpec, bad_arg, check_arg_names, refuse
 from reference.registers.model import REQUIRED_FIELDS, SEAL_FIELD, RegisterPack
 from reference.registers.validate import fail
 from reference.serve import ProtocolHandler
@@ -110,3 +112,21 @@ class NullRuleFirst(ProtocolHandler):
             if empty and pack.get("depth_preference") != "standard":
                 fail("REGISTER_EMPTY_NON_NULL", "a null pack must be standard", "depth_preference")
         return super().op_register_ratify(args)
+
+
+class ChecksumBeforeSchema(ProtocolHandler):
+    """state.load verifies each manifest's checksum before it reads the schema version."""
+
+    def op_state_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        directory = args.get("dir")
+        if isinstance(directory, str) and directory:
+            for manifest in sorted(Path(directory).glob("gen-*/manifest.json")):
+                try:
+                    document = json.loads(manifest.read_text("utf-8"))
+                    body = {k: v for k, v in document.items() if k != "checksum"}
+                    seal = hashlib.sha256(canonical_json(body).encode()).hexdigest()
+                except (OSError, ValueError, AttributeError):
+                    continue
+                if document.get("checksum") != seal:
+                    refuse("STATE_CORRUPT", f"{manifest}: checksum does not match", None)
+        return super().op_state_load(args)
