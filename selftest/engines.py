@@ -12,7 +12,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reference.serve import ProtocolHandler
-from selftest.mutants.algebra import BoundsExclusive, FlippedProductSign, GradeBoundLoose
+from selftest.mutants.algebra import (
+    AbsoluteSimplicityTolerance,
+    BoundsExclusive,
+    ConditionFromScalarPart,
+    FlippedProductSign,
+    GradeBoundLoose,
+    SandwichReversed,
+    StrayPartTolerated,
+    TinyProductsFlushed,
+)
+from selftest.mutants.check_order import (
+    ChecksumBeforeSchema,
+    MissingBeforeUnknown,
+    MissingFieldsSorted,
+    NullRuleFirst,
+    RegisterBeforeFiles,
+    SealBeforeStructure,
+    SessionBeforeText,
+    SoakOpensFirst,
+    StoreBeforeProposal,
+)
 from selftest.mutants.cognition import (
     NowIsCorrection,
     RecallNeverFromVault,
@@ -149,6 +169,12 @@ from selftest.mutants.registers import (
     TerseNotShorter,
     UnregisteredDecorates,
     UserPacksUndecorated,
+)
+from selftest.mutants.sessions import (
+    BatchStopsAtFailure,
+    NonObjectElementInternal,
+    RuntimePerRegister,
+    SessionIdsByCount,
 )
 from selftest.mutants.variation import (
     BiasedSelector,
@@ -291,6 +317,24 @@ _TABLE = (
         "overrides_not_object_without_field", OverridesNotObjectWithoutField, "PROTO-ARGS-001"
     ),
     broken_engine("bounds_exclusive", BoundsExclusive, "ALG-ARGS-001"),
+    broken_engine("sandwich_reversed", SandwichReversed, "ALG-APPLY-001"),
+    broken_engine("session_before_text", SessionBeforeText, "PROTO-ORDER-001"),
+    broken_engine("session_ids_by_count", SessionIdsByCount, "PROTO-SESSION-002"),
+    broken_engine("runtime_per_register", RuntimePerRegister, "PROTO-SESSION-002"),
+    broken_engine("batch_stops_at_failure", BatchStopsAtFailure, "PROTO-BATCH-003"),
+    broken_engine("non_object_element_internal", NonObjectElementInternal, "PROTO-BATCH-003"),
+    broken_engine("missing_before_unknown", MissingBeforeUnknown, "PROTO-ORDER-001"),
+    broken_engine("register_before_files", RegisterBeforeFiles, "PROTO-ORDER-002"),
+    broken_engine("store_before_proposal", StoreBeforeProposal, "PROTO-ORDER-003"),
+    broken_engine("soak_opens_first", SoakOpensFirst, "PROTO-ORDER-004"),
+    broken_engine("missing_fields_sorted", MissingFieldsSorted, "LOAD-ORDER-001"),
+    broken_engine("seal_before_structure", SealBeforeStructure, "LOAD-ORDER-002"),
+    broken_engine("null_rule_first", NullRuleFirst, "LOAD-ORDER-002"),
+    broken_engine("checksum_before_schema", ChecksumBeforeSchema, "STATE-FIRST-001"),
+    broken_engine("condition_from_scalar_part", ConditionFromScalarPart, "ALG-COND-001"),
+    broken_engine("tiny_products_flushed", TinyProductsFlushed, "ALG-PROD-002"),
+    broken_engine("absolute_simplicity_tolerance", AbsoluteSimplicityTolerance, "ALG-ROTOR-002"),
+    broken_engine("stray_part_tolerated", StrayPartTolerated, "ALG-ROTOR-002"),
     broken_engine("bom_stripped", BomStripped, "PROTO-FRAME-001"),
     broken_engine("invalid_utf8_replaced", InvalidUtf8Replaced, "PROTO-FRAME-001"),
     broken_engine("nan_accepted", NanAccepted, "PROTO-JSON-001"),

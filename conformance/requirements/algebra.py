@@ -1,9 +1,7 @@
 """The algebra substrate: Cl(4,1) products, reversion, grades, rotors and versor closure.
 
-The suite keeps its own exact table, written from docs/spec.md § Algebra: blade ``m``
-has bitmask ``m`` (bit i set: ``e_{i+1}`` is a factor), ``e1..e4`` square to +1 and ``e5``
-to -1, and ``e_A e_B = sign(A, B) e_{A xor B}``. Products are summed exactly with
-fractions and rounded once, so every tolerance is measured against the true value.
+Every expected value comes from the suite's own exact oracle
+(:mod:`conformance.algebra_oracle`), written from docs/spec.md § Algebra.
 """
 
 from __future__ import annotations
@@ -16,6 +14,19 @@ from typing import Any
 from hypothesis import strategies as st
 
 from conformance import coverage
+from conformance.algebra_oracle import (
+    GRADES,
+    METRIC,
+    SIGNS,
+    SIZE,
+    condition,
+    exact_product,
+    expected_rotor,
+    reverse,
+    wedge,
+)
+from conformance.algebra_oracle import blade as _blade
+from conformance.algebra_oracle import vector as _vector
 from conformance.driver import many
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
@@ -23,8 +34,6 @@ from conformance.requirements.registry import requirement
 
 SPEC = "docs/spec.md § Algebra (Cl(4,1) substrate parity)"
 CLOSURE = "L10 brief § Decision 0 (versor_condition < 1e-6 by construction)"
-SIZE = 32
-METRIC = (1, 1, 1, 1, -1)
 PRODUCT_ULPS = 64
 """A product coefficient may be off by 64 ULPs of the sum of its terms' magnitudes."""
 
@@ -35,71 +44,6 @@ CONDITION_BOUND = 1e-6
 """docs/spec.md § Normative formulas: the closure bound on every composed versor."""
 
 
-# The suite's exact table -------------------------------------------------------------------
-
-
-def _factors(mask: int) -> list[int]:
-    return [i for i in range(5) if mask >> i & 1]
-
-
-def blade_sign(left: int, right: int) -> int:
-    """``e_left e_right = blade_sign * e_(left ^ right)``: swaps to sort, then the metric."""
-    swaps = sum(1 for i in _factors(left) for j in _factors(right) if i > j)
-    sign = -1 if swaps % 2 else 1
-    for i in _factors(left & right):
-        sign *= METRIC[i]
-    return sign
-
-
-SIGNS = tuple(tuple(blade_sign(a, b) for b in range(SIZE)) for a in range(SIZE))
-GRADES = tuple(bin(m).count("1") for m in range(SIZE))
-REVERSE = tuple(-1 if (g * (g - 1) // 2) % 2 else 1 for g in GRADES)
-
-
-def _integers(values: list[float]) -> tuple[list[int], int]:
-    """Integers n and one denominator d with ``values[k] == n[k] / d`` exactly."""
-    ratios = [x.as_integer_ratio() for x in values]
-    denominator = math.lcm(*(d for _, d in ratios))
-    return [n * (denominator // d) for n, d in ratios], denominator
-
-
-def exact_product(a: list[float], b: list[float]) -> tuple[list[Fraction], list[Fraction]]:
-    """The exact product ``a b`` and, per coefficient, the sum of its terms' magnitudes.
-
-    Summed in integers over the product of the two common denominators, so each result
-    is the exact rational, built once.
-    """
-    out, size = [0] * SIZE, [0] * SIZE
-    ia, da = _integers(a)
-    ib, db = _integers(b)
-    for i, x in enumerate(ia):
-        if x:
-            for j, y in enumerate(ib):
-                if y:
-                    term = x * y
-                    out[i ^ j] += SIGNS[i][j] * term
-                    size[i ^ j] += abs(term)
-    scale = da * db
-    return [Fraction(v, scale) for v in out], [Fraction(v, scale) for v in size]
-
-
-def product(a: list[float], b: list[float]) -> list[Fraction]:
-    """The exact product of two multivectors."""
-    return exact_product(a, b)[0]
-
-
-def reverse(a: list[float]) -> list[float]:
-    """Each grade-r coefficient times ``(-1)^(r(r-1)/2)``."""
-    return [REVERSE[m] * x for m, x in enumerate(a)]
-
-
-def condition(v: list[float]) -> float:
-    """``norm(V reverse(V) - 1)`` from the exact product, rounded once at the end."""
-    vv = product(v, reverse(v))
-    vv[0] -= 1
-    return math.sqrt(float(sum(x * x for x in vv)))
-
-
 def _floats(mv: object, what: str) -> list[float]:
     assert isinstance(mv, list) and len(mv) == SIZE, f"{what}: not a list of {SIZE} numbers"
     assert all(type(x) in (int, float) for x in mv), f"{what}: a coefficient is not a number"
@@ -108,30 +52,6 @@ def _floats(mv: object, what: str) -> list[float]:
 
 def _mv(result: dict[str, Any], what: str) -> list[float]:
     return _floats(result.get("multivector"), what)
-
-
-def _blade(mask: int, coeff: float = 1.0) -> list[float]:
-    out = [0.0] * SIZE
-    out[mask] = coeff
-    return out
-
-
-def _vector(coords: list[int]) -> list[float]:
-    out = [0.0] * SIZE
-    for i, c in enumerate(coords):
-        out[1 << i] = float(c)
-    return out
-
-
-def wedge(a: list[float], b: list[float]) -> list[float]:
-    """``(a b - b a) / 2`` for vectors a and b: their bivector, whose ``e_i e_j`` (i < j)
-    coefficient is ``a_i b_j - a_j b_i`` (the metric parts cancel), taken exactly."""
-    out = [0.0] * SIZE
-    for i in range(5):
-        for j in range(i + 1, 5):
-            left, right = Fraction(a[1 << i]), Fraction(b[1 << j])
-            out[1 << i | 1 << j] = float(left * right - Fraction(a[1 << j]) * Fraction(b[1 << i]))
-    return out
 
 
 # Strategies ---------------------------------------------------------------------------------
@@ -287,21 +207,6 @@ def reverse_anti_automorphism(engine: EngineClient, pair: list[Any]) -> None:
     assert rev(rev(a)) == a, "rev(rev(a)) != a"
     left, right = rev(mul(a, b)), mul(rev(b), rev(a))
     assert left == right, f"rev(a b) != rev(b) rev(a): {left} vs {right}"
-
-
-def expected_rotor(bivector: list[float], angle: float) -> list[float]:
-    """``exp(-angle/2 * B_hat)`` in closed form, with B^2 taken exactly."""
-    square = float(product(bivector, bivector)[0])
-    half = angle / 2
-    if square < 0:
-        factor, scalar = -math.sin(half) / math.sqrt(-square), math.cos(half)
-    elif square > 0:
-        factor, scalar = -math.sinh(half) / math.sqrt(square), math.cosh(half)
-    else:
-        factor, scalar = -half, 1.0
-    out = [x * factor for x in bivector]
-    out[0] = scalar
-    return out
 
 
 def _refused(engine: EngineClient, bivector: list[float], why: str) -> None:

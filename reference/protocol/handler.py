@@ -225,8 +225,8 @@ class ProtocolHandler(ForkOps, StateOps, AlgebraOps, TurnSteps):
 
     def op_session_chat(self, args: dict[str, Any]) -> dict[str, Any]:
         """One turn in a session: the chat response as JSON."""
-        runtime = self.session(string_arg(args, "session"))
-        return self.chat(runtime, string_arg(args, "text"))
+        session_id, text = string_arg(args, "session"), string_arg(args, "text")
+        return self.chat(self.session(session_id), text)
 
     def op_session_close(self, args: dict[str, Any]) -> dict[str, Any]:
         """Forget a session."""

@@ -161,7 +161,8 @@ class StateOps:
 
     def op_state_propose(self, args: dict[str, Any]) -> dict[str, Any]:
         """Queue a proposal; past the pending cap it spills, and the answer says so."""
-        return self._store_arg(args).propose(object_arg(args, "proposal"))
+        proposal = object_arg(args, "proposal")
+        return self._store_arg(args).propose(proposal)
 
     def op_state_journal(self, args: dict[str, Any]) -> dict[str, Any]:
         """Recover one journal: valid entries, skipped corrupt lines, bytes cut from a torn tail."""
@@ -184,10 +185,12 @@ class StateOps:
 
         request_id = self.current_id
         emit = self.emit or (lambda message: None)
+        directory = _dir_arg(args)
+        iterations, seed = index_arg(args, "iterations"), index_arg(args, "seed")
         return soak_store(
-            self.store_class().open(_dir_arg(args)),
-            iterations=index_arg(args, "iterations"),
-            seed=index_arg(args, "seed"),
+            self.store_class().open(directory),
+            iterations=iterations,
+            seed=seed,
             emit=lambda event: emit({"id": request_id, **event}),
             turn=self.soak_turn,
         )

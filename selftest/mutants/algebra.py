@@ -1,4 +1,6 @@
-"""Broken algebra ops: a flipped sign of the product table, argument bounds off by one."""
+"""Broken algebra ops: a flipped sign of the product table, argument bounds off by one, a
+reversed sandwich, a condition of the scalar part, flushed small products, absolute
+tolerances in the rotor's rules."""
 
 from __future__ import annotations
 
@@ -6,7 +8,17 @@ from typing import Any
 
 import numpy as np
 
-from reference.algebra import IDENTITY, PRODUCT_LEFT, PRODUCT_SIGN, reverse
+from reference.algebra import (
+    IDENTITY,
+    PRODUCT_LEFT,
+    PRODUCT_SIGN,
+    geometric_product,
+    grade,
+    norm,
+    product_grades,
+    reverse,
+    simple_rotor,
+)
 from reference.protocol.algebra_ops import multivector_arg
 from reference.protocol.envelope import bad_arg
 from reference.serve import ProtocolHandler
@@ -63,4 +75,69 @@ class BoundsExclusive(ProtocolHandler):
         angle = args.get("angle")
         if isinstance(angle, int | float) and abs(angle) >= 64:
             bad_arg("angle", "argument 'angle' is not below 64 in magnitude")
+        return super().op_algebra_rotor(args)
+
+
+class SandwichReversed(ProtocolHandler):
+    """versor_apply computes rev(V) X V instead of V X rev(V).
+
+    A vector stays a vector of the same square, so every rotor chain still passes; only the
+    exact sandwich tells."""
+
+    def op_algebra_versor_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        versor, x = multivector_arg(args, "versor"), multivector_arg(args, "x")
+        return _json(geometric_product(geometric_product(reverse(versor), x), versor))
+
+
+class ConditionFromScalarPart(ProtocolHandler):
+    """versor_condition is |<V rev(V)>_0 - 1|, dropping the grade 1, 4 and 5 parts.
+
+    No rotor shows it: their V rev(V) has no such parts."""
+
+    def op_algebra_versor_condition(self, args: dict[str, Any]) -> dict[str, Any]:
+        versor = multivector_arg(args, "versor")
+        square = geometric_product(versor, reverse(versor))
+        return {"condition": abs(float(square[0]) - 1.0)}
+
+
+class TinyProductsFlushed(ProtocolHandler):
+    """algebra.product cleans its result: coefficients below 1e-12 in magnitude become 0."""
+
+    def op_algebra_product(self, args: dict[str, Any]) -> dict[str, Any]:
+        out = geometric_product(multivector_arg(args, "a"), multivector_arg(args, "b"))
+        return _json(np.where(np.abs(out) < 1e-12, 0.0, out))
+
+
+class AbsoluteSimplicityTolerance(ProtocolHandler):
+    """algebra.rotor calls a bivector simple when |<B B>_4| <= 1e-10, not 1e-10 |B|².
+
+    A small non-simple bivector is accepted and a large one whose square rounds is refused."""
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        bivector = multivector_arg(args, "bivector")
+        angle = args.get("angle")
+        if isinstance(angle, int | float) and not isinstance(angle, bool):
+            square = product_grades(bivector, bivector, (0, 4))
+            size = float(np.sum(bivector * bivector))
+            pure = not np.any(bivector - grade(bivector, 2))
+            if pure and size > 0 and abs(angle) <= 64:
+                if norm(grade(square, 4)) > 1e-10:
+                    bad_arg("bivector", "rotor needs a simple bivector")
+                rotor = simple_rotor(bivector, float(angle), square=float(square[0]), size=size)
+                return _json(rotor)
+        return super().op_algebra_rotor(args)
+
+
+class StrayPartTolerated(ProtocolHandler):
+    """algebra.rotor drops a coefficient outside grade 2 below 1e-9 of the bivector's size.
+
+    The spec refuses every non-zero one."""
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        bivector = args.get("bivector")
+        if isinstance(bivector, list) and len(bivector) == 32:
+            mv = multivector_arg(args, "bivector")
+            stray = mv - grade(mv, 2)
+            if 0 < norm(stray) < 1e-9 * norm(mv):
+                return super().op_algebra_rotor({**args, "bivector": grade(mv, 2).tolist()})
         return super().op_algebra_rotor(args)

@@ -18,7 +18,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-MODULES = ("reference.registers", "reference.realize", "reference.protocol", "reference.state")
+MODULES = (
+    "reference.registers",
+    "reference.realize",
+    "reference.protocol",
+    "reference.state",
+    "reference.algebra",
+)
 HERE = Path(__file__).resolve().parent
 KILLED = {1, 3, 36, 24, -24, 152, 255, -9, -11}
 """Exit codes mutmut counts as a kill (a failure, a timeout or a crash of the test run)."""

@@ -45,10 +45,32 @@ class MutatedInProcess(InProcessEngine):
         return list(PROGRAM)
 
 
+STDIO_FAMILIES = frozenset({"protocol", "algebra"})
+"""Families certified as a program: the protocol (its stdio loop is under test too) and the
+algebra, whose sign and reverse tables are built at import and whose row tables are
+cached: only a fresh engine process builds them with the mutant live, and reports reaching
+the functions that build them (:mod:`selftest.mutation.hits`)."""
+
+
 def engine_for(req_id: str) -> EngineClient:
-    if REGISTRY[req_id].family == "protocol":
+    if REGISTRY[req_id].family in STDIO_FAMILIES:
         return SubprocessEngine(shlex.join(PROGRAM))
     return MutatedInProcess(REFERENCE_FACTORY, timeout=HANG_CEILING)
+
+
+def forget_cached_results() -> None:
+    """Clear every ``functools`` cache of the reference loaded in this process.
+
+    Each test then reaches every cached function it needs itself (mutmut records which
+    tests reach which function from the first run), and under a mutant the mutated
+    function runs instead of a result an earlier test cached.
+    """
+    for name, module in list(sys.modules.items()):
+        if name == "reference" or name.startswith("reference."):
+            for value in list(vars(module).values()):
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
 
 
 def cost_rank(req_id: str) -> int:
@@ -83,6 +105,7 @@ def certify(
     """Certify the engine *start* gives on *req_id* alone; the test fails unless it passes."""
     monkeypatch.setenv(hits.HITS_DIR, str(tmp_path))
     monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    forget_cached_results()
     engine = start()
     try:
         outcome = run_requirement(

@@ -95,8 +95,9 @@ class Engine {
         cap: 'sessions',
         args: ['session', 'text'],
         run: (a) => {
-          const session = this.session(stringArg(a, 'session'));
-          return session.chat(stringArg(a, 'text'));
+          const id = stringArg(a, 'session');
+          const text = stringArg(a, 'text');
+          return this.session(id).chat(text);
         },
       },
       'session.close': {

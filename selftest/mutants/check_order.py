@@ -1,0 +1,132 @@
+"""Checks run in another order than the docs state: each engine is right on one fault alone
+and answers for the wrong one of two."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from reference.canonical import canonical_json
+from reference.protocol.args import index_arg, object_arg, string_arg
+from reference.protocol.envelope import OpSpec, bad_arg, check_arg_names, refuse
+from reference.registers.model import REQUIRED_FIELDS, SEAL_FIELD, RegisterPack
+from reference.registers.validate import fail
+from reference.serve import ProtocolHandler
+
+
+class SessionBeforeText(ProtocolHandler):
+    """session.chat looks the session up before it checks that text is a string."""
+
+    def op_session_chat(self, args: dict[str, Any]) -> dict[str, Any]:
+        runtime = self.session(string_arg(args, "session"))
+        return self.chat(runtime, string_arg(args, "text"))
+
+
+class MissingBeforeUnknown(ProtocolHandler):
+    """Missing argument names are reported before unknown ones."""
+
+    def dispatch(self, request: object) -> dict[str, Any]:
+        if isinstance(request, dict) and isinstance(request.get("args"), dict):
+            spec = self.ops.get(request.get("op"))  # type: ignore[arg-type]
+            if isinstance(spec, OpSpec):
+                for name in spec.required:
+                    if name not in request["args"]:
+                        bad_arg(name, f"missing argument {name!r}")
+                check_arg_names(spec, request["args"])
+        return super().dispatch(request)
+
+
+class RegisterBeforeFiles(ProtocolHandler):
+    """session.open loads the register before it checks its files argument."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        register_id = args.get("register_id")
+        if isinstance(register_id, str) and "files" in args:
+            self.new_runtime(register_id, ())
+        return super().op_session_open(args)
+
+
+class StoreBeforeProposal(ProtocolHandler):
+    """state.propose looks the store up before it checks that the proposal is an object."""
+
+    def op_state_propose(self, args: dict[str, Any]) -> dict[str, Any]:
+        return self._store_for(args).propose(object_arg(args, "proposal"))
+
+    def _store_for(self, args: dict[str, Any]) -> Any:
+        return self.store(string_arg(args, "store"))
+
+
+class SoakOpensFirst(ProtocolHandler):
+    """state.soak opens its store (lock, lineage) before it checks iterations and seed."""
+
+    def op_state_soak(self, args: dict[str, Any]) -> dict[str, Any]:
+        directory = args.get("dir")
+        if isinstance(directory, str) and directory:
+            opened = self.store_class().open(Path(directory))
+            try:
+                index_arg(args, "iterations")
+                index_arg(args, "seed")
+            finally:
+                opened.close()
+        return super().op_state_soak(args)
+
+
+class MissingFieldsSorted(ProtocolHandler):
+    """Missing pack fields are reported in sorted order, not in REQUIRED_FIELDS order."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        for name in sorted(REQUIRED_FIELDS):
+            if name not in pack:
+                fail("REGISTER_MISSING_FIELD", f"required field {name!r} is missing", name)
+        return super().validate_pack(pack, expected_id)
+
+
+class SealBeforeStructure(ProtocolHandler):
+    """register.load checks that a pack is ratified before it checks the pack's structure."""
+
+    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
+        for directory in search_path:
+            path = directory / f"{register_id}.json"
+            if path.is_file():
+                try:
+                    document = json.loads(path.read_text(encoding="utf-8"))
+                except ValueError:
+                    break
+                if isinstance(document, dict) and not document.get(SEAL_FIELD):
+                    fail("REGISTER_NOT_RATIFIED", "the pack was never ratified", SEAL_FIELD)
+                break
+        return super().load_pack(register_id, search_path)
+
+
+class NullRuleFirst(ProtocolHandler):
+    """register.ratify applies the null rule before the pack's structural checks."""
+
+    def op_register_ratify(self, args: dict[str, Any]) -> dict[str, Any]:
+        pack = args.get("pack")
+        if isinstance(pack, dict) and not pack.get("realizer_overrides"):
+            markers = pack.get("discourse_markers")
+            buckets = markers if isinstance(markers, dict) else {}
+            empty = not buckets.get("openings") and not buckets.get("closings")
+            if empty and pack.get("depth_preference") != "standard":
+                fail("REGISTER_EMPTY_NON_NULL", "a null pack must be standard", "depth_preference")
+        return super().op_register_ratify(args)
+
+
+class ChecksumBeforeSchema(ProtocolHandler):
+    """state.load verifies each manifest's checksum before it reads the schema version."""
+
+    def op_state_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        directory = args.get("dir")
+        if isinstance(directory, str) and directory:
+            for manifest in sorted(Path(directory).glob("gen-*/manifest.json")):
+                try:
+                    document = json.loads(manifest.read_text("utf-8"))
+                    body = {k: v for k, v in document.items() if k != "checksum"}
+                    seal = hashlib.sha256(canonical_json(body).encode()).hexdigest()
+                except (OSError, ValueError, AttributeError):
+                    continue
+                if document.get("checksum") != seal:
+                    refuse("STATE_CORRUPT", f"{manifest}: checksum does not match", None)
+        return super().op_state_load(args)
