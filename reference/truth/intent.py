@@ -1,11 +1,13 @@
 """Intent classification from the form of a prompt, and subject extraction from its slots.
 
-A prompt is first cleaned (interjections, polite wrappers and trailing punctuation go),
-then matched against *frames*: the sentence forms of ``docs/intents.md``. A frame fixes
-the question word or verb frame and where its subjects sit (slots ``a`` and ``b``).
-A frame applies only when every slot it names holds a content word, so the words of a
-frame ("compare", "recall", "example") classify a prompt only in the frame's own
-position: in a slot they are ordinary subjects ("What is recall?" is a definition).
+A prompt is read as docs/intents.md § How a prompt is read says: its words (contractions
+spelled out, misspelt form words mended), cleaned (quotes, interjections, polite wrappers
+and trailing punctuation go), a correction lead, then its sentences, each matched against
+*frames*: the sentence forms of the table of forms. A frame fixes the question word or
+verb frame and where its subjects sit (slots ``a`` and ``b``). A frame applies only when
+every slot it names holds a content word (or, where the form allows it, a word that
+refers back), so the words of a frame ("compare", "recall", "example") classify a prompt
+only in the frame's own position: in a slot they are ordinary subjects.
 """
 
 from __future__ import annotations
@@ -13,9 +15,13 @@ from __future__ import annotations
 import enum
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from reference.lexicon import Lexicon
+from reference.truth.grammar import slot_terms, subject_pronoun
+from reference.truth.sentences import Sentence, split_sentences
+from reference.truth.spelling import reading_text
 from reference.truth.text import content_terms, tokenize
 
 
@@ -38,10 +44,7 @@ class IntentTag(enum.Enum):
 
 A = r"(?P<a>.+?)"
 B = r"(?P<b>.+?)"
-AUX = (
-    r"(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|must|may|am"
-    r"|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|can't|won't|hasn't|haven't)"
-)
+AUX = r"(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|must|may|am)"
 USER = r"(?:i|we)"
 SPEECH = r"(?:\w+)(?: you| to you| it)?"
 LINKED = r"(?:connected|related|linked|tied|joined|bound)"
@@ -49,18 +52,54 @@ LINK_NOUN = r"(?:path|link|links|connection|connections|chain|route|relation|rel
 EXAMPLE_NOUN = r"(?:examples?|instances?|illustrations?|samples?)"
 FILLER = r"(?:(?:a|an|some|one|the|any|another|more|good|great|real|concrete|simple|typical) )*"
 SINCE = r"(?: (?:so far|earlier|before|previously|just now|already|last time|again))?"
+QUANTITY = r"(?:a few|a couple of|a couple|some|several|two|three|four|five|ten|a list of)"
+REQUEST_NOUNS = (
+    r"(?:meaning|definition|sense|significance|difference|differences|example|examples|cause"
+    r"|causes|reason|reasons|origin|origins|source|way|ways|steps|process|link|path|connection)"
+)
+REFERRING = frozenset("it they them he she him her this that these those".split())
+"""Words that refer back: a slot holding only these (and function words) takes a referent."""
+
+
+class Absent(enum.Enum):
+    """What a form's optional slot ``a`` means when the prompt leaves it out."""
+
+    NOTHING = "nothing"
+    REFERS = "refers"
 
 
 _LEAD_WORDS = re.compile(r"\^(?:(?P<word>[a-z']+)|\(\?:(?P<words>[a-z' |]+)\)) ")
 """A source that opens with ``^word `` or ``^(?:w1|w2 x|...) ``: plain words, then a space."""
 
 
+def slot_has_content(text: str, *, refers: bool) -> bool:
+    """Whether a slot holds a content word, or (when *refers*) a word that refers back."""
+    tokens = tokenize(text)
+    if content_terms(tokens):
+        return True
+    return refers and any(token in REFERRING for token in tokens)
+
+
 @dataclass(frozen=True)
 class Frame:
-    """One sentence form: the intent it signals and its pattern with slots ``a``/``b``."""
+    """One sentence form: the intent it signals, its pattern with slots ``a``/``b``, and how
+    its slots are read.
+
+    ``action``: slot ``a`` opens with the verb of the request (``how do I grow a garden``).
+    ``absent``: what a left-out optional slot ``a`` means. ``question``: the form applies
+    only to a question sentence (True) or only to one that is not (False). ``strict``: a
+    slot must hold a content word (a word that refers back does not do).
+    ``statement``: the form is a plain statement, which a request in another sentence beats.
+    """
 
     intent: IntentTag
     source: str
+    action: bool = False
+    absent: Absent = Absent.NOTHING
+    question: bool | None = None
+    strict: bool = False
+    statement: bool = False
+    min_content: int = 1
 
     @functools.cached_property
     def lead_words(self) -> frozenset[str] | None:
@@ -78,132 +117,211 @@ class Frame:
         prompt never compiles the frames)."""
         return re.compile(self.source)
 
+    def applies_to(self, question: bool) -> bool:
+        """Whether the form may read a sentence that is (or is not) a question."""
+        return self.question is None or self.question is question
+
     def slots(self, clause: str) -> tuple[str, ...] | None:
-        """The slot texts when this frame's form covers *clause* and every slot has content."""
+        """The slot texts (``a`` first) when this frame's form covers *clause* and every slot
+        has content; a left-out slot ``a`` of a form whose absent slot refers is ``it``."""
         found = self.pattern.search(clause)
         if found is None:
             return None
-        slots = tuple(text for text in found.groupdict().values() if text is not None)
-        if any(not content_terms(tokenize(_clean_slot(text))) for text in slots):
+        named = found.groupdict()
+        slots = tuple(named[name] for name in ("a", "b") if named.get(name) is not None)
+        if named.get("a") is None and self.absent is Absent.REFERS:
+            slots = ("it", *slots)
+        refers = not self.strict
+        if any(not slot_has_content(clean_slot(text), refers=refers) for text in slots):
             return None
+        if self.min_content > 1:
+            words = [w for text in slots for w in content_terms(tokenize(clean_slot(text)))]
+            if len(words) < self.min_content:
+                return None
         return slots
 
 
-def _frames(intent: IntentTag, *patterns: str) -> tuple[Frame, ...]:
-    return tuple(Frame(intent, p) for p in patterns)
+def _frames(intent: IntentTag, *patterns: str, **how: object) -> tuple[Frame, ...]:
+    return tuple(Frame(intent, p, **how) for p in patterns)  # type: ignore[arg-type]
 
+
+GREETINGS = (
+    r"^(?:how are you(?: doing)?(?: today)?|how is it going|how are things|what is up"
+    r"|what is new|good (?:morning|afternoon|evening|night|day)|nice to meet you"
+    r"|thank you(?: so much| very much)?|thanks(?: a lot| so much)?|see you(?: later)?|bye"
+    r"|goodbye|have a nice day|how do you do|hello there|hi there|hey there)$"
+)
 
 FRAMES: tuple[Frame, ...] = (
+    Frame(IntentTag.UNKNOWN, GREETINGS),
     *_frames(
         IntentTag.RECALL,
-        rf"^what (?:did|have|had) {USER} (?:just |already |ever )?{SPEECH}"
+        rf"^what (?:did|have|had) {USER} (?:just |already |ever |really )?{SPEECH}"
         rf"(?: (?:about|of|regarding|on|concerning) {A})?{SINCE}$",
         rf"^(?:what|everything|all|anything) {USER} (?:said|told you|mentioned|claimed|asked"
-        rf"|wrote|say|stated)(?: (?:about|of|regarding|on) {A})?{SINCE}$",
-        rf"^what (?:was|were) {USER} (?:saying|talking about|asking)(?: about)? {A}{SINCE}$",
+        rf"|wrote|say|stated|have said|have told you|have mentioned)"
+        rf"(?: (?:about|of|regarding|on) {A})?{SINCE}$",
+        rf"^what (?:was|were) {USER} (?:saying|talking about|asking)(?:(?: about)? {A})?{SINCE}$",
+        rf"^what (?:was|is) it (?:that )?{USER} (?:said|told you|mentioned|wrote|say)"
+        rf"(?: (?:about|of|regarding) {A})?{SINCE}$",
+        rf"^what (?:is|was) the last thing {USER} (?:said|told you|mentioned)"
+        rf"(?: (?:about|of) {A})?$",
         rf"^(?:did|have|had) {USER} (?:ever |already |just )?(?:say|said|mention|mentioned|tell"
-        rf"|told|talk|talked|ask|asked|bring up|brought up)(?: you| to you)?(?: anything)?"
-        rf"(?: about| of| regarding)? {A}{SINCE}$",
+        rf"|told|talk|talked|ask|asked|bring up|brought up)(?: you| to you)?"
+        rf"(?: anything| something)?(?: about| of| regarding)? {A}{SINCE}$",
         rf"^(?:do|did|can|could|will|would) you (?:still |even )?(?:remember|recall) "
         rf"(?:what|that|when|how|whatever) {USER} {SPEECH} (?:about|of|regarding) {A}{SINCE}$",
         rf"^(?:do|did|can|could|will|would) you (?:still |even )?(?:remember|recall) {A}{SINCE}$",
         rf"^what do you (?:remember|recall) (?:about|of|regarding) {A}$",
         rf"^what (?:did|have) you (?:say|said|tell|told)(?: me| us)? (?:about|of|regarding) {A}$",
+        rf"^(?:remember|recall) (?:what|everything|anything) {USER} {SPEECH}"
+        rf"(?: (?:about|of|regarding) {A})?{SINCE}$",
         rf"^(?:remember|recall) (?!is |are |was |were ){A}{SINCE}$",
         rf"^remind (?:me|us) (?:about|of) {A}$",
     ),
     *_frames(
         IntentTag.FRAME_TRANSFER,
         rf"^(?:(?:describe|explain|define|present|express|picture|frame|understand|think about"
-        rf"|talk about|tell me about|what is|what's|what are) )?{A} in terms of {B}$",
-        rf"^(?:think of|imagine|picture|see|view|treat|consider|describe|regard|envision"
-        rf"|visualize|visualise|frame|paint|present|cast|explain|reimagine) {A} as "
-        rf"(?:if it were |though it were |being )?{B}$",
-        rf"^(?:what if|suppose|imagine|pretend)(?: that)? {A} (?:is|are|was|were) {B}$",
+        rf"|talk about|tell me about|what is|what are) )?{A} in terms of {B}$",
+        rf"^(?:think of|think about|imagine|picture|see|view|treat|consider|describe|regard"
+        rf"|envision|visualize|visualise|frame|paint|present|cast|explain|reimagine|talk about"
+        rf"|tell me about|write about) {A} (?:as|like) "
+        rf"(?:if it were |though it were |if it was |being )?{B}$",
+        rf"^(?:what if|suppose|imagine|pretend|let us say|let us imagine|let us suppose|say"
+        rf"|what would happen if)(?: that)? {A} (?:is|are|was|were) {B}$",
         rf"^if {A} (?:was|were|is|are) {B}(?:, .*)?$",
         rf"^{A} (?:is|are|was|were|seems|feels) (?:just |a lot |much |a bit |kind of |sort of )"
         rf"?like {B}$",
         rf"^(?:how|why|in what way|in what ways) (?:is|are) {A} like {B}$",
         rf"^(?:is|are) {A} like {B}$",
         rf"^(?:\w+ )?{A} through the (?:lens|eyes|image) of {B}$",
-        rf"^(?:use |give me |draw |make |what is |what's )?(?:an? |the )?(?:analogy|metaphor) "
+        rf"^(?:use |give me |draw |make |what is |find )?(?:an? |the )?(?:analogy|metaphor) "
         rf"(?:between|for|of) {A} (?:and|to|with|from) {B}$",
+        rf"^(?:use |using )?{B} as (?:an? )?(?:metaphor|analogy|image|picture) (?:for|of) {A}$",
+        rf"^(?:(?:give|tell|offer|share|make|find|suggest|write|use)(?: me| us)? |what is "
+        rf"|what would be |is there )?(?:an? |the |some |good )*(?:analogy|analogies|metaphor"
+        rf"|metaphors|simile) (?:for|of|about) {A}$",
     ),
     *_frames(
         IntentTag.COMPARISON,
-        rf"^(?:compare|contrast|weigh|distinguish|differentiate) {A} (?:and|with|to|against|from"
-        rf"|versus|vs) {B}$",
+        rf"^(?:compare|contrast|weigh|distinguish|differentiate|distinguish between) {A} "
+        rf"(?:and|with|to|against|from|versus|vs) {B}$",
         rf"^(?:compare|contrast) {A}$",
         rf"\bdifferences? (?:between|of) {A} (?:and|from|with|vs|versus) {B}$",
-        rf"\b(?:comparison|contrast|distinction|similarities|similarity) (?:of|between) {A} "
-        rf"(?:and|with|to|vs|versus) {B}$",
+        rf"\b(?:comparison|contrast|distinction|similarities|similarity|likeness) (?:of|between)"
+        rf" {A} (?:and|with|to|vs|versus) {B}$",
         rf"^how (?:does|do|is|are|did) {A} (?:differ|different|compare|contrast|distinct"
-        rf"|stack up)(?: (?:from|with|to|against))? {B}$",
-        rf"^how (?:do|does|are|is) {A} and {B} (?:differ|compare|contrast|different)$",
-        rf"^(?:in what ways?|how) (?:is|are) {A} (?:different from|unlike|similar to) {B}$",
+        rf"|stack up)(?: (?:from|with|to|against|than))? {B}$",
+        rf"^how (?:do|does|are|is) {A} and {B} (?:differ|compare|contrast|different|alike|similar"
+        rf"|the same)(?: from each other| from one another)?$",
+        rf"^(?:in what ways?|how) (?:is|are) {A} (?:different from|different than|unlike"
+        rf"|similar to|alike to) {B}$",
+        rf"^how (?:similar|alike|different) (?:is|are) {A} (?:and|to|from|than) {B}$",
+        rf"^how {A} (?:differs|differ|is different|are different) from {B}$",
         rf"^what (?:sets|tells|distinguishes|separates|differentiates) {A} (?:apart )?from {B}$",
-        rf"^what makes {A} different from {B}$",
-        rf"^(?:is|are) {A} (?:different|distinct) from {B}$",
-        rf"^what do {A} and {B} have in common$",
+        rf"^what makes {A} (?:different|distinct) from {B}$",
+        rf"^(?:is|are) {A} (?:different|distinct) (?:from|than|to) {B}$",
+        rf"^(?:is|are) {A} (?:similar|comparable|alike) (?:to|with) {B}$",
+        rf"^(?:does|do) {A} (?:differ|vary) from {B}$",
+        rf"^(?:do|does) {A} and {B} (?:differ|compare)$",
+        rf"^what do {A} and {B} (?:have in common|share)$",
         rf"^which (?:one |of them |of the two )?\w+ [a-z' ]*?, {A} or {B}$",
-        rf"^(?:is|are) {A} and {B} (?:the same|alike|similar|different)(?: things?)?$",
-        rf"^(?:is|are) {A} the same as {B}$",
+        rf"^(?:is|are) {A} and {B} (?:the same|alike|similar|different|comparable)"
+        rf"(?: things?)?$",
+        rf"^(?:is|are) {A} (?:not )?the same (?:as|thing as) {B}$",
         rf"^which (?:is|are) \w+ (?:than the other )?[:,]? ?{A} or {B}$",
         rf"^{A} or {B}[:,] which .*$",
-        rf"^{A} (?:versus|vs) {B}$",
+        rf"^{A} and {B}[:,]? (?:what is the difference|what are the differences|how do they differ"
+        rf"|how are they different|how are they alike|how are they similar"
+        rf"|what do they have in common)(?: between them)?$",
+        rf"^(?:i |we )?(?:can not|can never|never|could never|could not|do not know how to)"
+        rf" tell {A} (?:from|and(?=.* apart$)) {B}(?: apart)?$",
+        rf"^(?:how (?:do|can|could|should|would) (?:i|you|we|one) )?tell {A} "
+        rf"(?:from|and(?=.* apart$)) {B}(?: apart)?$",
+        rf"^{A} (?:versus|vs\.?) {B}$",
         rf"^{A} compared (?:to|with) {B}$",
     ),
     *_frames(
         IntentTag.TRANSITIVE_QUERY,
         rf"^(?:how|in what way) (?:is|are|was|were) {A} {LINKED} (?:to|with) {B}$",
-        rf"^(?:how|in what way) (?:is|are|do|does) {A} and {B} (?:{LINKED}|connect|relate|link)$",
+        rf"^(?:how|in what way) (?:is|are|do|does) {A} and {B} (?:{LINKED}|connect|relate|link)"
+        rf"(?: to each other| to one another| together)?$",
         rf"^(?:how|in what way) (?:does|do|did|can|could|would|might|will) {A} (?:connect to"
-        rf"|connect with|relate to|link to|link with|lead to|lead into|tie to|turn into|grow into"
-        rf"|become|give rise to|develop into|change into|get to) {B}$",
-        rf"^how {A} (?:(?:connects|links|relates|leads|is {LINKED}|are {LINKED}) (?:to|with|into)"
-        rf"|becomes|turns into|grows into|gives rise to) {B}$",
+        rf"|connect with|relate to|link to|link with|lead to|lead into|tie to|tie into|tie in with"
+        rf"|feed into|turn into|grow into|become|give rise to|develop into|change into|get to)"
+        rf" {B}$",
+        rf"^how {A} (?:(?:connects|links|relates|leads|ties|is {LINKED}|are {LINKED}) "
+        rf"(?:to|with|into)|becomes|turns into|grows into|gives rise to) {B}$",
         rf"^(?:is|are|was|were) {A} {LINKED} (?:to|with) {B}$",
+        rf"^(?:is|are) {A} and {B} {LINKED}(?: to each other| to one another| together)?$",
         rf"^(?:is|are) there (?:a |any |some )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
         rf"^(?:what|where) (?:is|are) (?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and)"
         rf" {B}$",
-        rf"^what's (?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
         rf"^(?:trace|show|find|give|walk|follow|draw|map|explain|describe)(?: me| us)?"
         rf"(?: through)? (?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
         rf"^what (?:connects|links|relates|ties|joins|bridges) {A} (?:and|to|with) {B}$",
         rf"^what (?:leads|goes|gets you) from {A} to {B}$",
         rf"^how (?:do|does|can|could) (?:i|we|you|one) (?:get|go|move|travel) from {A} to {B}$",
         rf"^(?:does|do|can|could|will|did) {A} (?:lead|connect|link|relate) (?:to|with|into) {B}$",
+        rf"^what (?:does|do|did) {A} have to do with {B}$",
+        rf"^(?:does|do|did) {A} have (?:anything|something|much|a lot) to do with {B}$",
+        rf"^(?:connect|link|relate) {A} (?:to|with|and) {B}$",
         rf"^{A} (?:leads|connects|links|relates) (?:to|with) {B}$",
         rf"^from {A} to {B}$",
     ),
     *_frames(
         IntentTag.PROCEDURE,
         rf"^how (?:do|can|should|would|could|might|must|shall|will|does|did) (?:i|you|we|one"
-        rf"|someone|anyone|people|a person|somebody) (?:best |actually |properly |ever )?{A}$",
+        rf"|someone|anyone|people|a person|somebody) (?:best |actually |properly |ever "
+        rf"|go about )?{A}$",
         rf"\bhow to {A}$",
-        rf"^(?:(?:what are|what're|give me|list|show me|tell me|i need|walk me through) )?"
-        rf"(?:the )?(?:steps|stages|instructions|procedure|process|method|recipe|directions)"
-        rf" (?:to|for|of|in) {A}$",
-        rf"^(?:what is|what's|what are) (?:the |a |some )?(?:best |right |proper |good |easiest"
-        rf" |usual |simplest )?(?:way|ways|method|methods|means) (?:to|of|for) {A}$",
+        rf"^(?:(?:what are|give me|list|show me|tell me|i need|walk me through|what is) )?"
+        rf"(?:the )?(?:steps|stages|instructions|procedure|process|method|recipe|directions"
+        rf"|guide) (?:to|for|of|in|on) {A}$",
+        rf"^(?:what is|what are) (?:the |a |some )?(?:best |right |proper |good |easiest"
+        rf" |usual |simplest |quickest )?(?:way|ways|method|methods|means) (?:to|of|for) {A}$",
+        rf"^(?:the )?(?:best|right|proper|easiest|simplest|quickest) (?:way|ways) (?:to|of) {A}$",
+        rf"^(?:is|are) there (?:a |an |any |some )?(?:good |easy |simple |quick |best |right )?"
+        rf"(?:way|ways|method|methods|trick|tricks) (?:to|of|for) {A}$",
         rf"^walk (?:me|us) through {A}$",
         rf"^(?:teach|show) (?:me|us) (?:how )?to {A}$",
-        rf"^what (?:should|must|can|do) (?:i|we|one) do (?:to|for|about|with) {A}$",
+        rf"^learn (?:how )?to {A}$",
+        rf"^what (?:should|must|can|do) (?:i|we|one) do to {A}$",
+        rf"^(?:any |some |give me |i need |what are some |what are your )?(?:tips|advice|tricks"
+        rf"|suggestions|pointers|hints|guidance) (?:for|on|about|to) {A}$",
+        rf"^help (?:me|us) (?:to )?(?!understand |see |know |remember |recall ){A}$",
+        action=True,
+    ),
+    *_frames(
+        IntentTag.PROCEDURE,
+        rf"^what (?:should|must|can|do) (?:i|we|one) do (?:for|about|with) {A}$",
+    ),
+    *_frames(
+        IntentTag.PROCEDURE,
+        rf"^where (?:do|should|can|would) (?:i|we|one|you) (?:start|begin)"
+        rf"(?: (?:with|on|if i want to|to) {A})?$",
+        action=True,
+        absent=Absent.REFERS,
     ),
     *_frames(
         IntentTag.CAUSE,
         rf"^why(?: {A})?$",
-        rf"^what (?:causes|caused|makes|made|produces|produced|creates|brings about|drives"
-        rf"|triggers|gives rise to|leads to) {A}$",
-        rf"^(?:what is|what's|what are|what were|what was) (?:the )?(?:main |real |root "
-        rf"|underlying )?(?:cause|causes|reason|reasons|origin|origins|source) (?:of|for|behind)"
-        rf" {A}$",
-        rf"^(?:the )?(?:cause|causes|reason|reasons|origin) (?:of|for|behind) {A}$",
+        absent=Absent.REFERS,
+    ),
+    *_frames(
+        IntentTag.CAUSE,
+        rf"^what (?:causes|caused|makes|made|produces|produced|creates|brings about|brings"
+        rf"|drives|triggers|gives rise to|leads to|is responsible for) {A}$",
+        rf"^(?:what is|what are|what were|what was) (?:the )?(?:main |real |root |underlying "
+        rf"|usual )?(?:cause|causes|reason|reasons|origin|origins|source|sources) "
+        rf"(?:of|for|behind|why|that) {A}$",
+        rf"^(?:the )?(?:cause|causes|reason|reasons|origin|source) (?:of|for|behind|why) {A}$",
         rf"^how come {A}$",
-        rf"^how (?:is|are|was|were) {A} (?:made|formed|created|born|caused)$",
+        rf"^how (?:is|are|was|were) {A} (?:made|formed|created|born|caused|produced)$",
         rf"^how (?:does|do|did) {A}$",
         rf"^where (?:does|do|did) {A} come from$",
         rf"^what (?:is|are) {A} caused by$",
+        rf"^what is behind {A}$",
         rf"^(?:for )?what reason {A}$",
     ),
     *_frames(
@@ -211,81 +329,160 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:give|show|name|list|offer|provide|share|tell|find|cite|suggest)(?: me| us)? "
         rf"{FILLER}{EXAMPLE_NOUN} (?:of|for) {A}$",
         rf"^(?:what|which) (?:is|are|would be|could be|might be) {FILLER}{EXAMPLE_NOUN} of {A}$",
-        rf"^what's {FILLER}{EXAMPLE_NOUN} of {A}$",
         rf"^{FILLER}{EXAMPLE_NOUN} (?:of|for) {A}$",
         rf"^(?:is|are) there {FILLER}{EXAMPLE_NOUN} of {A}$",
-        rf"^{A},? (?:for example|for instance|such as what|e g)$",
+        rf"^{A},? (?:for example|for instance|such as what|e g|like what)$",
         rf"^(?:for example|for instance),? {A}$",
         rf"^illustrate {A}(?: (?:with|by|using) {FILLER}{EXAMPLE_NOUN})?$",
+        rf"^(?:name|list|mention|cite)(?: me| us)? (?:{QUANTITY} )?(?!.*\b(?:about|regarding)\b)"
+        rf"{A}$",
+        rf"^(?:give|show|tell)(?: me| us)? {QUANTITY} (?!.*\b(?:about|regarding|on)\b){A}$",
+        rf"^what (?:are|is) (?:some|a few|several|the) (?:kinds|types|sorts|varieties|species"
+        rf"|forms) of {A}$",
+        rf"^what (?:kinds|types|sorts|varieties) of {A} (?:are there|exist|do you know)$",
+        rf"^what are (?:some|a few) {A}$",
+    ),
+    *_frames(
+        IntentTag.EXAMPLE,
+        rf"^(?:(?:give|show|tell|offer|provide)(?: me| us)? )?{FILLER}{EXAMPLE_NOUN}(?: {A})?$",
+        rf"^(?:such as|like what|for instance|for example)(?: {A})?$",
+        absent=Absent.REFERS,
     ),
     *_frames(
         IntentTag.VERIFICATION,
-        rf"^(?:is|isn't) it (?:true|correct|right|so|the case|a fact|accurate|false)"
-        rf" (?:that |whether |if )?{A}$",
+        rf"^(?:is|is not) it (?:true|correct|right|so|the case|a fact|accurate|false|possible"
+        rf"|likely) (?:that |whether |if |for )?{A}$",
         rf"^(?:true|right|correct|fact|yes) or (?:false|wrong|not|incorrect|fiction|no)[:,]? {A}$",
         rf"^(?:verify|confirm|check|prove|validate)(?: for me)? (?:that |whether |if )?{A}$",
-        rf"^(?:am i right|is it right|would i be right) (?:that|to say that|in thinking that) {A}$",
+        rf"^(?:am i right|is it right|would i be right|am i correct|am i wrong) (?:that"
+        rf"|to say that|in thinking that|in saying that|to think that) {A}$",
+        rf"^whether {A}$",
+    ),
+    *_frames(
+        IntentTag.VERIFICATION,
+        r"^(?:is|is not|was) (?:that|it|this)(?: (?:true|right|correct|so|accurate|a fact|false"
+        r"|the case))?$",
+        absent=Absent.REFERS,
+    ),
+    *_frames(
+        IntentTag.VERIFICATION,
         rf"^{AUX} {A}$",
-        rf"^{A},? (?:right|correct|true|isn't it|aren't they|yes or no)$",
+        rf"^{A},? (?:right|correct|true|is not it|are not they|is it not|are they not|yes or no"
+        rf"|is that right|is that true|is that correct|am i right|am i correct|or not|yes|no"
+        rf"|do they|does it|is it|are they|did it|was it|were they|can it|can they)$",
     ),
     *_frames(
         IntentTag.NARRATIVE,
         rf"\btell (?:me|us)(?: (?:a|the|some|one|a little|more|everything|something|anything"
-        rf"|all|a bit|a short))?(?: (?:story|stories|tale|tales|bit|more))? (?:about|of|on"
-        rf"|regarding) {A}$",
+        rf"|all|a bit|a short|a little bit|a few things))?(?: (?!{REQUEST_NOUNS}\b)\w+)?"
+        rf"(?: you know| you can)?(?: (?:story|stories|tale|tales|bit|more|things|facts"
+        rf"|history))? (?:about|of|on|regarding) {A}$",
         rf"^(?:describe|depict|portray|characterize|sketch|narrate|recount|discuss|explore"
-        rf"|summarize|summarise) {A}$",
+        rf"|summarize|summarise|present) {A}$",
         rf"\b(?:talk|speak|chat|write|say something|say a little|say more|say a bit"
-        rf"|say a few words)(?: to me| with me| to us)? (?:about|of|on|regarding) {A}$",
-        rf"^(?:hear|learn|know|read) (?:more |something |a bit |a little )?(?:about|on) {A}$",
+        rf"|say a few words|share something|share a bit|share a little|share more)"
+        rf"(?: (?!{REQUEST_NOUNS}\b)\w+)?(?: to me| with me| to us)? (?:about|of|on|regarding)"
+        rf" {A}$",
+        rf"^(?:hear|learn|know|read) (?:more |something |a bit |a little |everything |all )?"
+        rf"(?:about|on) {A}$",
         rf"^what (?:can|could|would|do) you (?:tell|say|share|know)(?: me| us)? (?:about|of"
         rf"|regarding) {A}$",
+        rf"^what you (?:know|can tell me|can say) about {A}$",
         rf"^(?:a |the )?(?:story|stories|tale|tales|history) (?:of|about) {A}$",
-        rf"^(?:what is|what's|what are) (?:the )?(?:story|stories|tale|history) (?:of|about|behind)"
+        rf"^(?:what is|what are) (?:the )?(?:story|stories|tale|history) (?:of|about|behind)"
         rf" {A}$",
+        rf"^(?:give me |write |tell me |share |compose |make up |invent )?(?:an? |the |one )?"
+        rf"(?:short |little |quick |brief |small |general )?(?:overview|account|summary"
+        rf"|description|portrait|background|story|tale|poem) (?:of|about|on) {A}$",
         rf"^what (?:is|are|was|were) {A} like$",
-        rf"^(?:more|anything|something) (?:about|on) {A}$",
+        rf"^(?:more|anything|something)(?: (?!{REQUEST_NOUNS}\b)\w+)? (?:about|on) {A}$",
+        rf"^(?:i am|we are) (?:really |so |very )?(?:curious|interested|fascinated)"
+        rf" (?:about|in|by) {A}$",
+    ),
+    *_frames(
+        IntentTag.NARRATIVE,
+        r"^(?:tell (?:me|us) more|go on|keep going|say more|and then)$",
+        absent=Absent.REFERS,
     ),
     *_frames(
         IntentTag.DEFINITION,
         rf"^what (?:does|do|did) {A} (?:mean|stand for|signify|refer to)$",
         rf"^what (?:do|does|did) (?:we|you|they|people|one|i|someone) mean (?:by|with) {A}$",
-        rf"^what(?:'s| is) meant by {A}$",
+        rf"^what is meant by {A}$",
         rf"\b(?:meaning|definition|sense|significance) of {A}$",
-        rf"^(?:what|who)(?: is| are| was| were|'s|s)(?: exactly| really| actually)? {A}$",
+        rf"^(?:what|who)(?: is| are| was| were)?(?: exactly| really| actually)? {A}$",
         rf"^(?:define|explain|clarify|interpret|unpack|elucidate) {A}$",
         rf"^(?:what|who) {A} (?:is|are|means|mean|was|were)$",
         rf"^{A} means what$",
-        rf"^(?:what|which) (?:kind|sort|type) of (?:thing |word |concept |being |person )?"
-        rf"(?:is|are) {A}$",
+        rf"^(?:what|which) (?:kind|sort|type) of (?:thing |word |concept |being |person |animal"
+        rf" |creature )?(?:is|are) {A}$",
+        rf"^what (?:does|do) {A} do$",
+        rf"^{A} (?:meaning|definition)$",
+        rf"^(?:i do not|i never|i can not|i still do not) (?:really )?(?:understand|get|know)"
+        rf" {A}$",
+        rf"^help (?:me|us) (?:to )?understand {A}$",
+    ),
+    Frame(
+        IntentTag.CORRECTION,
+        rf"^{A} (?:is|are|was|were) {B}$",
+        question=False,
+        strict=True,
+        statement=True,
+    ),
+    Frame(IntentTag.VERIFICATION, rf"^{A} (?:is|are|was|were) {B}$", question=True, strict=True),
+    Frame(
+        IntentTag.VERIFICATION,
+        r"^(?!(?:what|why|how|who|whom|which|where|when|whose)\b)"
+        r"(?P<a>[a-z']+(?: (?!and\b|or\b)[a-z']+){2,})$",
+        question=True,
+        strict=True,
+        min_content=2,
     ),
 )
 """Every sentence form, most specific first; the first whose form covers a clause wins."""
 
-_LEADS = re.compile(
-    r"^(?:(?:hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also)"
-    r"\b[\s,;:.!-]*)+"
+INTERJECTIONS = (
+    "hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also|cool|great"
+    "|nice|wow|sure|yes|yeah"
 )
+_LEADS = re.compile(rf"^(?:(?:{INTERJECTIONS})\b[\s,;:.!?-]*)+")
 _WRAPPERS = re.compile(
     r"^(?:please |kindly "
-    r"|(?:can|could|would|will) (?:you|u) (?:please )?"
-    r"|(?:(?:i|we) (?:need|want|would like|wish|wonder|am wondering|am curious)|i'd like"
-    r"|we'd like|i'm wondering|i'm curious)(?: (?:you )?to)? "
-    r"|(?:know|understand|see|ask you) (?=what|why|how|who|whether|if|which)"
-    r"|(?:tell|show|explain to|teach|remind) (?:me|us) (?=what|why|how|who|whether|if|which)"
-    r"|(?:explain|describe) (?=what|why|how|who|whether|if|which)"
+    r"|(?:can|could|would|will) (?:you|u) (?:please )?(?!say |think )"
+    r"|(?:i|we) (?:need|want|would like|would love|wish)(?: (?:you )?to)? "
+    r"|(?:i|we) (?:have |had |do not |did not |never |really |always |still |just |often "
+    r"|sometimes |am |was |were |have always |have never |have not |can not )*(?:know|knew"
+    r"|known|understand|understood|get|got|see|wonder|wondered|wondering|been wondering"
+    r"|curious|not sure|unsure|forget|forgot|remember|want to know|would like to know"
+    r"|need to know) (?:about )?(?=what |why |how |who |whether |if |which |where |when )"
+    r"|(?:i have |i had )?no idea (?=what |why |how |who |whether |if |which |where |when )"
+    r"|(?:know|understand|see|ask you|find out|learn) (?=what |why |how |who |whether |if "
+    r"|which |where |when )"
+    r"|(?:tell|show|explain to|teach|remind|let) (?:me|us)(?: know)? (?=what |why |how |who "
+    r"|whether |if |which |where |when )"
+    r"|(?:explain|describe|clarify) (?=what |why |how |who |whether |if |which |where |when )"
+    r"|help (?:me|us) (?:to )?understand (?=what |why |how |who |whether |if |which )"
     r"|how (?:would|do|can|could|should|might) (?:you|we|one|i) (?=(?:describe|define|explain"
     r"|characterize|summarize|summarise) )"
-    r"|(?:do you know|any idea|have you any idea|let me know) )"
+    r"|(?:do you know|any idea|have you any idea|do you have any idea|let me know) "
+    r"|(?:i|we) (?:think|believe|guess|suppose|reckon|bet|feel like|heard|have heard|read"
+    r"|was told|were told|am sure|am pretty sure|am fairly sure)(?: that)? (?!of |about |so$)"
+    r"|(?:someone|somebody|people|they) (?:told me|tell me|say|said)(?: that)? "
+    r"|correct me if i am wrong,? (?:but )?"
+    r"|(?:do|did) you think(?: that)? "
+    r"|would you say(?: that)? )"
 )
 _TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\"'`]|\bplease\b)+$")
 _QUOTES = re.compile(r"[\"`\u201c\u201d]|(?<!\w)'|'(?!\w)")
 _CORRECTION_LEAD = re.compile(
-    r"^(?:(?:no|nope|nah|wrong|incorrect|not quite|not really|not so|not true|actually"
-    r"|correction|in fact)\b"
-    r"|(?:that's|that is|this is|it's|it is|you're|you are|you were) (?:wrong|incorrect"
-    r"|not right|not correct|mistaken|not true)\b"
-    r"|i think you(?:'re| are) (?:wrong|mistaken)\b)[\s,;:.!-]*"
+    r"^(?:(?:no|nope|nah|wrong|incorrect|not quite|not really|not so|not true|not exactly"
+    r"|false|untrue|actually|correction|in fact|i disagree)\b"
+    r"|(?:that|this|it|you|that answer) (?:is|are|was|were) (?:wrong|incorrect|not right"
+    r"|not correct|mistaken|not true|false|not it)\b"
+    r"|(?:you|i think you) (?:got|have|had|are getting) (?:it|that|this) (?:all )?wrong\b"
+    r"|i think you (?:are|were) (?:wrong|mistaken)\b"
+    r"|i do not think (?:so|that is (?:right|true|correct)|you are right)\b"
+    r"|(?:let me|i have to|i must|allow me to) correct you\b)[\s,;:.!-]*"
 )
 _COPULA = re.compile(r"\b(?:is|are|was|were) ")
 _SLOT_NOISE = re.compile(
@@ -296,24 +493,33 @@ _SLOT_NOISE = re.compile(
 
 @dataclass(frozen=True)
 class IntentResult:
-    """The classified intent, the subject (if any), other content terms, and a claim."""
+    """The classified intent, the subject (if any), other content terms, a correction's claim,
+    and the statement a VERIFICATION checks."""
 
     intent: IntentTag
     subject: str | None
     terms: tuple[str, ...]
     claim: str | None
+    checked: str | None = None
 
 
 @dataclass(frozen=True)
 class Reading:
-    """A clause read by form: its intent and the text of each subject slot, in order."""
+    """A prompt read by form: its intent, the text of each subject slot in order, a
+    correction's claim, whether slot ``a`` opens with its verb, whether it is a plain
+    statement, and the sentence a slot that refers back takes its referent from."""
 
     intent: IntentTag
     slots: tuple[str, ...]
     claim: str | None = None
+    action: bool = False
+    statement: bool = False
+    referent: str | None = None
 
 
-def _clean_slot(text: str) -> str:
+def clean_slot(text: str) -> str:
+    """A slot's text without ``the word``, ``the term`` and ``a kind of`` (they name what
+    follows)."""
     return _SLOT_NOISE.sub(" ", text)
 
 
@@ -325,11 +531,23 @@ def _strip(pattern: re.Pattern[str], text: str) -> str:
         text = text[found.end() :]
 
 
-def prepare(normalized: str) -> str:
-    """The clause a prompt's form is read from: no quotes, leads, polite wrappers or tail."""
-    clause = _TRAILING.sub("", _QUOTES.sub("", normalized))
-    clause = _strip(_LEADS, clause)
-    return _TRAILING.sub("", _strip(_WRAPPERS, clause))
+def unwrap(clause: str) -> str:
+    """*clause* without leading interjections and polite wrappers, in turn, until neither
+    is left; a wrapper before ``if`` makes it ``whether`` (``tell me if A``)."""
+    while True:
+        stripped = _strip(_LEADS, clause)
+        unwrapped = _strip(_WRAPPERS, stripped)
+        if unwrapped != stripped and unwrapped.startswith("if "):
+            unwrapped = "whether " + unwrapped[3:]
+        if unwrapped == clause:
+            return clause
+        clause = unwrapped
+
+
+def prepare(text: str) -> str:
+    """The clause a sentence's form is read from: no quotes, leads, polite wrappers or tail."""
+    clause = _TRAILING.sub("", _QUOTES.sub("", text))
+    return _TRAILING.sub("", unwrap(clause))
 
 
 def first_word(clause: str) -> str:
@@ -343,72 +561,183 @@ def frames_for(lead: str) -> tuple[Frame, ...]:
     return tuple(f for f in FRAMES if f.lead_words is None or lead in f.lead_words)
 
 
-def read_clause(clause: str) -> Reading:
+def reading_of(frame: Frame, slots: tuple[str, ...]) -> Reading:
+    """The reading a frame gives: a plain statement's claim is its slot ``b``."""
+    claim = slots[1] if frame.statement and len(slots) > 1 else None
+    return Reading(frame.intent, slots, claim, frame.action, frame.statement)
+
+
+def read_clause(clause: str, question: bool = False) -> Reading:
     """The first frame whose form covers *clause*; UNKNOWN over the whole clause otherwise.
 
     Only the frames that can start with the clause's first word are tried; the others
     cannot cover it, so the first that does is the same.
     """
     for frame in frames_for(first_word(clause)):
+        if not frame.applies_to(question):
+            continue
         slots = frame.slots(clause)
         if slots is not None:
-            return Reading(frame.intent, slots)
+            return reading_of(frame, slots)
     return Reading(IntentTag.UNKNOWN, (clause,) if clause else ())
 
 
+def _claim_split(sentence: str) -> Reading:
+    """A correction's subject and claim in *sentence*: around its first copula, else after
+    its first content word."""
+    copula = _COPULA.search(sentence)
+    if copula is not None:
+        claim = sentence[copula.end() :].strip()
+        return Reading(IntentTag.CORRECTION, (sentence[: copula.start()], claim), claim or None)
+    for found in re.finditer(r"[^\W\d_]+(?:'[^\W\d_]+)?", sentence):
+        if content_terms((found.group(0),)):
+            claim = sentence[found.end() :].strip(" ,;:")
+            return Reading(IntentTag.CORRECTION, (sentence[: found.end()], claim), claim or None)
+    return Reading(IntentTag.CORRECTION, (sentence,) if sentence else ())
+
+
+def _is_request(reading: Reading) -> bool:
+    return reading.intent is not IntentTag.UNKNOWN and not reading.statement
+
+
 def _read_correction(rest: str) -> Reading:
-    if rest:
-        inner = read_clause(prepare(rest))
-        if inner.intent is not IntentTag.UNKNOWN:
-            return inner
-    copula = _COPULA.search(rest)
-    if copula is None:
-        return Reading(IntentTag.CORRECTION, (rest,) if rest else ())
-    claim = rest[copula.end() :].strip()
-    return Reading(IntentTag.CORRECTION, (rest[: copula.start()], claim), claim or None)
+    if not rest:
+        return Reading(IntentTag.CORRECTION, ())
+    inner = read_sentences(rest)
+    if _is_request(inner) or inner.intent is IntentTag.CORRECTION:
+        return inner
+    sentences = [s.clause for s in split_sentences(rest, prepare)]
+    stated = next((s for s in sentences if content_terms(tokenize(s))), "")
+    return _claim_split(stated)
 
 
-@functools.lru_cache(maxsize=4096)
-def read(normalized: str) -> Reading:
-    """Read a normalised prompt: a correction lead first, then the frames.
+def _pick(readings: list[tuple[Sentence, Reading]]) -> int:
+    """The index of the sentence that decides: the last question a form covers, else the
+    first request, else the first sentence a form covers, else the first."""
+    for index in range(len(readings) - 1, -1, -1):
+        sentence, reading = readings[index]
+        if sentence.question and reading.intent is not IntentTag.UNKNOWN:
+            return index
+    for index, (_, reading) in enumerate(readings):
+        if _is_request(reading):
+            return index
+    for index, (_, reading) in enumerate(readings):
+        if reading.intent is not IntentTag.UNKNOWN:
+            return index
+    return 0
 
-    A reading depends on the text alone, so the latest 4,096 are kept: a script run
-    under several registers, or a prompt a user repeats, is read once.
-    """
-    clause = prepare(normalized)
+
+def _referent(sentences: list[Sentence], chosen: int) -> str | None:
+    """The nearest other sentence with a content word, those before *chosen* first."""
+    order = list(range(chosen - 1, -1, -1)) + list(range(chosen + 1, len(sentences)))
+    for index in order:
+        if content_terms(tokenize(sentences[index].clause)):
+            return sentences[index].clause
+    return None
+
+
+def read_sentences(text: str) -> Reading:
+    """Read *text* sentence by sentence; the sentence :func:`_pick` chooses decides, and a
+    slot of it that refers back takes the nearest other sentence as its referent."""
+    sentences = split_sentences(text, prepare)
+    if not sentences:
+        return Reading(IntentTag.UNKNOWN, ())
+    readings = [(s, read_clause(s.clause, s.question)) for s in sentences]
+    chosen = _pick(readings)
+    reading = readings[chosen][1]
+    if len(sentences) == 1:
+        return reading
+    if reading.intent is IntentTag.UNKNOWN:
+        slots = tuple(s.clause for s in sentences if s.clause)
+        return Reading(IntentTag.UNKNOWN, slots)
+    referent = _referent(sentences, chosen)
+    return Reading(
+        reading.intent, reading.slots, reading.claim, reading.action, reading.statement, referent
+    )
+
+
+def read_text(text: str) -> Reading:
+    """Read the reading text of a prompt: a correction lead first, then its sentences."""
+    clause = unwrap(_QUOTES.sub("", text))
     lead = _CORRECTION_LEAD.match(clause)
     if lead is not None:
-        return _read_correction(_strip(_CORRECTION_LEAD, clause))
-    return read_clause(clause)
+        return _read_correction(_TRAILING.sub("", _strip(_CORRECTION_LEAD, clause)))
+    return read_sentences(clause)
 
 
-def match_intent(normalized: str) -> IntentTag:
+class Reader:
+    """Reads prompts against one lexicon (which words it holds decides what is misspelt).
+
+    A reading depends on the text alone, so the latest 4,096 are kept: a script run under
+    several registers, or a prompt a user repeats, is read once.
+    """
+
+    def __init__(self, known: Callable[[str], bool]) -> None:
+        self.known = known
+        self.read = functools.lru_cache(maxsize=4096)(self._read)
+
+    def _read(self, normalized: str) -> Reading:
+        return read_text(reading_text(normalized, self.known))
+
+
+_READERS: dict[int, tuple[Lexicon | None, Reader]] = {}
+
+
+def reader_for(lexicon: Lexicon | None) -> Reader:
+    """The reader of *lexicon*, built once per lexicon object (None: a lexicon of no words)."""
+    kept = _READERS.get(id(lexicon))
+    if kept is None or kept[0] is not lexicon:
+        known = (lambda word: lexicon.lookup(word) is not None) if lexicon else (lambda _: False)
+        kept = _READERS[id(lexicon)] = (lexicon, Reader(known))
+    return kept[1]
+
+
+def read(normalized: str, lexicon: Lexicon | None = None) -> Reading:
+    """Read a normalised prompt (see :class:`Reader`)."""
+    return reader_for(lexicon).read(normalized)
+
+
+def match_intent(normalized: str, lexicon: Lexicon | None = None) -> IntentTag:
     """The intent a normalised prompt's form signals."""
-    return read(normalized).intent
+    return read(normalized, lexicon).intent
 
 
-def _slot_terms(slot: str, lexicon: Lexicon | None) -> tuple[str, ...]:
-    terms = content_terms(tokenize(_clean_slot(slot)))
-    if lexicon is None:
-        return terms
-    known = tuple(t for t in terms if lexicon.lookup(t) is not None)
-    return known + tuple(t for t in terms if t not in known)
+def _referent_terms(
+    reading: Reading, lexicon: Lexicon | None, context: str | None
+) -> tuple[str, ...]:
+    if reading.referent is not None:
+        return slot_terms(clean_slot(reading.referent), lexicon, action=False)
+    return (context,) if context else ()
 
 
 def classify_intent(
-    normalized: str, tokens: tuple[str, ...], lexicon: Lexicon | None = None
+    normalized: str,
+    tokens: tuple[str, ...],
+    lexicon: Lexicon | None = None,
+    context: str | None = None,
 ) -> IntentResult:
-    """Classify a normalised turn; the subject is the first slot's first lexicon term.
+    """Classify a normalised turn; the subject is the first of its terms.
 
-    Terms are every slot's content words, slot by slot, known lemmas first within a
-    slot; *tokens* are accepted for the pipeline's call shape and read from *normalized*.
+    Terms are every slot's content words, slot by slot (docs/intents.md § Subjects): a
+    slot that refers back takes its referent (another sentence of the prompt, else
+    *context*, the session's latest subject) in its place. *tokens* are accepted for the
+    pipeline's call shape and read from *normalized*.
     """
     del tokens
-    reading = read(normalized)
+    reading = read(normalized, lexicon)
     terms: dict[str, None] = {}
-    for slot in reading.slots:
-        for term in _slot_terms(slot, lexicon):
+    for index, slot in enumerate(reading.slots):
+        cleaned = clean_slot(slot)
+        action = reading.action and index == 0
+        words = slot_terms(cleaned, lexicon, action=action)
+        if not words or subject_pronoun(cleaned, lexicon):
+            for term in _referent_terms(reading, lexicon, context):
+                terms.setdefault(term, None)
+        for term in words:
             terms.setdefault(term, None)
     ordered = tuple(terms)
     subject = ordered[0] if ordered else None
-    return IntentResult(reading.intent, subject, ordered, reading.claim)
+    checked = None
+    if reading.intent is IntentTag.VERIFICATION:
+        checked = " ".join(s for s in (reading.referent, *reading.slots) if s)
+    return IntentResult(reading.intent, subject, ordered, reading.claim, checked)
