@@ -6,7 +6,10 @@ from __future__ import annotations
 from reference.lexicon import Lexicon
 from reference.truth.text import STOPWORDS, tokenize, word_base
 
-VERB_MARKERS = frozenset("i we you they it to".split())
+GENERIC_AGENTS = frozenset("people person someone somebody anyone everyone humans".split())
+"""Words for whoever does something: they go after a slot's other words, like verbs."""
+
+VERB_MARKERS = frozenset("i we you they it to".split()) | GENERIC_AGENTS
 """The word after one of these (past :data:`SKIPPED` words) is a verb by position."""
 
 SKIPPED = frozenset(
@@ -30,14 +33,16 @@ def _content(token: str) -> str | None:
     return base
 
 
-def slot_terms(text: str, lexicon: Lexicon | None, *, action: bool) -> tuple[str, ...]:
+def slot_terms(
+    text: str, lexicon: Lexicon | None, *, action: bool, verbs_move: bool = True
+) -> tuple[str, ...]:
     """The content words of a slot, once each: the words that are not verbs by position
-    first, then those that are; within each, as written; then known lemmas before
-    unknown words (a stable reordering).
+    (nor :data:`GENERIC_AGENTS`) first, then those that are; within each, as written; then
+    known lemmas before unknown words (a stable reordering).
 
     A content word is a verb by position when the word before it (past :data:`SKIPPED`
-    words) is in :data:`VERB_MARKERS`, or, in an *action* slot, when it is the slot's
-    first word.
+    words) is in :data:`VERB_MARKERS` (unless *verbs_move* is False: in a CAUSE the verb is
+    what happens), or, in an *action* slot, when it is the slot's first word.
     """
     others: list[str] = []
     verbs: list[str] = []
@@ -48,7 +53,8 @@ def slot_terms(text: str, lexicon: Lexicon | None, *, action: bool) -> tuple[str
             if token not in SKIPPED:
                 previous = token
             continue
-        verb = previous in VERB_MARKERS or (action and position == 0)
+        by_position = previous in VERB_MARKERS and verbs_move
+        verb = by_position or (action and position == 0) or base in GENERIC_AGENTS
         (verbs if verb else others).append(base)
         previous = base
     ordered = tuple(dict.fromkeys(others + verbs))

@@ -149,7 +149,9 @@ GREETINGS = (
     r"^(?:how are you(?: doing)?(?: today)?|how is it going|how are things|what is up"
     r"|what is new|good (?:morning|afternoon|evening|night|day)|nice to meet you"
     r"|thank you(?: so much| very much)?|thanks(?: a lot| so much)?|see you(?: later)?|bye"
-    r"|goodbye|have a nice day|how do you do|hello there|hi there|hey there)$"
+    r"|goodbye|have a nice day|how do you do|hello there|hi there|hey there|what is your name"
+    r"|who are you|what are you|how old are you|where are you from|what can you do"
+    r"|are you (?:a robot|human|real|there))$"
 )
 
 FRAMES: tuple[Frame, ...] = (
@@ -169,15 +171,23 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:did|have|had) {USER} (?:ever |already |just )?(?:say|said|mention|mentioned|tell"
         rf"|told|talk|talked|ask|asked|bring up|brought up)(?: you| to you)?"
         rf"(?: anything| something)?(?: about| of| regarding)? {A}{SINCE}$",
-        rf"^(?:do|did|can|could|will|would) you (?:still |even )?(?:remember|recall) "
+        rf"^(?:(?:do|did|can|could|will|would) )?you (?:still |even )?(?:remember|recall) "
         rf"(?:what|that|when|how|whatever) {USER} {SPEECH} (?:about|of|regarding) {A}{SINCE}$",
-        rf"^(?:do|did|can|could|will|would) you (?:still |even )?(?:remember|recall) {A}{SINCE}$",
+        rf"^(?:(?:do|did|can|could|will|would) )?you (?:still |even )?(?:remember|recall) {A}"
+        rf"{SINCE}$",
         rf"^what do you (?:remember|recall) (?:about|of|regarding) {A}$",
         rf"^what (?:did|have) you (?:say|said|tell|told)(?: me| us)? (?:about|of|regarding) {A}$",
         rf"^(?:remember|recall) (?:what|everything|anything) {USER} {SPEECH}"
         rf"(?: (?:about|of|regarding) {A})?{SINCE}$",
         rf"^(?:remember|recall) (?!is |are |was |were ){A}{SINCE}$",
         rf"^remind (?:me|us) (?:about|of) {A}$",
+        rf"^(?:repeat|recap|summarize|summarise|list|go over|go back to|go back over)"
+        rf"(?: to me| for me)? (?:what|everything|all) {USER} (?:have |had )?{SPEECH}"
+        rf"(?: (?:about|of|regarding) {A})?{SINCE}$",
+        rf"^what (?:was|were|is|are) my (?:question|questions|point|points|comment|comments"
+        rf"|claim|claims|words|message|answer|idea) (?:about|on|regarding|concerning) {A}$",
+        rf"^what (?:did|have) {USER} (?:say|said|tell you|told you) (?:that )?{A} (?:is|was|are"
+        rf"|were|meant|means)$",
     ),
     *_frames(
         IntentTag.FRAME_TRANSFER,
@@ -187,14 +197,22 @@ FRAMES: tuple[Frame, ...] = (
         rf"|envision|visualize|visualise|frame|paint|present|cast|explain|reimagine|talk about"
         rf"|tell me about|write about) {A} (?:as|like) "
         rf"(?:if it were |though it were |if it was |being )?{B}$",
-        rf"^(?:what if|suppose|imagine|pretend|let us say|let us imagine|let us suppose|say"
-        rf"|what would happen if)(?: that)? {A} (?:is|are|was|were) {B}$",
+        rf"^(?:what if|suppose|imagine|pretend|let us say|let us imagine|let us suppose"
+        rf"|let us pretend|say|what would happen if)(?: that)? {A} (?:is|are|was|were) {B}$",
         rf"^if {A} (?:was|were|is|are) {B}(?:, .*)?$",
+        rf"^what would {A} be (?:like )?if (?:it|they|he|she) (?:was|were) {B}$",
+        rf"^(?:compare|liken) {A} (?:to|with) {B},? (?:like|as|in|using|with) (?:a |an )?"
+        rf"(?:metaphor|analogy|image)$",
         rf"^{A} (?:is|are|was|were|seems|feels) (?:just |a lot |much |a bit |kind of |sort of )"
         rf"?like {B}$",
         rf"^(?:how|why|in what way|in what ways) (?:is|are) {A} like {B}$",
         rf"^(?:is|are) {A} like {B}$",
-        rf"^(?:\w+ )?{A} through the (?:lens|eyes|image) of {B}$",
+        rf"^(?:\w+ )?{A} through the (?:lens|eyes|image|metaphor|idea) of {B}$",
+        rf"^(?:\w+ )?{A} in the (?:language|words|voice|style) of {B}$",
+        rf"^what (?:kind|sort|type) of {B} would {A} be$",
+        rf"^use (?:an? )?(?:metaphor|analogy|image|simile) (?:to (?:explain|describe|show)|for"
+        rf"|about) {A}$",
+        rf"^(?:explain|describe) {A} (?:using|with) {B} as (?:an? )?(?:metaphor|analogy|image)$",
         rf"^(?:use |give me |draw |make |what is |find )?(?:an? |the )?(?:analogy|metaphor) "
         rf"(?:between|for|of) {A} (?:and|to|with|from) {B}$",
         rf"^(?:use |using )?{B} as (?:an? )?(?:metaphor|analogy|image|picture) (?:for|of) {A}$",
@@ -208,19 +226,21 @@ FRAMES: tuple[Frame, ...] = (
         rf"(?:and|with|to|against|from|versus|vs) {B}$",
         rf"^(?:compare|contrast) {A}$",
         rf"\bdifferences? (?:between|of) {A} (?:and|from|with|vs|versus) {B}$",
-        rf"\b(?:comparison|contrast|distinction|similarities|similarity|likeness) (?:of|between)"
+        rf"\b(?:comparison|contrast|distinction|similarities|similarity|likeness|likenesses)"
+        rf" (?:of|between)"
         rf" {A} (?:and|with|to|vs|versus) {B}$",
         rf"^how (?:does|do|is|are|did) {A} (?:differ|different|compare|contrast|distinct"
         rf"|stack up)(?: (?:from|with|to|against|than))? {B}$",
         rf"^how (?:do|does|are|is) {A} and {B} (?:differ|compare|contrast|different|alike|similar"
         rf"|the same)(?: from each other| from one another)?$",
-        rf"^(?:in what ways?|how) (?:is|are) {A} (?:different from|different than|unlike"
-        rf"|similar to|alike to) {B}$",
+        rf"^(?:in what ways?|how) (?:is|are) {A} (?:different from|different than|different to"
+        rf"|unlike|similar to|alike to) {B}$",
         rf"^how (?:similar|alike|different) (?:is|are) {A} (?:and|to|from|than) {B}$",
         rf"^how {A} (?:differs|differ|is different|are different) from {B}$",
         rf"^what (?:sets|tells|distinguishes|separates|differentiates) {A} (?:apart )?from {B}$",
         rf"^what makes {A} (?:different|distinct) from {B}$",
         rf"^(?:is|are) {A} (?:different|distinct) (?:from|than|to) {B}$",
+        rf"^{A} (?:differs?|is different|are different) from {B}(?: in what ways?| how)?$",
         rf"^(?:is|are) {A} (?:similar|comparable|alike) (?:to|with) {B}$",
         rf"^(?:does|do) {A} (?:differ|vary) from {B}$",
         rf"^(?:do|does) {A} and {B} (?:differ|compare)$",
@@ -231,19 +251,21 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:is|are) {A} (?:not )?the same (?:as|thing as) {B}$",
         rf"^which (?:is|are) \w+ (?:than the other )?[:,]? ?{A} or {B}$",
         rf"^{A} or {B}[:,] which .*$",
+        rf"^which\b[a-z' ]*?[:,] {A} or {B}$",
         rf"^{A} and {B}[:,]? (?:what is the difference|what are the differences|how do they differ"
         rf"|how are they different|how are they alike|how are they similar"
-        rf"|what do they have in common)(?: between them)?$",
+        rf"|what do they have in common|similar or different|same or different|alike or different"
+        rf"|the same or not|how do they compare)(?: between them)?$",
         rf"^(?:i |we )?(?:can not|can never|never|could never|could not|do not know how to)"
         rf" tell {A} (?:from|and(?=.* apart$)) {B}(?: apart)?$",
         rf"^(?:how (?:do|can|could|should|would) (?:i|you|we|one) )?tell {A} "
         rf"(?:from|and(?=.* apart$)) {B}(?: apart)?$",
-        rf"^{A} (?:versus|vs\.?) {B}$",
+        rf"^(?:what is |what about )?{A} (?:versus|vs\.?) {B}$",
         rf"^{A} compared (?:to|with) {B}$",
     ),
     *_frames(
         IntentTag.TRANSITIVE_QUERY,
-        rf"^(?:how|in what way) (?:is|are|was|were) {A} {LINKED} (?:to|with) {B}$",
+        rf"^(?:how|why|in what way) (?:is|are|was|were) {A} {LINKED} (?:to|with) {B}$",
         rf"^(?:how|in what way) (?:is|are|do|does) {A} and {B} (?:{LINKED}|connect|relate|link)"
         rf"(?: to each other| to one another| together)?$",
         rf"^(?:how|in what way) (?:does|do|did|can|could|would|might|will) {A} (?:connect to"
@@ -264,6 +286,10 @@ FRAMES: tuple[Frame, ...] = (
         rf"^how (?:do|does|can|could) (?:i|we|you|one) (?:get|go|move|travel) from {A} to {B}$",
         rf"^(?:does|do|can|could|will|did) {A} (?:lead|connect|link|relate) (?:to|with|into) {B}$",
         rf"^what (?:does|do|did) {A} have to do with {B}$",
+        rf"^what (?:is|has) {A} got to do with {B}$",
+        rf"^what (?:turns|changes|makes|transforms) {A} into {B}$",
+        rf"^(?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
+        rf"^connect the dots (?:between|from) {A} (?:and|to) {B}$",
         rf"^(?:does|do|did) {A} have (?:anything|something|much|a lot) to do with {B}$",
         rf"^(?:connect|link|relate) {A} (?:to|with|and) {B}$",
         rf"^{A} (?:leads|connects|links|relates) (?:to|with) {B}$",
@@ -271,9 +297,15 @@ FRAMES: tuple[Frame, ...] = (
     ),
     *_frames(
         IntentTag.PROCEDURE,
+        r"^how (?:do|should|can|would|could) (?:i|we|one|you) (?:start|begin|get started)$",
+        action=True,
+        absent=Absent.REFERS,
+    ),
+    *_frames(
+        IntentTag.PROCEDURE,
         rf"^how (?:do|can|should|would|could|might|must|shall|will|does|did) (?:i|you|we|one"
         rf"|someone|anyone|people|a person|somebody) (?:best |actually |properly |ever "
-        rf"|go about )?{A}$",
+        rf"|go about |get better at |get good at |become better at |improve at |improve )?{A}$",
         rf"\bhow to {A}$",
         rf"^(?:(?:what are|give me|list|show me|tell me|i need|walk me through|what is) )?"
         rf"(?:the )?(?:steps|stages|instructions|procedure|process|method|recipe|directions"
@@ -283,13 +315,17 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:the )?(?:best|right|proper|easiest|simplest|quickest) (?:way|ways) (?:to|of) {A}$",
         rf"^(?:is|are) there (?:a |an |any |some )?(?:good |easy |simple |quick |best |right )?"
         rf"(?:way|ways|method|methods|trick|tricks) (?:to|of|for) {A}$",
-        rf"^walk (?:me|us) through {A}$",
+        rf"^(?:walk|guide|take|talk) (?:me|us) through (?!the (?:history|story|life|tale) of ){A}$",
         rf"^(?:teach|show) (?:me|us) (?:how )?to {A}$",
         rf"^learn (?:how )?to {A}$",
         rf"^what (?:should|must|can|do) (?:i|we|one) do to {A}$",
+        rf"^what steps (?:can|should|do|must|could) (?:i|we|one|you) take (?:to|for) {A}$",
+        rf"^what (?:should|do|must|can) (?:i|we|one) do if (?:i|we|one|you) (?:want|wish|need"
+        rf"|would like) to {A}$",
         rf"^(?:any |some |give me |i need |what are some |what are your )?(?:tips|advice|tricks"
         rf"|suggestions|pointers|hints|guidance) (?:for|on|about|to) {A}$",
-        rf"^help (?:me|us) (?:to )?(?!understand |see |know |remember |recall ){A}$",
+        rf"^help(?: (?:me|us))?(?: (?:with|on|in))? (?:to )?(?!understand |see |know |remember "
+        rf"|recall ){A}$",
         action=True,
     ),
     *_frames(
@@ -326,8 +362,8 @@ FRAMES: tuple[Frame, ...] = (
     ),
     *_frames(
         IntentTag.EXAMPLE,
-        rf"^(?:give|show|name|list|offer|provide|share|tell|find|cite|suggest)(?: me| us)? "
-        rf"{FILLER}{EXAMPLE_NOUN} (?:of|for) {A}$",
+        rf"^(?:give|show|name|list|offer|provide|share|tell|find|cite|suggest|think of"
+        rf"|come up with)(?: me| us)? {FILLER}{EXAMPLE_NOUN} (?:of|for) {A}$",
         rf"^(?:what|which) (?:is|are|would be|could be|might be) {FILLER}{EXAMPLE_NOUN} of {A}$",
         rf"^{FILLER}{EXAMPLE_NOUN} (?:of|for) {A}$",
         rf"^(?:is|are) there {FILLER}{EXAMPLE_NOUN} of {A}$",
@@ -339,8 +375,9 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:give|show|tell)(?: me| us)? {QUANTITY} (?!.*\b(?:about|regarding|on)\b){A}$",
         rf"^what (?:are|is) (?:some|a few|several|the) (?:kinds|types|sorts|varieties|species"
         rf"|forms) of {A}$",
-        rf"^what (?:kinds|types|sorts|varieties) of {A} (?:are there|exist|do you know)$",
+        rf"^what (?:kinds?|types?|sorts?|varieties) of {A} (?:are there|exist|do you know)$",
         rf"^what are (?:some|a few) {A}$",
+        rf"^(?:what|which) {A} (?:are there|exist|can you name|do you know of)$",
     ),
     *_frames(
         IntentTag.EXAMPLE,
@@ -357,19 +394,22 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:am i right|is it right|would i be right|am i correct|am i wrong) (?:that"
         rf"|to say that|in thinking that|in saying that|to think that) {A}$",
         rf"^whether {A}$",
+        rf"^(?:would it be|is it) (?:true|right|fair|correct|accurate) to say (?:that )?{A}$",
+        rf"^(?:fact check|fact-check|check|verify|confirm)[:,] {A}$",
     ),
     *_frames(
         IntentTag.VERIFICATION,
-        r"^(?:is|is not|was) (?:that|it|this)(?: (?:true|right|correct|so|accurate|a fact|false"
-        r"|the case))?$",
+        r"^(?:(?:is|is not|was) (?:that|it|this)(?: (?:true|right|correct|so|accurate|a fact"
+        r"|false|the case))?|right|correct|true|really|true or false|yes or no|am i right"
+        r"|am i correct|is that so)$",
         absent=Absent.REFERS,
     ),
     *_frames(
         IntentTag.VERIFICATION,
         rf"^{AUX} {A}$",
-        rf"^{A},? (?:right|correct|true|is not it|are not they|is it not|are they not|yes or no"
-        rf"|is that right|is that true|is that correct|am i right|am i correct|or not|yes|no"
-        rf"|do they|does it|is it|are they|did it|was it|were they|can it|can they)$",
+        rf"^{A},? (?:right|correct|true|yes or no|or not|yes|no|am i right|am i correct"
+        rf"|is that (?:right|true|correct|so)|(?:is|are|was|were|do|does|did|can|could|will"
+        rf"|would|has|have|had|should)(?: not)? (?:it|they|he|she|that|there|we|you)(?: not)?)$",
     ),
     *_frames(
         IntentTag.NARRATIVE,
@@ -383,8 +423,9 @@ FRAMES: tuple[Frame, ...] = (
         rf"|say a few words|share something|share a bit|share a little|share more)"
         rf"(?: (?!{REQUEST_NOUNS}\b)\w+)?(?: to me| with me| to us)? (?:about|of|on|regarding)"
         rf" {A}$",
-        rf"^(?:hear|learn|know|read) (?:more |something |a bit |a little |everything |all )?"
-        rf"(?:about|on) {A}$",
+        rf"^(?:hear|learn|know|read)(?: (?:a|the|some|one|more|something|a bit|a little"
+        rf"|everything|all))?(?: (?:short |little |true )?(?:story|stories|tale|tales|bit|more"
+        rf"|things))? (?:about|on|of) {A}$",
         rf"^what (?:can|could|would|do) you (?:tell|say|share|know)(?: me| us)? (?:about|of"
         rf"|regarding) {A}$",
         rf"^what you (?:know|can tell me|can say) about {A}$",
@@ -398,6 +439,11 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:more|anything|something)(?: (?!{REQUEST_NOUNS}\b)\w+)? (?:about|on) {A}$",
         rf"^(?:i am|we are) (?:really |so |very )?(?:curious|interested|fascinated)"
         rf" (?:about|in|by) {A}$",
+        rf"^(?:paint|draw|give) (?:me |us )?(?:a )?(?:picture|portrait|sketch|word picture)"
+        rf" of {A}$",
+        rf"^fill (?:me|us) in (?:on|about) {A}$",
+        rf"^(?:teach|show) (?:me|us) (?:something )?about {A}$",
+        rf"^(?:walk|take) (?:me|us) through the (?:history|story|life|tale) of {A}$",
     ),
     *_frames(
         IntentTag.NARRATIVE,
@@ -422,9 +468,11 @@ FRAMES: tuple[Frame, ...] = (
         rf" {A}$",
         rf"^help (?:me|us) (?:to )?understand {A}$",
     ),
-    Frame(
+    *_frames(
         IntentTag.CORRECTION,
-        rf"^{A} (?:is|are|was|were) {B}$",
+        rf"^{A} (?:is|are|was|were) (?:not|never) {B}$",
+        rf"^{A} (?:is|are|was|were) {B}, not .+$",
+        rf"^{A} (?:do|does|did|can|could|will|would|should|has|have|had) (?:not|never) {B}$",
         question=False,
         strict=True,
         statement=True,
@@ -443,28 +491,114 @@ FRAMES: tuple[Frame, ...] = (
 
 INTERJECTIONS = (
     "hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also|cool|great"
-    "|nice|wow|sure|yes|yeah"
+    "|nice|wow|sure|yes|yeah|lol|haha+|hehe|sorry|wait|listen|look|please"
 )
+
+
+def _cue(words: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{words})\b")
+
+
+CUES: tuple[tuple[IntentTag, re.Pattern[str], bool], ...] = (
+    (
+        IntentTag.RECALL,
+        _cue(
+            r"(?:i|we) (?:have |had |just |already |ever )*(?:said|told you|mentioned|asked"
+            r"|say|tell you|mention|wrote|brought up|talked about)|remind (?:me|us)|remember"
+            r"|recall"
+        ),
+        False,
+    ),
+    (
+        IntentTag.FRAME_TRANSFER,
+        _cue(
+            r"metaphors?|analogy|analogies|similes?|as if|as though|pretend|imagine|in terms of"
+            r"|through the eyes of"
+        ),
+        False,
+    ),
+    (
+        IntentTag.COMPARISON,
+        _cue(
+            r"differences?|differ|differs|different|similar|similarity|similarities|alike"
+            r"|versus|vs|compare|compared|comparing|comparison|contrast|distinguish|distinction"
+            r"|the same as|in common|apart"
+        ),
+        False,
+    ),
+    (
+        IntentTag.TRANSITIVE_QUERY,
+        _cue(
+            r"connect|connects|connected|connecting|connection|connections|link|links|linked"
+            r"|linking|relate|relates|related|relation|relationship|relationships|to do with"
+            r"|leads? to|led to|leads? into|path|chain"
+        ),
+        False,
+    ),
+    (
+        IntentTag.PROCEDURE,
+        _cue(
+            r"how to|steps?|tips?|advice|instructions?|guide|guidance|ways? to|method|methods"
+            r"|process|procedure|recipe|tutorial|techniques?"
+        ),
+        False,
+    ),
+    (
+        IntentTag.EXAMPLE,
+        _cue(r"examples?|instances?|such as|for instance|illustrate|illustration|samples?"),
+        False,
+    ),
+    (
+        IntentTag.CAUSE,
+        _cue(
+            r"why|cause|causes|caused|causing|reasons?|how come|origins?|comes? from|came from"
+            r"|because|triggers?|responsible for"
+        ),
+        False,
+    ),
+    (
+        IntentTag.VERIFICATION,
+        _cue(r"true|false|correct|incorrect|right|verify|confirm|fact check|really"),
+        True,
+    ),
+    (
+        IntentTag.NARRATIVE,
+        _cue(
+            r"story|stories|tale|tales|history|describe|description|overview|account|narrate"
+            r"|tell me about|talk about|tell me more"
+        ),
+        False,
+    ),
+    (
+        IntentTag.DEFINITION,
+        _cue(r"mean|means|meaning|meant|define|defined|definition|what is|what are|who is"),
+        False,
+    ),
+)
+"""Cue words, by intent, in the order they are tried: a clause no form covers is read by
+the first row with a cue in it (a VERIFICATION cue only in a question)."""
+
 _LEADS = re.compile(rf"^(?:(?:{INTERJECTIONS})\b[\s,;:.!?-]*)+")
+WH = r",? (?=(?:what|why|how|who|whether|if|which|where|when) )"
+"""A wrapper that only goes before a question word (a comma may stand between them)."""
 _WRAPPERS = re.compile(
     r"^(?:please |kindly "
-    r"|(?:can|could|would|will) (?:you|u) (?:please )?(?!say |think )"
+    r"|(?:can|could|would|will) (?:you|u) (?:please )?(?!say )"
     r"|(?:i|we) (?:need|want|would like|would love|wish)(?: (?:you )?to)? "
     r"|(?:i|we) (?:have |had |do not |did not |never |really |always |still |just |often "
     r"|sometimes |am |was |were |have always |have never |have not |can not )*(?:know|knew"
     r"|known|understand|understood|get|got|see|wonder|wondered|wondering|been wondering"
     r"|curious|not sure|unsure|forget|forgot|remember|want to know|would like to know"
-    r"|need to know) (?:about )?(?=what |why |how |who |whether |if |which |where |when )"
-    r"|(?:i have |i had )?no idea (?=what |why |how |who |whether |if |which |where |when )"
-    r"|(?:know|understand|see|ask you|find out|learn) (?=what |why |how |who |whether |if "
-    r"|which |where |when )"
-    r"|(?:tell|show|explain to|teach|remind|let) (?:me|us)(?: know)? (?=what |why |how |who "
-    r"|whether |if |which |where |when )"
-    r"|(?:explain|describe|clarify) (?=what |why |how |who |whether |if |which |where |when )"
-    r"|help (?:me|us) (?:to )?understand (?=what |why |how |who |whether |if |which )"
+    rf"|need to know)(?: about)?{WH}"
+    rf"|(?:i have |i had )?no idea{WH}"
+    rf"|(?:know|understand|see|ask you|find out|learn){WH}"
+    rf"|(?:tell|show|explain to|teach|remind|let) (?:me|us)(?: know)?{WH}"
+    rf"|(?:explain|describe|clarify|sum up|summarize|summarise|break down|spell out|define)"
+    rf"(?: to (?:me|us))?{WH}"
+    rf"|help (?:me|us) (?:to )?understand{WH}"
     r"|how (?:would|do|can|could|should|might) (?:you|we|one|i) (?=(?:describe|define|explain"
     r"|characterize|summarize|summarise) )"
-    r"|(?:do you know|any idea|have you any idea|do you have any idea|let me know) "
+    r"|(?:do you know|any idea|have you any idea|do you have any idea|let me know),? "
     r"|(?:i|we) (?:think|believe|guess|suppose|reckon|bet|feel like|heard|have heard|read"
     r"|was told|were told|am sure|am pretty sure|am fairly sure)(?: that)? (?!of |about |so$)"
     r"|(?:someone|somebody|people|they) (?:told me|tell me|say|said)(?: that)? "
@@ -472,6 +606,20 @@ _WRAPPERS = re.compile(
     r"|(?:do|did) you think(?: that)? "
     r"|would you say(?: that)? )"
 )
+_BELIEF = re.compile(
+    rf"^(?:(?:{INTERJECTIONS})\b[\s,;:.!?-]*)*(?:(?:i|we) (?:think|believe|guess|suppose|reckon"
+    r"|bet|feel like|heard|have heard|read|was told|were told|am sure|am pretty sure"
+    r"|am fairly sure)\b(?! of\b| about\b| so\b)|(?:someone|somebody|people|they) (?:told me"
+    r"|tell me|say|said)\b|correct me if\b)"
+)
+"""A sentence that puts a belief forward, which asks whether it holds."""
+
+
+def puts_belief(sentence: str) -> bool:
+    """Whether *sentence* opens (past interjections) with a belief put forward."""
+    return _BELIEF.match(sentence) is not None
+
+
 _TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\"'`]|\bplease\b)+$")
 _QUOTES = re.compile(r"[\"`\u201c\u201d]|(?<!\w)'|'(?!\w)")
 _CORRECTION_LEAD = re.compile(
@@ -479,10 +627,11 @@ _CORRECTION_LEAD = re.compile(
     r"|false|untrue|actually|correction|in fact|i disagree)\b"
     r"|(?:that|this|it|you|that answer) (?:is|are|was|were) (?:wrong|incorrect|not right"
     r"|not correct|mistaken|not true|false|not it)\b"
-    r"|(?:you|i think you) (?:got|have|had|are getting) (?:it|that|this) (?:all )?wrong\b"
+    r"|(?:you|i think you) (?:have )?(?:got|have|had|are getting) (?:it|that|this) (?:all )?"
+    r"(?:wrong|backwards|mixed up)\b"
     r"|i think you (?:are|were) (?:wrong|mistaken)\b"
-    r"|i do not think (?:so|that is (?:right|true|correct)|you are right)\b"
-    r"|(?:let me|i have to|i must|allow me to) correct you\b)[\s,;:.!-]*"
+    r"|i do not think (?:so|that is (?:right|true|correct)|you are right)\b|i do not agree\b"
+    r"|(?:let me|i have to|i must|allow me to) correct you\b)[\s,;:.!\u2014\u2013-]*"
 )
 _COPULA = re.compile(r"\b(?:is|are|was|were) ")
 _SLOT_NOISE = re.compile(
@@ -507,7 +656,8 @@ class IntentResult:
 class Reading:
     """A prompt read by form: its intent, the text of each subject slot in order, a
     correction's claim, whether slot ``a`` opens with its verb, whether it is a plain
-    statement, and the sentence a slot that refers back takes its referent from."""
+    statement, the sentence a slot that refers back takes its referent from, and whether
+    cue words (not a form) decided it."""
 
     intent: IntentTag
     slots: tuple[str, ...]
@@ -515,6 +665,7 @@ class Reading:
     action: bool = False
     statement: bool = False
     referent: str | None = None
+    cued: bool = False
 
 
 def clean_slot(text: str) -> str:
@@ -561,14 +712,15 @@ def frames_for(lead: str) -> tuple[Frame, ...]:
     return tuple(f for f in FRAMES if f.lead_words is None or lead in f.lead_words)
 
 
-def reading_of(frame: Frame, slots: tuple[str, ...]) -> Reading:
-    """The reading a frame gives: a plain statement's claim is its slot ``b``."""
-    claim = slots[1] if frame.statement and len(slots) > 1 else None
-    return Reading(frame.intent, slots, claim, frame.action, frame.statement)
+def reading_of(frame: Frame, slots: tuple[str, ...], clause: str) -> Reading:
+    """The reading a frame gives: a plain statement's claim is what follows its subject
+    (``is a lantern``)."""
+    claim = clause[len(slots[0]) :].strip() if frame.statement else None
+    return Reading(frame.intent, slots, claim or None, frame.action, frame.statement)
 
 
-def read_clause(clause: str, question: bool = False) -> Reading:
-    """The first frame whose form covers *clause*; UNKNOWN over the whole clause otherwise.
+def read_forms(clause: str, question: bool = False) -> Reading | None:
+    """The reading of the first frame whose form covers *clause*, or None.
 
     Only the frames that can start with the clause's first word are tried; the others
     cannot cover it, so the first that does is the same.
@@ -578,16 +730,40 @@ def read_clause(clause: str, question: bool = False) -> Reading:
             continue
         slots = frame.slots(clause)
         if slots is not None:
-            return reading_of(frame, slots)
+            return reading_of(frame, slots, clause)
+    return None
+
+
+def read_cues(clause: str, question: bool) -> Reading | None:
+    """The reading by cue words of a clause no form covers: the first row of :data:`CUES`
+    with a cue in the clause decides; the clause without its cues is the one slot (a slot
+    with no content word refers back)."""
+    for intent, cue, only_questions in CUES:
+        if only_questions and not question:
+            continue
+        if cue.search(clause) is None:
+            continue
+        rest = " ".join(cue.sub(" , ", clause).split())
+        slot = rest if slot_has_content(rest, refers=True) else "it"
+        return Reading(intent, (slot,), cued=True)
+    return None
+
+
+def read_clause(clause: str, question: bool = False) -> Reading:
+    """The reading of one sentence's clause: by its form, else by its cue words, else
+    UNKNOWN over the whole clause."""
+    reading = read_forms(clause, question) or read_cues(clause, question)
+    if reading is not None:
+        return reading
     return Reading(IntentTag.UNKNOWN, (clause,) if clause else ())
 
 
 def _claim_split(sentence: str) -> Reading:
-    """A correction's subject and claim in *sentence*: around its first copula, else after
-    its first content word."""
+    """A correction's subject and claim in *sentence*: the claim from its first copula on,
+    else what follows its first content word."""
     copula = _COPULA.search(sentence)
     if copula is not None:
-        claim = sentence[copula.end() :].strip()
+        claim = sentence[copula.start() :].strip()
         return Reading(IntentTag.CORRECTION, (sentence[: copula.start()], claim), claim or None)
     for found in re.finditer(r"[^\W\d_]+(?:'[^\W\d_]+)?", sentence):
         if content_terms((found.group(0),)):
@@ -597,29 +773,36 @@ def _claim_split(sentence: str) -> Reading:
 
 
 def _is_request(reading: Reading) -> bool:
-    return reading.intent is not IntentTag.UNKNOWN and not reading.statement
+    """A form (not a plain statement, not cue words) read the sentence as a request."""
+    return reading.intent is not IntentTag.UNKNOWN and not reading.statement and not reading.cued
 
 
 def _read_correction(rest: str) -> Reading:
     if not rest:
         return Reading(IntentTag.CORRECTION, ())
     inner = read_sentences(rest)
-    if _is_request(inner) or inner.intent is IntentTag.CORRECTION:
+    if _is_request(inner) or (inner.intent is IntentTag.CORRECTION and not inner.cued):
         return inner
-    sentences = [s.clause for s in split_sentences(rest, prepare)]
+    sentences = [s.clause for s in split_sentences(rest, prepare, puts_belief)]
     stated = next((s for s in sentences if content_terms(tokenize(s))), "")
     return _claim_split(stated)
 
 
 def _pick(readings: list[tuple[Sentence, Reading]]) -> int:
-    """The index of the sentence that decides: the last question a form covers, else the
-    first request, else the first sentence a form covers, else the first."""
-    for index in range(len(readings) - 1, -1, -1):
+    """The index of the sentence that decides: the last question a form reads as a request,
+    else the first request, else the last question read otherwise (cue words, a statement),
+    else the first sentence read as anything, else the first."""
+    backwards = list(range(len(readings) - 1, -1, -1))
+    for index in backwards:
         sentence, reading = readings[index]
-        if sentence.question and reading.intent is not IntentTag.UNKNOWN:
+        if sentence.question and _is_request(reading):
             return index
     for index, (_, reading) in enumerate(readings):
         if _is_request(reading):
+            return index
+    for index in backwards:
+        sentence, reading = readings[index]
+        if sentence.question and reading.intent is not IntentTag.UNKNOWN:
             return index
     for index, (_, reading) in enumerate(readings):
         if reading.intent is not IntentTag.UNKNOWN:
@@ -639,7 +822,7 @@ def _referent(sentences: list[Sentence], chosen: int) -> str | None:
 def read_sentences(text: str) -> Reading:
     """Read *text* sentence by sentence; the sentence :func:`_pick` chooses decides, and a
     slot of it that refers back takes the nearest other sentence as its referent."""
-    sentences = split_sentences(text, prepare)
+    sentences = split_sentences(text, prepare, puts_belief)
     if not sentences:
         return Reading(IntentTag.UNKNOWN, ())
     readings = [(s, read_clause(s.clause, s.question)) for s in sentences]
@@ -652,17 +835,25 @@ def read_sentences(text: str) -> Reading:
         return Reading(IntentTag.UNKNOWN, slots)
     referent = _referent(sentences, chosen)
     return Reading(
-        reading.intent, reading.slots, reading.claim, reading.action, reading.statement, referent
+        reading.intent,
+        reading.slots,
+        reading.claim,
+        reading.action,
+        reading.statement,
+        referent,
+        reading.cued,
     )
 
 
 def read_text(text: str) -> Reading:
-    """Read the reading text of a prompt: a correction lead first, then its sentences."""
-    clause = unwrap(_QUOTES.sub("", text))
+    """Read the reading text of a prompt: a correction lead first (past interjections and
+    wrappers), then its sentences."""
+    text = _QUOTES.sub("", text)
+    clause = unwrap(text)
     lead = _CORRECTION_LEAD.match(clause)
     if lead is not None:
         return _read_correction(_TRAILING.sub("", _strip(_CORRECTION_LEAD, clause)))
-    return read_sentences(clause)
+    return read_sentences(text)
 
 
 class Reader:
@@ -706,7 +897,7 @@ def _referent_terms(
     reading: Reading, lexicon: Lexicon | None, context: str | None
 ) -> tuple[str, ...]:
     if reading.referent is not None:
-        return slot_terms(clean_slot(reading.referent), lexicon, action=False)
+        return slot_terms(clean_slot(reading.referent), lexicon, action=reading.action)
     return (context,) if context else ()
 
 
@@ -729,7 +920,8 @@ def classify_intent(
     for index, slot in enumerate(reading.slots):
         cleaned = clean_slot(slot)
         action = reading.action and index == 0
-        words = slot_terms(cleaned, lexicon, action=action)
+        moves = reading.intent is not IntentTag.CAUSE
+        words = slot_terms(cleaned, lexicon, action=action, verbs_move=moves)
         if not words or subject_pronoun(cleaned, lexicon):
             for term in _referent_terms(reading, lexicon, context):
                 terms.setdefault(term, None)

@@ -6,7 +6,7 @@ from reference.lexicon import Lexicon, default_lexicon
 from reference.lexicon.versors import lemma_versor, turn_rotor
 from reference.truth.field import SessionField
 from reference.truth.grounding import decide_grounding
-from reference.truth.intent import classify_intent
+from reference.truth.intent import IntentTag, classify_intent
 from reference.truth.record import TruthRecord
 from reference.truth.teaching import teaching_graph
 from reference.truth.text import normalize, tokenize
@@ -51,7 +51,8 @@ class TruthPipeline:
         )
         subject = grounding.subject_lemma
         if subject is not None:
-            self.vault.store(subject.lemma, self.turn_idx, grounding.claim)
+            said = None if intent.intent is IntentTag.RECALL else normalized
+            self.vault.store(subject.lemma, self.turn_idx, grounding.claim, said)
         if intent.subject is not None:
             self.context = intent.subject
         self.turn_idx += 1

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 ABBREVIATIONS = frozenset({"vs", "e.g", "i.e", "etc", "mr", "mrs", "ms", "dr", "st"})
 """Words whose full stop does not end a sentence (``rain vs. snow``)."""
 
-_END = re.compile(r"[.!?;\u2026]+(?=\s|$)")
+_END = re.compile(r"[.!?;\u2026]+(?=\s|$)|(?<=\s)[\u2014\u2013-]+(?=\s)|\u2014")
 
 
 @dataclass(frozen=True)
@@ -34,9 +34,16 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
     return pieces
 
 
-def split_sentences(text: str, prepare: Callable[[str], str]) -> list[Sentence]:
+def split_sentences(
+    text: str, prepare: Callable[[str], str], asks: Callable[[str], bool] | None = None
+) -> list[Sentence]:
     """The sentences of *text*: it ends one at ``.``, ``!``, ``?``, ``;`` or ``…`` followed by
-    a space or the end (not the full stop of an abbreviation); each clause is *prepare*d,
-    and a sentence whose clause is empty is left out."""
-    sentences = [Sentence(prepare(piece), question) for piece, question in _pieces(text)]
+    a space or the end (not the full stop of an abbreviation), and at a dash (``—``, or
+    ``–``/``-`` between spaces); each clause is *prepare*d, and a sentence whose clause is
+    empty is left out. A sentence *asks* says is a question counts as one too (a belief
+    put forward: ``I think owls hunt at night``)."""
+    sentences = [
+        Sentence(prepare(piece), question or (asks is not None and asks(piece)))
+        for piece, question in _pieces(text)
+    ]
     return [s for s in sentences if s.clause]
