@@ -50,7 +50,10 @@ SPEECH = r"(?:\w+)(?: you| to you| it)?"
 LINKED = r"(?:connected|related|linked|tied|joined|bound)"
 LINK_NOUN = r"(?:path|link|links|connection|connections|chain|route|relation|relationship|bridge)"
 EXAMPLE_NOUN = r"(?:examples?|instances?|illustrations?|samples?)"
-FILLER = r"(?:(?:a|an|some|one|the|any|another|more|good|great|real|concrete|simple|typical) )*"
+FILLER = (
+    r"(?:(?:a couple of|a few|a|an|some|one|the|any|another|more|several|two|three|four|five"
+    r"|good|great|real|concrete|simple|typical|clear|quick) )*"
+)
 SINCE = r"(?: (?:so far|earlier|before|previously|just now|already|last time|again))?"
 QUANTITY = r"(?:a few|a couple of|a couple|some|several|two|three|four|five|ten|a list of)"
 REQUEST_NOUNS = (
@@ -151,7 +154,8 @@ GREETINGS = (
     r"|thank you(?: so much| very much)?|thanks(?: a lot| so much)?|see you(?: later)?|bye"
     r"|goodbye|have a nice day|how do you do|hello there|hi there|hey there|what is your name"
     r"|who are you|what are you|how old are you|where are you from|what can you do"
-    r"|are you (?:a robot|human|real|there))$"
+    r"|are you (?:a robot|human|real|there)|i have a question|can i ask you something"
+    r"|can i ask (?:you )?a question|quick question|one more thing|another question)$"
 )
 
 FRAMES: tuple[Frame, ...] = (
@@ -164,7 +168,8 @@ FRAMES: tuple[Frame, ...] = (
         rf"|wrote|say|stated|have said|have told you|have mentioned)"
         rf"(?: (?:about|of|regarding|on) {A})?{SINCE}$",
         rf"^what (?:was|were) {USER} (?:saying|talking about|asking)(?:(?: about)? {A})?{SINCE}$",
-        rf"^what (?:was|is) it (?:that )?{USER} (?:said|told you|mentioned|wrote|say)"
+        rf"^what (?:was|is) (?:it|the thing|the stuff|the bit) (?:that )?{USER} (?:said|told you"
+        rf"|mentioned|wrote|say)"
         rf"(?: (?:about|of|regarding) {A})?{SINCE}$",
         rf"^what (?:is|was) the last thing {USER} (?:said|told you|mentioned)"
         rf"(?: (?:about|of) {A})?$",
@@ -175,6 +180,8 @@ FRAMES: tuple[Frame, ...] = (
         rf"(?:what|that|when|how|whatever) {USER} {SPEECH} (?:about|of|regarding) {A}{SINCE}$",
         rf"^(?:(?:do|did|can|could|will|would) )?you (?:still |even )?(?:remember|recall) {A}"
         rf"{SINCE}$",
+        rf"^(?:earlier |before |previously )?,? ?{USER} (?:told you|said|mentioned|wrote)"
+        rf"(?: something| a thing| things)? (?:about|of|regarding|on) {A}{SINCE}$",
         rf"^what do you (?:remember|recall) (?:about|of|regarding) {A}$",
         rf"^what (?:did|have) you (?:say|said|tell|told)(?: me| us)? (?:about|of|regarding) {A}$",
         rf"^(?:remember|recall) (?:what|everything|anything) {USER} {SPEECH}"
@@ -210,6 +217,9 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:\w+ )?{A} through the (?:lens|eyes|image|metaphor|idea) of {B}$",
         rf"^(?:\w+ )?{A} in the (?:language|words|voice|style) of {B}$",
         rf"^what (?:kind|sort|type) of {B} would {A} be$",
+        rf"^what would {A} look like as (?:an? )?{B}$",
+        rf"^liken {A} to {B}$",
+        rf"^personify {A}$",
         rf"^use (?:an? )?(?:metaphor|analogy|image|simile) (?:to (?:explain|describe|show)|for"
         rf"|about) {A}$",
         rf"^(?:explain|describe) {A} (?:using|with) {B} as (?:an? )?(?:metaphor|analogy|image)$",
@@ -222,7 +232,8 @@ FRAMES: tuple[Frame, ...] = (
     ),
     *_frames(
         IntentTag.COMPARISON,
-        rf"^(?:compare|contrast|weigh|distinguish|differentiate|distinguish between) {A} "
+        rf"^(?:compare and contrast|compare|contrast|weigh|distinguish|differentiate"
+        rf"|distinguish between|tell apart) {A} "
         rf"(?:and|with|to|against|from|versus|vs) {B}$",
         rf"^(?:compare|contrast) {A}$",
         rf"\bdifferences? (?:between|of) {A} (?:and|from|with|vs|versus) {B}$",
@@ -232,13 +243,13 @@ FRAMES: tuple[Frame, ...] = (
         rf"^how (?:does|do|is|are|did) {A} (?:differ|different|compare|contrast|distinct"
         rf"|stack up)(?: (?:from|with|to|against|than))? {B}$",
         rf"^how (?:do|does|are|is) {A} and {B} (?:differ|compare|contrast|different|alike|similar"
-        rf"|the same)(?: from each other| from one another)?$",
+        rf"|the same|stack up)(?: from each other| from one another)?$",
         rf"^(?:in what ways?|how) (?:is|are) {A} (?:different from|different than|different to"
         rf"|unlike|similar to|alike to) {B}$",
         rf"^how (?:similar|alike|different) (?:is|are) {A} (?:and|to|from|than) {B}$",
         rf"^how {A} (?:differs|differ|is different|are different) from {B}$",
         rf"^what (?:sets|tells|distinguishes|separates|differentiates) {A} (?:apart )?from {B}$",
-        rf"^what makes {A} (?:different|distinct) from {B}$",
+        rf"^what makes {A} (?:different from|distinct from|unlike|similar to) {B}$",
         rf"^(?:is|are) {A} (?:different|distinct) (?:from|than|to) {B}$",
         rf"^{A} (?:differs?|is different|are different) from {B}(?: in what ways?| how)?$",
         rf"^(?:is|are) {A} (?:similar|comparable|alike) (?:to|with) {B}$",
@@ -251,7 +262,7 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:is|are) {A} (?:not )?the same (?:as|thing as) {B}$",
         rf"^which (?:is|are) \w+ (?:than the other )?[:,]? ?{A} or {B}$",
         rf"^{A} or {B}[:,] which .*$",
-        rf"^which\b[a-z' ]*?[:,] {A} or {B}$",
+        rf"^(?:which|what|who)\b[a-z' ]*?[:,] {A} or {B}$",
         rf"^{A} and {B}[:,]? (?:what is the difference|what are the differences|how do they differ"
         rf"|how are they different|how are they alike|how are they similar"
         rf"|what do they have in common|similar or different|same or different|alike or different"
@@ -264,9 +275,24 @@ FRAMES: tuple[Frame, ...] = (
         rf"^{A} compared (?:to|with) {B}$",
     ),
     *_frames(
+        IntentTag.FRAME_TRANSFER,
+        r"^(?:explain|describe|unpack|what is|what does) (?:the|this|that) (?:metaphor|analogy"
+        r"|image|comparison)(?: mean)?$",
+        absent=Absent.REFERS,
+    ),
+    *_frames(
+        IntentTag.COMPARISON,
+        r"^(?:(?:are|is) (?:they|these|those|the two|both) (?:the same|alike|similar|different"
+        r"|related)(?: things?)?|how (?:do|are) (?:they|the two) (?:differ|compare|different"
+        r"|alike)|what is the difference(?: between them)?|which is better"
+        r"|(?:explain|describe|unpack|what is) (?:the|this|that) (?:difference|differences))$",
+        absent=Absent.REFERS,
+    ),
+    *_frames(
         IntentTag.TRANSITIVE_QUERY,
         rf"^(?:how|why|in what way) (?:is|are|was|were) {A} {LINKED} (?:to|with) {B}$",
-        rf"^(?:how|in what way) (?:is|are|do|does) {A} and {B} (?:{LINKED}|connect|relate|link)"
+        rf"^(?:how|in what way) (?:is|are|do|does) {A} and {B} (?:{LINKED}|connect|relate|link"
+        rf"|fit together|go together|interact)"
         rf"(?: to each other| to one another| together)?$",
         rf"^(?:how|in what way) (?:does|do|did|can|could|would|might|will) {A} (?:connect to"
         rf"|connect with|relate to|link to|link with|lead to|lead into|tie to|tie into|tie in with"
@@ -275,7 +301,8 @@ FRAMES: tuple[Frame, ...] = (
         rf"^how {A} (?:(?:connects|links|relates|leads|ties|is {LINKED}|are {LINKED}) "
         rf"(?:to|with|into)|becomes|turns into|grows into|gives rise to) {B}$",
         rf"^(?:is|are|was|were) {A} {LINKED} (?:to|with) {B}$",
-        rf"^(?:is|are) {A} and {B} {LINKED}(?: to each other| to one another| together)?$",
+        rf"^(?:is|are) {A} and {B} {LINKED}(?: to each other| to one another| together| somehow"
+        rf"| in any way| at all)?$",
         rf"^(?:is|are) there (?:a |any |some )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
         rf"^(?:what|where) (?:is|are) (?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and)"
         rf" {B}$",
@@ -288,6 +315,11 @@ FRAMES: tuple[Frame, ...] = (
         rf"^what (?:does|do|did) {A} have to do with {B}$",
         rf"^what (?:is|has) {A} got to do with {B}$",
         rf"^what (?:turns|changes|makes|transforms) {A} into {B}$",
+        rf"^how (?:does|do|did|can|could|might) {A} (?:affect|affects|influence|shape|impact"
+        rf"|depend on|feed) {B}$",
+        rf"^(?:walk|take|lead) (?:me|us) from {A} to {B}$",
+        rf"^how (?:does|do|did|can|could) {A} (?:end up|get|make its way|find its way|go)"
+        rf" (?:in|into|to|inside) {B}$",
         rf"^(?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
         rf"^connect the dots (?:between|from) {A} (?:and|to) {B}$",
         rf"^(?:does|do|did) {A} have (?:anything|something|much|a lot) to do with {B}$",
@@ -297,7 +329,8 @@ FRAMES: tuple[Frame, ...] = (
     ),
     *_frames(
         IntentTag.PROCEDURE,
-        r"^how (?:do|should|can|would|could) (?:i|we|one|you) (?:start|begin|get started)$",
+        r"^(?:how (?:do|should|can|would|could) (?:i|we|one|you) (?:start|begin|get started)"
+        r"|what (?:should|must|can|do) (?:i|we|one) do)$",
         action=True,
         absent=Absent.REFERS,
     ),
@@ -320,6 +353,7 @@ FRAMES: tuple[Frame, ...] = (
         rf"^learn (?:how )?to {A}$",
         rf"^what (?:should|must|can|do) (?:i|we|one) do to {A}$",
         rf"^what steps (?:can|should|do|must|could) (?:i|we|one|you) take (?:to|for) {A}$",
+        rf"^what do (?:i|we|you|one) need (?:to do )?to {A}$",
         rf"^what (?:should|do|must|can) (?:i|we|one) do if (?:i|we|one|you) (?:want|wish|need"
         rf"|would like) to {A}$",
         rf"^(?:any |some |give me |i need |what are some |what are your )?(?:tips|advice|tricks"
@@ -331,6 +365,7 @@ FRAMES: tuple[Frame, ...] = (
     *_frames(
         IntentTag.PROCEDURE,
         rf"^what (?:should|must|can|do) (?:i|we|one) do (?:for|about|with) {A}$",
+        rf"^teach (?:me|us) (?!about |something about |how |to ){A}$",
     ),
     *_frames(
         IntentTag.PROCEDURE,
@@ -354,10 +389,13 @@ FRAMES: tuple[Frame, ...] = (
         rf"^(?:the )?(?:cause|causes|reason|reasons|origin|source) (?:of|for|behind|why) {A}$",
         rf"^how come {A}$",
         rf"^how (?:is|are|was|were) {A} (?:made|formed|created|born|caused|produced)$",
-        rf"^how (?:does|do|did) {A}$",
+        rf"^how (?:does|do|did|would|can|could|will|might) {A}$",
         rf"^where (?:does|do|did) {A} come from$",
         rf"^what (?:is|are) {A} caused by$",
         rf"^what is behind {A}$",
+        rf"^what gives {A} (?:its|their|his|her) \w+$",
+        rf"^(?:explain|describe|tell me|give me) (?:the )?(?:cause|causes|reason|reasons|origin"
+        rf"|origins) (?:of|for|behind) {A}$",
         rf"^(?:for )?what reason {A}$",
     ),
     *_frames(
@@ -396,6 +434,8 @@ FRAMES: tuple[Frame, ...] = (
         rf"^whether {A}$",
         rf"^(?:would it be|is it) (?:true|right|fair|correct|accurate) to say (?:that )?{A}$",
         rf"^(?:fact check|fact-check|check|verify|confirm)[:,] {A}$",
+        rf"^(?:is|is not) (?:this|it|that) (?:true|right|correct|so)[:,] {A}$",
+        rf"^(?:do|would|will) you agree(?: that| with this| with that)?,? {A}$",
     ),
     *_frames(
         IntentTag.VERIFICATION,
@@ -436,7 +476,11 @@ FRAMES: tuple[Frame, ...] = (
         rf"(?:short |little |quick |brief |small |general )?(?:overview|account|summary"
         rf"|description|portrait|background|story|tale|poem) (?:of|about|on) {A}$",
         rf"^what (?:is|are|was|were) {A} like$",
+        rf"^what (?:is|are|was|were) (?:it|life|living|being) like (?:in|for|on|at|inside|as)"
+        rf" {A}$",
         rf"^(?:more|anything|something)(?: (?!{REQUEST_NOUNS}\b)\w+)? (?:about|on) {A}$",
+        rf"^(?:tell|write|give|share)(?: me| us)? (?:a |an |one |some )?(?:short |little |true "
+        rf")?(?:story|stories|tale|tales|poem) (?:involving|featuring|with|starring) {A}$",
         rf"^(?:i am|we are) (?:really |so |very )?(?:curious|interested|fascinated)"
         rf" (?:about|in|by) {A}$",
         rf"^(?:paint|draw|give) (?:me |us )?(?:a )?(?:picture|portrait|sketch|word picture)"
@@ -444,6 +488,15 @@ FRAMES: tuple[Frame, ...] = (
         rf"^fill (?:me|us) in (?:on|about) {A}$",
         rf"^(?:teach|show) (?:me|us) (?:something )?about {A}$",
         rf"^(?:walk|take) (?:me|us) through the (?:history|story|life|tale) of {A}$",
+        rf"^(?:explain|describe|summarize|summarise|recount) the (?:history|story|life|tale) of"
+        rf" {A}$",
+        rf"^what is (?:interesting|special|cool|fascinating|unique|important|remarkable|notable"
+        rf"|great|amazing|wonderful) about {A}$",
+        rf"^(?:give me |tell me |share |list )?(?:some |a few |any )?(?:interesting |fun |cool "
+        rf"|basic |key )?(?:facts|information|info|details|trivia|background) (?:about|on"
+        rf"|regarding) {A}$",
+        rf"^what (?:do|can|could) we (?:know|say|tell) about {A}$",
+        rf"^what {A} (?:is|are|was|were) like$",
     ),
     *_frames(
         IntentTag.NARRATIVE,
@@ -470,24 +523,32 @@ FRAMES: tuple[Frame, ...] = (
     ),
     *_frames(
         IntentTag.CORRECTION,
-        rf"^{A} (?:is|are|was|were) (?:not|never) {B}$",
-        rf"^{A} (?:is|are|was|were) {B}, not .+$",
-        rf"^{A} (?:do|does|did|can|could|will|would|should|has|have|had) (?:not|never) {B}$",
+        rf"^{A} (?P<claim>(?:is|are|was|were) (?:not|never) {B})$",
+        rf"^{A} (?P<claim>(?:is|are|was|were) {B}, not .+)$",
+        rf"^{A} (?P<claim>(?:do|does|did|can|could|will|would|should|has|have|had) (?:not|never)"
+        rf" {B})$",
+        rf"^you (?:said|told me|claimed|wrote|mentioned|think)(?: that)? {A} (?:is|are|was|were"
+        rf"|does|do|can) .+?,? but (?:actually |really |in fact )?(?:it|they|he|she) "
+        rf"(?P<claim>(?:is|are|was|were|does|do|can) {B})$",
         question=False,
         strict=True,
         statement=True,
     ),
     Frame(IntentTag.VERIFICATION, rf"^{A} (?:is|are|was|were) {B}$", question=True, strict=True),
-    Frame(
-        IntentTag.VERIFICATION,
-        r"^(?!(?:what|why|how|who|whom|which|where|when|whose)\b)"
-        r"(?P<a>[a-z']+(?: (?!and\b|or\b)[a-z']+){2,})$",
-        question=True,
-        strict=True,
-        min_content=2,
-    ),
 )
+
 """Every sentence form, most specific first; the first whose form covers a clause wins."""
+
+ASKED_STATEMENT = Frame(
+    IntentTag.VERIFICATION,
+    r"^(?!(?:what|why|how|who|whom|which|where|when|whose)\b)"
+    r"(?P<a>[a-z']+(?: (?!and\b|or\b)[a-z']+){2,})$",
+    question=True,
+    strict=True,
+    min_content=2,
+)
+"""A question no form and no cue covers, of three or more words (none ``and``/``or``) with two
+content words, is a statement asked: ``bees make honey?``."""
 
 INTERJECTIONS = (
     "hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also|cool|great"
@@ -584,6 +645,7 @@ WH = r",? (?=(?:what|why|how|who|whether|if|which|where|when) )"
 _WRAPPERS = re.compile(
     r"^(?:please |kindly "
     r"|(?:can|could|would|will) (?:you|u) (?:please )?(?!say )"
+    r"|(?:can|could|would|will) (?:someone|somebody|anyone|anybody) (?:please )?"
     r"|(?:i|we) (?:need|want|would like|would love|wish)(?: (?:you )?to)? "
     r"|(?:i|we) (?:have |had |do not |did not |never |really |always |still |just |often "
     r"|sometimes |am |was |were |have always |have never |have not |can not )*(?:know|knew"
@@ -623,10 +685,11 @@ def puts_belief(sentence: str) -> bool:
 _TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\"'`]|\bplease\b)+$")
 _QUOTES = re.compile(r"[\"`\u201c\u201d]|(?<!\w)'|'(?!\w)")
 _CORRECTION_LEAD = re.compile(
-    r"^(?:(?:no|nope|nah|wrong|incorrect|not quite|not really|not so|not true|not exactly"
-    r"|false|untrue|actually|correction|in fact|i disagree)\b"
+    r"^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true"
+    r"|not exactly|false|untrue|actually|correction|in fact|i disagree|i beg to differ"
+    r"|nonsense|rubbish)\b"
     r"|(?:that|this|it|you|that answer) (?:is|are|was|were) (?:wrong|incorrect|not right"
-    r"|not correct|mistaken|not true|false|not it)\b"
+    r"|not correct|mistaken|not true|false|not it|a myth|not so|nonsense)\b"
     r"|(?:you|i think you) (?:have )?(?:got|have|had|are getting) (?:it|that|this) (?:all )?"
     r"(?:wrong|backwards|mixed up)\b"
     r"|i think you (?:are|were) (?:wrong|mistaken)\b"
@@ -634,6 +697,8 @@ _CORRECTION_LEAD = re.compile(
     r"|(?:let me|i have to|i must|allow me to) correct you\b)[\s,;:.!\u2014\u2013-]*"
 )
 _COPULA = re.compile(r"\b(?:is|are|was|were) ")
+_REFERRING_PHRASE = re.compile(r"\b(?:that|this|the) (?:word|term|thing|one)$")
+"""``that word`` at a slot's end refers back, like ``it``."""
 _SLOT_NOISE = re.compile(
     r"\bthe (?:word|term) (?!and\b|or\b|with\b|to\b|is\b)(?=\w)|\b(?:a |an )?(?:kind|sort|type)"
     r" of\b"
@@ -671,7 +736,7 @@ class Reading:
 def clean_slot(text: str) -> str:
     """A slot's text without ``the word``, ``the term`` and ``a kind of`` (they name what
     follows)."""
-    return _SLOT_NOISE.sub(" ", text)
+    return _SLOT_NOISE.sub(" ", _REFERRING_PHRASE.sub("it", text))
 
 
 def _strip(pattern: re.Pattern[str], text: str) -> str:
@@ -713,9 +778,12 @@ def frames_for(lead: str) -> tuple[Frame, ...]:
 
 
 def reading_of(frame: Frame, slots: tuple[str, ...], clause: str) -> Reading:
-    """The reading a frame gives: a plain statement's claim is what follows its subject
-    (``is a lantern``)."""
-    claim = clause[len(slots[0]) :].strip() if frame.statement else None
+    """The reading a frame gives: a plain statement's claim is its ``claim`` group (what it
+    says of its subject: ``is not a fish``)."""
+    claim = None
+    if frame.statement:
+        found = frame.pattern.search(clause)
+        claim = found["claim"] if found is not None else None
     return Reading(frame.intent, slots, claim or None, frame.action, frame.statement)
 
 
@@ -750,11 +818,15 @@ def read_cues(clause: str, question: bool) -> Reading | None:
 
 
 def read_clause(clause: str, question: bool = False) -> Reading:
-    """The reading of one sentence's clause: by its form, else by its cue words, else
-    UNKNOWN over the whole clause."""
+    """The reading of one sentence's clause: by its form, else by its cue words, else (a
+    question) as a statement asked, else UNKNOWN over the whole clause."""
     reading = read_forms(clause, question) or read_cues(clause, question)
     if reading is not None:
         return reading
+    if question:
+        slots = ASKED_STATEMENT.slots(clause)
+        if slots is not None:
+            return reading_of(ASKED_STATEMENT, slots, clause)
     return Reading(IntentTag.UNKNOWN, (clause,) if clause else ())
 
 
@@ -819,6 +891,11 @@ def _referent(sentences: list[Sentence], chosen: int) -> str | None:
     return None
 
 
+def _refers_only(reading: Reading) -> bool:
+    """Whether no slot of *reading* holds a content word (each only refers back)."""
+    return all(not content_terms(tokenize(clean_slot(slot))) for slot in reading.slots)
+
+
 def read_sentences(text: str) -> Reading:
     """Read *text* sentence by sentence; the sentence :func:`_pick` chooses decides, and a
     slot of it that refers back takes the nearest other sentence as its referent."""
@@ -834,6 +911,10 @@ def read_sentences(text: str) -> Reading:
         slots = tuple(s.clause for s in sentences if s.clause)
         return Reading(IntentTag.UNKNOWN, slots)
     referent = _referent(sentences, chosen)
+    if referent is not None and _refers_only(reading):
+        deferred = next(r for s, r in readings if s.clause == referent)
+        if _is_request(deferred) or deferred.cued:
+            return deferred
     return Reading(
         reading.intent,
         reading.slots,

@@ -9,7 +9,11 @@ from dataclasses import dataclass
 ABBREVIATIONS = frozenset({"vs", "e.g", "i.e", "etc", "mr", "mrs", "ms", "dr", "st"})
 """Words whose full stop does not end a sentence (``rain vs. snow``)."""
 
-_END = re.compile(r"[.!?;\u2026]+(?=\s|$)|(?<=\s)[\u2014\u2013-]+(?=\s)|\u2014")
+_END = re.compile(
+    r"[.!?;\u2026]+(?=\s|$)|(?<=\s)[\u2014\u2013-]+(?=\s)|\u2014"
+    r"|:(?=\s+(?:what|why|how|who|which|where|when|is|are|do|does|did|can|could|would|should"
+    r"|will)\b)"
+)
 
 
 @dataclass(frozen=True)
@@ -38,9 +42,10 @@ def split_sentences(
     text: str, prepare: Callable[[str], str], asks: Callable[[str], bool] | None = None
 ) -> list[Sentence]:
     """The sentences of *text*: it ends one at ``.``, ``!``, ``?``, ``;`` or ``…`` followed by
-    a space or the end (not the full stop of an abbreviation), and at a dash (``—``, or
-    ``–``/``-`` between spaces); each clause is *prepare*d, and a sentence whose clause is
-    empty is left out. A sentence *asks* says is a question counts as one too (a belief
+    a space or the end (not the full stop of an abbreviation), at a dash (``—``, or
+    ``–``/``-`` between spaces), and at a colon before a question word or an auxiliary
+    (``quick question: what is a comet``); each clause is *prepare*d, and a sentence whose
+    clause is empty is left out. A sentence *asks* says is a question counts as one too (a belief
     put forward: ``I think owls hunt at night``)."""
     sentences = [
         Sentence(prepare(piece), question or (asks is not None and asks(piece)))

@@ -44,8 +44,16 @@ CONTRACTIONS: dict[str, str] = {
     "ive": "i have",
     "youre": "you are",
     "theyre": "they are",
+    "u": "you",
+    "r": "are",
+    "ur": "your",
+    "pls": "please",
+    "plz": "please",
+    "thx": "thanks",
+    "cuz": "because",
+    "coz": "because",
 }
-"""Whole-word contractions, with and without their apostrophe."""
+"""Whole-word contractions, with and without their apostrophe, and chat shorthand."""
 
 IS_BEFORE_S = frozenset("it that what where who how why when there here he she this which".split())
 """Words whose ``'s`` is ``is`` (``what's``); on any other word ``'s`` is a possessive."""
@@ -55,6 +63,7 @@ CLITICS = {"re": "are", "m": "am", "ve": "have", "ll": "will", "d": "would"}
 
 TYPO_TARGETS = tuple(
     """what when where which why how who does the are can could would should about between
+    and for this that with tell give
     please because there your you example explain describe define definition meaning
     remember remind compare connected related difference different similar through
     without""".split()
@@ -122,8 +131,13 @@ def mend(word: str, known: Callable[[str], bool]) -> str:
     return found[0] if len(found) == 1 else word
 
 
+def _mend_stem(word: str, known: Callable[[str], bool]) -> str:
+    stem, apostrophe, clitic = word.partition("'")
+    return mend(stem, known) + apostrophe + clitic
+
+
 def reading_text(normalized: str, known: Callable[[str], bool]) -> str:
-    """The text a prompt's form is read from: contractions spelled out, then misspellings
-    of the form words mended."""
-    expanded = expand(normalized)
-    return _WORD.sub(lambda found: mend(found.group(0), known), expanded)
+    """The text a prompt's form is read from: misspellings of the form words mended (a
+    contraction's stem too: ``wht's``), then contractions spelled out."""
+    mended = _WORD.sub(lambda found: _mend_stem(found.group(0), known), normalized)
+    return expand(mended)
