@@ -509,7 +509,9 @@ FRAMES: tuple[Frame, ...] = (
         rf"^what (?:do|does|did) (?:we|you|they|people|one|i|someone) mean (?:by|with) {A}$",
         rf"^what is meant by {A}$",
         rf"\b(?:meaning|definition|sense|significance) of {A}$",
-        rf"^(?:what|who)(?: is| are| was| were)?(?: exactly| really| actually)? {A}$",
+        rf"^(?:what|who)(?: exactly| really| actually)? (?:is|are|was|were)(?: exactly| really"
+        rf"| actually)? {A}$",
+        rf"^(?:what|who) (?:exactly |really )?(?:counts as|is called|do you call) {A}$",
         rf"^(?:define|explain|clarify|interpret|unpack|elucidate) {A}$",
         rf"^(?:what|who) {A} (?:is|are|means|mean|was|were)$",
         rf"^{A} means what$",
@@ -682,7 +684,7 @@ def puts_belief(sentence: str) -> bool:
     return _BELIEF.match(sentence) is not None
 
 
-_TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\"'`]|\bplease\b)+$")
+_TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\"'`]|\bplease\b|\bfor (?:me|us)\b)+$")
 _QUOTES = re.compile(r"[\"`\u201c\u201d]|(?<!\w)'|'(?!\w)")
 _CORRECTION_LEAD = re.compile(
     r"^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true"
