@@ -540,7 +540,15 @@ def classify_intent(
             terms.setdefault(term, None)
     ordered = tuple(terms)
     subject = ordered[0] if ordered else None
-    checked = None
-    if reading.intent is IntentTag.VERIFICATION:
-        checked = " ".join(s for s in (reading.referent, *reading.slots) if s)
-    return IntentResult(reading.intent, subject, ordered, reading.claim, checked)
+    return IntentResult(reading.intent, subject, ordered, reading.claim, _checked(reading))
+
+
+def _checked(reading: Reading) -> str | None:
+    """A VERIFICATION's checked statement: its slot A (cleaned), or the sentence it refers to
+    when slot A only refers back (docs/intents.md § Answers)."""
+    if reading.intent is not IntentTag.VERIFICATION or not reading.slots:
+        return None
+    first = clean_slot(reading.slots[0])
+    if not content_terms(tokenize(first)) and reading.referent is not None:
+        first = clean_slot(reading.referent)
+    return " ".join(first.split())
