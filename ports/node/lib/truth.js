@@ -57,9 +57,9 @@ function lookup(lexicon, word) {
   return null;
 }
 
-/** Every teaching step with its chain, sorted by (from, relation, to, chain_id). */
+/** Every teaching step with its chain, sorted by (from, to, relation, chain_id). */
 function teachingSteps(chains) {
-  const key = (s) => [s.from, s.relation, s.to, s.chain_id];
+  const key = (s) => [s.from, s.to, s.relation, s.chain_id];
   const steps = chains.flatMap((c) => c.steps.map((s) => ({ chain_id: c.chain_id, ...s })));
   return steps.sort((x, y) => json.byCodePoint(json.canonical(key(x)), json.canonical(key(y))));
 }
