@@ -212,7 +212,7 @@ def puts_belief(sentence: str) -> bool:
     return _BELIEF.match(sentence) is not None
 
 
-_TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\"'`]|\bplease\b|\bfor (?:me|us)\b)+$")
+_TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\u2014\u2013\"'`-]|\bplease\b|\bfor (?:me|us)\b)+$")
 _QUOTES = re.compile(r"[\"`\u201c\u201d]|(?<!\w)'|'(?!\w)")
 _CORRECTION_LEAD = re.compile(
     r"^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true"

@@ -47,7 +47,7 @@ const BELIEF = new RegExp(
     '|tell me|say|said)\\b|correct me if\\b)',
   'u',
 );
-const TRAILING = /(?:[\s.!?;:,\u2026"'`]|\bplease\b|\bfor (?:me|us)\b)+$/u;
+const TRAILING = /(?:[\s.!?;:,\u2026\u2014\u2013"'`-]|\bplease\b|\bfor (?:me|us)\b)+$/u;
 const QUOTES = /["`\u201c\u201d]|(?<!\w)'|'(?!\w)/gu;
 const CORRECTION_LEAD = new RegExp(
   '^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true' +
