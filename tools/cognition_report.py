@@ -18,6 +18,9 @@ def main() -> int:
         print(metrics_table(f"{name} ({len(cases)} cases)", per_register))
         print()
     print(natural_table(f"{NATURAL} ({len(load_natural())} cases)", measure_all()))
+    print()
+    dev = "natural_dev"
+    print(natural_table(f"{dev} ({len(load_natural(dev))} cases)", measure_all(dev)))
     return 0
 
 
