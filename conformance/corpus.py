@@ -33,9 +33,15 @@ FUNCTION_AND_FORM_WORDS = frozenset(
     compare contrast define describe difference example explain mean meaning path link
     connection reason cause origin story history steps way recall remember remind true
     false right wrong kind word term think imagine suppose like versus lead connect become
-    trace show tell give name say hear learn know more discuss actually now hi hello""".split()
+    trace show tell give name say hear learn know more discuss actually now hi hello
+    similar different alike apart versus connected related linked relate relationship
+    relation history guide tips advice method process recipe instance illustrate fact
+    correct really verify confirm mean define definition metaphor analogy pretend imagine
+    wonder believe heard people someone person start begin help teach walk start
+    interesting facts curious""".split()
 )
-"""Words never chosen to fill a slot: function words, and the words the forms are made of."""
+"""Words never chosen to fill a slot: function words, the words the forms are made of,
+and the cue words of docs/intents.md § Cue words."""
 
 
 @dataclass(frozen=True)

@@ -17,20 +17,23 @@ from reference.truth.intent import (
     Reading,
     first_word,
     prepare,
-    read_clause,
+    read_forms,
+    reading_of,
 )
 from reference.truth.text import normalize
 
 LED = [frame for frame in FRAMES if frame.lead_words is not None]
 
 
-def scan_every_frame(clause: str) -> Reading:
+def scan_every_frame(clause: str, question: bool = False) -> Reading | None:
     """The reading by the definition: the first of all the frames whose form covers it."""
     for frame in FRAMES:
+        if not frame.applies_to(question):
+            continue
         slots = frame.slots(clause)
         if slots is not None:
-            return Reading(frame.intent, slots)
-    return Reading(IntentTag.UNKNOWN, (clause,) if clause else ())
+            return reading_of(frame, slots, clause)
+    return None
 
 
 def corpus_clauses() -> list[str]:
@@ -75,10 +78,14 @@ def test_every_clause_a_frame_covers_opens_with_one_of_its_lead_words(data, fram
 @given(data=st.data(), frame=st.sampled_from(FRAMES))
 def test_generated_clauses_read_as_the_scan_of_every_frame(data, frame):
     clause = data.draw(st.from_regex(frame.pattern, fullmatch=True))
-    assert read_clause(clause) == scan_every_frame(clause)
+    question = data.draw(st.booleans())
+    assert read_forms(clause, question) == scan_every_frame(clause, question)
 
 
 def test_every_corpus_clause_reads_as_the_scan_of_every_frame():
     clauses = corpus_clauses()
     assert len(clauses) > 500
-    assert [read_clause(c) for c in clauses] == [scan_every_frame(c) for c in clauses]
+    for question in (False, True):
+        assert [read_forms(c, question) for c in clauses] == [
+            scan_every_frame(c, question) for c in clauses
+        ]

@@ -45,14 +45,15 @@ class Lexicon:
 
     def lookup(self, word: str) -> Lemma | None:
         """Return the lemma a lowercase word form names, folding simple plurals."""
-        for candidate in _base_forms(word):
+        for candidate in base_forms(word):
             found = self._index.get(candidate)
             if found is not None:
                 return found
         return None
 
 
-def _base_forms(word: str) -> Iterable[str]:
+def base_forms(word: str) -> Iterable[str]:
+    """*word*, then the forms plural folding looks it up as (docs/intents.md § Subjects)."""
     yield word
     if word.endswith("ies") and len(word) > 4:
         yield word[:-3] + "y"
@@ -63,6 +64,12 @@ def _base_forms(word: str) -> Iterable[str]:
         yield word[:-2]
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         yield word[:-1]
+    if word.endswith("ing") and len(word) > 5:
+        stem = word[:-3]
+        yield stem
+        yield stem + "e"
+        if len(stem) > 2 and stem[-1] == stem[-2]:
+            yield stem[:-1]
 
 
 def load_lexicon(pack_paths: Iterable[Path], teaching_path: Path | None) -> Lexicon:

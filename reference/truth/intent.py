@@ -1,21 +1,30 @@
 """Intent classification from the form of a prompt, and subject extraction from its slots.
 
-A prompt is first cleaned (interjections, polite wrappers and trailing punctuation go),
-then matched against *frames*: the sentence forms of ``docs/intents.md``. A frame fixes
-the question word or verb frame and where its subjects sit (slots ``a`` and ``b``).
-A frame applies only when every slot it names holds a content word, so the words of a
-frame ("compare", "recall", "example") classify a prompt only in the frame's own
-position: in a slot they are ordinary subjects ("What is recall?" is a definition).
+A prompt is read as docs/intents.md § How a prompt is read says: its words (contractions
+spelled out, misspelt form words mended), cleaned (quotes, interjections, polite wrappers
+and trailing punctuation go), a correction lead, then its sentences, each matched against
+*frames*: the sentence forms of the table of forms. A frame fixes the question word or
+verb frame and where its subjects sit (slots ``a`` and ``b``). A frame applies only when
+every slot it names holds a content word (or, where the form allows it, a word that
+refers back), so the words of a frame ("compare", "recall", "example") classify a prompt
+only in the frame's own position: in a slot they are ordinary subjects.
 """
 
 from __future__ import annotations
 
 import enum
 import functools
+import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from reference.lexicon import Lexicon
+from reference.truth.grammar import slot_terms, subject_pronoun
+from reference.truth.sentences import Sentence, split_sentences
+from reference.truth.spelling import reading_text
 from reference.truth.text import content_terms, tokenize
 
 
@@ -36,31 +45,49 @@ class IntentTag(enum.Enum):
     UNKNOWN = "unknown"
 
 
-A = r"(?P<a>.+?)"
-B = r"(?P<b>.+?)"
-AUX = (
-    r"(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|must|may|am"
-    r"|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|can't|won't|hasn't|haven't)"
-)
-USER = r"(?:i|we)"
-SPEECH = r"(?:\w+)(?: you| to you| it)?"
-LINKED = r"(?:connected|related|linked|tied|joined|bound)"
-LINK_NOUN = r"(?:path|link|links|connection|connections|chain|route|relation|relationship|bridge)"
-EXAMPLE_NOUN = r"(?:examples?|instances?|illustrations?|samples?)"
-FILLER = r"(?:(?:a|an|some|one|the|any|another|more|good|great|real|concrete|simple|typical) )*"
-SINCE = r"(?: (?:so far|earlier|before|previously|just now|already|last time|again))?"
+REFERRING = frozenset("it they them he she him her this that these those".split())
+"""Words that refer back: a slot holding only these (and function words) takes a referent."""
+
+
+class Absent(enum.Enum):
+    """What a form's optional slot ``a`` means when the prompt leaves it out."""
+
+    NOTHING = "nothing"
+    REFERS = "refers"
 
 
 _LEAD_WORDS = re.compile(r"\^(?:(?P<word>[a-z']+)|\(\?:(?P<words>[a-z' |]+)\)) ")
 """A source that opens with ``^word `` or ``^(?:w1|w2 x|...) ``: plain words, then a space."""
 
 
+def slot_has_content(text: str, *, refers: bool) -> bool:
+    """Whether a slot holds a content word, or (when *refers*) a word that refers back."""
+    tokens = tokenize(text)
+    if content_terms(tokens):
+        return True
+    return refers and any(token in REFERRING for token in tokens)
+
+
 @dataclass(frozen=True)
 class Frame:
-    """One sentence form: the intent it signals and its pattern with slots ``a``/``b``."""
+    """One sentence form: the intent it signals, its pattern with slots ``a``/``b``, and how
+    its slots are read.
+
+    ``action``: slot ``a`` opens with the verb of the request (``how do I grow a garden``).
+    ``absent``: what a left-out optional slot ``a`` means. ``question``: the form applies
+    only to a question sentence (True) or only to one that is not (False). ``strict``: a
+    slot must hold a content word (a word that refers back does not do).
+    ``statement``: the form is a plain statement, which a request in another sentence beats.
+    """
 
     intent: IntentTag
     source: str
+    action: bool = False
+    absent: Absent = Absent.NOTHING
+    question: bool | None = None
+    strict: bool = False
+    statement: bool = False
+    min_content: int = 1
 
     @functools.cached_property
     def lead_words(self) -> frozenset[str] | None:
@@ -78,216 +105,130 @@ class Frame:
         prompt never compiles the frames)."""
         return re.compile(self.source)
 
+    def applies_to(self, question: bool) -> bool:
+        """Whether the form may read a sentence that is (or is not) a question."""
+        return self.question is None or self.question is question
+
     def slots(self, clause: str) -> tuple[str, ...] | None:
-        """The slot texts when this frame's form covers *clause* and every slot has content."""
+        """The slot texts (``a`` first) when this frame's form covers *clause* and every slot
+        has content; a left-out slot ``a`` of a form whose absent slot refers is ``it``."""
         found = self.pattern.search(clause)
         if found is None:
             return None
-        slots = tuple(text for text in found.groupdict().values() if text is not None)
-        if any(not content_terms(tokenize(_clean_slot(text))) for text in slots):
+        named = found.groupdict()
+        slots = tuple(named[name] for name in ("a", "b") if named.get(name) is not None)
+        if named.get("a") is None and self.absent is Absent.REFERS:
+            slots = ("it", *slots)
+        refers = not self.strict
+        if any(not slot_has_content(clean_slot(text), refers=refers) for text in slots):
             return None
+        if self.min_content > 1:
+            words = [w for text in slots for w in content_terms(tokenize(clean_slot(text)))]
+            if len(words) < self.min_content:
+                return None
         return slots
 
 
-def _frames(intent: IntentTag, *patterns: str) -> tuple[Frame, ...]:
-    return tuple(Frame(intent, p) for p in patterns)
+FORMS_PATH = Path(__file__).with_name("data") / "forms.json"
+"""The exact forms of docs/intents.md (shared with ports as data)."""
 
 
-FRAMES: tuple[Frame, ...] = (
-    *_frames(
-        IntentTag.RECALL,
-        rf"^what (?:did|have|had) {USER} (?:just |already |ever )?{SPEECH}"
-        rf"(?: (?:about|of|regarding|on|concerning) {A})?{SINCE}$",
-        rf"^(?:what|everything|all|anything) {USER} (?:said|told you|mentioned|claimed|asked"
-        rf"|wrote|say|stated)(?: (?:about|of|regarding|on) {A})?{SINCE}$",
-        rf"^what (?:was|were) {USER} (?:saying|talking about|asking)(?: about)? {A}{SINCE}$",
-        rf"^(?:did|have|had) {USER} (?:ever |already |just )?(?:say|said|mention|mentioned|tell"
-        rf"|told|talk|talked|ask|asked|bring up|brought up)(?: you| to you)?(?: anything)?"
-        rf"(?: about| of| regarding)? {A}{SINCE}$",
-        rf"^(?:do|did|can|could|will|would) you (?:still |even )?(?:remember|recall) "
-        rf"(?:what|that|when|how|whatever) {USER} {SPEECH} (?:about|of|regarding) {A}{SINCE}$",
-        rf"^(?:do|did|can|could|will|would) you (?:still |even )?(?:remember|recall) {A}{SINCE}$",
-        rf"^what do you (?:remember|recall) (?:about|of|regarding) {A}$",
-        rf"^what (?:did|have) you (?:say|said|tell|told)(?: me| us)? (?:about|of|regarding) {A}$",
-        rf"^(?:remember|recall) (?!is |are |was |were ){A}{SINCE}$",
-        rf"^remind (?:me|us) (?:about|of) {A}$",
-    ),
-    *_frames(
-        IntentTag.FRAME_TRANSFER,
-        rf"^(?:(?:describe|explain|define|present|express|picture|frame|understand|think about"
-        rf"|talk about|tell me about|what is|what's|what are) )?{A} in terms of {B}$",
-        rf"^(?:think of|imagine|picture|see|view|treat|consider|describe|regard|envision"
-        rf"|visualize|visualise|frame|paint|present|cast|explain|reimagine) {A} as "
-        rf"(?:if it were |though it were |being )?{B}$",
-        rf"^(?:what if|suppose|imagine|pretend)(?: that)? {A} (?:is|are|was|were) {B}$",
-        rf"^if {A} (?:was|were|is|are) {B}(?:, .*)?$",
-        rf"^{A} (?:is|are|was|were|seems|feels) (?:just |a lot |much |a bit |kind of |sort of )"
-        rf"?like {B}$",
-        rf"^(?:how|why|in what way|in what ways) (?:is|are) {A} like {B}$",
-        rf"^(?:is|are) {A} like {B}$",
-        rf"^(?:\w+ )?{A} through the (?:lens|eyes|image) of {B}$",
-        rf"^(?:use |give me |draw |make |what is |what's )?(?:an? |the )?(?:analogy|metaphor) "
-        rf"(?:between|for|of) {A} (?:and|to|with|from) {B}$",
-    ),
-    *_frames(
-        IntentTag.COMPARISON,
-        rf"^(?:compare|contrast|weigh|distinguish|differentiate) {A} (?:and|with|to|against|from"
-        rf"|versus|vs) {B}$",
-        rf"^(?:compare|contrast) {A}$",
-        rf"\bdifferences? (?:between|of) {A} (?:and|from|with|vs|versus) {B}$",
-        rf"\b(?:comparison|contrast|distinction|similarities|similarity) (?:of|between) {A} "
-        rf"(?:and|with|to|vs|versus) {B}$",
-        rf"^how (?:does|do|is|are|did) {A} (?:differ|different|compare|contrast|distinct"
-        rf"|stack up)(?: (?:from|with|to|against))? {B}$",
-        rf"^how (?:do|does|are|is) {A} and {B} (?:differ|compare|contrast|different)$",
-        rf"^(?:in what ways?|how) (?:is|are) {A} (?:different from|unlike|similar to) {B}$",
-        rf"^what (?:sets|tells|distinguishes|separates|differentiates) {A} (?:apart )?from {B}$",
-        rf"^what makes {A} different from {B}$",
-        rf"^(?:is|are) {A} (?:different|distinct) from {B}$",
-        rf"^what do {A} and {B} have in common$",
-        rf"^which (?:one |of them |of the two )?\w+ [a-z' ]*?, {A} or {B}$",
-        rf"^(?:is|are) {A} and {B} (?:the same|alike|similar|different)(?: things?)?$",
-        rf"^(?:is|are) {A} the same as {B}$",
-        rf"^which (?:is|are) \w+ (?:than the other )?[:,]? ?{A} or {B}$",
-        rf"^{A} or {B}[:,] which .*$",
-        rf"^{A} (?:versus|vs) {B}$",
-        rf"^{A} compared (?:to|with) {B}$",
-    ),
-    *_frames(
-        IntentTag.TRANSITIVE_QUERY,
-        rf"^(?:how|in what way) (?:is|are|was|were) {A} {LINKED} (?:to|with) {B}$",
-        rf"^(?:how|in what way) (?:is|are|do|does) {A} and {B} (?:{LINKED}|connect|relate|link)$",
-        rf"^(?:how|in what way) (?:does|do|did|can|could|would|might|will) {A} (?:connect to"
-        rf"|connect with|relate to|link to|link with|lead to|lead into|tie to|turn into|grow into"
-        rf"|become|give rise to|develop into|change into|get to) {B}$",
-        rf"^how {A} (?:(?:connects|links|relates|leads|is {LINKED}|are {LINKED}) (?:to|with|into)"
-        rf"|becomes|turns into|grows into|gives rise to) {B}$",
-        rf"^(?:is|are|was|were) {A} {LINKED} (?:to|with) {B}$",
-        rf"^(?:is|are) there (?:a |any |some )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
-        rf"^(?:what|where) (?:is|are) (?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and)"
-        rf" {B}$",
-        rf"^what's (?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
-        rf"^(?:trace|show|find|give|walk|follow|draw|map|explain|describe)(?: me| us)?"
-        rf"(?: through)? (?:the |a )?{LINK_NOUN} (?:from|between) {A} (?:to|and) {B}$",
-        rf"^what (?:connects|links|relates|ties|joins|bridges) {A} (?:and|to|with) {B}$",
-        rf"^what (?:leads|goes|gets you) from {A} to {B}$",
-        rf"^how (?:do|does|can|could) (?:i|we|you|one) (?:get|go|move|travel) from {A} to {B}$",
-        rf"^(?:does|do|can|could|will|did) {A} (?:lead|connect|link|relate) (?:to|with|into) {B}$",
-        rf"^{A} (?:leads|connects|links|relates) (?:to|with) {B}$",
-        rf"^from {A} to {B}$",
-    ),
-    *_frames(
-        IntentTag.PROCEDURE,
-        rf"^how (?:do|can|should|would|could|might|must|shall|will|does|did) (?:i|you|we|one"
-        rf"|someone|anyone|people|a person|somebody) (?:best |actually |properly |ever )?{A}$",
-        rf"\bhow to {A}$",
-        rf"^(?:(?:what are|what're|give me|list|show me|tell me|i need|walk me through) )?"
-        rf"(?:the )?(?:steps|stages|instructions|procedure|process|method|recipe|directions)"
-        rf" (?:to|for|of|in) {A}$",
-        rf"^(?:what is|what's|what are) (?:the |a |some )?(?:best |right |proper |good |easiest"
-        rf" |usual |simplest )?(?:way|ways|method|methods|means) (?:to|of|for) {A}$",
-        rf"^walk (?:me|us) through {A}$",
-        rf"^(?:teach|show) (?:me|us) (?:how )?to {A}$",
-        rf"^what (?:should|must|can|do) (?:i|we|one) do (?:to|for|about|with) {A}$",
-    ),
-    *_frames(
-        IntentTag.CAUSE,
-        rf"^why(?: {A})?$",
-        rf"^what (?:causes|caused|makes|made|produces|produced|creates|brings about|drives"
-        rf"|triggers|gives rise to|leads to) {A}$",
-        rf"^(?:what is|what's|what are|what were|what was) (?:the )?(?:main |real |root "
-        rf"|underlying )?(?:cause|causes|reason|reasons|origin|origins|source) (?:of|for|behind)"
-        rf" {A}$",
-        rf"^(?:the )?(?:cause|causes|reason|reasons|origin) (?:of|for|behind) {A}$",
-        rf"^how come {A}$",
-        rf"^how (?:is|are|was|were) {A} (?:made|formed|created|born|caused)$",
-        rf"^how (?:does|do|did) {A}$",
-        rf"^where (?:does|do|did) {A} come from$",
-        rf"^what (?:is|are) {A} caused by$",
-        rf"^(?:for )?what reason {A}$",
-    ),
-    *_frames(
-        IntentTag.EXAMPLE,
-        rf"^(?:give|show|name|list|offer|provide|share|tell|find|cite|suggest)(?: me| us)? "
-        rf"{FILLER}{EXAMPLE_NOUN} (?:of|for) {A}$",
-        rf"^(?:what|which) (?:is|are|would be|could be|might be) {FILLER}{EXAMPLE_NOUN} of {A}$",
-        rf"^what's {FILLER}{EXAMPLE_NOUN} of {A}$",
-        rf"^{FILLER}{EXAMPLE_NOUN} (?:of|for) {A}$",
-        rf"^(?:is|are) there {FILLER}{EXAMPLE_NOUN} of {A}$",
-        rf"^{A},? (?:for example|for instance|such as what|e g)$",
-        rf"^(?:for example|for instance),? {A}$",
-        rf"^illustrate {A}(?: (?:with|by|using) {FILLER}{EXAMPLE_NOUN})?$",
-    ),
-    *_frames(
-        IntentTag.VERIFICATION,
-        rf"^(?:is|isn't) it (?:true|correct|right|so|the case|a fact|accurate|false)"
-        rf" (?:that |whether |if )?{A}$",
-        rf"^(?:true|right|correct|fact|yes) or (?:false|wrong|not|incorrect|fiction|no)[:,]? {A}$",
-        rf"^(?:verify|confirm|check|prove|validate)(?: for me)? (?:that |whether |if )?{A}$",
-        rf"^(?:am i right|is it right|would i be right) (?:that|to say that|in thinking that) {A}$",
-        rf"^{AUX} {A}$",
-        rf"^{A},? (?:right|correct|true|isn't it|aren't they|yes or no)$",
-    ),
-    *_frames(
-        IntentTag.NARRATIVE,
-        rf"\btell (?:me|us)(?: (?:a|the|some|one|a little|more|everything|something|anything"
-        rf"|all|a bit|a short))?(?: (?:story|stories|tale|tales|bit|more))? (?:about|of|on"
-        rf"|regarding) {A}$",
-        rf"^(?:describe|depict|portray|characterize|sketch|narrate|recount|discuss|explore"
-        rf"|summarize|summarise) {A}$",
-        rf"\b(?:talk|speak|chat|write|say something|say a little|say more|say a bit"
-        rf"|say a few words)(?: to me| with me| to us)? (?:about|of|on|regarding) {A}$",
-        rf"^(?:hear|learn|know|read) (?:more |something |a bit |a little )?(?:about|on) {A}$",
-        rf"^what (?:can|could|would|do) you (?:tell|say|share|know)(?: me| us)? (?:about|of"
-        rf"|regarding) {A}$",
-        rf"^(?:a |the )?(?:story|stories|tale|tales|history) (?:of|about) {A}$",
-        rf"^(?:what is|what's|what are) (?:the )?(?:story|stories|tale|history) (?:of|about|behind)"
-        rf" {A}$",
-        rf"^what (?:is|are|was|were) {A} like$",
-        rf"^(?:more|anything|something) (?:about|on) {A}$",
-    ),
-    *_frames(
-        IntentTag.DEFINITION,
-        rf"^what (?:does|do|did) {A} (?:mean|stand for|signify|refer to)$",
-        rf"^what (?:do|does|did) (?:we|you|they|people|one|i|someone) mean (?:by|with) {A}$",
-        rf"^what(?:'s| is) meant by {A}$",
-        rf"\b(?:meaning|definition|sense|significance) of {A}$",
-        rf"^(?:what|who)(?: is| are| was| were|'s|s)(?: exactly| really| actually)? {A}$",
-        rf"^(?:define|explain|clarify|interpret|unpack|elucidate) {A}$",
-        rf"^(?:what|who) {A} (?:is|are|means|mean|was|were)$",
-        rf"^{A} means what$",
-        rf"^(?:what|which) (?:kind|sort|type) of (?:thing |word |concept |being |person )?"
-        rf"(?:is|are) {A}$",
-    ),
-)
+def _frame(raw: dict[str, Any]) -> Frame:
+    question = raw.get("question")
+    return Frame(
+        IntentTag[raw["intent"]],
+        raw["pattern"],
+        action=bool(raw.get("action", False)),
+        absent=Absent.REFERS if raw.get("refers") else Absent.NOTHING,
+        question=None if question is None else bool(question),
+        strict=bool(raw.get("strict", False)),
+        statement=bool(raw.get("statement", False)),
+        min_content=int(raw.get("min_content", 1)),
+    )
+
+
+_FORMS: dict[str, Any] = json.loads(FORMS_PATH.read_text(encoding="utf-8"))
+
+FRAMES: tuple[Frame, ...] = tuple(_frame(raw) for raw in _FORMS["forms"])
 """Every sentence form, most specific first; the first whose form covers a clause wins."""
 
-_LEADS = re.compile(
-    r"^(?:(?:hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also)"
-    r"\b[\s,;:.!-]*)+"
+ASKED_STATEMENT = _frame(_FORMS["asked_statement"])
+"""A question no form and no cue covers, of three or more words (none ``and``/``or``) with two
+content words, is a statement asked: ``bees make honey?``."""
+
+CUES: tuple[tuple[IntentTag, re.Pattern[str], bool], ...] = tuple(
+    (IntentTag[raw["intent"]], re.compile(raw["pattern"]), bool(raw.get("question", False)))
+    for raw in _FORMS["cues"]
 )
+"""Cue words, by intent, in the order they are tried: a clause no form covers is read by
+the first row with a cue in it (a VERIFICATION cue only in a question)."""
+
+INTERJECTIONS = (
+    "hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also|cool|great"
+    "|nice|wow|sure|yes|yeah|lol|haha+|hehe|sorry|wait|listen|look|please"
+)
+
+
+_LEADS = re.compile(rf"^(?:(?:{INTERJECTIONS})\b[\s,;:.!?-]*)+")
+WH = r",? (?=(?:what|why|how|who|whether|if|which|where|when) )"
+"""A wrapper that only goes before a question word (a comma may stand between them)."""
 _WRAPPERS = re.compile(
     r"^(?:please |kindly "
-    r"|(?:can|could|would|will) (?:you|u) (?:please )?"
-    r"|(?:(?:i|we) (?:need|want|would like|wish|wonder|am wondering|am curious)|i'd like"
-    r"|we'd like|i'm wondering|i'm curious)(?: (?:you )?to)? "
-    r"|(?:know|understand|see|ask you) (?=what|why|how|who|whether|if|which)"
-    r"|(?:tell|show|explain to|teach|remind) (?:me|us) (?=what|why|how|who|whether|if|which)"
-    r"|(?:explain|describe) (?=what|why|how|who|whether|if|which)"
+    r"|(?:can|could|would|will) (?:you|u) (?:please )?(?!say )"
+    r"|(?:can|could|would|will) (?:someone|somebody|anyone|anybody) (?:please )?"
+    r"|(?:i|we) (?:need|want|would like|would love|wish)(?: (?:you )?to)? "
+    r"|(?:i|we) (?:have |had |do not |did not |never |really |always |still |just |often "
+    r"|sometimes |am |was |were |have always |have never |have not |can not )*(?:know|knew"
+    r"|known|understand|understood|get|got|see|wonder|wondered|wondering|been wondering"
+    r"|curious|not sure|unsure|forget|forgot|remember|want to know|would like to know"
+    rf"|need to know)(?: about)?{WH}"
+    rf"|(?:i have |i had )?no idea{WH}"
+    rf"|(?:know|understand|see|ask you|find out|learn){WH}"
+    rf"|(?:tell|show|explain to|teach|remind|let) (?:me|us)(?: know)?{WH}"
+    rf"|(?:explain|describe|clarify|sum up|summarize|summarise|break down|spell out|define)"
+    rf"(?: to (?:me|us))?{WH}"
+    rf"|help (?:me|us) (?:to )?understand{WH}"
     r"|how (?:would|do|can|could|should|might) (?:you|we|one|i) (?=(?:describe|define|explain"
     r"|characterize|summarize|summarise) )"
-    r"|(?:do you know|any idea|have you any idea|let me know) )"
+    r"|(?:do you know|any idea|have you any idea|do you have any idea|let me know),? "
+    r"|(?:i|we) (?:think|believe|guess|suppose|reckon|bet|feel like|heard|have heard|read"
+    r"|was told|were told|am sure|am pretty sure|am fairly sure)(?: that)? (?!of |about |so$)"
+    r"|(?:someone|somebody|people|they) (?:told me|tell me|say|said)(?: that)? "
+    r"|correct me if i am wrong,? (?:but )?"
+    r"|(?:do|did) you think(?: that)? "
+    r"|would you say(?: that)? )"
 )
-_TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\"'`]|\bplease\b)+$")
+_BELIEF = re.compile(
+    rf"^(?:(?:{INTERJECTIONS})\b[\s,;:.!?-]*)*(?:(?:i|we) (?:think|believe|guess|suppose|reckon"
+    r"|bet|feel like|heard|have heard|read|was told|were told|am sure|am pretty sure"
+    r"|am fairly sure)\b(?! of\b| about\b| so\b)|(?:someone|somebody|people|they) (?:told me"
+    r"|tell me|say|said)\b|correct me if\b)"
+)
+"""A sentence that puts a belief forward, which asks whether it holds."""
+
+
+def puts_belief(sentence: str) -> bool:
+    """Whether *sentence* opens (past interjections) with a belief put forward."""
+    return _BELIEF.match(sentence) is not None
+
+
+_TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\u2014\u2013\"'`-]|\bplease\b|\bfor (?:me|us)\b)+$")
 _QUOTES = re.compile(r"[\"`\u201c\u201d]|(?<!\w)'|'(?!\w)")
 _CORRECTION_LEAD = re.compile(
-    r"^(?:(?:no|nope|nah|wrong|incorrect|not quite|not really|not so|not true|actually"
-    r"|correction|in fact)\b"
-    r"|(?:that's|that is|this is|it's|it is|you're|you are|you were) (?:wrong|incorrect"
-    r"|not right|not correct|mistaken|not true)\b"
-    r"|i think you(?:'re| are) (?:wrong|mistaken)\b)[\s,;:.!-]*"
+    r"^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true"
+    r"|not exactly|false|untrue|actually|correction|in fact|i disagree|i beg to differ"
+    r"|nonsense|rubbish)\b"
+    r"|(?:that|this|it|you|that answer) (?:is|are|was|were) (?:wrong|incorrect|not right"
+    r"|not correct|mistaken|not true|false|not it|a myth|not so|nonsense)\b"
+    r"|(?:you|i think you) (?:have )?(?:got|have|had|are getting) (?:it|that|this) (?:all )?"
+    r"(?:wrong|backwards|mixed up)\b"
+    r"|i think you (?:are|were) (?:wrong|mistaken)\b"
+    r"|i do not think (?:so|that is (?:right|true|correct)|you are right)\b|i do not agree\b"
+    r"|(?:let me|i have to|i must|allow me to) correct you\b)[\s,;:.!\u2014\u2013-]*"
 )
 _COPULA = re.compile(r"\b(?:is|are|was|were) ")
+_REFERRING_PHRASE = re.compile(r"\b(?:that|this|the) (?:word|term|thing|one)$")
+"""``that word`` at a slot's end refers back, like ``it``."""
 _SLOT_NOISE = re.compile(
     r"\bthe (?:word|term) (?!and\b|or\b|with\b|to\b|is\b)(?=\w)|\b(?:a |an )?(?:kind|sort|type)"
     r" of\b"
@@ -296,25 +237,36 @@ _SLOT_NOISE = re.compile(
 
 @dataclass(frozen=True)
 class IntentResult:
-    """The classified intent, the subject (if any), other content terms, and a claim."""
+    """The classified intent, the subject (if any), other content terms, a correction's claim,
+    and the statement a VERIFICATION checks."""
 
     intent: IntentTag
     subject: str | None
     terms: tuple[str, ...]
     claim: str | None
+    checked: str | None = None
 
 
 @dataclass(frozen=True)
 class Reading:
-    """A clause read by form: its intent and the text of each subject slot, in order."""
+    """A prompt read by form: its intent, the text of each subject slot in order, a
+    correction's claim, whether slot ``a`` opens with its verb, whether it is a plain
+    statement, the sentence a slot that refers back takes its referent from, and whether
+    cue words (not a form) decided it."""
 
     intent: IntentTag
     slots: tuple[str, ...]
     claim: str | None = None
+    action: bool = False
+    statement: bool = False
+    referent: str | None = None
+    cued: bool = False
 
 
-def _clean_slot(text: str) -> str:
-    return _SLOT_NOISE.sub(" ", text)
+def clean_slot(text: str) -> str:
+    """A slot's text without ``the word``, ``the term`` and ``a kind of`` (they name what
+    follows)."""
+    return _SLOT_NOISE.sub(" ", _REFERRING_PHRASE.sub("it", text))
 
 
 def _strip(pattern: re.Pattern[str], text: str) -> str:
@@ -325,11 +277,23 @@ def _strip(pattern: re.Pattern[str], text: str) -> str:
         text = text[found.end() :]
 
 
-def prepare(normalized: str) -> str:
-    """The clause a prompt's form is read from: no quotes, leads, polite wrappers or tail."""
-    clause = _TRAILING.sub("", _QUOTES.sub("", normalized))
-    clause = _strip(_LEADS, clause)
-    return _TRAILING.sub("", _strip(_WRAPPERS, clause))
+def unwrap(clause: str) -> str:
+    """*clause* without leading interjections and polite wrappers, in turn, until neither
+    is left; a wrapper before ``if`` makes it ``whether`` (``tell me if A``)."""
+    while True:
+        stripped = _strip(_LEADS, clause)
+        unwrapped = _strip(_WRAPPERS, stripped)
+        if unwrapped != stripped and unwrapped.startswith("if "):
+            unwrapped = "whether " + unwrapped[3:]
+        if unwrapped == clause:
+            return clause
+        clause = unwrapped
+
+
+def prepare(text: str) -> str:
+    """The clause a sentence's form is read from: no quotes, leads, polite wrappers or tail."""
+    clause = _TRAILING.sub("", _QUOTES.sub("", text))
+    return _TRAILING.sub("", unwrap(clause))
 
 
 def first_word(clause: str) -> str:
@@ -343,72 +307,248 @@ def frames_for(lead: str) -> tuple[Frame, ...]:
     return tuple(f for f in FRAMES if f.lead_words is None or lead in f.lead_words)
 
 
-def read_clause(clause: str) -> Reading:
-    """The first frame whose form covers *clause*; UNKNOWN over the whole clause otherwise.
+def reading_of(frame: Frame, slots: tuple[str, ...], clause: str) -> Reading:
+    """The reading a frame gives: a plain statement's claim is its ``claim`` group (what it
+    says of its subject: ``is not a fish``)."""
+    claim = None
+    if frame.statement:
+        found = frame.pattern.search(clause)
+        claim = found["claim"] if found is not None else None
+    return Reading(frame.intent, slots, claim or None, frame.action, frame.statement)
+
+
+def read_forms(clause: str, question: bool = False) -> Reading | None:
+    """The reading of the first frame whose form covers *clause*, or None.
 
     Only the frames that can start with the clause's first word are tried; the others
     cannot cover it, so the first that does is the same.
     """
     for frame in frames_for(first_word(clause)):
+        if not frame.applies_to(question):
+            continue
         slots = frame.slots(clause)
         if slots is not None:
-            return Reading(frame.intent, slots)
+            return reading_of(frame, slots, clause)
+    return None
+
+
+def read_cues(clause: str, question: bool) -> Reading | None:
+    """The reading by cue words of a clause no form covers: the first row of :data:`CUES`
+    with a cue in the clause decides; the clause without its cues is the one slot (a slot
+    with no content word refers back)."""
+    for intent, cue, only_questions in CUES:
+        if only_questions and not question:
+            continue
+        if cue.search(clause) is None:
+            continue
+        rest = " ".join(cue.sub(" , ", clause).split())
+        slot = rest if slot_has_content(rest, refers=True) else "it"
+        return Reading(intent, (slot,), cued=True)
+    return None
+
+
+def read_clause(clause: str, question: bool = False) -> Reading:
+    """The reading of one sentence's clause: by its form, else by its cue words, else (a
+    question) as a statement asked, else UNKNOWN over the whole clause."""
+    reading = read_forms(clause, question) or read_cues(clause, question)
+    if reading is not None:
+        return reading
+    if question:
+        slots = ASKED_STATEMENT.slots(clause)
+        if slots is not None:
+            return reading_of(ASKED_STATEMENT, slots, clause)
     return Reading(IntentTag.UNKNOWN, (clause,) if clause else ())
 
 
+def _claim_split(sentence: str) -> Reading:
+    """A correction's subject and claim in *sentence*: the claim from its first copula on,
+    else what follows its first content word."""
+    copula = _COPULA.search(sentence)
+    if copula is not None:
+        claim = sentence[copula.start() :].strip()
+        return Reading(IntentTag.CORRECTION, (sentence[: copula.start()], claim), claim or None)
+    for found in re.finditer(r"[^\W\d_]+(?:'[^\W\d_]+)?", sentence):
+        if content_terms((found.group(0),)):
+            claim = sentence[found.end() :].strip(" ,;:")
+            return Reading(IntentTag.CORRECTION, (sentence[: found.end()], claim), claim or None)
+    return Reading(IntentTag.CORRECTION, (sentence,) if sentence else ())
+
+
+def _is_request(reading: Reading) -> bool:
+    """A form (not a plain statement, not cue words) read the sentence as a request."""
+    return reading.intent is not IntentTag.UNKNOWN and not reading.statement and not reading.cued
+
+
 def _read_correction(rest: str) -> Reading:
-    if rest:
-        inner = read_clause(prepare(rest))
-        if inner.intent is not IntentTag.UNKNOWN:
-            return inner
-    copula = _COPULA.search(rest)
-    if copula is None:
-        return Reading(IntentTag.CORRECTION, (rest,) if rest else ())
-    claim = rest[copula.end() :].strip()
-    return Reading(IntentTag.CORRECTION, (rest[: copula.start()], claim), claim or None)
+    if not rest:
+        return Reading(IntentTag.CORRECTION, ())
+    inner = read_sentences(rest)
+    if _is_request(inner) or (inner.intent is IntentTag.CORRECTION and not inner.cued):
+        return inner
+    sentences = [s.clause for s in split_sentences(rest, prepare, puts_belief)]
+    stated = next((s for s in sentences if content_terms(tokenize(s))), "")
+    return _claim_split(stated)
 
 
-@functools.lru_cache(maxsize=4096)
-def read(normalized: str) -> Reading:
-    """Read a normalised prompt: a correction lead first, then the frames.
+def _pick(readings: list[tuple[Sentence, Reading]]) -> int:
+    """The index of the sentence that decides: the last question a form reads as a request,
+    else the first request, else the last question read otherwise (cue words, a statement),
+    else the first sentence read as anything, else the first."""
+    backwards = list(range(len(readings) - 1, -1, -1))
+    for index in backwards:
+        sentence, reading = readings[index]
+        if sentence.question and _is_request(reading):
+            return index
+    for index, (_, reading) in enumerate(readings):
+        if _is_request(reading):
+            return index
+    for index in backwards:
+        sentence, reading = readings[index]
+        if sentence.question and reading.intent is not IntentTag.UNKNOWN:
+            return index
+    for index, (_, reading) in enumerate(readings):
+        if reading.intent is not IntentTag.UNKNOWN:
+            return index
+    return 0
 
-    A reading depends on the text alone, so the latest 4,096 are kept: a script run
-    under several registers, or a prompt a user repeats, is read once.
-    """
-    clause = prepare(normalized)
+
+def _referent(sentences: list[Sentence], chosen: int) -> str | None:
+    """The nearest other sentence with a content word, those before *chosen* first."""
+    order = list(range(chosen - 1, -1, -1)) + list(range(chosen + 1, len(sentences)))
+    for index in order:
+        if content_terms(tokenize(sentences[index].clause)):
+            return sentences[index].clause
+    return None
+
+
+def _refers_only(reading: Reading) -> bool:
+    """Whether no slot of *reading* holds a content word (each only refers back)."""
+    return all(not content_terms(tokenize(clean_slot(slot))) for slot in reading.slots)
+
+
+def read_sentences(text: str) -> Reading:
+    """Read *text* sentence by sentence; the sentence :func:`_pick` chooses decides, and a
+    slot of it that refers back takes the nearest other sentence as its referent."""
+    sentences = split_sentences(text, prepare, puts_belief)
+    if not sentences:
+        return Reading(IntentTag.UNKNOWN, ())
+    readings = [(s, read_clause(s.clause, s.question)) for s in sentences]
+    chosen = _pick(readings)
+    reading = readings[chosen][1]
+    if len(sentences) == 1:
+        return reading
+    if reading.intent is IntentTag.UNKNOWN:
+        slots = tuple(s.clause for s in sentences if s.clause)
+        return Reading(IntentTag.UNKNOWN, slots)
+    referent = _referent(sentences, chosen)
+    if referent is not None and _refers_only(reading):
+        deferred = next(r for s, r in readings if s.clause == referent)
+        if _is_request(deferred) or deferred.cued:
+            return deferred
+    return Reading(
+        reading.intent,
+        reading.slots,
+        reading.claim,
+        reading.action,
+        reading.statement,
+        referent,
+        reading.cued,
+    )
+
+
+def read_text(text: str) -> Reading:
+    """Read the reading text of a prompt: a correction lead first (past interjections and
+    wrappers), then its sentences."""
+    text = _QUOTES.sub("", text)
+    clause = unwrap(text)
     lead = _CORRECTION_LEAD.match(clause)
     if lead is not None:
-        return _read_correction(_strip(_CORRECTION_LEAD, clause))
-    return read_clause(clause)
+        return _read_correction(_TRAILING.sub("", _strip(_CORRECTION_LEAD, clause)))
+    return read_sentences(text)
 
 
-def match_intent(normalized: str) -> IntentTag:
+class Reader:
+    """Reads prompts against one lexicon (which words it holds decides what is misspelt).
+
+    A reading depends on the text alone, so the latest 4,096 are kept: a script run under
+    several registers, or a prompt a user repeats, is read once.
+    """
+
+    def __init__(self, known: Callable[[str], bool]) -> None:
+        self.known = known
+        self.read = functools.lru_cache(maxsize=4096)(self._read)
+
+    def _read(self, normalized: str) -> Reading:
+        return read_text(reading_text(normalized, self.known))
+
+
+_READERS: dict[int, tuple[Lexicon | None, Reader]] = {}
+
+
+def reader_for(lexicon: Lexicon | None) -> Reader:
+    """The reader of *lexicon*, built once per lexicon object (None: a lexicon of no words)."""
+    kept = _READERS.get(id(lexicon))
+    if kept is None or kept[0] is not lexicon:
+        known = (lambda word: lexicon.lookup(word) is not None) if lexicon else (lambda _: False)
+        kept = _READERS[id(lexicon)] = (lexicon, Reader(known))
+    return kept[1]
+
+
+def read(normalized: str, lexicon: Lexicon | None = None) -> Reading:
+    """Read a normalised prompt (see :class:`Reader`)."""
+    return reader_for(lexicon).read(normalized)
+
+
+def match_intent(normalized: str, lexicon: Lexicon | None = None) -> IntentTag:
     """The intent a normalised prompt's form signals."""
-    return read(normalized).intent
+    return read(normalized, lexicon).intent
 
 
-def _slot_terms(slot: str, lexicon: Lexicon | None) -> tuple[str, ...]:
-    terms = content_terms(tokenize(_clean_slot(slot)))
-    if lexicon is None:
-        return terms
-    known = tuple(t for t in terms if lexicon.lookup(t) is not None)
-    return known + tuple(t for t in terms if t not in known)
+def _referent_terms(
+    reading: Reading, lexicon: Lexicon | None, context: str | None
+) -> tuple[str, ...]:
+    if reading.referent is not None:
+        return slot_terms(clean_slot(reading.referent), lexicon, action=reading.action)
+    return (context,) if context else ()
 
 
 def classify_intent(
-    normalized: str, tokens: tuple[str, ...], lexicon: Lexicon | None = None
+    normalized: str,
+    tokens: tuple[str, ...],
+    lexicon: Lexicon | None = None,
+    context: str | None = None,
 ) -> IntentResult:
-    """Classify a normalised turn; the subject is the first slot's first lexicon term.
+    """Classify a normalised turn; the subject is the first of its terms.
 
-    Terms are every slot's content words, slot by slot, known lemmas first within a
-    slot; *tokens* are accepted for the pipeline's call shape and read from *normalized*.
+    Terms are every slot's content words, slot by slot (docs/intents.md § Subjects): a
+    slot that refers back takes its referent (another sentence of the prompt, else
+    *context*, the session's latest subject) in its place. *tokens* are accepted for the
+    pipeline's call shape and read from *normalized*.
     """
     del tokens
-    reading = read(normalized)
+    reading = read(normalized, lexicon)
     terms: dict[str, None] = {}
-    for slot in reading.slots:
-        for term in _slot_terms(slot, lexicon):
+    for index, slot in enumerate(reading.slots):
+        cleaned = clean_slot(slot)
+        action = reading.action and index == 0
+        moves = reading.intent is not IntentTag.CAUSE
+        words = slot_terms(cleaned, lexicon, action=action, verbs_move=moves)
+        if not words or subject_pronoun(cleaned, lexicon):
+            for term in _referent_terms(reading, lexicon, context):
+                terms.setdefault(term, None)
+        for term in words:
             terms.setdefault(term, None)
     ordered = tuple(terms)
     subject = ordered[0] if ordered else None
-    return IntentResult(reading.intent, subject, ordered, reading.claim)
+    return IntentResult(reading.intent, subject, ordered, reading.claim, _checked(reading))
+
+
+def _checked(reading: Reading) -> str | None:
+    """A VERIFICATION's checked statement: its slot A (cleaned), or the sentence it refers to
+    when slot A only refers back (docs/intents.md § Answers)."""
+    if reading.intent is not IntentTag.VERIFICATION or not reading.slots:
+        return None
+    first = clean_slot(reading.slots[0])
+    if not content_terms(tokenize(first)) and reading.referent is not None:
+        first = clean_slot(reading.referent)
+    return " ".join(first.split())

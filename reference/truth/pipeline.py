@@ -6,7 +6,7 @@ from reference.lexicon import Lexicon, default_lexicon
 from reference.lexicon.versors import lemma_versor, turn_rotor
 from reference.truth.field import SessionField
 from reference.truth.grounding import decide_grounding
-from reference.truth.intent import classify_intent
+from reference.truth.intent import IntentTag, classify_intent
 from reference.truth.record import TruthRecord
 from reference.truth.teaching import teaching_graph
 from reference.truth.text import normalize, tokenize
@@ -22,6 +22,8 @@ class TruthPipeline:
         self.field = SessionField()
         self.vault = Vault()
         self.turn_idx = 0
+        self.context: str | None = None
+        """The latest subject of the session: what a word that refers back points to."""
 
     def run(self, text: str) -> TruthRecord:
         """Classify, ground, evolve the field, seal the record, then remember the turn.
@@ -31,7 +33,7 @@ class TruthPipeline:
         """
         normalized = normalize(text)
         tokens = tokenize(normalized)
-        intent = classify_intent(normalized, tokens, self.lexicon)
+        intent = classify_intent(normalized, tokens, self.lexicon, self.context)
         grounding = decide_grounding(intent, self.lexicon, self.graph, self.vault)
         if grounding.lemmas:
             first = grounding.lemmas[0]
@@ -49,6 +51,9 @@ class TruthPipeline:
         )
         subject = grounding.subject_lemma
         if subject is not None:
-            self.vault.store(subject.lemma, self.turn_idx, grounding.claim)
+            said = None if intent.intent is IntentTag.RECALL else normalized
+            self.vault.store(subject.lemma, self.turn_idx, grounding.claim, said)
+        if intent.subject is not None:
+            self.context = intent.subject
         self.turn_idx += 1
         return record

@@ -68,7 +68,7 @@ class TruthRecord:
     ) -> dict[str, object]:
         """The JSON object the trace hash is taken over (no floats)."""
         path = grounding.path
-        return {
+        sealed: dict[str, object] = {
             "claim": grounding.claim,
             "field_digest": field_digest,
             "grounded": [lemma_content(entry) for entry in grounding.lemmas],
@@ -81,8 +81,11 @@ class TruthRecord:
             "tokens": list(tokens),
             "turn_idx": turn_idx,
             "unknown": list(grounding.unknown),
-            "vault_hits": [grounding.vault_hit.as_json()] if grounding.vault_hit else [],
+            "vault_hits": [hit.as_json() for hit in grounding.hits],
         }
+        if grounding.answer is not None:
+            sealed["answer"] = grounding.answer.as_json()
+        return sealed
 
     @classmethod
     def seal(cls, *, versor_condition: float, **content: Unpack[SealedFields]) -> TruthRecord:

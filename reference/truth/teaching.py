@@ -54,6 +54,18 @@ class TeachingGraph:
                 queue.append(step.target)
         return None
 
+    def either_way(self, first: str, second: str) -> TeachingPath | None:
+        """The shortest path from *first* to *second*, else from *second* to *first*."""
+        return self.path(first, second) or self.path(second, first)
+
+    def out_of(self, source: str) -> tuple[TeachingPath, ...]:
+        """Every single step leading out of *source*, in sorted order."""
+        return tuple(TeachingPath((s,), (c,)) for s, c in self._out.get(source, ()))
+
+    def into(self, target: str) -> tuple[TeachingPath, ...]:
+        """Every single step leading into *target*, in sorted order."""
+        return tuple(TeachingPath((s,), (c,)) for s, c in self._in.get(target, ()))
+
     def origin(self, target: str) -> TeachingPath | None:
         """The sorted-first single step that leads into *target*, if any."""
         incoming = self._in.get(target)

@@ -19,6 +19,25 @@ from reference.algebra import Multivector, conformal_point
 COORD_BITS = 10
 """Coordinates lie on a 2**-9 grid in [-1, 1): small enough that every product is exact."""
 
+SAID_KEPT = 3
+"""How many of the latest things said about a lemma its tally keeps."""
+
+SAID_CHARS = 160
+"""How many characters of one thing said are kept (a longer text is cut there)."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """One thing the user said about a lemma: the turn, its normalised words, and the
+    claim a correction made (None for any other turn)."""
+
+    turn_idx: int
+    text: str
+    claim: str | None
+
+    def as_json(self) -> dict[str, object]:
+        return {"claim": self.claim, "text": self.text, "turn_idx": self.turn_idx}
+
 
 @dataclass(frozen=True)
 class VaultEntry:
@@ -32,7 +51,8 @@ class VaultEntry:
 
 @dataclass(frozen=True)
 class VaultHit:
-    """What recall found at one address: how often, when, and the latest claim made."""
+    """What recall found at one address: how often, when, the latest claim made, and the
+    latest things said (at most :data:`SAID_KEPT`, the latest first)."""
 
     address: str
     lemma: str
@@ -40,6 +60,7 @@ class VaultHit:
     first_turn: int
     last_turn: int
     latest_claim: str | None
+    said: tuple[Said, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -49,6 +70,7 @@ class VaultHit:
             "last_turn": self.last_turn,
             "latest_claim": self.latest_claim,
             "lemma": self.lemma,
+            "said": [entry.as_json() for entry in self.said],
         }
 
 
@@ -101,12 +123,18 @@ class Vault:
         """The number of distinct addresses held (what the vault's memory grows with)."""
         return len(self._hits)
 
-    def store(self, lemma: str, turn_idx: int, claim: str | None = None) -> VaultEntry:
-        """Record an observation of *lemma* at *turn_idx*."""
+    def store(
+        self, lemma: str, turn_idx: int, claim: str | None = None, text: str | None = None
+    ) -> VaultEntry:
+        """Record an observation of *lemma* at *turn_idx*; *text* (what the user said, if it
+        is to be recalled) joins the latest things said."""
         entry = VaultEntry(lemma_address(lemma), lemma, turn_idx, claim)
         tally = self._hits.get(entry.address)
         if tally is None:
             tally = VaultHit(entry.address, lemma, 0, turn_idx, turn_idx, None)
+        said = tally.said
+        if text is not None:
+            said = (Said(turn_idx, text[:SAID_CHARS], claim), *said[: SAID_KEPT - 1])
         self._hits[entry.address] = VaultHit(
             address=entry.address,
             lemma=tally.lemma,
@@ -114,6 +142,7 @@ class Vault:
             first_turn=tally.first_turn,
             last_turn=turn_idx,
             latest_claim=claim if claim is not None else tally.latest_claim,
+            said=said,
         )
         self._size += 1
         return entry
@@ -121,3 +150,9 @@ class Vault:
     def recall(self, lemma: str) -> VaultHit | None:
         """The exact hit for *lemma*'s point (inner product exactly 0), or None."""
         return self._hits.get(lemma_address(lemma))
+
+    def latest(self, count: int) -> tuple[VaultHit, ...]:
+        """The *count* hits with something said, the one said to most recently first."""
+        said = [hit for hit in self._hits.values() if hit.said]
+        said.sort(key=lambda hit: -hit.said[0].turn_idx)
+        return tuple(said[:count])

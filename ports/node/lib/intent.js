@@ -1,188 +1,182 @@
 'use strict';
-// Reading a prompt by its form (docs/intents.md): clean it, unwrap polite wrappers, then
-// match the table of forms in order; a form applies only when each of its slots holds a
-// content word. The subjects are the slots' content words, known lemmas first per slot.
+// Reading a prompt (docs/intents.md § How a prompt is read): its words (misspelt form words
+// mended, contractions spelt out), a correction lead, its sentences, each unwrapped and read
+// by the forms of reference/truth/data/forms.json (normative with the table of forms), else
+// by its cue words, else as a statement asked; then the sentence that decides, and the
+// subjects of its slots (§ Subjects: verbs by position last, known lemmas first, words that
+// refer back).
 
-const { contentTerms, tokenize } = require('./text');
+const fs = require('node:fs');
+const { contentTerms, tokenize, wordBase, readingText, FUNCTION_WORDS } = require('./text');
 
-const A = '(?<a>.+?)';
-const B = '(?<b>.+?)';
-const AUX =
-  "(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|must|may|am" +
-  "|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|can't|won't|hasn't|haven't)";
-const USER = '(?:i|we)';
-const SPEECH = '(?:\\w+)(?: you| to you| it)?';
-const LINKED = '(?:connected|related|linked|tied|joined|bound)';
-const LINK_NOUN = '(?:path|link|links|connection|connections|chain|route|relation|relationship|bridge)';
-const EXAMPLE_NOUN = '(?:examples?|instances?|illustrations?|samples?)';
-const FILLER = '(?:(?:a|an|some|one|the|any|another|more|good|great|real|concrete|simple|typical) )*';
-const SINCE = '(?: (?:so far|earlier|before|previously|just now|already|last time|again))?';
-
-const FORMS = [
-  [
-    'RECALL',
-    `^what (?:did|have|had) ${USER} (?:just |already |ever )?${SPEECH}(?: (?:about|of|regarding|on|concerning) ${A})?${SINCE}$`,
-    `^(?:what|everything|all|anything) ${USER} (?:said|told you|mentioned|claimed|asked|wrote|say|stated)(?: (?:about|of|regarding|on) ${A})?${SINCE}$`,
-    `^what (?:was|were) ${USER} (?:saying|talking about|asking)(?: about)? ${A}${SINCE}$`,
-    `^(?:did|have|had) ${USER} (?:ever |already |just )?(?:say|said|mention|mentioned|tell|told|talk|talked|ask|asked|bring up|brought up)(?: you| to you)?(?: anything)?(?: about| of| regarding)? ${A}${SINCE}$`,
-    `^(?:do|did|can|could|will|would) you (?:still |even )?(?:remember|recall) (?:what|that|when|how|whatever) ${USER} ${SPEECH} (?:about|of|regarding) ${A}${SINCE}$`,
-    `^(?:do|did|can|could|will|would) you (?:still |even )?(?:remember|recall) ${A}${SINCE}$`,
-    `^what do you (?:remember|recall) (?:about|of|regarding) ${A}$`,
-    `^what (?:did|have) you (?:say|said|tell|told)(?: me| us)? (?:about|of|regarding) ${A}$`,
-    `^(?:remember|recall) (?!is |are |was |were )${A}${SINCE}$`,
-    `^remind (?:me|us) (?:about|of) ${A}$`,
-  ],
-  [
-    'FRAME_TRANSFER',
-    `^(?:(?:describe|explain|define|present|express|picture|frame|understand|think about|talk about|tell me about|what is|what's|what are) )?${A} in terms of ${B}$`,
-    `^(?:think of|imagine|picture|see|view|treat|consider|describe|regard|envision|visualize|visualise|frame|paint|present|cast|explain|reimagine) ${A} as (?:if it were |though it were |being )?${B}$`,
-    `^(?:what if|suppose|imagine|pretend)(?: that)? ${A} (?:is|are|was|were) ${B}$`,
-    `^if ${A} (?:was|were|is|are) ${B}(?:, .*)?$`,
-    `^${A} (?:is|are|was|were|seems|feels) (?:just |a lot |much |a bit |kind of |sort of )?like ${B}$`,
-    `^(?:how|why|in what way|in what ways) (?:is|are) ${A} like ${B}$`,
-    `^(?:is|are) ${A} like ${B}$`,
-    `^(?:\\w+ )?${A} through the (?:lens|eyes|image) of ${B}$`,
-    `^(?:use |give me |draw |make |what is |what's )?(?:an? |the )?(?:analogy|metaphor) (?:between|for|of) ${A} (?:and|to|with|from) ${B}$`,
-  ],
-  [
-    'COMPARISON',
-    `^(?:compare|contrast|weigh|distinguish|differentiate) ${A} (?:and|with|to|against|from|versus|vs) ${B}$`,
-    `^(?:compare|contrast) ${A}$`,
-    `\\bdifferences? (?:between|of) ${A} (?:and|from|with|vs|versus) ${B}$`,
-    `\\b(?:comparison|contrast|distinction|similarities|similarity) (?:of|between) ${A} (?:and|with|to|vs|versus) ${B}$`,
-    `^how (?:does|do|is|are|did) ${A} (?:differ|different|compare|contrast|distinct|stack up)(?: (?:from|with|to|against))? ${B}$`,
-    `^how (?:do|does|are|is) ${A} and ${B} (?:differ|compare|contrast|different)$`,
-    `^(?:in what ways?|how) (?:is|are) ${A} (?:different from|unlike|similar to) ${B}$`,
-    `^what (?:sets|tells|distinguishes|separates|differentiates) ${A} (?:apart )?from ${B}$`,
-    `^what makes ${A} different from ${B}$`,
-    `^(?:is|are) ${A} (?:different|distinct) from ${B}$`,
-    `^what do ${A} and ${B} have in common$`,
-    `^which (?:one |of them |of the two )?\\w+ [a-z' ]*?, ${A} or ${B}$`,
-    `^(?:is|are) ${A} and ${B} (?:the same|alike|similar|different)(?: things?)?$`,
-    `^(?:is|are) ${A} the same as ${B}$`,
-    `^which (?:is|are) \\w+ (?:than the other )?[:,]? ?${A} or ${B}$`,
-    `^${A} or ${B}[:,] which .*$`,
-    `^${A} (?:versus|vs) ${B}$`,
-    `^${A} compared (?:to|with) ${B}$`,
-  ],
-  [
-    'TRANSITIVE_QUERY',
-    `^(?:how|in what way) (?:is|are|was|were) ${A} ${LINKED} (?:to|with) ${B}$`,
-    `^(?:how|in what way) (?:is|are|do|does) ${A} and ${B} (?:${LINKED}|connect|relate|link)$`,
-    `^(?:how|in what way) (?:does|do|did|can|could|would|might|will) ${A} (?:connect to|connect with|relate to|link to|link with|lead to|lead into|tie to|turn into|grow into|become|give rise to|develop into|change into|get to) ${B}$`,
-    `^how ${A} (?:(?:connects|links|relates|leads|is ${LINKED}|are ${LINKED}) (?:to|with|into)|becomes|turns into|grows into|gives rise to) ${B}$`,
-    `^(?:is|are|was|were) ${A} ${LINKED} (?:to|with) ${B}$`,
-    `^(?:is|are) there (?:a |any |some )?${LINK_NOUN} (?:from|between) ${A} (?:to|and) ${B}$`,
-    `^(?:what|where) (?:is|are) (?:the |a )?${LINK_NOUN} (?:from|between) ${A} (?:to|and) ${B}$`,
-    `^what's (?:the |a )?${LINK_NOUN} (?:from|between) ${A} (?:to|and) ${B}$`,
-    `^(?:trace|show|find|give|walk|follow|draw|map|explain|describe)(?: me| us)?(?: through)? (?:the |a )?${LINK_NOUN} (?:from|between) ${A} (?:to|and) ${B}$`,
-    `^what (?:connects|links|relates|ties|joins|bridges) ${A} (?:and|to|with) ${B}$`,
-    `^what (?:leads|goes|gets you) from ${A} to ${B}$`,
-    `^how (?:do|does|can|could) (?:i|we|you|one) (?:get|go|move|travel) from ${A} to ${B}$`,
-    `^(?:does|do|can|could|will|did) ${A} (?:lead|connect|link|relate) (?:to|with|into) ${B}$`,
-    `^${A} (?:leads|connects|links|relates) (?:to|with) ${B}$`,
-    `^from ${A} to ${B}$`,
-  ],
-  [
-    'PROCEDURE',
-    `^how (?:do|can|should|would|could|might|must|shall|will|does|did) (?:i|you|we|one|someone|anyone|people|a person|somebody) (?:best |actually |properly |ever )?${A}$`,
-    `\\bhow to ${A}$`,
-    `^(?:(?:what are|what're|give me|list|show me|tell me|i need|walk me through) )?(?:the )?(?:steps|stages|instructions|procedure|process|method|recipe|directions) (?:to|for|of|in) ${A}$`,
-    `^(?:what is|what's|what are) (?:the |a |some )?(?:best |right |proper |good |easiest |usual |simplest )?(?:way|ways|method|methods|means) (?:to|of|for) ${A}$`,
-    `^walk (?:me|us) through ${A}$`,
-    `^(?:teach|show) (?:me|us) (?:how )?to ${A}$`,
-    `^what (?:should|must|can|do) (?:i|we|one) do (?:to|for|about|with) ${A}$`,
-  ],
-  [
-    'CAUSE',
-    `^why(?: ${A})?$`,
-    `^what (?:causes|caused|makes|made|produces|produced|creates|brings about|drives|triggers|gives rise to|leads to) ${A}$`,
-    `^(?:what is|what's|what are|what were|what was) (?:the )?(?:main |real |root |underlying )?(?:cause|causes|reason|reasons|origin|origins|source) (?:of|for|behind) ${A}$`,
-    `^(?:the )?(?:cause|causes|reason|reasons|origin) (?:of|for|behind) ${A}$`,
-    `^how come ${A}$`,
-    `^how (?:is|are|was|were) ${A} (?:made|formed|created|born|caused)$`,
-    `^how (?:does|do|did) ${A}$`,
-    `^where (?:does|do|did) ${A} come from$`,
-    `^what (?:is|are) ${A} caused by$`,
-    `^(?:for )?what reason ${A}$`,
-  ],
-  [
-    'EXAMPLE',
-    `^(?:give|show|name|list|offer|provide|share|tell|find|cite|suggest)(?: me| us)? ${FILLER}${EXAMPLE_NOUN} (?:of|for) ${A}$`,
-    `^(?:what|which) (?:is|are|would be|could be|might be) ${FILLER}${EXAMPLE_NOUN} of ${A}$`,
-    `^what's ${FILLER}${EXAMPLE_NOUN} of ${A}$`,
-    `^${FILLER}${EXAMPLE_NOUN} (?:of|for) ${A}$`,
-    `^(?:is|are) there ${FILLER}${EXAMPLE_NOUN} of ${A}$`,
-    `^${A},? (?:for example|for instance|such as what|e g)$`,
-    `^(?:for example|for instance),? ${A}$`,
-    `^illustrate ${A}(?: (?:with|by|using) ${FILLER}${EXAMPLE_NOUN})?$`,
-  ],
-  [
-    'VERIFICATION',
-    `^(?:is|isn't) it (?:true|correct|right|so|the case|a fact|accurate|false) (?:that |whether |if )?${A}$`,
-    `^(?:true|right|correct|fact|yes) or (?:false|wrong|not|incorrect|fiction|no)[:,]? ${A}$`,
-    `^(?:verify|confirm|check|prove|validate)(?: for me)? (?:that |whether |if )?${A}$`,
-    `^(?:am i right|is it right|would i be right) (?:that|to say that|in thinking that) ${A}$`,
-    `^${AUX} ${A}$`,
-    `^${A},? (?:right|correct|true|isn't it|aren't they|yes or no)$`,
-  ],
-  [
-    'NARRATIVE',
-    `\\btell (?:me|us)(?: (?:a|the|some|one|a little|more|everything|something|anything|all|a bit|a short))?(?: (?:story|stories|tale|tales|bit|more))? (?:about|of|on|regarding) ${A}$`,
-    `^(?:describe|depict|portray|characterize|sketch|narrate|recount|discuss|explore|summarize|summarise) ${A}$`,
-    `\\b(?:talk|speak|chat|write|say something|say a little|say more|say a bit|say a few words)(?: to me| with me| to us)? (?:about|of|on|regarding) ${A}$`,
-    `^(?:hear|learn|know|read) (?:more |something |a bit |a little )?(?:about|on) ${A}$`,
-    `^what (?:can|could|would|do) you (?:tell|say|share|know)(?: me| us)? (?:about|of|regarding) ${A}$`,
-    `^(?:a |the )?(?:story|stories|tale|tales|history) (?:of|about) ${A}$`,
-    `^(?:what is|what's|what are) (?:the )?(?:story|stories|tale|history) (?:of|about|behind) ${A}$`,
-    `^what (?:is|are|was|were) ${A} like$`,
-    `^(?:more|anything|something) (?:about|on) ${A}$`,
-  ],
-  [
-    'DEFINITION',
-    `^what (?:does|do|did) ${A} (?:mean|stand for|signify|refer to)$`,
-    `^what (?:do|does|did) (?:we|you|they|people|one|i|someone) mean (?:by|with) ${A}$`,
-    `^what(?:'s| is) meant by ${A}$`,
-    `\\b(?:meaning|definition|sense|significance) of ${A}$`,
-    `^(?:what|who)(?: is| are| was| were|'s|s)(?: exactly| really| actually)? ${A}$`,
-    `^(?:define|explain|clarify|interpret|unpack|elucidate) ${A}$`,
-    `^(?:what|who) ${A} (?:is|are|means|mean|was|were)$`,
-    `^${A} means what$`,
-    `^(?:what|which) (?:kind|sort|type) of (?:thing |word |concept |being |person )?(?:is|are) ${A}$`,
-  ],
-].flatMap(([intent, ...patterns]) => patterns.map((p) => ({ intent, pattern: new RegExp(p, 'u') })));
-
-const LEADS = /^(?:(?:hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also)\b[\s,;:.!-]*)+/u;
+const WH = ",? (?=(?:what|why|how|who|whether|if|which|where|when) )";
+const INTERJECTIONS =
+  'hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also|cool|great' +
+  '|nice|wow|sure|yes|yeah|lol|haha+|hehe|sorry|wait|listen|look|please';
+const LEADS = new RegExp(`^(?:(?:${INTERJECTIONS})\\b[\\s,;:.!?-]*)+`, 'u');
 const WRAPPERS = new RegExp(
   '^(?:please |kindly ' +
-    '|(?:can|could|would|will) (?:you|u) (?:please )?' +
-    "|(?:(?:i|we) (?:need|want|would like|wish|wonder|am wondering|am curious)|i'd like" +
-    "|we'd like|i'm wondering|i'm curious)(?: (?:you )?to)? " +
-    '|(?:know|understand|see|ask you) (?=what|why|how|who|whether|if|which)' +
-    '|(?:tell|show|explain to|teach|remind) (?:me|us) (?=what|why|how|who|whether|if|which)' +
-    '|(?:explain|describe) (?=what|why|how|who|whether|if|which)' +
+    '|(?:can|could|would|will) (?:you|u) (?:please )?(?!say )' +
+    '|(?:can|could|would|will) (?:someone|somebody|anyone|anybody) (?:please )?' +
+    '|(?:i|we) (?:need|want|would like|would love|wish)(?: (?:you )?to)? ' +
+    '|(?:i|we) (?:have |had |do not |did not |never |really |always |still |just |often ' +
+    '|sometimes |am |was |were |have always |have never |have not |can not )*(?:know|knew' +
+    '|known|understand|understood|get|got|see|wonder|wondered|wondering|been wondering' +
+    '|curious|not sure|unsure|forget|forgot|remember|want to know|would like to know' +
+    `|need to know)(?: about)?${WH}` +
+    `|(?:i have |i had )?no idea${WH}` +
+    `|(?:know|understand|see|ask you|find out|learn)${WH}` +
+    `|(?:tell|show|explain to|teach|remind|let) (?:me|us)(?: know)?${WH}` +
+    `|(?:explain|describe|clarify|sum up|summarize|summarise|break down|spell out|define)(?: to (?:me|us))?${WH}` +
+    `|help (?:me|us) (?:to )?understand${WH}` +
     '|how (?:would|do|can|could|should|might) (?:you|we|one|i) (?=(?:describe|define|explain' +
     '|characterize|summarize|summarise) )' +
-    '|(?:do you know|any idea|have you any idea|let me know) )',
+    '|(?:do you know|any idea|have you any idea|do you have any idea|let me know),? ' +
+    '|(?:i|we) (?:think|believe|guess|suppose|reckon|bet|feel like|heard|have heard|read' +
+    '|was told|were told|am sure|am pretty sure|am fairly sure)(?: that)? (?!of |about |so$)' +
+    '|(?:someone|somebody|people|they) (?:told me|tell me|say|said)(?: that)? ' +
+    '|correct me if i am wrong,? (?:but )?' +
+    '|(?:do|did) you think(?: that)? ' +
+    '|would you say(?: that)? )',
   'u',
 );
-const TRAILING = /(?:[\s.!?;:,\u2026"'`]|\bplease\b)+$/u;
+const BELIEF = new RegExp(
+  `^(?:(?:${INTERJECTIONS})\\b[\\s,;:.!?-]*)*(?:(?:i|we) (?:think|believe|guess|suppose|reckon` +
+    '|bet|feel like|heard|have heard|read|was told|were told|am sure|am pretty sure' +
+    '|am fairly sure)\\b(?! of\\b| about\\b| so\\b)|(?:someone|somebody|people|they) (?:told me' +
+    '|tell me|say|said)\\b|correct me if\\b)',
+  'u',
+);
+const TRAILING = /(?:[\s.!?;:,\u2026\u2014\u2013"'`-]|\bplease\b|\bfor (?:me|us)\b)+$/u;
 const QUOTES = /["`\u201c\u201d]|(?<!\w)'|'(?!\w)/gu;
 const CORRECTION_LEAD = new RegExp(
-  '^(?:(?:no|nope|nah|wrong|incorrect|not quite|not really|not so|not true|actually' +
-    '|correction|in fact)\\b' +
-    "|(?:that's|that is|this is|it's|it is|you're|you are|you were) (?:wrong|incorrect" +
-    '|not right|not correct|mistaken|not true)\\b' +
-    "|i think you(?:'re| are) (?:wrong|mistaken)\\b)[\\s,;:.!-]*",
+  '^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true' +
+    '|not exactly|false|untrue|actually|correction|in fact|i disagree|i beg to differ' +
+    '|nonsense|rubbish)\\b' +
+    '|(?:that|this|it|you|that answer) (?:is|are|was|were) (?:wrong|incorrect|not right' +
+    '|not correct|mistaken|not true|false|not it|a myth|not so|nonsense)\\b' +
+    '|(?:you|i think you) (?:have )?(?:got|have|had|are getting) (?:it|that|this) (?:all )?' +
+    '(?:wrong|backwards|mixed up)\\b' +
+    '|i think you (?:are|were) (?:wrong|mistaken)\\b' +
+    '|i do not think (?:so|that is (?:right|true|correct)|you are right)\\b|i do not agree\\b' +
+    '|(?:let me|i have to|i must|allow me to) correct you\\b)[\\s,;:.!\\u2014\\u2013-]*',
   'u',
 );
 const COPULA = /\b(?:is|are|was|were) /u;
+const REFERRING_PHRASE = /\b(?:that|this|the) (?:word|term|thing|one)$/u;
 const SLOT_NOISE = /\bthe (?:word|term) (?!and\b|or\b|with\b|to\b|is\b)(?=\w)|\b(?:a |an )?(?:kind|sort|type) of\b/gu;
+const REFERRING = new Set('it they them he she him her this that these those'.split(' '));
+const ABBREVIATIONS = new Set(['vs', 'e.g', 'i.e', 'etc', 'mr', 'mrs', 'ms', 'dr', 'st']);
+const SENTENCE_END = new RegExp(
+  '[.!?;\\u2026]+(?=\\s|$)|(?<=\\s)[\\u2014\\u2013-]+(?=\\s)|\\u2014' +
+    '|:(?=\\s+(?:what|why|how|who|which|where|when|is|are|do|does|did|can|could|would|should|will)\\b)',
+  'gu',
+);
 
-const cleanSlot = (text) => text.replace(SLOT_NOISE, ' ');
-const slotHasContent = (text) => contentTerms(tokenize(cleanSlot(text))).length > 0;
+// Subjects (docs/intents.md § Subjects).
+const GENERIC_AGENTS = new Set('people person someone somebody anyone everyone humans'.split(' '));
+const VERB_MARKERS = new Set(['i', 'we', 'you', 'they', 'it', 'to', ...GENERIC_AGENTS]);
+const SKIPPED = new Set(
+  'ever never always often really just also still sometimes usually actually even do does did not can could would will should might must may all both'.split(
+    ' ',
+  ),
+);
+const AUXILIARIES = new Set('do does did is are was were can could will would should has have had must may might am not'.split(' '));
+const SUBJECT_PRONOUNS = new Set(['it', 'they', 'he', 'she']);
 
-/** *text* with every leading match of *pattern* removed. */
+const cleanSlot = (text) => text.replace(REFERRING_PHRASE, 'it').replace(SLOT_NOISE, ' ');
+
+function slotHasContent(text, refers) {
+  const tokens = tokenize(text);
+  return contentTerms(tokens).length > 0 || (refers && tokens.some((t) => REFERRING.has(t)));
+}
+
+function contentBase(token) {
+  const base = wordBase(token);
+  return base === null || FUNCTION_WORDS.has(base) || base.length < 2 ? null : base;
+}
+
+/** A slot's content words: not verbs by position first, then those that are; then known lemmas first. */
+function slotTerms(text, lex, action, verbsMove) {
+  const others = [];
+  const verbs = [];
+  let previous = null;
+  tokenize(text).forEach((token, position) => {
+    const base = contentBase(token);
+    if (base === null) {
+      if (!SKIPPED.has(token)) previous = token;
+      return;
+    }
+    const verb = (verbsMove && VERB_MARKERS.has(previous)) || (action && position === 0) || GENERIC_AGENTS.has(base);
+    (verb ? verbs : others).push(base);
+    previous = base;
+  });
+  const ordered = [...new Set([...others, ...verbs])];
+  return [...ordered.filter((w) => lex.known(w)), ...ordered.filter((w) => !lex.known(w))];
+}
+
+/** The slot's subject (first word past auxiliaries) is it/they/he/she, except it before a known noun. */
+function subjectPronoun(text, lex) {
+  const tokens = tokenize(text);
+  const index = tokens.findIndex((t) => !AUXILIARIES.has(t));
+  if (index === -1 || !SUBJECT_PRONOUNS.has(tokens[index])) return false;
+  if (tokens[index] !== 'it' || index + 1 >= tokens.length) return true;
+  return !lex.isNoun(tokens[index + 1]);
+}
+
+// Forms, read from the shared data file.
+
+function toForm(raw) {
+  const source = raw.pattern.replace(/\(\?P</gu, '(?<');
+  return {
+    intent: raw.intent,
+    pattern: new RegExp(source, 'u'),
+    action: Boolean(raw.action),
+    refers: Boolean(raw.refers),
+    question: raw.question === undefined ? null : raw.question,
+    strict: Boolean(raw.strict),
+    statement: Boolean(raw.statement),
+    minContent: raw.min_content || 1,
+  };
+}
+
+/** The forms, the statement asked and the cue words of *file* (reference/truth/data/forms.json). */
+function loadForms(file) {
+  const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return {
+    forms: data.forms.map(toForm),
+    asked: toForm(data.asked_statement),
+    cues: data.cues.map((c) => ({
+      intent: c.intent,
+      test: new RegExp(c.pattern, 'u'),
+      all: new RegExp(c.pattern, 'gu'),
+      question: Boolean(c.question),
+    })),
+  };
+}
+
+function formSlots(form, clause) {
+  const found = form.pattern.exec(clause);
+  if (found === null) return null;
+  const groups = found.groups || {};
+  let slots = ['a', 'b'].filter((name) => groups[name] !== undefined).map((name) => groups[name]);
+  if (groups.a === undefined && form.refers) slots = ['it', ...slots];
+  if (!slots.every((text) => slotHasContent(cleanSlot(text), !form.strict))) return null;
+  if (form.minContent > 1) {
+    const words = slots.flatMap((text) => contentTerms(tokenize(cleanSlot(text))));
+    if (words.length < form.minContent) return null;
+  }
+  return slots;
+}
+
+function readingOf(form, slots, clause) {
+  let claim = null;
+  if (form.statement) claim = form.pattern.exec(clause).groups.claim || null;
+  return { intent: form.intent, slots, claim, action: form.action, statement: form.statement, referent: null, cued: false };
+}
+
+const unknown = (slots) => ({ intent: 'UNKNOWN', slots, claim: null, action: false, statement: false, referent: null, cued: false });
+
 function stripLeading(pattern, text) {
   for (;;) {
     const found = pattern.exec(text);
@@ -191,52 +185,175 @@ function stripLeading(pattern, text) {
   }
 }
 
-/** The clause a prompt's form is read from: no quotes, leads, polite wrappers or tail. */
-function prepare(normalized) {
-  let clause = normalized.replace(QUOTES, '').replace(TRAILING, '');
-  clause = stripLeading(LEADS, clause);
-  return stripLeading(WRAPPERS, clause).replace(TRAILING, '');
-}
-
-/** The first form covering *clause* with content in every slot; UNKNOWN over the clause otherwise. */
-function readClause(clause) {
-  for (const { intent, pattern } of FORMS) {
-    const found = pattern.exec(clause);
-    if (found === null) continue;
-    const slots = [found.groups.a, found.groups.b].filter((s) => s !== undefined);
-    if (slots.every(slotHasContent)) return { intent, slots, claim: null };
+/** Interjections and wrappers, in turn, until neither is left; a wrapper before `if` makes it `whether`. */
+function unwrap(clause) {
+  for (;;) {
+    const stripped = stripLeading(LEADS, clause);
+    let unwrapped = stripLeading(WRAPPERS, stripped);
+    if (unwrapped !== stripped && unwrapped.startsWith('if ')) unwrapped = `whether ${unwrapped.slice(3)}`;
+    if (unwrapped === clause) return clause;
+    clause = unwrapped;
   }
-  return { intent: 'UNKNOWN', slots: clause ? [clause] : [], claim: null };
 }
 
-function readCorrection(rest) {
-  if (rest) {
-    const inner = readClause(prepare(rest));
-    if (inner.intent !== 'UNKNOWN') return inner;
+function prepare(text) {
+  const clause = text.replace(QUOTES, '').replace(TRAILING, '');
+  return unwrap(clause).replace(TRAILING, '');
+}
+
+const putsBelief = (sentence) => BELIEF.test(sentence);
+
+/** The sentences of *text*, each prepared, with whether it is a question (docs/intents.md step 6). */
+function splitSentences(text) {
+  const pieces = [];
+  let start = 0;
+  for (const end of text.matchAll(SENTENCE_END)) {
+    const before = text.slice(start, end.index).trim().split(/\s+/u);
+    if (end[0] === '.' && ABBREVIATIONS.has(before[before.length - 1])) continue;
+    pieces.push([text.slice(start, end.index + end[0].length).trim(), end[0].includes('?')]);
+    start = end.index + end[0].length;
   }
-  const copula = COPULA.exec(rest);
-  if (copula === null) return { intent: 'CORRECTION', slots: rest ? [rest] : [], claim: null };
-  const claim = rest.slice(copula.index + copula[0].length).trim();
-  return { intent: 'CORRECTION', slots: [rest.slice(0, copula.index), claim], claim: claim || null };
+  if (text.slice(start).trim()) pieces.push([text.slice(start).trim(), false]);
+  return pieces
+    .map(([piece, question]) => ({ clause: prepare(piece), question: question || putsBelief(piece) }))
+    .filter((s) => s.clause);
 }
 
-/** Read a normalised prompt: a correction lead first, then the forms. */
-function read(normalized) {
-  const clause = prepare(normalized);
-  if (CORRECTION_LEAD.test(clause)) return readCorrection(stripLeading(CORRECTION_LEAD, clause));
-  return readClause(clause);
+const isRequest = (r) => r.intent !== 'UNKNOWN' && !r.statement && !r.cued;
+
+class Reader {
+  constructor(forms, lex) {
+    this.forms = forms;
+    this.lex = lex;
+    this.cache = new Map();
+  }
+
+  read(normalized) {
+    if (!this.cache.has(normalized)) {
+      if (this.cache.size >= 4096) this.cache.delete(this.cache.keys().next().value);
+      this.cache.set(normalized, this.readText(readingText(normalized, (w) => this.lex.known(w))));
+    }
+    return this.cache.get(normalized);
+  }
+
+  readForms(clause, question) {
+    for (const form of this.forms.forms) {
+      if (form.question !== null && form.question !== question) continue;
+      const slots = formSlots(form, clause);
+      if (slots !== null) return readingOf(form, slots, clause);
+    }
+    return null;
+  }
+
+  readCues(clause, question) {
+    for (const cue of this.forms.cues) {
+      if ((cue.question && !question) || !cue.test.test(clause)) continue;
+      const rest = clause.replace(cue.all, ' , ').split(/\s+/u).filter(Boolean).join(' ');
+      const slot = slotHasContent(rest, true) ? rest : 'it';
+      return { ...unknown([slot]), intent: cue.intent, cued: true };
+    }
+    return null;
+  }
+
+  readClause(clause, question) {
+    const reading = this.readForms(clause, question) || this.readCues(clause, question);
+    if (reading !== null) return reading;
+    if (question) {
+      const slots = formSlots(this.forms.asked, clause);
+      if (slots !== null) return readingOf(this.forms.asked, slots, clause);
+    }
+    return unknown(clause ? [clause] : []);
+  }
+
+  /** The sentence that decides (docs/intents.md step 9). */
+  static pick(readings) {
+    const backwards = readings.map((_, i) => readings.length - 1 - i);
+    for (const i of backwards) if (readings[i][0].question && isRequest(readings[i][1])) return i;
+    for (let i = 0; i < readings.length; i += 1) if (isRequest(readings[i][1])) return i;
+    for (const i of backwards) if (readings[i][0].question && readings[i][1].intent !== 'UNKNOWN') return i;
+    for (let i = 0; i < readings.length; i += 1) if (readings[i][1].intent !== 'UNKNOWN') return i;
+    return 0;
+  }
+
+  readSentences(text) {
+    const sentences = splitSentences(text);
+    if (!sentences.length) return unknown([]);
+    const readings = sentences.map((s) => [s, this.readClause(s.clause, s.question)]);
+    const chosen = Reader.pick(readings);
+    const reading = readings[chosen][1];
+    if (sentences.length === 1) return reading;
+    if (reading.intent === 'UNKNOWN') return unknown(sentences.map((s) => s.clause));
+    const order = [];
+    for (let i = chosen - 1; i >= 0; i -= 1) order.push(i);
+    for (let i = chosen + 1; i < sentences.length; i += 1) order.push(i);
+    const other = order.find((i) => contentTerms(tokenize(sentences[i].clause)).length > 0);
+    if (other === undefined) return reading;
+    const refersOnly = reading.slots.every((slot) => contentTerms(tokenize(cleanSlot(slot))).length === 0);
+    const deferred = readings[other][1];
+    if (refersOnly && (isRequest(deferred) || deferred.cued)) return deferred;
+    return { ...reading, referent: sentences[other].clause };
+  }
+
+  claimSplit(sentence) {
+    const copula = COPULA.exec(sentence);
+    if (copula !== null) {
+      const claim = sentence.slice(copula.index).trim();
+      return { ...unknown([sentence.slice(0, copula.index), claim]), intent: 'CORRECTION', claim: claim || null };
+    }
+    for (const found of sentence.matchAll(/\p{L}+(?:'\p{L}+)?/gu)) {
+      if (!contentTerms([found[0]]).length) continue;
+      const end = found.index + found[0].length;
+      const claim = sentence.slice(end).replace(/^[ ,;:]+|[ ,;:]+$/gu, '');
+      return { ...unknown([sentence.slice(0, end), claim]), intent: 'CORRECTION', claim: claim || null };
+    }
+    return { ...unknown(sentence ? [sentence] : []), intent: 'CORRECTION' };
+  }
+
+  readCorrection(rest) {
+    if (!rest) return { ...unknown([]), intent: 'CORRECTION' };
+    const inner = this.readSentences(rest);
+    if (isRequest(inner) || (inner.intent === 'CORRECTION' && !inner.cued)) return inner;
+    const stated = splitSentences(rest)
+      .map((s) => s.clause)
+      .find((c) => contentTerms(tokenize(c)).length > 0);
+    return this.claimSplit(stated || '');
+  }
+
+  readText(text) {
+    text = text.replace(QUOTES, '');
+    const clause = unwrap(text);
+    if (CORRECTION_LEAD.test(clause)) return this.readCorrection(stripLeading(CORRECTION_LEAD, clause).replace(TRAILING, ''));
+    return this.readSentences(text);
+  }
 }
 
-/** The intent, its subjects (slot by slot, known lemmas first per slot, once each) and claim. */
-function classify(normalized, isKnown) {
-  const reading = read(normalized);
+/** The checked statement of a VERIFICATION: slot A cleaned, or the sentence it refers to. */
+function checked(reading) {
+  if (reading.intent !== 'VERIFICATION' || !reading.slots.length) return null;
+  let first = cleanSlot(reading.slots[0]);
+  if (!contentTerms(tokenize(first)).length && reading.referent !== null) first = cleanSlot(reading.referent);
+  return first.split(/\s+/u).filter(Boolean).join(' ');
+}
+
+/** The intent, its terms (slot by slot; a slot that refers back takes its referent), subject, claim, checked statement. */
+function classify(reader, normalized, context) {
+  const reading = reader.read(normalized);
+  const lex = reader.lex;
   const terms = [];
-  for (const slot of reading.slots) {
-    const words = contentTerms(tokenize(cleanSlot(slot)));
-    const ordered = [...words.filter(isKnown), ...words.filter((w) => !isKnown(w))];
-    for (const word of ordered) if (!terms.includes(word)) terms.push(word);
-  }
-  return { intent: reading.intent, terms, subject: terms.length ? terms[0] : null, claim: reading.claim };
+  const add = (word) => {
+    if (!terms.includes(word)) terms.push(word);
+  };
+  const referentTerms = () => {
+    if (reading.referent !== null) return slotTerms(cleanSlot(reading.referent), lex, reading.action, true);
+    return context ? [context] : [];
+  };
+  reading.slots.forEach((slot, index) => {
+    const cleaned = cleanSlot(slot);
+    const words = slotTerms(cleaned, lex, reading.action && index === 0, reading.intent !== 'CAUSE');
+    if (!words.length || subjectPronoun(cleaned, lex)) referentTerms().forEach(add);
+    words.forEach(add);
+  });
+  return { intent: reading.intent, terms, subject: terms.length ? terms[0] : null, claim: reading.claim, checked: checked(reading) };
 }
 
-module.exports = { classify, read, prepare };
+module.exports = { classify, loadForms, Reader };

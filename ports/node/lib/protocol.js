@@ -39,6 +39,7 @@ class Engine {
   constructor(dataDir, only = null) {
     this.registerDir = path.join(dataDir, 'registers', 'data');
     this.lexiconDir = path.join(dataDir, 'lexicon', 'data');
+    this.formsFile = path.join(dataDir, 'truth', 'data', 'forms.json');
     this.ops = {
       hello: { cap: null, args: [], run: () => this.hello() },
       'lexicon.list': { cap: 'lexicon', args: [], run: () => ({ lemmas: lexiconRows(this.lexiconDir) }) },
@@ -164,7 +165,7 @@ class Engine {
   }
 
   addSession(pack) {
-    if (this.lexicon === null) this.lexicon = loadLexicon(this.lexiconDir);
+    if (this.lexicon === null) this.lexicon = loadLexicon(this.lexiconDir, this.formsFile);
     this.sessionsOpened += 1;
     const id = `s${this.sessionsOpened}`;
     this.sessions.set(id, new ChatSession(this.lexicon, pack));

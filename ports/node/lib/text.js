@@ -56,4 +56,94 @@ function contentTerms(tokens) {
   return terms;
 }
 
-module.exports = { normalize, tokenize, contentTerms, FUNCTION_WORDS };
+// The words a form is read from (docs/intents.md § How a prompt is read, steps 2 and 3).
+
+const CONTRACTIONS = {
+  "can't": 'can not', "won't": 'will not', "shan't": 'shall not', "ain't": 'is not', "let's": 'let us',
+  whats: 'what is', thats: 'that is', wheres: 'where is', whos: 'who is', hows: 'how is', whys: 'why is',
+  theres: 'there is', dont: 'do not', doesnt: 'does not', didnt: 'did not', isnt: 'is not',
+  arent: 'are not', wasnt: 'was not', werent: 'were not', cant: 'can not', couldnt: 'could not',
+  wouldnt: 'would not', shouldnt: 'should not', hasnt: 'has not', havent: 'have not', im: 'i am',
+  ive: 'i have', youre: 'you are', theyre: 'they are', u: 'you', r: 'are', ur: 'your', pls: 'please',
+  plz: 'please', thx: 'thanks', cuz: 'because', coz: 'because',
+};
+const IS_BEFORE_S = new Set('it that what where who how why when there here he she this which'.split(' '));
+const CLITIC_WORDS = { re: 'are', m: 'am', ve: 'have', ll: 'will', d: 'would' };
+const TYPO_TARGETS = `what when where which why how who does the are can could would should about between
+  and for this that with tell give please because there your you example explain describe define definition
+  meaning remember remind compare connected related difference different similar through without`
+  .split(/\s+/u)
+  .filter(Boolean);
+const WORD = /\p{L}+(?:'\p{L}+)?/gu;
+
+/** One word with its contraction spelt out (step 3). */
+function expandWord(word) {
+  if (Object.hasOwn(CONTRACTIONS, word)) return CONTRACTIONS[word];
+  const at = word.indexOf("'");
+  if (at === -1) return word;
+  const stem = word.slice(0, at);
+  const clitic = word.slice(at + 1);
+  if (clitic === 't' && stem.endsWith('n')) return `${stem.slice(0, -1)} not`;
+  if (clitic === 's' && IS_BEFORE_S.has(stem)) return `${stem} is`;
+  if (Object.hasOwn(CLITIC_WORDS, clitic)) return `${stem} ${CLITIC_WORDS[clitic]}`;
+  return word;
+}
+
+const expand = (text) => text.replace(WORD, expandWord);
+
+/** *word* is *target* with two adjacent letters swapped. */
+function transposed(word, target) {
+  if (word.length !== target.length || word === target) return false;
+  const diffs = [];
+  for (let i = 0; i < word.length; i += 1) if (word[i] !== target[i]) diffs.push(i);
+  return (
+    diffs.length === 2 && diffs[1] === diffs[0] + 1 && word[diffs[0]] === target[diffs[1]] && word[diffs[1]] === target[diffs[0]]
+  );
+}
+
+/** *short* is *long* with one of its inner letters (not the first or the last) left out. */
+function innerLeftOut(short, long) {
+  if (long.length !== short.length + 1) return false;
+  for (let i = 1; i < long.length - 1; i += 1) if (long.slice(0, i) + long.slice(i + 1) === short) return true;
+  return false;
+}
+
+const oneEdit = (word, target) => transposed(word, target) || innerLeftOut(word, target);
+
+/** The typo target *word* is one edit from, when exactly one is and the word is no known word (step 2). */
+function mend(word, known) {
+  if (word.length < 3 || word.includes("'") || FUNCTION_WORDS.has(word) || known(word)) return word;
+  const found = TYPO_TARGETS.filter((target) => oneEdit(word, target));
+  return found.length === 1 ? found[0] : word;
+}
+
+function mendStem(word, known) {
+  const at = word.indexOf("'");
+  return at === -1 ? mend(word, known) : mend(word.slice(0, at), known) + word.slice(at);
+}
+
+/** The text a form is read from: misspelt form words mended (a contraction's stem too), then contractions spelt out. */
+const readingText = (normalized, known) => expand(normalized.replace(WORD, (w) => mendStem(w, known)));
+
+/** *word*, then the forms word folding looks it up as (docs/intents.md § Subjects, word folding). */
+function baseForms(word) {
+  const forms = [word];
+  if (word.endsWith('ies') && word.length > 4) forms.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith('ves') && word.length > 4) forms.push(`${word.slice(0, -3)}f`, `${word.slice(0, -3)}fe`);
+  if (word.endsWith('es') && word.length > 4) forms.push(word.slice(0, -2));
+  if (word.endsWith('s') && !word.endsWith('ss') && word.length > 3) forms.push(word.slice(0, -1));
+  if (word.endsWith('ing') && word.length > 5) {
+    const stem = word.slice(0, -3);
+    forms.push(stem, `${stem}e`);
+    if (stem.length > 2 && stem[stem.length - 1] === stem[stem.length - 2]) forms.push(stem.slice(0, -1));
+  }
+  return forms;
+}
+
+/** Two words are the same word when their folded forms share one. */
+function sameWord(a, b) {
+  const forms = new Set(baseForms(a));
+  return baseForms(b).some((form) => forms.has(form));
+}
+
+module.exports = { normalize, tokenize, contentTerms, wordBase, readingText, baseForms, sameWord, FUNCTION_WORDS };

@@ -7,14 +7,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 const json = require('./json');
 const algebra = require('./algebra');
-const { classify } = require('./intent');
-const { normalize, tokenize } = require('./text');
+const { classify, loadForms, Reader } = require('./intent');
+const { normalize, tokenize, contentTerms, baseForms, sameWord } = require('./text');
 const { sha256 } = require('./variation');
 
 const RECORD_SCHEMA = 'core-truth-record/1';
 
-/** The language packs and teaching chains shipped as data in *dir*. */
-function loadLexicon(dir) {
+/** The language packs and teaching chains shipped as data in *dir*, and the reader of
+ * *formsFile* (reference/truth/data/forms.json) against them. */
+function loadLexicon(dir, formsFile) {
   const lemmas = new Map();
   const chains = [];
   for (const name of fs.readdirSync(dir).sort()) {
@@ -35,26 +36,30 @@ function loadLexicon(dir) {
     }
   }
   const longest = Math.max(1, ...[...lemmas.values()].map((e) => e.words));
-  return { lemmas, chains, longest };
+  const lexicon = { lemmas, chains, longest };
+  const lex = {
+    known: (word) => lookup(lexicon, word) !== null,
+    isNoun: (word) => {
+      const entry = lookup(lexicon, word);
+      return entry !== null && entry.pos === 'noun';
+    },
+  };
+  lexicon.reader = new Reader(loadForms(formsFile), lex);
+  return lexicon;
 }
 
-/** The lemma a lowercase word names, folding simple plurals (`trees` -> `tree`). */
+/** The lemma a lowercase word names, by word folding (`trees` -> `tree`, `listening` -> `listen`). */
 function lookup(lexicon, word) {
-  const forms = [word];
-  if (word.endsWith('ies') && word.length > 4) forms.push(`${word.slice(0, -3)}y`);
-  if (word.endsWith('ves') && word.length > 4) forms.push(`${word.slice(0, -3)}f`, `${word.slice(0, -3)}fe`);
-  if (word.endsWith('es') && word.length > 4) forms.push(word.slice(0, -2));
-  if (word.endsWith('s') && !word.endsWith('ss') && word.length > 3) forms.push(word.slice(0, -1));
-  for (const form of forms) {
+  for (const form of baseForms(word)) {
     const entry = lexicon.lemmas.get(form);
     if (entry) return entry;
   }
   return null;
 }
 
-/** Every teaching step with its chain, sorted by (from, relation, to, chain_id). */
+/** Every teaching step with its chain, sorted by (from, to, relation, chain_id). */
 function teachingSteps(chains) {
-  const key = (s) => [s.from, s.relation, s.to, s.chain_id];
+  const key = (s) => [s.from, s.to, s.relation, s.chain_id];
   const steps = chains.flatMap((c) => c.steps.map((s) => ({ chain_id: c.chain_id, ...s })));
   return steps.sort((x, y) => json.byCodePoint(json.canonical(key(x)), json.canonical(key(y))));
 }
@@ -82,6 +87,56 @@ function teachingPath(steps, from, to) {
 
 /** The first teaching step leading into *to*, as a one-step path; [] if none. */
 const teachingOrigin = (steps, to) => steps.filter((s) => s.to === to).slice(0, 1);
+
+/** The path from *a* to *b*, else from *b* to *a* (docs/spec.md § Cognition, rule 4). */
+function eitherWay(steps, a, b) {
+  const forward = teachingPath(steps, a, b);
+  return forward.length ? forward : teachingPath(steps, b, a);
+}
+
+// Answers (docs/intents.md § Answers).
+
+const NEGATIONS = new Set(['not', 'never', 'no']);
+const words = (text) => contentTerms(tokenize(text));
+const covered = (ws, by) => ws.every((w) => by.some((o) => sameWord(w, o)));
+const negated = (statement) => tokenize(statement).slice(1).some((w) => NEGATIONS.has(w));
+
+/** Whether one step states the predicate *ws* of *subject* (a step out of it, or a kind step). */
+function states(step, ws, subject) {
+  if (step.from === subject) {
+    const relation = words(step.relation);
+    if (step.relation === 'is a form of' && covered(ws, [step.to])) return true;
+    return ws.some((w) => sameWord(w, step.to)) && covered(relation, ws) && covered(ws, [step.to, ...relation]);
+  }
+  return step.to === subject && step.relation === 'includes' && covered(ws, [step.from]);
+}
+
+/** yes/no/unknown on *statement* about *entry*, what decided it, and the deciding steps. */
+function verdict(statement, entry, claim, steps) {
+  const ws = words(statement).filter((w) => !sameWord(w, entry.lemma));
+  const flip = negated(statement);
+  if (!ws.length) return { verdict: 'unknown', by: null, told: [] };
+  if (claim !== null && claim !== undefined && covered(ws, words(claim))) {
+    const agrees = negated(`${entry.lemma} ${claim}`) === flip;
+    return { verdict: agrees ? 'yes' : 'no', by: 'vault', told: [] };
+  }
+  const around = [...steps.filter((s) => s.from === entry.lemma), ...steps.filter((s) => s.to === entry.lemma)];
+  const step = around.find((s) => states(s, ws, entry.lemma));
+  if (step) return { verdict: flip ? 'no' : 'yes', by: 'teaching', told: [step] };
+  if (entry.gloss !== null && covered(ws, words(entry.gloss))) return { verdict: flip ? 'no' : 'yes', by: 'gloss', told: [] };
+  return { verdict: 'unknown', by: null, told: [] };
+}
+
+/** The steps an account tells: out of the subject, then into it; for an EXAMPLE, kind steps first. */
+function told(steps, lemma, example) {
+  const out = steps.filter((s) => s.from === lemma);
+  const into = steps.filter((s) => s.to === lemma);
+  if (example) {
+    const kinds = [...out.filter((s) => s.relation === 'includes'), ...into.filter((s) => s.relation === 'is a form of')];
+    if (kinds.length) return kinds.slice(0, 3);
+  }
+  return [...out, ...into].slice(0, 3);
+}
 
 const lemmaContent = (e) => ({ domains: e.domains, gloss: e.gloss, lemma: e.lemma, pack_id: e.pack_id, pos: e.pos });
 
@@ -129,10 +184,24 @@ class TruthPipeline {
     this.vault = new Map();
     this.steps = teachingSteps(lexicon.chains);
     this.turnIdx = 0;
+    this.context = null;
+  }
+
+  /** The hits of the latest three lemmas something was said about, the latest first. */
+  latest() {
+    const said = [...this.vault.values()].filter((h) => h.said.length);
+    said.sort((a, b) => b.said[0].turn_idx - a.said[0].turn_idx);
+    return said.slice(0, 3).map((h) => ({ ...h, said: h.said.map((s) => ({ ...s })) }));
   }
 
   /** The grounding of a classified turn: the first rule of docs/spec.md § Cognition that applies. */
   ground(reading) {
+    const none = { source: 'none', steps: [], subject: null, hit: null, hits: [], claim: null, found: [], unknown: [], answer: null };
+    if (reading.intent === 'RECALL' && !reading.terms.length) {
+      const recalled = this.latest();
+      if (recalled.length) return { ...none, source: 'vault', hits: recalled };
+    }
+    if (!reading.terms.length) return none;
     const found = [];
     const unknown = [];
     for (const term of reading.terms) {
@@ -140,31 +209,40 @@ class TruthPipeline {
       if (entry === null) unknown.push(term);
       else if (!found.includes(entry)) found.push(entry);
     }
-    const subject = found.length ? found[0] : null;
-    const hit = subject && this.vault.has(subject.lemma) ? { ...this.vault.get(subject.lemma) } : null;
+    const first = found.length ? found[0] : null;
+    const hit = first && this.vault.has(first.lemma) ? { ...this.vault.get(first.lemma) } : null;
+    const subjectKnown = first !== null && !unknown.includes(reading.subject);
+    let answer = null;
+    if (subjectKnown && reading.intent === 'VERIFICATION') {
+      answer = { ...verdict(reading.checked || '', first, hit ? hit.latest_claim : null, this.steps), checked: reading.checked || '' };
+    } else if (subjectKnown && (reading.intent === 'NARRATIVE' || reading.intent === 'EXAMPLE')) {
+      answer = { verdict: null, by: null, checked: null, told: told(this.steps, first.lemma, reading.intent === 'EXAMPLE') };
+    }
     let steps = [];
     if (reading.intent === 'TRANSITIVE_QUERY' && found.length >= 2) {
-      steps = teachingPath(this.steps, found[0].lemma, found[1].lemma);
-    } else if (reading.intent === 'CAUSE' && subject) {
-      steps = teachingOrigin(this.steps, subject.lemma);
+      steps = eitherWay(this.steps, found[0].lemma, found[1].lemma);
+    } else if (reading.intent === 'CAUSE' && first) {
+      steps = found.length >= 2 ? eitherWay(this.steps, found[0].lemma, found[1].lemma) : [];
+      if (!steps.length) steps = teachingOrigin(this.steps, first.lemma);
     }
-    const subjectKnown = subject !== null && !unknown.includes(reading.subject);
+    if (answer && answer.by === 'teaching') steps = answer.told;
     let source;
-    if (!reading.terms.length) source = 'none';
-    else if (reading.intent === 'CORRECTION' && subjectKnown && reading.claim) source = 'vault';
+    if (reading.intent === 'CORRECTION' && subjectKnown && reading.claim) source = 'vault';
     else if (reading.intent === 'RECALL' && hit) source = 'vault';
+    else if (answer && answer.by === 'vault') source = 'vault';
     else if (steps.length) source = 'teaching';
     else if (!found.length) source = 'oov';
     else source = unknown.length ? 'partial' : 'pack';
     const claim = source === 'vault' && reading.intent === 'CORRECTION' ? reading.claim : null;
-    return { source, steps: source === 'teaching' ? steps : [], subject, hit, claim, found, unknown };
+    const sealedSteps = source === 'teaching' ? steps : [];
+    return { source, steps: sealedSteps, subject: first, hit, hits: hit ? [hit] : [], claim, found, unknown, answer };
   }
 
   /** One turn: the sealed record (trace_hash included) and what the realizer needs. */
   run(text) {
     const normalized = normalize(text);
     const tokens = tokenize(normalized);
-    const reading = classify(normalized, (word) => lookup(this.lexicon, word) !== null);
+    const reading = classify(this.lexicon.reader, normalized, this.context);
     const intent = reading.intent;
     const grounding = this.ground(reading);
     const { found, unknown } = grounding;
@@ -183,8 +261,9 @@ class TruthPipeline {
       tokens,
       turn_idx: this.turnIdx,
       unknown,
-      vault_hits: grounding.hit && grounding.source === 'vault' ? [grounding.hit] : [],
+      vault_hits: grounding.source === 'vault' ? grounding.hits : [],
     };
+    if (grounding.answer) content.answer = grounding.answer;
     const record = {
       ...content,
       trace_hash: sha256(json.canonical(content)).toString('hex'),
@@ -193,15 +272,19 @@ class TruthPipeline {
       found,
       unknown,
     };
-    this.remember(grounding);
+    this.remember(grounding, reading.intent === 'RECALL' ? null : normalized);
+    if (reading.subject !== null) this.context = reading.subject;
     this.turnIdx += 1;
     return record;
   }
 
-  remember(grounding) {
+  /** Tally the turn's subject; *said* (not on a RECALL) joins the latest three things said about it. */
+  remember(grounding, said) {
     const subject = grounding.subject;
     if (!subject) return;
     const seen = this.vault.get(subject.lemma);
+    const before = seen ? seen.said : [];
+    const entry = { claim: grounding.claim, text: said === null ? null : said.slice(0, 160), turn_idx: this.turnIdx };
     this.vault.set(subject.lemma, {
       address: seen ? seen.address : vaultAddress(subject.lemma),
       count: seen ? seen.count + 1 : 1,
@@ -209,6 +292,7 @@ class TruthPipeline {
       last_turn: this.turnIdx,
       latest_claim: grounding.claim ?? (seen ? seen.latest_claim : null),
       lemma: subject.lemma,
+      said: said === null ? before : [entry, ...before].slice(0, 3),
     });
   }
 }
