@@ -93,13 +93,16 @@ class Injection:
 @dataclass
 class Run:
     """One session: the answers (None for a request never answered), the fault that ended
-    it, the calls strace failed, and the file operations on the directory."""
+    it, the calls on the directory strace failed, the file operations on the directory,
+    every call on it, and how many calls strace failed elsewhere (in a wrapper process,
+    say: a run where that happened is not the engine's to answer for)."""
 
     answers: list[Answer | None]
     fault: str | None
     failed: list[strace.StateCall]
     ops: list[dict[str, Any]]
     calls: list[strace.StateCall] = field(default_factory=list)
+    stray: int = 0
 
 
 Session = list[Request]
@@ -292,7 +295,8 @@ def run_session(
     calls = strace.state_calls(text, directory, ran.stream)
     ops = strace.file_ops(text, directory, dirs, ran.stream, failed_syncs=True)
     failed = [call for call in calls if call.injected]
-    return Run(ran.answers, ran.fault, failed, ops, calls)
+    stray = sum(1 for _, call in strace.calls(text) if call.injected) - len(failed)
+    return Run(ran.answers, ran.fault, failed, ops, calls, stray)
 
 
 def _shape(path: str) -> str:
