@@ -209,11 +209,9 @@ def _retried(fd: int) -> None:
 class RetriedSyncs(FileOps):
     """A failed fsync is retried at once on the same descriptor, and a success believed."""
 
-    def fsync_file(self, path: Path) -> None:
-        self._with_file(path, os.O_RDONLY, 0, _retried)
-
-    def fsync_dir(self, path: Path) -> None:
-        self._with_file(path, os.O_RDONLY | os.O_DIRECTORY, 0, _retried)
+    def _with_file(self, path: Path, flags: int, mode: int, use: Callable[[int], T]) -> T:
+        retried: Callable[[int], object] = _retried if use is os.fsync else use
+        return super()._with_file(path, flags, mode, retried)  # type: ignore[arg-type]
 
     def append_synced(self, path: Path, data: bytes) -> None:
         def append(fd: int) -> None:
