@@ -99,12 +99,13 @@ def test_a_signal_in_the_middle_of_a_turn_lets_it_commit_and_answer(
         return checkpoint(store, *args, **kwargs)
 
     monkeypatch.setattr(StateStore, "checkpoint", signalled)
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     argv = ["chat", "--state", str(tmp_path)]
     status, out, err = _main(argv, "What is light?\nhello\nWhat is love?\n", monkeypatch, capsys)
     assert status == 128 + signum, err
     assert len(out) == 2 and load_state(tmp_path).turn_count == 2
     assert (tmp_path / LOCK).read_bytes() == b""
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
 
 
 def test_a_failed_checkpoint_is_reported_as_it_happened(tmp_path: Path, monkeypatch, capsys):
