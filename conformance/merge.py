@@ -21,7 +21,7 @@ from conformance.certify import _write, describe_scope, pretty
 from conformance.report.badge import render_badge
 from conformance.report.certificate import render_certificate
 from conformance.report.junit import render_junit
-from conformance.report.model import summarize
+from conformance.report.model import summarize, with_unchecked
 from conformance.report.plain import to_plain
 
 SAME_ACROSS_SHARDS = ("format", "suite", "engine", "profile")
@@ -168,7 +168,7 @@ def _merge(reports: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, int
     results, origins = _results(reports, selection)
     stale = sorted(set.intersection(*(set(r["stale_expected_failures"]) for r in reports)))
     first = reports[0]
-    scope = _scope(reports, selection, [r["id"] for r in results])
+    scope = with_unchecked(_scope(reports, selection, [r["id"] for r in results]), results)
     merged = {key: first[key] for key in SAME_ACROSS_SHARDS}
     merged.update(
         {

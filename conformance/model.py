@@ -25,6 +25,15 @@ CoverFactory = Callable[["SuiteContext"], Any]
 """Builds a ``conformance.coverage.Plan``: deterministic cases run before random ones."""
 
 
+class NotCheckable(Exception):
+    """A requirement cannot be judged here (a tool is missing, the engine cannot run as a
+    process): its result says why, and the run is PARTIAL, never certified."""
+
+
+NOT_CHECKABLE = "not checkable here"
+"""How a result's message begins when its requirement raised :class:`NotCheckable`."""
+
+
 @dataclass(frozen=True)
 class UnitScale:
     """A requirement sized in units of work rather than examples: each example does

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
 from conformance import details
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
-from conformance.model import Requirement, SuiteContext
+from conformance.model import NOT_CHECKABLE, NotCheckable, Requirement, SuiteContext
 
 SEARCH_PHASES = tuple(p for p in Phase if p != Phase.explain)
 """Every phase but ``explain``: it only annotates a failure and can cost most of the run."""
@@ -195,7 +195,8 @@ def run_requirement(
     profile: Profile,
     max_examples: int | None = None,
 ) -> Outcome:
-    """Certify one requirement: pass, fail (with a shrunk counterexample), error, not-claimed."""
+    """Certify one requirement: pass, fail (with a shrunk counterexample), error, not-claimed
+    (also when the requirement cannot be checked here: ``details.not_checkable`` says why)."""
     try:
         missing = sorted(set(req.capabilities) - engine.capabilities())
     except EngineFault as fault:
@@ -229,6 +230,9 @@ def run_requirement(
     except EngineFault as fault:
         verdict, message, attempt.fault = "error", str(fault), fault.kind
         _restart_quietly(engine)
+    except NotCheckable as exc:
+        verdict, message = "not-claimed", f"{NOT_CHECKABLE}: {exc}"
+        details.note(not_checkable=str(exc))
     except Exception as exc:  # AssertionError, or Hypothesis reporting several failures at once
         verdict, message = _verdict_of(attempt, exc)
     figures = details.finish(collecting)

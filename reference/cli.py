@@ -1,6 +1,8 @@
 """``python -m reference``: chat, lexicon, ratify, demo and serve.
 
-Every error is one line on stderr and a non-zero exit; never a traceback.
+Every error is one line on stderr and a non-zero exit; never a traceback. SIGTERM and
+SIGINT end ``chat`` and ``serve`` cleanly, with status 128 + the signal (docs/state.md
+§ Shutdown).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 import reference
 from reference.canonical import wire_json
 from reference.errors import EngineError, RegisterError, UsageError
+from reference.shutdown import Guard, Stop, guarded
 
 if TYPE_CHECKING:
     from reference.registers.ratify import EvidenceProbe
@@ -74,10 +77,10 @@ def _emit(response: ChatResponse, as_json: bool, out: TextIO) -> None:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    with _chat_runtime(args) as runtime:
+    with guarded() as guard, _chat_runtime(args) as runtime:
         if runtime.persisted is not None and runtime.persisted.recovered:
             print(f"warning: STATE_RECOVERED: {runtime.persisted.recovered}", file=sys.stderr)
-        return _converse(runtime, args)
+        return _converse(runtime, args, guard)
 
 
 def utf8_stdout() -> TextIO:
@@ -101,16 +104,23 @@ def utf8_lines(stream: TextIO) -> Iterator[str]:
             raise UsageError(message, field="stdin") from None
 
 
-def _converse(runtime: ChatRuntime, args: argparse.Namespace) -> int:
+def _converse(runtime: ChatRuntime, args: argparse.Namespace, guard: Guard) -> int:
+    """Answer ``--once``, the REPL or each stdin line; a turn is committed and answered
+    before a SIGTERM or SIGINT that came during it ends the process."""
     out = utf8_stdout()
     if args.once is not None:
         _emit(runtime.chat(args.once), args.json, out)
+        guard.check()
         return EXIT_OK
     if sys.stdin.isatty() and sys.stdout.isatty() and not args.json:
-        return _repl(runtime, out)
-    for line in utf8_lines(sys.stdin):
+        return _repl(runtime, out, guard)
+    lines = utf8_lines(sys.stdin)
+    while True:
+        with guard.waiting():
+            line = next(lines, None)
+        if line is None:
+            return EXIT_OK
         _emit(runtime.chat(line.rstrip("\n")), args.json, out)
-    return EXIT_OK
 
 
 def _line_editing() -> None:
@@ -136,7 +146,7 @@ def _save_history(readline: ModuleType, history: Path) -> None:
         readline.write_history_file(history)
 
 
-def _repl(runtime: ChatRuntime, out: TextIO) -> int:
+def _repl(runtime: ChatRuntime, out: TextIO, guard: Guard) -> int:
     """The interactive loop: a one-line banner, then prompts until /quit or end of input."""
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(encoding="utf-8", errors="strict")
@@ -144,7 +154,8 @@ def _repl(runtime: ChatRuntime, out: TextIO) -> int:
     out.write(BANNER.format(version=reference.__version__) + "\n")
     while True:
         try:
-            prompt = input("you> ").strip()
+            with guard.waiting():
+                prompt = input("you> ").strip()
         except EOFError:
             out.write("\n")
             return EXIT_OK
@@ -288,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         sys.stderr.write(f"error: IO: {exc.strerror or exc}: {exc.filename or ''}\n")
         return EXIT_USAGE
+    except Stop as stop:
+        return stop.status
     except KeyboardInterrupt:
         return 130
 

@@ -25,6 +25,7 @@ from reference.state import (
 )
 from reference.state.commit import CheckpointInfo, remove_entry, remove_leftovers
 from reference.state.core import Key, decode_core, encode_record, sort_key
+from reference.state.journal import JournalWriter
 from reference.state.layout import (
     CORE,
     CURRENT,
@@ -671,3 +672,83 @@ class StrippedPointerStore(StateStore):
     def load(cls, fs: FileOps) -> LoadedState:
         with mock.patch.object(loader, "read_pointer", _stripped_pointer):
             return super().load(fs)
+
+
+class RetriedSyncStore(StateStore):
+    """A failed fsync is retried on the same descriptor and its success believed: a
+    checkpoint or proposal is acknowledged though its data may be gone."""
+
+    file_ops = _bent(bent.RetriedSyncs)
+
+
+class KeptAppendWriter(JournalWriter):
+    """A failed append is not rolled back: its bytes stay, and the next line follows them."""
+
+    def _roll_back(self, size: int) -> None:
+        self.size = None
+
+
+def _kept_appends(fs: FileOps) -> ProposalQueue:
+    queue = ProposalQueue.open(fs.root, fs)
+    queue.writers = {
+        name: KeptAppendWriter(writer.path, fs) for name, writer in queue.writers.items()
+    }
+    return queue
+
+
+class RefusedListedStore(StateStore):
+    """A proposal whose append failed is refused, but its line stays in the journal (and
+    counts at the next open)."""
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return _kept_appends(fs)
+
+
+class TornAppendKeptStore(StateStore):
+    """A journal line is written in two writes and a failed append is not rolled back: torn
+    bytes stay, and the next acknowledged line fuses with them."""
+
+    file_ops = _bent(bent.TwoWriteAppends)
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return _kept_appends(fs)
+
+
+class UntypedCloseStore(StateStore):
+    """A failed close escapes untyped (ENGINE_INTERNAL)."""
+
+    file_ops = _bent(bent.UntypedCloses)
+
+
+class RetryErrorWriter(JournalWriter):
+    """When the rewrite after a failed append fails too, its error is the one reported."""
+
+    def _roll_back(self, size: int) -> None:
+        self.size, self.stale = size, True
+        self.rewrite()
+
+
+class RetryErrorReportedStore(StateStore):
+    """A failed proposal reports the failure of the journal's rewrite that followed, not
+    the append's own."""
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        queue = ProposalQueue.open(fs.root, fs)
+        queue.writers = {
+            name: RetryErrorWriter(writer.path, fs, writer.size)
+            for name, writer in queue.writers.items()
+        }
+        return queue
+
+
+class PrunesUnverifiedStore(StateStore):
+    """Prune removes every generation but the new and the live one, also one a fall back
+    could not verify whose core holds acknowledged records."""
+
+    def prune(self, generation: int) -> None:
+        for number in generations(self.fs.list_dir(self.fs.root, reading=False)):
+            if number not in (self.generation, generation):
+                remove_entry(self.fs, self.fs.root / gen_name(number))

@@ -197,3 +197,54 @@ def _as_unreadable(effect: Callable[[], T]) -> T:
         if refusal.code != "STATE_IO":
             raise
         raise StateError(refusal.message, field=refusal.field, code="STATE_UNREADABLE") from None
+
+
+def _retried(fd: int) -> None:
+    try:
+        os.fsync(fd)
+    except OSError:
+        os.fsync(fd)
+
+
+class RetriedSyncs(FileOps):
+    """A failed fsync is retried at once on the same descriptor, and a success believed."""
+
+    def _with_file(self, path: Path, flags: int, mode: int, use: Callable[[int], T]) -> T:
+        retried: Callable[[int], object] = _retried if use is os.fsync else use
+        return super()._with_file(path, flags, mode, retried)  # type: ignore[arg-type]
+
+    def append_synced(self, path: Path, data: bytes) -> None:
+        def append(fd: int) -> None:
+            os.write(fd, data)
+            _retried(fd)
+
+        self._with_file(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644, append)
+
+
+HEADER_SIZE = 18
+
+
+class TwoWriteAppends(FileOps):
+    """A journal line is appended in two writes, its header then its payload (a legitimate
+    way to write it; what a failure between them leaves is the store's business)."""
+
+    def append_synced(self, path: Path, data: bytes) -> None:
+        def append(fd: int) -> None:
+            os.write(fd, data[:HEADER_SIZE])
+            os.write(fd, data[HEADER_SIZE:])
+            os.fsync(fd)
+
+        self._with_file(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644, append)
+
+
+class UntypedCloses(FileOps):
+    """A descriptor is closed with a bare ``os.close``: a failed close escapes untyped."""
+
+    def _with_file(self, path: Path, flags: int, mode: int, use: Callable[[int], T]) -> T:
+        fd = self.open_file(path, flags, mode)
+        try:
+            return use(fd)
+        except OSError as exc:
+            raise StateError(f"cannot write {path}: {exc}", field="path", code="STATE_IO") from exc
+        finally:
+            os.close(fd)

@@ -550,6 +550,61 @@ class StrictAsciiHolder(ProtocolHandler):
         return stores.StrictAsciiHolderStore
 
 
+class RetriedSync(ProtocolHandler):
+    """A failed fsync is retried on the same descriptor and its success believed."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.RetriedSyncStore
+
+
+class RefusedListed(ProtocolHandler):
+    """A proposal whose append failed is refused, yet its line stays in the journal."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.RefusedListedStore
+
+
+class TornAppendKept(ProtocolHandler):
+    """A journal line written in two writes is not rolled back when the second fails: the
+    next acknowledged line fuses with the torn bytes."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.TornAppendKeptStore
+
+
+class UntypedClose(ProtocolHandler):
+    """A failed close escapes untyped, as ENGINE_INTERNAL."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UntypedCloseStore
+
+
+class RetryErrorReported(ProtocolHandler):
+    """A failed proposal reports the failure of the rewrite that followed, not its own."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.RetryErrorReportedStore
+
+
+class PrunesUnverified(ProtocolHandler):
+    """Prune removes a generation a fall back could not verify, acknowledged records and all."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.PrunesUnverifiedStore
+
+
+class BeginBeforeNumbering(ProtocolHandler):
+    """``state.soak``'s begin announces one past the live generation, though a crash left a
+    generation past ``CURRENT`` and the checkpoint numbers past it."""
+
+    def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+        store.apply(mutations)
+        begun = {"generation": store.generation + 1, "identity": store.digest()["identity"]}
+        emit({"event": "begin", **begun})
+        info = store.checkpoint()
+        emit({"event": "ack", "generation": info.generation, "identity": info.identity})
+
+
 _TABLE = (
     broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
@@ -633,6 +688,13 @@ _TABLE = (
     broken_engine("unwritable_lock_unreadable", UnwritableLockUnreadable, "STATE-UNREADABLE-002"),
     broken_engine("uncreatable_as_unreadable", UncreatableAsUnreadable, "STATE-UNREADABLE-002"),
     broken_engine("strict_ascii_holder", StrictAsciiHolder, "STATE-LOCK-003"),
+    broken_engine("retried_sync", RetriedSync, "STATE-EIO-001", "STATE-EIO-002"),
+    broken_engine("refused_listed", RefusedListed, "STATE-EIO-002"),
+    broken_engine("torn_append_kept", TornAppendKept, "STATE-EIO-002"),
+    broken_engine("untyped_close", UntypedClose, "STATE-EIO-001", "STATE-EIO-002"),
+    broken_engine("retry_error_reported", RetryErrorReported, "STATE-EIO-002"),
+    broken_engine("prunes_unverified", PrunesUnverified, "STATE-PRUNE-001"),
+    broken_engine("begin_before_numbering", BeginBeforeNumbering, "STATE-SOAK-002"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -4,6 +4,7 @@ reported, and no started process outlives the pool."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -13,12 +14,16 @@ import pytest
 from conformance.state.killer import (
     KILL_TIMEOUT,
     KillPlan,
+    KillRecord,
     SpawnFailed,
     WarmStarts,
     Zygote,
     soak_and_kill,
     spawner,
 )
+from selftest.checks import DETECT, run_in_process
+from selftest.engines import BrokenEngine
+from selftest.state_variants import PastLeftoverSoak
 
 EXITS_AT_ONCE = [sys.executable, "-c", "pass"]
 WAITS_FOR_INPUT = [sys.executable, "-c", "import sys; sys.stdin.read()"]
@@ -154,3 +159,25 @@ def test_a_zygote_that_ended_is_replaced() -> None:
         second.fork().kill()
     finally:
         killer.ZYGOTES.close()
+
+
+def test_the_in_flight_checkpoint_is_the_begin_after_the_last_ack() -> None:
+    """An engine numbers past a generation a crash left beyond CURRENT: its begin names a
+    generation two past the last ack, and a restart that loads it loaded the one in flight."""
+    record = KillRecord(begins=((1, "a"), (3, "c")), acks=((1, "a"),))
+    assert record.allowed() == {1: "a", 3: "c"}
+    assert record.judge({"generation": 3, "identity": "c"}) == "loaded_in_flight"
+    assert record.judge({"generation": 2, "identity": "b"}) == "invalid"
+    assert record.judge({"generation": 1, "identity": "a"}) == "loaded_acknowledged"
+    done = KillRecord(begins=((1, "a"), (3, "c")), acks=((1, "a"), (3, "c")))
+    assert done.in_flight() is None
+    assert done.judge({"generation": 1, "identity": "a"}) == "lost"
+
+
+@pytest.mark.long
+def test_the_kill_judge_passes_an_engine_committing_past_current() -> None:
+    """STATE-KILL-001 on a conformant engine whose soak numbers past a leftover generation."""
+    broken = BrokenEngine("past_leftover_soak", PastLeftoverSoak, ("STATE-KILL-001",), "")
+    outcome = run_in_process(broken, "STATE-KILL-001", dataclasses.replace(DETECT, kills=24))
+    assert outcome.verdict == "pass", outcome.message
+    assert outcome.details and outcome.details["kills"] == 24

@@ -330,3 +330,25 @@ def test_write_report_is_valid_json_for_the_shipped_schema(tmp_path):
     report = _report({IDS[0]: "pass"})
     write_report(report, [], tmp_path)
     validate("report", json.loads(Path(tmp_path / "report.json").read_text("utf-8")))
+
+
+def test_a_requirement_not_checkable_here_makes_the_run_partial(monkeypatch):
+    from conformance.engines import InProcessEngine
+    from conformance.model import SuiteContext
+    from conformance.runner import run_requirement
+    from conformance.state import strace
+    from selftest.reference_engine import REFERENCE_FACTORY
+
+    monkeypatch.setattr(strace, "available", lambda: None)
+    engine = InProcessEngine(REFERENCE_FACTORY)
+    req = REGISTRY["STATE-EIO-002"]
+    outcome = run_requirement(req, engine, SuiteContext.from_engine(engine), CI)
+    assert outcome.verdict == "not-claimed"
+    assert outcome.message.startswith("not checkable here: strace is not available")
+    assert outcome.details and "strace" in outcome.details["not_checkable"]
+    report = build_report(
+        [(req, outcome)], hello=HELLO, engine="./fake", profile=CI, expected=ExpectedFailures({})
+    )
+    assert report["summary"]["verdict"] == "partial" and not report["summary"]["certified"]
+    assert any("STATE-EIO-002" in item for item in report["scope"]["left_out"])
+    assert "Not a certification" in render_certificate(report)

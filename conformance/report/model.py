@@ -91,6 +91,16 @@ def stale_entries(results: list[dict[str, Any]], expected: ExpectedFailures) -> 
     return sorted(i for i in expected.reasons if outcomes.get(i, "not-claimed") == "not-claimed")
 
 
+def with_unchecked(scope: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
+    """*scope*, incomplete when a requirement could not be checked here (its result's
+    ``details.not_checkable`` says why): such a run is PARTIAL, never certified."""
+    unchecked = sorted(r["id"] for r in results if "not_checkable" in (r.get("details") or {}))
+    if not unchecked:
+        return scope
+    said = f"{len(unchecked)} requirements could not be checked here: {', '.join(unchecked)}"
+    return {**scope, "complete": False, "left_out": [*scope["left_out"], said]}
+
+
 def run_verdict(clean: bool, scope: dict[str, Any], engine_fault: dict[str, Any] | None) -> str:
     """One of VERDICTS: a fault or a failure outranks a partial run."""
     if engine_fault is not None:
@@ -145,6 +155,7 @@ def build_report(
     *options* are the command-line options that shaped it (for replay commands).
     """
     results = [_result(req, outcome, expected) for req, outcome in pairs]
+    scope = with_unchecked(scope, results)
     stale = stale_entries(results, expected)
     report = {
         "format": REPORT_FORMAT,

@@ -195,3 +195,67 @@ def fresh_state(engine: EngineClient, _: object) -> None:
         done = engine.call("state.checkpoint", {"store": opened["store"]})
         assert (done["generation"], done["identity"]) == (1, empty), f"first checkpoint {done}"
         assert _pointer(root / "empty") == b"gen-00000001\n", "CURRENT after the first checkpoint"
+
+
+MANIFEST_DAMAGE = {
+    "a manifest cut in half": lambda data: data[: len(data) // 2],
+    "a manifest naming another generation": lambda data: data.replace(
+        b'"generation":2', b'"generation":3'
+    ),
+    "an empty manifest": lambda data: b"",
+    "no manifest": None,
+}
+
+
+def _fall_back_and_commit(engine: EngineClient, directory: Path, damage: str) -> list[str]:
+    """Generation 2 (CURRENT) holds one more record than 1, its manifest damaged: two lives
+    of checkpoints after the fall back. What went wrong, if anything."""
+    core = oracle.encode_core([LIVE, ACKNOWLEDGED])
+    oracle.write_generation(directory, 1, oracle.encode_core([LIVE]))
+    oracle.write_generation(directory, 2, core)
+    manifest = directory / "gen-00000002" / "manifest.json"
+    spoil = MANIFEST_DAMAGE[damage]
+    if spoil is None:
+        manifest.unlink()
+    else:
+        manifest.write_bytes(spoil(manifest.read_bytes()))
+    with Stores(engine) as stores:
+        for life in range(2):
+            opened = stores.open(directory)
+            if life == 0 and not opened.get("recovered"):
+                return [f"{damage}: the open did not fall back from generation 2"]
+            for _ in range(3):
+                _checkpoint(engine, opened["store"])
+            stores.close(opened["store"])
+    kept = directory / "gen-00000002" / "core.jsonl"
+    if not kept.exists() or kept.read_bytes() != core:
+        return [f"{damage}: gen-00000002/core.jsonl, holding an acknowledged record, was pruned"]
+    left = _generations(directory)
+    if left != [2, 7, 8]:
+        return [f"{damage}: generations {left} remain, expected [2, 7, 8]"]
+    return []
+
+
+LIVE = {"kind": "recognizer", "key": "live", "pattern": "p", "weight": 1}
+ACKNOWLEDGED = {"kind": "recognizer", "key": "acknowledged", "pattern": "p", "weight": 2}
+
+
+@requirement(
+    "STATE-PRUNE-001",
+    "a generation the open fell back from (CURRENT named it, its manifest damaged or "
+    "missing, its core present) is never removed by the checkpoints that follow, in that "
+    "life or the next, while valid older generations are pruned as before",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Commit protocol (step 6 removes only what it can prove valid); "
+    "issue: what the user was told was saved is never lost",
+    max_examples=1,
+)
+def fallen_back_from_is_never_pruned(engine: EngineClient, _: object) -> None:
+    problems = []
+    with scratch() as root:
+        for number, damage in enumerate(MANIFEST_DAMAGE):
+            directory = root / f"damaged{number}"
+            directory.mkdir()
+            problems += _fall_back_and_commit(engine, directory, damage)
+    assert not problems, "; ".join(problems)

@@ -13,7 +13,7 @@ from conformance import details
 from conformance.coverage import Case, Plan
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
-from conformance.model import UnitScale
+from conformance.model import NotCheckable, UnitScale
 from conformance.requirements.registry import SuiteContext, requirement
 from conformance.state import oracle, strace
 from conformance.state.crashstates import expand
@@ -373,7 +373,7 @@ def _session(engine: EngineClient, directory: Path, batches: list[list[dict[str,
     if strace.available() and command:
         return strace_session(command, directory, batches, engine.transcript)
     if "state.trace" not in engine.capabilities():
-        raise RuntimeError(f"cannot trace: no strace ({strace.INSTALL_HINT}) and no state.trace")
+        raise NotCheckable(f"no strace ({strace.INSTALL_HINT}) and no state.trace to trace with")
     return reported_session(engine, directory, batches)
 
 
@@ -481,7 +481,7 @@ def reported_trace_is_real(engine: EngineClient, scenario: list[Any]) -> None:
     command = engine.spawn_command()
     assert command, "the engine cannot be started as a separate process"
     if not strace.available():
-        raise RuntimeError(f"cannot judge without strace ({strace.INSTALL_HINT})")
+        raise NotCheckable(f"strace is not available ({strace.INSTALL_HINT})")
     with scratch() as root:
         directory = root / "live"
         oracle.write_generation(directory, 1, oracle.encode_core(older))

@@ -12,11 +12,13 @@ from conformance.engines.base import EngineClient
 from conformance.jsontypes import EncodableObject
 from conformance.protocol.validate import ProtocolViolation, validate_event, validate_response
 from conformance.requirements.registry import requirement
+from conformance.state import oracle
 from conformance.state.driver import load, scratch
 from conformance.state.killer import soak_lines, spawner
 
 SOAK = ("state", "state.soak")
 REQUEST_ID = 7
+LEFTOVER = {"kind": "recognizer", "key": "left", "pattern": "p", "weight": 1}
 
 
 def _events(lines: list[Any], iterations: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -108,3 +110,34 @@ def soak_stream(engine: EngineClient, scenario: list[int]) -> None:
             assert got == last, f"after the soak the directory loads {got}, not {last}"
             runs.append(pairs)
     assert runs[0] == runs[1], f"the same seed {seed} gave other identities: {runs[0]} {runs[1]}"
+
+
+@requirement(
+    "STATE-SOAK-002",
+    "in a directory where a crash left a valid generation past CURRENT, a state.soak's "
+    "first checkpoint numbers past it, and each begin announces the generation and identity "
+    "its checkpoint commits (the one its ack names)",
+    family="state",
+    capabilities=SOAK,
+    seed="docs/protocol.md § Persisted-state ops (state.soak: begin before each checkpoint); "
+    "docs/state.md § Commit protocol (N is one past every generation on disk)",
+    max_examples=1,
+)
+def soak_past_leftover(engine: EngineClient, _: object) -> None:
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    with scratch() as root:
+        directory = root / "leftover"
+        oracle.write_generation(directory, 1, oracle.encode_core([]))
+        oracle.write_generation(directory, 3, oracle.encode_core([LEFTOVER]), point=False)
+        args: EncodableObject = {"dir": str(directory), "iterations": 2, "seed": 1}
+        request: EncodableObject = {"id": REQUEST_ID, "op": "state.soak", "args": args}
+        lines = soak_lines(spawner(command, forks="fork" in engine.capabilities()), request)
+        engine.transcript.record(request, lines)
+        events, _ = _events(lines, 2)
+        pairs = _checkpoints(events)
+    generations = [generation for generation, _ in pairs]
+    assert generations == [4, 5], (
+        f"live generation 1 and a valid generation 3 past CURRENT: the soak acknowledged "
+        f"generations {generations}, not 4 and 5"
+    )

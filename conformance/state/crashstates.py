@@ -3,9 +3,12 @@
 A trace is a list of logical operations on paths relative to the state directory:
 ``mkdir``, ``write`` (create or truncate, then the data), ``append``, ``pwrite``,
 ``truncate``, ``rename``, ``unlink``, ``rmdir``, ``remove_tree``, ``fsync``,
-``fsync_dir``, and ``ack`` markers (an answer that acknowledged a checkpoint). A crash
-after the first *k* operations keeps every operation a later barrier before *k* made
-durable (data by an fsync of its file, an entry by an fsync of its directory) and gives
+``fsync_dir``, a failed ``fsync_failed`` or ``fsync_dir_failed``, and ``ack`` markers (an
+answer that acknowledged a checkpoint). A crash after the first *k* operations keeps
+every operation a later barrier before *k* made durable (data by the next fsync of its
+file, an entry by the next fsync of its directory, when that fsync succeeded: after a
+failed one the kernel may have dropped what it was to write, and no later fsync makes it
+durable) and gives
 each other one a fate: applied, lost, or applied partly (a write torn to a prefix, or its
 file extended with zeros or garbage before the data lands; a rename that left neither
 name, or both). Any subset of the unsynced operations may so persist, in any order
@@ -81,17 +84,27 @@ def _tree_steps(image: Image, root: str) -> list[dict[str, Any]]:
     return [{"op": "rmdir" if image[p] is None else "unlink", "path": p} for p in deepest_first]
 
 
+BARRIERS = ("fsync", "fsync_dir", "fsync_failed", "fsync_dir_failed", "ack")
+"""Operations that change no file: syncs (made or failed) and acknowledgements."""
+
+
+def _synced(later: list[dict[str, Any]], barrier: str, path: str) -> bool:
+    """Whether the first *barrier* (``fsync`` or ``fsync_dir``) of *path* in *later*
+    succeeded: a failed one leaves what it was to make durable floating for good."""
+    for op in later:
+        if op.get("path") == path and op["op"] in (barrier, barrier + "_failed"):
+            return bool(op["op"] == barrier)
+    return False
+
+
 def fate_menu(ops: list[dict[str, Any]], index: int, prefix: int) -> tuple[str, ...]:
     """The fates operation *index* may meet in a crash after *prefix* operations."""
     op, later = ops[index], ops[index + 1 : prefix]
     kind = op["op"]
-    if kind in ("fsync", "fsync_dir", "ack"):
+    if kind in BARRIERS:
         return ()
-    synced_dirs = {o["path"] for o in later if o["op"] == "fsync_dir"}
-    entry_open = bool(_entry_dirs(op) - synced_dirs)
-    data_open = kind in DATA_OPS and not any(
-        o["op"] == "fsync" and o["path"] == op["path"] for o in later
-    )
+    entry_open = any(not _synced(later, "fsync_dir", d) for d in _entry_dirs(op))
+    data_open = kind in DATA_OPS and not _synced(later, "fsync", op["path"])
     menu: list[str] = []
     if entry_open or (data_open and kind != "write"):
         menu.append("lost")
@@ -123,7 +136,7 @@ def _partial(data: bytes, fate: str) -> bytes:
 def apply(image: Image, op: dict[str, Any], fate: str) -> None:
     """Apply *op* to *image* in place as *fate* decides (a lost op changes nothing)."""
     kind = op["op"]
-    if fate == "lost" or kind in ("fsync", "fsync_dir", "ack"):
+    if fate == "lost" or kind in BARRIERS:
         return
     if kind == "rename":
         _rename(image, op["src"], op["dst"], fate)

@@ -67,17 +67,25 @@ class KillPlan:
 
 @dataclass(frozen=True)
 class KillRecord:
-    """The soak events seen before the kill: (generation, identity) pairs, in order."""
+    """The soak events seen before the kill: (generation, identity) pairs, in order.
+
+    Each checkpoint's ``begin`` comes before its ``ack``, so the begin after the last ack
+    (``begins[len(acks)]``) announces the checkpoint in flight, whatever its number: a
+    correct engine numbers past a generation a crash left beyond ``CURRENT``.
+    """
 
     begins: tuple[tuple[int, str], ...]
     acks: tuple[tuple[int, str], ...]
     error: str | None = None
 
+    def in_flight(self) -> tuple[int, str] | None:
+        """The (generation, identity) the checkpoint in flight announced, if one was begun."""
+        return self.begins[len(self.acks)] if len(self.begins) > len(self.acks) else None
+
     def allowed(self) -> dict[int, str]:
         """Generation -> identity of every state a restart may load."""
-        last = self.acks[-1][0] if self.acks else 0
-        states = {last: self.acks[-1][1]} if self.acks else {}
-        states.update({g: i for g, i in self.begins if g == last + 1})
+        states = dict(self.acks[-1:])
+        states.update(filter(None, [self.in_flight()]))
         return states
 
     def judge(self, loaded: dict[str, Any]) -> str:
@@ -87,7 +95,7 @@ class KillRecord:
         pair = (loaded.get("generation", 0), loaded.get("identity"))
         if pair == last or (not self.acks and loaded.get("fresh")):
             return "loaded_acknowledged"
-        if self.allowed().get(pair[0]) == pair[1]:
+        if pair == self.in_flight():
             return "loaded_in_flight"
         return "lost" if isinstance(pair[0], int) and pair[0] < last[0] else "invalid"
 

@@ -1,10 +1,12 @@
 """Record the file operations an engine process really makes, with ``strace``.
 
 ``traced(command, output)`` wraps an engine command so that strace writes every file
-system call of the process (and its children) to *output*; ``file_ops`` turns that log
-into the logical operations of :mod:`conformance.state.crashstates`, keeping only paths
-inside one state directory (the ``LOCK`` file excepted: it holds no state), and marks
-each complete answer line the engine wrote on its stdout with an ``answer`` operation.
+system call of the process (and its children) to *output*, failing one call when asked
+(``inject``); ``file_ops`` turns that log into the logical operations of
+:mod:`conformance.state.crashstates`, keeping only paths inside one state directory (the
+``LOCK`` file excepted: it holds no state), and marks each complete answer line the
+engine wrote on its stdout with an ``answer`` operation; ``state_calls`` lists the
+calls on a state directory, each with its invocation number (strace's ``when=``).
 strace is a Debian package (``apt-get install -y strace``); the suite installs nothing.
 """
 
@@ -67,8 +69,9 @@ def filter_flags() -> tuple[str, ...]:
     return flags if done.returncode == 0 and not done.stderr else ()
 
 
-def traced(command: list[str], output: Path) -> list[str]:
-    """*command* run under strace, the log of its file system calls going to *output*."""
+def traced(command: list[str], output: Path, inject: str | None = None) -> list[str]:
+    """*command* run under strace, the log of its file system calls going to *output*;
+    *inject* (``fsync:error=EIO:when=3``) fails the calls it names."""
     return [
         available() or "strace",
         "-f",
@@ -80,6 +83,7 @@ def traced(command: list[str], output: Path) -> list[str]:
         "16777216",
         "-e",
         f"trace={SYSCALLS}",
+        *(["-e", f"inject={inject}"] if inject else []),
         "-o",
         str(output),
         "--",
@@ -118,6 +122,49 @@ class _Call:
     def failed(self) -> bool:
         return self.result.startswith("-1") or self.result.startswith("?")
 
+    @property
+    def injected(self) -> bool:
+        """Whether strace failed this call on purpose."""
+        return self.result.endswith("(INJECTED)")
+
+    @property
+    def errno(self) -> str | None:
+        """The symbolic error of a failed call (``EIO``), or None."""
+        parts = self.result.split(" ")
+        return parts[1] if self.failed and len(parts) > 1 else None
+
+    def paths(self) -> list[str]:
+        """The absolute paths the call acts on: the file a descriptor is open on, or a
+        named path (resolved against its directory descriptor)."""
+        if self.name in _ON_DESCRIPTOR:
+            return [self.fd(0)[1]]
+        return [self.at(d, n) for d, n in _NAMED.get(self.name, ())]
+
+    def at(self, dir_index: int | None, name_index: int) -> str:
+        """The path named by argument *name_index*, relative to the directory descriptor
+        at *dir_index* (None: relative to nothing)."""
+        name = self.string(name_index)
+        if dir_index is not None and not name.startswith("/"):
+            name = os.path.join(self.fd(dir_index)[1], name)
+        return os.path.normpath(name) if name else ""
+
+
+_ON_DESCRIPTOR = ("write", "writev", "pwrite64", "fsync", "fdatasync", "ftruncate", "close")
+_NAMED: dict[str, tuple[tuple[int | None, int], ...]] = {
+    "openat": ((0, 1),),
+    "open": ((None, 0),),
+    "creat": ((None, 0),),
+    "renameat": ((0, 1), (2, 3)),
+    "renameat2": ((0, 1), (2, 3)),
+    "rename": ((None, 0), (None, 1)),
+    "mkdirat": ((0, 1),),
+    "unlinkat": ((0, 1),),
+    "mkdir": ((None, 0),),
+    "unlink": ((None, 0),),
+    "rmdir": ((None, 0),),
+    "truncate": ((None, 0),),
+}
+
 
 def calls(log: str) -> list[tuple[int, _Call]]:
     """Every completed system call in a strace log, with its pid, in order."""
@@ -133,6 +180,82 @@ def calls(log: str) -> list[tuple[int, _Call]]:
             pid, name, args, result = match.groups()
             found.append((int(pid), _Call(name, args.split(", "), result)))
     return found
+
+
+ANSWER_CALLS = ("write", "writev", "sendto", "sendmsg")
+"""Calls an engine may write its answers with (on a socket, when it was forked)."""
+SOCKET_CALLS = "sendto,sendmsg"
+"""Traced besides :data:`SYSCALLS` where an engine answers on a socket."""
+
+INJECTABLE = tuple(
+    name.lstrip("?") for name in SYSCALLS.split(",") if name.lstrip("?") not in UNMODELLED
+)
+"""The traced calls a state session's failure may be injected into."""
+
+
+@dataclass(frozen=True)
+class StateCall:
+    """One call on a state directory: its invocation number among its process's calls of
+    that name (strace's ``when=``), the paths it touches relative to the directory, the
+    flags it was opened with, the answer lines written before it, and its failure."""
+
+    pid: int
+    name: str
+    number: int
+    paths: tuple[str, ...]
+    flags: str
+    answers: int
+    errno: str | None
+    injected: bool
+
+
+def state_calls(log: str, root: Path, answer_pipe: str | None) -> list[StateCall]:
+    """Every traced call of *log* that touches the state directory *root* (LOCK included:
+    failing it is an I/O error too), with the answers written before each."""
+    base = os.path.realpath(root)
+    counts: dict[tuple[int, str], int] = {}
+    answers, pending = 0, b""
+    found = []
+    for pid, call in calls(log):
+        key = (pid, call.name)
+        counts[key] = counts.get(key, 0) + 1
+        fd, path = call.fd(0)
+        answering = path == answer_pipe or (answer_pipe is None and fd == 1)
+        if call.name in ANSWER_CALLS and not call.failed and answering:
+            pending += _written(call)
+            answers += pending.count(b"\n")
+            pending = pending.rsplit(b"\n", 1)[-1]
+            continue
+        inside = [_relative(path, base) for path in call.paths()]
+        paths = tuple(path for path in inside if path is not None)
+        if paths and call.name in INJECTABLE:
+            flags = call.args[2] if call.name == "openat" and len(call.args) > 2 else ""
+            found.append(
+                StateCall(
+                    pid,
+                    call.name,
+                    counts[key],
+                    paths,
+                    flags,
+                    answers,
+                    call.errno,
+                    call.injected,
+                )
+            )
+    return found
+
+
+def _written(call: _Call) -> bytes:
+    if call.name in ("writev", "sendmsg"):
+        return b"".join(_hex(part) for part in _IOV.findall(", ".join(call.args[1:])))
+    match = _STRING.match(call.args[1])
+    return _hex(match.group(1)) if match else b""
+
+
+def _relative(path: str, base: str) -> str | None:
+    if path == base:
+        return "."
+    return path[len(base) + 1 :] if path.startswith(base + "/") else None
 
 
 @dataclass
@@ -153,6 +276,9 @@ class _Converter:
     stdout: bytes = b""
     answer_pipe: str | None = None
     """The pipe the engine answers on (``pipe:[inode]``); without it, fd 1 is taken."""
+    failed_syncs: bool = False
+    """Whether a failed fsync is kept (``fsync_failed``, ``fsync_dir_failed``): what it
+    was to make durable may have been dropped, and no later fsync makes it so."""
 
     def rel(self, path: str) -> str | None:
         if path != self.root and not path.startswith(self.root + "/"):
@@ -172,6 +298,8 @@ class _Converter:
 
     def handle(self, call: _Call) -> None:
         if call.failed:
+            if self.failed_syncs and call.name in ("fsync", "fdatasync"):
+                self._failed_sync(call)
             return
         if call.name in UNMODELLED and self._touches_root(call):
             self.emit({"op": "unmodelled", "call": call.name})
@@ -253,6 +381,14 @@ class _Converter:
         data = b"".join(_hex(part) for part in _IOV.findall(", ".join(call.args[1:])))
         self._data(call.fd(0), data)
 
+    def on_sendto(self, call: _Call) -> None:
+        if self._answers_on(*call.fd(0)):
+            self._answer(_written(call))
+
+    def on_sendmsg(self, call: _Call) -> None:
+        if self._answers_on(*call.fd(0)):
+            self._answer(_written(call))
+
     def on_pwrite64(self, call: _Call) -> None:
         match = _STRING.match(call.args[1])
         assert match is not None, f"not a strace string: {call.args[1][:40]}"
@@ -264,6 +400,12 @@ class _Converter:
             self.emit({"op": "fsync_dir" if opened.directory else "fsync", "path": opened.path})
 
     on_fdatasync = on_fsync
+
+    def _failed_sync(self, call: _Call) -> None:
+        opened = self.fds.get(call.fd(0)[0])
+        if opened is not None:
+            kind = "fsync_dir" if opened.directory else "fsync"
+            self.emit({"op": f"{kind}_failed", "path": opened.path})
 
     def on_ftruncate(self, call: _Call) -> None:
         opened = self.fds.get(call.fd(0)[0])
@@ -323,14 +465,22 @@ def _data_op(kind: str, path: str, data: bytes) -> dict[str, Any]:
 
 
 def file_ops(
-    log: str, root: Path, dirs: set[str], answer_pipe: str | None = None
+    log: str,
+    root: Path,
+    dirs: set[str],
+    answer_pipe: str | None = None,
+    *,
+    failed_syncs: bool = False,
 ) -> list[dict[str, Any]]:
     """The logical operations a strace log shows on paths inside *root*, with answers marked.
 
     *dirs* names the directories (relative to *root*) that existed before the trace;
-    *answer_pipe* (``pipe:[inode]``) is the engine's stdout, where answers are written.
+    *answer_pipe* (``pipe:[inode]``) is the engine's stdout, where answers are written;
+    with *failed_syncs*, a failed fsync is an ``fsync_failed`` (``fsync_dir_failed``) op.
     """
-    converter = _Converter(os.path.realpath(root), set(dirs), answer_pipe=answer_pipe)
+    converter = _Converter(
+        os.path.realpath(root), set(dirs), answer_pipe=answer_pipe, failed_syncs=failed_syncs
+    )
     for _, call in calls(log):
         converter.handle(call)
     return converter.ops

@@ -65,6 +65,7 @@ def test_a_commit_records_the_protocol_in_order(recorded: dict) -> None:
         {"op": "fsync", "path": "CURRENT.tmp"},
         {"op": "rename", "src": "CURRENT.tmp", "dst": "CURRENT"},
         {"op": "fsync_dir", "path": "."},
+        {"op": "unlink", "path": "gen-00000001/core.jsonl"},
         {"op": "remove_tree", "path": "gen-00000001"},
     ]
 

@@ -6,6 +6,7 @@ imported on first use, so a process that never serves a state op never loads it.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -83,6 +84,16 @@ class StateOps:
         from reference.state.soak import checkpointed_turn
 
         checkpointed_turn(store, mutations, emit)
+
+    def close(self) -> None:
+        """At the end of serving (end of input, SIGTERM, SIGINT): release every store still
+        open, committing nothing (docs/state.md § Shutdown); ``LOCK`` is cleared."""
+        from reference.state import StateError
+
+        stores, self.stores = self.stores, {}
+        for opened in stores.values():
+            with contextlib.suppress(StateError):
+                opened.release()
 
     def store(self, store_id: str) -> StateStore:
         """The open store named *store_id*, or STATE_NOT_OPEN."""

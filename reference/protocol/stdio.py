@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
 from reference.canonical import wire_json
+from reference.shutdown import guarded
 
 
 class LineHandler(Protocol):
@@ -53,13 +54,23 @@ def serve(stdin: TextIO, stdout: TextIO, handler: LineHandler) -> int:
     """Answer request lines from *stdin* on *stdout* with *handler* until EOF; returns 0.
 
     Anything else the engine might print goes to stderr, so stdout carries responses only.
+    A SIGTERM or SIGINT ends the loop once the request in flight is answered (raising
+    :class:`~reference.shutdown.Stop`); then, as at end of input, the handler's ``close``
+    (when it has one) lets go of what it holds.
     """
     read, write = line_reader(stdin), line_writer(stdout)
     handler.emit = lambda message: write(wire_json(message))
-    with contextlib.redirect_stdout(sys.stderr):
-        while line := read():
-            try:
+    with contextlib.redirect_stdout(sys.stderr), guarded() as guard:
+        try:
+            while True:
+                with guard.waiting():
+                    line = read()
+                if not line:
+                    return 0
                 write(handler.handle_line(strip_newline(line)))
-            except BrokenPipeError:
-                return 0
-    return 0
+        except BrokenPipeError:
+            return 0
+        finally:
+            close = getattr(handler, "close", None)
+            if callable(close):
+                close()

@@ -127,5 +127,12 @@ class ChatRuntime:
     def __enter__(self) -> ChatRuntime:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        """Leaving the block: a clean close, or, when an error or a stop is on its way out,
+        the state released with nothing committed (a turn whose checkpoint failed was not
+        answered, so it is not committed on the way out; the first failure is reported)."""
+        if kind is None:
+            self.close()
+        elif self.persisted is not None:
+            persisted, self.persisted = self.persisted, None
+            persisted.release()

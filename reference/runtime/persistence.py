@@ -7,9 +7,10 @@ at any point restarts on the last completed turn.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
-from reference.state import CheckpointInfo, StateStore
+from reference.state import CheckpointInfo, StateError, StateStore
 
 
 class PersistedSession:
@@ -37,3 +38,8 @@ class PersistedSession:
     def close(self) -> CheckpointInfo:
         """Clean shutdown: commits only if something changed since the last turn."""
         return self.store.close()
+
+    def release(self) -> None:
+        """Let go of the state without committing (after a failure); never raises."""
+        with contextlib.suppress(StateError):
+            self.store.release()

@@ -143,8 +143,34 @@ def swap_pointer(fs: FileOps, generation: int) -> None:
     fs.fsync_dir(fs.root)
 
 
+def _prunable(fs: FileOps, number: int) -> bool:
+    """Whether step 6 may remove ``gen-<number>``: anything but a directory whose
+    ``core.jsonl`` exists while the generation is not proven valid (the load may have fallen
+    back from it, and its core may hold acknowledged records the live one lacks). A link is
+    ``STATE_SYMLINK``."""
+    path = fs.root / gen_name(number)
+    kind = fs.entry_kind(path, reading=False)
+    if kind == "link":
+        raise symlink_refusal(path)
+    if kind != "dir" or fs.entry_kind(path / CORE, reading=False) is None:
+        return kind is not None
+    try:
+        read_generation(fs, number)
+    except (InvalidGeneration, StateError):
+        return False
+    return True
+
+
 def prune(fs: FileOps, *, live: int, generation: int) -> None:
-    """Step 6: remove every generation but the new one and the previous live one."""
+    """Step 6: remove every generation but the new one and the previous live one, except
+    one whose core is present but not proven valid. A generation's ``core.jsonl`` goes
+    first, so a prune cut short never leaves a core without its manifest."""
     for number in generations(fs.list_dir(fs.root, reading=False)):
-        if number not in (live, generation):
-            remove_entry(fs, fs.root / gen_name(number))
+        if number in (live, generation) or not _prunable(fs, number):
+            continue
+        path = fs.root / gen_name(number)
+        if fs.entry_kind(path, reading=False) == "dir" and fs.entry_kind(
+            path / CORE, reading=False
+        ) not in (None, "dir"):
+            fs.unlink(path / CORE)
+        remove_entry(fs, path)

@@ -7,6 +7,10 @@ where the store reads or writes is ``STATE_SYMLINK``, an entry that exists but c
 read is ``STATE_UNREADABLE``, anything else ``STATE_IO``. Reads of a missing entry
 answer ``None`` (or an empty listing); a missing entry under a write is ``STATE_IO``.
 
+A descriptor the store opens is closed before the call returns; a failed ``close`` is a
+refusal like any other, unless an earlier failure is already on its way out: the first
+failure is the one reported.
+
 ``RecordingFileOps`` performs the effects too and appends a plain-JSON description of
 each to ``ops`` (paths relative to its root, file data in base64), complete and in
 order, so that prefixes or subsets of a commit can be replayed to build crash states.
@@ -15,13 +19,15 @@ order, so that prefixes or subsets of a commit can be replayed to build crash st
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from reference.state.errors import io_refusal, symlink_refusal, wrong_type
 
@@ -40,6 +46,51 @@ def _read_all(fd: int) -> bytes:
     while chunk := os.read(fd, 1 << 16):
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _close_quietly(fds: Iterable[int]) -> None:
+    """Close *fds* while an earlier failure is on its way out (theirs would hide it)."""
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def _close_all(opened: list[tuple[int, Path]], *, reading: bool) -> None:
+    """Close each descriptor (innermost first); the first failure is raised, naming its path."""
+    first: Exception | None = None
+    for fd, shown in reversed(opened):
+        try:
+            os.close(fd)
+        except OSError as exc:
+            first = first or io_refusal(shown, exc, reading=reading)
+    if first is not None:
+        raise first
+
+
+@contextmanager
+def _closing(fd: int, shown: Path, *, reading: bool) -> Iterator[int]:
+    """Yield *fd*, then close it: a failed close names *shown*, unless the block failed first."""
+    try:
+        yield fd
+    except BaseException:
+        _close_quietly([fd])
+        raise
+    _close_all([(fd, shown)], reading=reading)
+
+
+def _rmtree(name: str, dir_fd: int, shown: Path) -> None:
+    """``shutil.rmtree`` of *name* under *dir_fd*; a failure names the entry that failed."""
+
+    def failed(function: object, failing: str, info: Any) -> None:
+        exc = info if isinstance(info, BaseException) else info[1]
+        if not isinstance(exc, OSError):
+            raise exc
+        raise io_refusal(shown.parent / failing, exc, reading=False) from exc
+
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(name, dir_fd=dir_fd, onexc=failed)
+    else:
+        shutil.rmtree(name, dir_fd=dir_fd, onerror=failed)
 
 
 def _is_link(dir_fd: int, name: str) -> bool:
@@ -100,23 +151,26 @@ class FileOps:
 
     @contextmanager
     def _at(self, path: Path, *, reading: bool) -> Iterator[tuple[int, str]]:
-        """The directory holding *path* (a descriptor) and its name; missing passes through."""
+        """The directory holding *path* (a descriptor) and its name; missing passes through.
+
+        The directories opened on the way are closed on leaving, the innermost first.
+        """
         parts = self._parts(path)
-        fd = self._open_root(reading=reading)
+        opened = [(self._open_root(reading=reading), self.root)]
         try:
             for depth, part in enumerate(parts[:-1]):
+                shown = self.root.joinpath(*parts[: depth + 1])
                 try:
-                    child = self._open_dir(fd, part)
+                    opened.append((self._open_dir(opened[-1][0], part), shown))
                 except FileNotFoundError:
                     raise
                 except OSError as exc:
-                    shown = self.root.joinpath(*parts[: depth + 1])
-                    raise _failure(exc, fd, part, shown, reading=reading) from exc
-                os.close(fd)
-                fd = child
-            yield fd, parts[-1] if parts else "."
-        finally:
-            os.close(fd)
+                    raise _failure(exc, opened[-1][0], part, shown, reading=reading) from exc
+            yield opened[-1][0], parts[-1] if parts else "."
+        except BaseException:
+            _close_quietly(fd for fd, _ in reversed(opened))
+            raise
+        _close_all(opened, reading=reading)
 
     def _do(
         self,
@@ -143,19 +197,20 @@ class FileOps:
 
     # Reads (no effect) -------------------------------------------------------------------
 
-    def read_file(self, path: Path) -> bytes | None:
-        """The bytes of the regular file *path*, or None when it does not exist."""
+    def read_file(self, path: Path, *, reading: bool = True) -> bytes | None:
+        """The bytes of the regular file *path*, or None when it does not exist.
+
+        *reading* says whether a load asks (a failure is ``STATE_UNREADABLE``), not a write.
+        """
 
         def read(fd: int, name: str) -> bytes:
             file = os.open(name, os.O_RDONLY | os.O_NONBLOCK | self._open_flags, dir_fd=fd)
-            try:
+            with _closing(file, Path(path), reading=reading):
                 if not stat.S_ISREG(os.fstat(file).st_mode):
                     raise wrong_type(Path(path), "regular file")
                 return _read_all(file)
-            finally:
-                os.close(file)
 
-        return self._do(path, read, reading=True, missing=None)
+        return self._do(path, read, reading=reading, missing=None)
 
     def entry_kind(self, path: Path, *, reading: bool) -> str | None:
         """``link``, ``dir``, ``file`` or ``other`` (never following a link); None when missing.
@@ -189,10 +244,8 @@ class FileOps:
 
         def listing(fd: int, name: str) -> list[str]:
             directory = self._open_dir(fd, name)
-            try:
+            with _closing(directory, Path(path), reading=reading):
                 return sorted(os.listdir(directory))
-            finally:
-                os.close(directory)
 
         return self._do(path, listing, reading=reading, missing=[])
 
@@ -211,14 +264,14 @@ class FileOps:
         self._do(path, lambda fd, name: os.mkdir(name, dir_fd=fd), reading=False)
 
     def _with_file(self, path: Path, flags: int, mode: int, use: Callable[[int], T]) -> T:
-        """Open *path* (never following a link), run *use(fd)* and close it."""
+        """Open *path* (never following a link), run *use(fd)* and close it; a failure of
+        any of the three is ``STATE_IO`` naming *path* (the first one, when two fail)."""
         fd = self.open_file(path, flags, mode)
         try:
-            return use(fd)
+            with _closing(fd, Path(path), reading=False):
+                return use(fd)
         except OSError as exc:
             raise io_refusal(Path(path), exc, reading=False) from exc
-        finally:
-            os.close(fd)
 
     def write_file(self, path: Path, data: bytes, mode: int) -> None:
         """Create or truncate *path*, write *data*, and give the file *mode*."""
@@ -233,6 +286,16 @@ class FileOps:
         """Append *data* to *path*, creating it with mode 0644 when missing."""
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
         self._with_file(path, flags, 0o644, lambda fd: _write_all(fd, data))
+
+    def append_synced(self, path: Path, data: bytes) -> None:
+        """Append *data* to *path* (created with mode 0644 when missing) and fsync it, both
+        through one descriptor, so the fsync reports any failure of the write-back."""
+
+        def append(fd: int) -> None:
+            _write_all(fd, data)
+            os.fsync(fd)
+
+        self._with_file(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644, append)
 
     def truncate(self, path: Path, size: int) -> None:
         """Cut *path* to its first *size* bytes."""
@@ -263,7 +326,7 @@ class FileOps:
         def remove(fd: int, name: str) -> None:
             if not self.follow_links and _is_link(fd, name):
                 raise symlink_refusal(Path(path))
-            shutil.rmtree(name, dir_fd=fd)
+            _rmtree(name, fd, Path(path))
 
         self._do(path, remove, reading=False)
 
@@ -297,6 +360,11 @@ class RecordingFileOps(FileOps):
     def append_file(self, path: Path, data: bytes) -> None:
         super().append_file(path, data)
         self._record("append", path=self._rel(path), data=base64.b64encode(data).decode("ascii"))
+
+    def append_synced(self, path: Path, data: bytes) -> None:
+        super().append_synced(path, data)
+        self._record("append", path=self._rel(path), data=base64.b64encode(data).decode("ascii"))
+        self._record("fsync", path=self._rel(path))
 
     def truncate(self, path: Path, size: int) -> None:
         super().truncate(path, size)

@@ -4,7 +4,9 @@ Locking the directory (not the ``LOCK`` file) means that unlinking or replacing 
 cannot let a second writer in. The lock lives on an open file description, so a second
 writer is refused whether it is another process or another store in the same process,
 and the OS drops it when the holder dies. ``LOCK`` holds the holder's pid, for the
-refusal message only; it is written without following a link.
+refusal message only; it is written without following a link. A descriptor whose close
+fails after the lock's work is done (or after an earlier failure) is dropped quietly: the
+OS has released it, and the pid is advisory.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ from pathlib import Path
 from reference.state.errors import StateError, io_refusal
 from reference.state.fsops import FileOps
 from reference.state.layout import LOCK
+
+
+def _close_quietly(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.close(fd)
 
 
 class WriterLock:
@@ -54,12 +61,15 @@ class WriterLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            os.close(fd)
+            _close_quietly(fd)
             raise StateError(
                 f"state directory {self.directory} is locked by pid {self._holder()}",
                 field="path",
                 code="STATE_LOCKED",
             ) from None
+        except OSError as exc:
+            _close_quietly(fd)
+            raise io_refusal(self.directory, exc, reading=False) from exc
         return fd
 
     def _write_pid(self) -> int:
@@ -68,7 +78,7 @@ class WriterLock:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         except OSError as exc:
-            os.close(fd)
+            _close_quietly(fd)
             raise io_refusal(self.path, exc, reading=False) from exc
         return fd
 
@@ -78,7 +88,7 @@ class WriterLock:
         try:
             self._pid_fd = self._write_pid()
         except BaseException:
-            os.close(dir_fd)
+            _close_quietly(dir_fd)
             raise
         self._dir_fd = dir_fd
 
@@ -92,7 +102,8 @@ class WriterLock:
             if pid_fd is not None:
                 with contextlib.suppress(OSError):
                     os.ftruncate(pid_fd, 0)
-                os.close(pid_fd)
+                _close_quietly(pid_fd)
         finally:
-            fcntl.flock(dir_fd, fcntl.LOCK_UN)
-            os.close(dir_fd)
+            with contextlib.suppress(OSError):
+                fcntl.flock(dir_fd, fcntl.LOCK_UN)
+            _close_quietly(dir_fd)

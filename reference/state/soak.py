@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from reference import shutdown
 from reference.state.records import STATUSES, Record
 from reference.state.store import StateStore
 
@@ -54,11 +55,15 @@ Turn = Callable[[StateStore, list[dict[str, Any]], Emit], None]
 
 
 def checkpointed_turn(store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
-    """Apply, announce ``begin``, checkpoint, and emit ``ack`` once the checkpoint is durable."""
+    """Apply, announce ``begin`` (the generation and identity the checkpoint will commit, a
+    generation a crash left past ``CURRENT`` numbered past), checkpoint, and emit ``ack``
+    once the checkpoint is durable."""
     store.apply(mutations)
-    begun = store.digest()["identity"]
-    emit({"event": "begin", "generation": store.generation + 1, "identity": begun})
-    info = store.checkpoint()
+
+    def begin(generation: int, identity: str) -> None:
+        emit({"event": "begin", "generation": generation, "identity": identity})
+
+    info = store.checkpoint(announce=begin)
     emit({"event": "ack", "generation": info.generation, "identity": info.identity})
 
 
@@ -70,10 +75,14 @@ def soak_store(
     emit: Emit,
     turn: Turn = checkpointed_turn,
 ) -> dict[str, Any]:
-    """Run *iterations* turns of *turn* on the open *store*, close it, return the last commit."""
+    """Run *iterations* turns of *turn* on the open *store*, close it, return the last commit.
+
+    A SIGTERM or SIGINT held during a turn ends the soak once that turn is acknowledged.
+    """
     try:
         for iteration in range(iterations):
             turn(store, soak_mutations(seed, iteration), emit)
+            shutdown.check()
     finally:
         final = store.close()
     return {"iterations": iterations, "generation": final.generation, "identity": final.identity}

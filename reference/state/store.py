@@ -12,7 +12,7 @@ open and checkpoint is a hook (a method a subclass may replace): ``file_ops``,
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,9 @@ from reference.state.lock import WriterLock
 from reference.state.mutations import apply_mutations
 from reference.state.proposals import ProposalQueue
 from reference.state.records import CURRENT_SCHEMA_VERSION, Record
+
+Announce = Callable[[int, str], None]
+"""Told the generation and identity a checkpoint will commit, before it writes them."""
 
 
 def make_dirs(path: Path) -> None:
@@ -219,19 +222,24 @@ class StateStore:
             "dirty": self._is_dirty(current),
         }
 
-    def checkpoint(self) -> CheckpointInfo:
-        """Commit the in-memory state as the next generation; return once it is durable."""
+    def checkpoint(self, announce: Announce | None = None) -> CheckpointInfo:
+        """Commit the in-memory state as the next generation; return once it is durable.
+
+        *announce(generation, identity)*, when given, is told what will be committed once
+        the generation's number is chosen, before anything of it is written.
+        """
         self._check_open()
         core = self._core()
+        committing = identity(CURRENT_SCHEMA_VERSION, core)
         self.clear_debris()
         generation = self.next_generation()
+        if announce is not None:
+            announce(generation, committing)
         staging = self.stage(generation, core)
         self.publish(staging, generation)
         self.swap_pointer(generation)
         self.prune(generation)
-        self._committed = CheckpointInfo(
-            generation, identity(CURRENT_SCHEMA_VERSION, core), self._turn_count
-        )
+        self._committed = CheckpointInfo(generation, committing, self._turn_count)
         return self._committed
 
     def propose(self, proposal: dict[str, Any]) -> dict[str, Any]:
@@ -247,4 +255,11 @@ class StateStore:
                 self.checkpoint()
         finally:
             self._lock.release()
+        return self._committed
+
+    def release(self) -> CheckpointInfo:
+        """Release the lock without committing: what changed since the last checkpoint is
+        dropped, and the directory keeps its last durable checkpoint."""
+        self._check_open()
+        self._lock.release()
         return self._committed

@@ -1,0 +1,505 @@
+"""I/O errors at every system call: a checkpoint session and a journal session are run
+again and again under strace, each time one recorded call on the state directory failing
+(EIO, ENOSPC, EROFS; an fsync also twice in a row). Every refusal is a typed one-line
+STATE_IO (or STATE_UNREADABLE) naming the path and the error of the first failed call;
+nothing acknowledged is missing from the directory as left, nor from what a power cut
+would leave right after the acknowledgement or at the end (a failed fsync made nothing
+durable, whatever a later fsync says: PostgreSQL's lesson of 2018); a refused proposal
+is never listed, and ``pending`` counts exactly (docs/state.md § I/O errors).
+"""
+
+from __future__ import annotations
+
+import errno as errnos
+import os
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance import details
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.model import NotCheckable
+from conformance.requirements.registry import requirement
+from conformance.state import oracle, strace
+from conformance.state.crashstates import materialise, snapshot
+from conformance.state.driver import load_many, scratch
+from conformance.state.inject import (
+    ERRNOS,
+    STORE,
+    Injection,
+    Launcher,
+    Planner,
+    Request,
+    Run,
+    Session,
+    answered_at,
+    durable_image,
+    plan,
+    run_session,
+)
+
+STATE = ("state",)
+TYPED = ("STATE_IO", "STATE_UNREADABLE")
+"""What a file-system failure may be answered with: a writer's STATE_IO, a read's
+STATE_UNREADABLE (docs/state.md § Confinement)."""
+TURNS = 3
+APPENDS = 5
+SEED = (
+    "docs/state.md § I/O errors; PostgreSQL's fsync errors (2018): after a failed fsync, "
+    "assume the data is gone"
+)
+ACKNOWLEDGING = ("state.checkpoint", "state.close", "state.propose")
+Pair = tuple[Any, Any]
+
+
+def _record(key: str) -> dict[str, Any]:
+    return {"kind": "recognizer", "key": key, "pattern": f"p-{key}", "weight": len(key)}
+
+
+FIRST = [_record("live")]
+PROPOSALS = [{"lemma": f"l{n}", "claim": f"c{n}"} for n in range(APPENDS + 1)]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What the suite's own engine reads in one directory: its load and its proposals."""
+
+    load: dict[str, Any]
+    proposals: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Views:
+    """The directory as the run left it, what a power cut would leave at the end, and
+    what it would leave right after each acknowledgement (by request index)."""
+
+    live: Seen
+    durable: Seen
+    acknowledged: dict[int, Seen]
+
+
+Judge = Callable[[Run, Session, Views], tuple[list[str], int]]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A session to fail call by call: how its directory starts, and how a run is judged."""
+
+    session: Session
+    prepare: Callable[[Path], None]
+    judge: Judge
+
+    def bound(self, directory: Path) -> Session:
+        """The session, its opens naming *directory*."""
+        return [
+            Request(r.op, {**r.args, "dir": str(directory)}) if r.op == "state.open" else r
+            for r in self.session
+        ]
+
+
+def _checkpoint_session() -> Session:
+    requests = [Request("state.open", {"dir": ""})]
+    for turn in range(1, TURNS + 1):
+        mutations = [{"op": "put", "record": _record(f"t{turn}")}, {"op": "turn"}]
+        requests += [
+            Request("state.apply", {"store": STORE, "mutations": mutations}),
+            Request("state.checkpoint", {"store": STORE}),
+        ]
+    return [*requests, Request("state.close", {"store": STORE})]
+
+
+def _append_session() -> Session:
+    opened = [Request("state.open", {"dir": ""})]
+    proposed = [Request("state.propose", {"store": STORE, "proposal": p}) for p in PROPOSALS]
+    closed = [Request("state.close", {"store": STORE})]
+    return [*opened, *proposed[:APPENDS], *closed, *opened, *proposed[APPENDS:], *closed]
+
+
+def _identity(records: list[dict[str, Any]]) -> str:
+    return oracle.identity(oracle.CURRENT_SCHEMA_VERSION, oracle.encode_core(records))
+
+
+def names_path(message: str, path: str, directory: Path) -> bool:
+    """Whether *message* names *path* (relative to *directory*; ``.`` is the directory
+    itself) as a whole path, not inside a longer name (``staging-proposals.journal`` does
+    not name ``proposals.journal``)."""
+    shown = re.escape(directory.name if path == "." else path)
+    return re.search(rf"(?<![\w.-]){shown}(?![\w-]|\.\w|/\w)", message) is not None
+
+
+def names_errno(message: str, name: str) -> bool:
+    """Whether *message* names the error *name* (``EIO``) or says its system message."""
+    text = os.strerror(getattr(errnos, name))
+    return name in message or text.lower() in message.lower()
+
+
+def _shown(path: str) -> str:
+    return "the state directory" if path == "." else path
+
+
+def _refusal_problems(run: Run, session: Session, directory: Path) -> list[str]:
+    """Each refusal typed and one line; the first call failed while serving a request,
+    named with its error by that request's refusal."""
+    problems = []
+    for index, answer in enumerate(run.answers):
+        if answer is None or answer.ok:
+            continue
+        op = session[index].op
+        if answer.code not in TYPED:
+            problems.append(f"{op} answered {answer.code}, not {' or '.join(TYPED)}")
+        if "\n" in answer.message:
+            problems.append(f"{op}'s refusal is not one line: {answer.message[:200]!r}")
+        first = next((c for c in run.failed if c.answers == index), None)
+        if first is None:
+            continue
+        if not any(names_path(answer.message, path, directory) for path in first.paths):
+            problems.append(
+                f"{op}'s refusal does not name {_shown(first.paths[0])}, whose {first.name} "
+                f"failed first: {answer.message[:200]!r}"
+            )
+        elif first.errno and not names_errno(answer.message, first.errno):
+            problems.append(f"{op}'s refusal does not name {first.errno}: {answer.message!r}")
+    return problems
+
+
+def _result(answer: Any, key: str) -> Any:
+    return (answer.result or {}).get(key)
+
+
+def _checkpoints(
+    run: Run, session: Session
+) -> tuple[dict[int, Pair], list[tuple[Pair, list[str]]]]:
+    """The checkpoint session's acknowledgements by request index, and after each request
+    the last acknowledged (generation, identity) with the identities refused since."""
+    records = list(FIRST)
+    last: Pair = (1, _identity(FIRST))
+    attempts: list[str] = []
+    acked: dict[int, Pair] = {}
+    after = []
+    for index, (request, answer) in enumerate(zip(session, run.answers, strict=True)):
+        if request.op == "state.apply" and answer is not None and answer.ok:
+            records += [m["record"] for m in request.args["mutations"] if m["op"] == "put"]
+        if request.op in ("state.checkpoint", "state.close") and answer is not None:
+            if answer.ok:
+                last = acked[index] = (_result(answer, "generation"), _result(answer, "identity"))
+                attempts = []
+            else:
+                attempts = [*attempts, _identity(records)]
+        after.append((last, attempts))
+    return acked, after
+
+
+def _loaded(what: str, seen: Seen, last: Pair, attempts: list[str]) -> tuple[str, bool]:
+    """What is wrong with the state the *what* directory loads (empty: nothing), and
+    whether an acknowledged checkpoint is lost."""
+    loaded = seen.load
+    if "error" in loaded:
+        message = f"{loaded['error']} {loaded.get('message', '')}"
+        return f"{what} does not load: {message[:200]}", True
+    got = (loaded["result"].get("generation"), loaded["result"].get("identity"))
+    later = got[1] in attempts and isinstance(got[0], int) and got[0] > last[0]
+    if got == last or later:
+        return "", False
+    lost = isinstance(got[0], int) and got[0] < last[0]
+    said = " (an acknowledged checkpoint is lost)" if lost else ""
+    return f"{what} loads generation {got[0]}{said}; acknowledged {last[0]}", lost
+
+
+def _judge_checkpoints(run: Run, session: Session, views: Views) -> tuple[list[str], int]:
+    acked, after = _checkpoints(run, session)
+    problems: list[str] = []
+    wanted: list[tuple[str, Seen, Pair, list[str]]] = [
+        (f"after {session[i].op} (request {i}) was acknowledged, a power cut", seen, acked[i], [])
+        for i, seen in views.acknowledged.items()
+        if i in acked
+    ]
+    final, attempts = after[-1]
+    wanted += [
+        ("the directory as left", views.live, final, attempts),
+        ("after a power cut at the end, the directory", views.durable, final, attempts),
+    ]
+    lost = 0
+    for what, seen, last, since in wanted:
+        problem, gone = _loaded(what, seen, last, since)
+        problems += [problem] if problem else []
+        lost += gone
+    records = list(FIRST)
+    for index, request in enumerate(session):
+        if request.op == "state.apply":
+            records += [m["record"] for m in request.args["mutations"] if m["op"] == "put"]
+        if index in acked and acked[index][1] != _identity(records):
+            problems.append(
+                f"{request.op} acknowledged identity {acked[index][1]}, not that of the "
+                "records applied"
+            )
+    return problems, lost
+
+
+def _acknowledged_proposals(run: Run, session: Session) -> tuple[dict[int, list[Any]], list[str]]:
+    """For each acknowledged proposal (by request index), the proposals acknowledged so
+    far; and each ``pending`` that does not count them."""
+    acked: list[Any] = []
+    so_far: dict[int, list[Any]] = {}
+    wrong = []
+    for index, (request, answer) in enumerate(zip(session, run.answers, strict=True)):
+        if request.op != "state.propose" or answer is None or not answer.ok:
+            continue
+        acked.append(request.args["proposal"])
+        so_far[index] = list(acked)
+        if _result(answer, "pending") != len(acked):
+            wrong.append(
+                f"{len(acked)} proposals queued, pending says {_result(answer, 'pending')}"
+            )
+    return so_far, wrong
+
+
+def _subsequence(short: list[Any], long: list[Any]) -> bool:
+    found = iter(long)
+    return all(item in found for item in short)
+
+
+def _judge_appends(run: Run, session: Session, views: Views) -> tuple[list[str], int]:
+    so_far, problems = _acknowledged_proposals(run, session)
+    acked = so_far[max(so_far)] if so_far else []
+    unread = [s.proposals for s in (views.live, views.durable) if "error" in s.proposals]
+    if unread:
+        return [*problems, f"the proposals journal cannot be read: {unread[0]}"], 0
+    live = views.live.proposals
+    lost = 0
+    if live["entries"] != acked:
+        lost += len([p for p in acked if p not in live["entries"]])
+        problems.append(f"the journal lists {live['entries']}, acknowledged {acked}")
+    if live["skipped"] or live["cut_bytes"]:
+        problems.append(
+            f"a failed append left bytes behind: lines {live['skipped']} skipped, "
+            f"{live['cut_bytes']} bytes of a torn tail"
+        )
+    durable = [
+        (f"after request {i} was acknowledged", s, so_far[i])
+        for i, s in views.acknowledged.items()
+        if i in so_far
+    ]
+    for what, seen, wanted in [*durable, ("at the end", views.durable, acked)]:
+        entries = seen.proposals.get("entries", [])
+        if not _subsequence(wanted, entries):
+            lost += len([p for p in wanted if p not in entries])
+            problems.append(
+                f"a power cut {what} would leave the journal listing {entries}; "
+                f"acknowledged {wanted}"
+            )
+    return problems, lost
+
+
+def _prepare_live(directory: Path) -> None:
+    oracle.write_generation(directory, 1, oracle.encode_core(FIRST), turn_count=0)
+
+
+CHECKPOINTS = Scenario(_checkpoint_session(), _prepare_live, _judge_checkpoints)
+APPENDING = Scenario(_append_session(), lambda directory: None, _judge_appends)
+
+
+def _launcher(engine: EngineClient) -> Launcher:
+    """How to start the engine under strace, or NotCheckable: the run is then PARTIAL."""
+    command = engine.spawn_command()
+    if not command:
+        raise NotCheckable("the engine cannot be started as a separate process to run under strace")
+    if strace.available() is None:
+        raise NotCheckable(f"strace is not available ({strace.INSTALL_HINT})")
+    return Launcher(command, "fork" in engine.capabilities())
+
+
+def _recorded(
+    launcher: Launcher, scenario: Scenario, root: Path, planner: Planner
+) -> list[Injection]:
+    directory = root / "recorded"
+    directory.mkdir()
+    scenario.prepare(directory)
+    session = scenario.bound(directory)
+    run = run_session(launcher, directory, session, None)
+    refused = [(r.op, a) for r, a in zip(session, run.answers, strict=True) if a and not a.ok]
+    assert run.fault is None and not refused and all(run.answers), (
+        f"without any injected failure the session went wrong: {run.fault or refused}"
+    )
+    injections = planner(run.calls, session)
+    if not injections:
+        raise NotCheckable("strace saw no system call of the engine on the state directory")
+    return injections
+
+
+@dataclass(frozen=True)
+class Injected:
+    """One injected run: the directory it left, the durable images to read (at the end,
+    and right after each acknowledgement, by request index), and the run."""
+
+    live: Path
+    durable: Path
+    acknowledged: dict[int, Path]
+    run: Run
+
+
+def _injected(
+    launcher: Launcher, scenario: Scenario, root: Path, number: int, injection: Injection
+) -> Injected:
+    """Run the session in a fresh directory with *injection*; write its durable images."""
+    directory = root / f"run{number}"
+    directory.mkdir()
+    scenario.prepare(directory)
+    before = snapshot(directory)
+    session = scenario.bound(directory)
+    run = run_session(launcher, directory, session, injection)
+    images = root / f"images{number}"
+    answered = answered_at(run.ops)
+    points: dict[int | str, int] = {"end": len(run.ops)}
+    for index, answer in enumerate(run.answers):
+        acknowledging = answer is not None and answer.ok and session[index].op in ACKNOWLEDGING
+        if acknowledging and index < len(answered):
+            points[index] = answered[index]
+    written: dict[int | str, Path] = {}
+    for name, end in points.items():
+        written[name] = images / str(name)
+        written[name].mkdir(parents=True)
+        materialise(durable_image(before, run.ops[:end]), written[name])
+    final = written.pop("end")
+    return Injected(directory, final, {int(k): v for k, v in written.items()}, run)
+
+
+def _journal(engine: EngineClient, directory: Path) -> dict[str, Any]:
+    try:
+        return engine.call(
+            "state.journal", {"dir": str(directory), "name": "proposals", "repair": False}
+        )
+    except EngineRefused as refusal:
+        return {"error": refusal.code, "message": refusal.message}
+
+
+def _views(engine: EngineClient, runs: list[Injected], journals: bool) -> list[Views]:
+    """Read every directory the runs left and imaged, with the suite's engine."""
+    places = [[r.live, r.durable, *r.acknowledged.values()] for r in runs]
+    loads = iter(load_many(engine, [p for group in places for p in group]))
+
+    def seen(directory: Path) -> Seen:
+        return Seen(next(loads), _journal(engine, directory) if journals else {})
+
+    views = []
+    for run in runs:
+        live, durable = seen(run.live), seen(run.durable)
+        views.append(Views(live, durable, {i: seen(p) for i, p in run.acknowledged.items()}))
+    return views
+
+
+def _landed(injection: Injection, run: Run) -> bool:
+    """Whether the call strace failed first is the one planned, and no call elsewhere."""
+    first = run.failed[0] if run.failed else None
+    planned = (injection.call, injection.path)
+    return not run.stray and first is not None and (first.name, first.paths[0]) == planned
+
+
+def _record_failed(engine: EngineClient, injection: Injection, run: Run, found: list[str]) -> None:
+    """Keep a failed run in the transcript: what was failed, what the engine answered."""
+    answers = [
+        None if a is None else a.result or {"code": a.code, "message": a.message}
+        for a in run.answers
+    ]
+    engine.transcript.record(
+        {"inject": injection.spec, "path": injection.path, "request": injection.request},
+        {"answers": answers, "problems": found[:5]},
+    )
+
+
+def _judged(
+    engine: EngineClient,
+    scenario: Scenario,
+    injections: list[Injection],
+    runs: list[Injected],
+    views: list[Views],
+) -> tuple[list[str], int]:
+    """Every problem of every run whose injection landed; the figures go to ``details``."""
+    problems: list[str] = []
+    lost = 0
+    per_errno = {name: 0 for name in (*ERRNOS, "EIO twice")}
+    missed = refused = answers = 0
+    for injection, injected, seen in zip(injections, runs, views, strict=True):
+        run = injected.run
+        if not _landed(injection, run):
+            missed += 1
+            continue
+        per_errno["EIO twice" if injection.times == 2 else injection.errno] += 1
+        session = scenario.bound(injected.live)
+        refused += any(a is not None and not a.ok for a in run.answers)
+        answers += sum(1 for a in run.answers if a is not None and a.ok)
+        found = [f"the engine stopped: {run.fault}"] if run.fault else []
+        found += _refusal_problems(run, session, injected.live)
+        judged, gone = scenario.judge(run, session, seen)
+        lost += gone
+        if (found or judged) and not problems:
+            _record_failed(engine, injection, run, [*found, *judged])
+        problems += [f"{injection.describe()}: {p}" for p in [*found, *judged]]
+    if missed == len(injections):
+        raise NotCheckable(
+            "no injected failure landed on the call it was aimed at: the engine's system "
+            "calls differ from run to run"
+        )
+    calls = len({(i.call, i.number) for i in injections})
+    details.count(injections=len(injections), calls_failed=calls, missed=missed)
+    details.count(runs_with_a_refusal=refused, answered_ok=answers, acknowledged_lost=lost)
+    details.note(failed_by_errno=per_errno)
+    return problems, lost
+
+
+def fail_each_call(
+    engine: EngineClient, scenario: Scenario, *, journals: bool, planner: Planner = plan
+) -> None:
+    """Record *scenario*'s session, fail each call *planner* chooses in a run of its own,
+    judge every run (reading the proposals journal too when *journals*), and report the
+    figures."""
+    launcher = _launcher(engine)
+    with scratch(in_memory=True) as root:
+        injections = _recorded(launcher, scenario, root, planner)
+        with ThreadPoolExecutor(max(1, os.cpu_count() or 1)) as pool:
+            runs = list(
+                pool.map(
+                    lambda item: _injected(launcher, scenario, root, *item), enumerate(injections)
+                )
+            )
+        views = _views(engine, runs, journals)
+        problems, _ = _judged(engine, scenario, injections, runs, views)
+    assert not problems, f"{len(problems)} problems in {len(injections)} injected failures: " + (
+        "; ".join(problems[:3])
+    )
+
+
+@requirement(
+    "STATE-EIO-001",
+    f"each system call an open, {TURNS} checkpoints and a close make on the state "
+    "directory, failed in turn with EIO, ENOSPC and EROFS (an fsync also twice in a row): "
+    "every refusal is a typed one-line STATE_IO naming the path and the error of the first "
+    "failed call, and the directory as left, and as a power cut would leave it right after "
+    "each acknowledgement or at the end (a failed fsync made nothing durable), loads the "
+    "last acknowledged checkpoint or one refused after it",
+    family="state",
+    capabilities=STATE,
+    seed=SEED,
+    expected_ms=15_000,
+)
+def checkpoints_survive_io_errors(engine: EngineClient, _: object) -> None:
+    fail_each_call(engine, CHECKPOINTS, journals=False)
+
+
+@requirement(
+    "STATE-EIO-002",
+    f"each system call {APPENDS} proposals (the journal created), a close, a reopen and "
+    "one more proposal make on the state directory, failed in turn with EIO, ENOSPC and "
+    "EROFS (an fsync also twice in a row): every refusal is a typed one-line STATE_IO "
+    "naming the path and the error of the first failed call; the journal lists exactly the "
+    "proposals acknowledged (no refused one, no torn bytes), pending counts them, and a "
+    "power cut right after each acknowledgement or at the end would lose none of them",
+    family="state",
+    capabilities=STATE,
+    seed=SEED,
+    expected_ms=5_000,
+)
+def appends_survive_io_errors(engine: EngineClient, _: object) -> None:
+    fail_each_call(engine, APPENDING, journals=True)
