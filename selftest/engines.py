@@ -23,7 +23,6 @@ from selftest.mutants.algebra import (
     TinyProductsFlushed,
 )
 from selftest.mutants.check_order import (
-    ChecksumBeforeSchema,
     MissingBeforeUnknown,
     MissingFieldsSorted,
     NullRuleFirst,
@@ -330,7 +329,6 @@ _TABLE = (
     broken_engine("missing_fields_sorted", MissingFieldsSorted, "LOAD-ORDER-001"),
     broken_engine("seal_before_structure", SealBeforeStructure, "LOAD-ORDER-002"),
     broken_engine("null_rule_first", NullRuleFirst, "LOAD-ORDER-002"),
-    broken_engine("checksum_before_schema", ChecksumBeforeSchema, "STATE-FIRST-001"),
     broken_engine("condition_from_scalar_part", ConditionFromScalarPart, "ALG-COND-001"),
     broken_engine("tiny_products_flushed", TinyProductsFlushed, "ALG-PROD-002"),
     broken_engine("absolute_simplicity_tolerance", AbsoluteSimplicityTolerance, "ALG-ROTOR-002"),

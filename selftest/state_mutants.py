@@ -20,6 +20,7 @@ from reference.state import JournalRecovery, StateStore
 from reference.state.soak import Emit
 from selftest import state_broken_stores as stores
 from selftest.engines import BrokenEngine, broken_engine
+from selftest.mutants.check_order import ChecksumBeforeSchema
 from selftest.mutants.porting_state import (
     DirtyAsInteger,
     FreshNullWhenLoaded,
@@ -619,6 +620,7 @@ _TABLE = (
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
     broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),
     broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
+    broken_engine("checksum_before_schema", ChecksumBeforeSchema, "STATE-FIRST-001"),
     broken_engine("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
     broken_engine(
         "fresh_on_bad_pointer", FreshOnBadPointer, "STATE-POINTER-001", "STATE-SCHEMA-001"
