@@ -132,6 +132,57 @@ def test_strace_log_becomes_logical_operations():
     ]
 
 
+def test_paths_through_a_held_directorys_proc_link_are_inside_the_state_directory():
+    """A runtime without openat (Node.js) names entries /proc/self/fd/N/<name>."""
+    log = "\n".join(
+        [
+            _open("/s", "O_RDONLY|O_DIRECTORY", 18),
+            _open("/elsewhere", "O_RDONLY|O_DIRECTORY", 21),
+            f'7 mkdir("{_hex("/proc/self/fd/18/st")}", 0777) = 0',
+            f'7 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/proc/self/fd/18/st")}", '
+            f'O_RDONLY|O_NOFOLLOW|O_DIRECTORY) = 19<{_hex("/s/st")}>',
+            f'7 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/proc/thread-self/fd/19/f")}", '
+            f'O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW, 0644) = 20<{_hex("/s/st/f")}>',
+            f'7 write(20<{_hex("/s/st/f")}>, "{_hex("ab")}", 2) = 2',
+            f'7 rename("{_hex("/proc/self/fd/18/st")}", "{_hex("/proc/7/fd/18/g")}") = 0',
+            f'7 unlink("{_hex("/proc/7/task/7/fd/18/CURRENT.tmp")}") = 0',
+            f'7 mkdir("{_hex("/proc/self/fd/21/outside")}", 0777) = 0',
+            f'7 mkdir("{_hex("/proc/self/fd/180/unknown")}", 0777) = 0',
+        ]
+    )
+    assert strace.file_ops(log, "/s", set()) == [
+        {"op": "mkdir", "path": "st"},
+        {"op": "write", "path": "st/f", "data": _data(b"ab")},
+        {"op": "rename", "src": "st", "dst": "g"},
+        {"op": "unlink", "path": "CURRENT.tmp"},
+    ]
+
+
+def test_the_calls_of_every_thread_share_one_descriptor_table():
+    """A runtime's worker threads (libuv's pool) open, write and sync on each other's
+    descriptors, their calls interleaved: each call counts where it completes."""
+    log = "\n".join(
+        [
+            _open("/s", "O_RDONLY|O_DIRECTORY", 4),
+            f'8 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/s/f")}", O_WRONLY|O_CREAT|O_TRUNC <unfinished ...>',
+            f'7 write(1<{_hex("pipe:[1]")}>, "{_hex("{}")}", 2) = 2',
+            f"8 <... openat resumed>, 0644) = 5<{_hex('/s/f')}>",
+            f'9 write(5<{_hex("/s/f")}>, "{_hex("ab")}", 2 <unfinished ...>',
+            f"8 fsync(4<{_hex('/s')}>) = 0",
+            "9 <... write resumed>) = 2",
+            f"7 fsync(5<{_hex('/s/f')}>) = 0",
+            f'7 write(1<{_hex("pipe:[1]")}>, "{_hex(chr(10))}", 1) = 1',
+        ]
+    )
+    assert strace.file_ops(log, "/s", set(), answer_pipe="pipe:[1]") == [
+        {"op": "write", "path": "f", "data": ""},
+        {"op": "fsync_dir", "path": "."},
+        {"op": "pwrite", "path": "f", "data": _data(b"ab"), "offset": 0},
+        {"op": "fsync", "path": "f"},
+        {"op": "answer"},
+    ]
+
+
 def test_only_the_engines_own_stdout_pipe_carries_answers():
     log = "\n".join(
         [

@@ -40,6 +40,9 @@ _RESUMED = re.compile(r"^(\d+) +<\.\.\. \w+ resumed>(.*)$")
 _STRING = re.compile(r'^"((?:\\x[0-9a-f]{2})*)"$')
 _FD = re.compile(r"^(-?\d+|AT_FDCWD)<((?:\\x[0-9a-f]{2})*)>$")
 _IOV = re.compile(r'iov_base="((?:\\x[0-9a-f]{2})*)"')
+_PROC_FD = re.compile(r"^/proc/(?:self|thread-self|\d+(?:/task/\d+)?)/fd/(\d+)(?=/|$)(.*)$")
+"""A path through a descriptor's magic link (``/proc/self/fd/N/name``): how a runtime without
+``openat`` (Node.js) resolves an entry relative to a directory it holds open."""
 
 
 @functools.cache
@@ -280,6 +283,17 @@ class _Converter:
     """Whether a failed fsync is kept (``fsync_failed``, ``fsync_dir_failed``): what it
     was to make durable may have been dropped, and no later fsync makes it so."""
 
+    def path(self, text: str) -> str:
+        """The normalized absolute path a call's path argument names, through ``/proc/*/fd/N``
+        links of descriptors open inside the state directory (strace's ``-y`` annotates
+        descriptors, not paths)."""
+        match = _PROC_FD.match(text)
+        if match is not None:
+            opened = self.fds.get(int(match.group(1)))
+            if opened is not None:
+                text = os.path.join(self.root, opened.path) + match.group(2)
+        return os.path.normpath(text)
+
     def rel(self, path: str) -> str | None:
         if path != self.root and not path.startswith(self.root + "/"):
             return None
@@ -290,7 +304,7 @@ class _Converter:
         name = call.string(name_index)
         if not name.startswith("/"):
             name = os.path.join(call.fd(dir_index)[1], name)
-        return self.rel(os.path.normpath(name))
+        return self.rel(self.path(name))
 
     def emit(self, op: dict[str, Any]) -> int:
         self.ops.append(op)
@@ -311,7 +325,7 @@ class _Converter:
     def _touches_root(self, call: _Call) -> bool:
         paths = [call.string(i) for i in range(len(call.args))]
         paths += [call.fd(i)[1] for i in range(len(call.args))]
-        return any(self.rel(os.path.normpath(p)) is not None for p in paths if p.startswith("/"))
+        return any(self.rel(self.path(p)) is not None for p in paths if p.startswith("/"))
 
     def on_openat(self, call: _Call) -> None:
         self._opened(call, call.args[2])
@@ -413,12 +427,12 @@ class _Converter:
             self.emit({"op": "truncate", "path": opened.path, "size": int(call.args[1])})
 
     def on_truncate(self, call: _Call) -> None:
-        rel = self.rel(os.path.normpath(call.string(0)))
+        rel = self.rel(self.path(call.string(0)))
         if rel is not None:
             self.emit({"op": "truncate", "path": rel, "size": int(call.args[1])})
 
     def on_mkdir(self, call: _Call) -> None:
-        self._mkdir(self.rel(os.path.normpath(call.string(0))))
+        self._mkdir(self.rel(self.path(call.string(0))))
 
     def on_mkdirat(self, call: _Call) -> None:
         self._mkdir(self.at(call, 0, 1))
@@ -429,7 +443,7 @@ class _Converter:
             self.emit({"op": "mkdir", "path": rel})
 
     def on_rename(self, call: _Call) -> None:
-        src, dst = (self.rel(os.path.normpath(call.string(i))) for i in (0, 1))
+        src, dst = (self.rel(self.path(call.string(i))) for i in (0, 1))
         self._rename(src, dst)
 
     def on_renameat(self, call: _Call) -> None:
@@ -445,10 +459,10 @@ class _Converter:
         self.emit({"op": "rename", "src": src, "dst": dst})
 
     def on_unlink(self, call: _Call) -> None:
-        self._remove(self.rel(os.path.normpath(call.string(0))), "unlink")
+        self._remove(self.rel(self.path(call.string(0))), "unlink")
 
     def on_rmdir(self, call: _Call) -> None:
-        self._remove(self.rel(os.path.normpath(call.string(0))), "rmdir")
+        self._remove(self.rel(self.path(call.string(0))), "rmdir")
 
     def on_unlinkat(self, call: _Call) -> None:
         kind = "rmdir" if "AT_REMOVEDIR" in call.args[2] else "unlink"
