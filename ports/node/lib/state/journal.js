@@ -23,9 +23,9 @@ function crc32(bytes) {
 
 const hex8 = (n) => n.toString(16).padStart(8, '0');
 
-/** Throw when *value* holds a number canonical JSON does not encode (a float, or an integer past 2^53 - 1). */
+/** Throw when *value* holds a number canonical JSON does not encode (one that is not an integer). */
 function checkEncodable(value) {
-  if (value instanceof json.Float || typeof value === 'bigint') throw new TypeError('not an integer of canonical JSON');
+  if (value instanceof json.Float) throw new TypeError('a number that is not an integer');
   if (Array.isArray(value)) value.forEach(checkEncodable);
   else if (json.isObject(value)) Object.values(value).forEach(checkEncodable);
 }

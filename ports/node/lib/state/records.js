@@ -88,7 +88,8 @@ function encodeCore(map) {
 
 /**
  * core.jsonl's *bytes* read as records of schema *version*: a Map slot -> record, or a
- * RecordError on a line that is not a record, or a duplicated or out-of-order one.
+ * RecordError on a line that is not a record's canonical JSON (an additive-optional field
+ * equal to its default included), or a duplicated or out-of-order one.
  */
 function decodeCore(bytes, version) {
   const map = new Map();
@@ -114,6 +115,7 @@ function decodeCore(bytes, version) {
     } catch (err) {
       bad(err.member, `line ${i + 1} of core.jsonl: ${err.message}`);
     }
+    if (json.canonical(record) !== line) bad(null, `line ${i + 1} of core.jsonl is not the canonical JSON of its record`);
     if (previous !== null && byKindKey(previous, record) >= 0) {
       bad(null, `line ${i + 1} of core.jsonl is duplicated or out of (kind, key) order`);
     }

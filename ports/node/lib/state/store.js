@@ -44,14 +44,16 @@ function leftovers(dir, loaded) {
   return remove;
 }
 
-/** Whether generation *n* past CURRENT stays: not proven invalid (valid, or refused for its schema or records). */
+/**
+ * Whether generation *n* past CURRENT stays: it is not proven invalid (a generation whose
+ * records are malformed stays too). A schema refusal refuses the open: it may be a newer
+ * engine's checkpoint, which numbering past and pruning would destroy.
+ */
 function keepsPastCurrent(dir, n) {
   try {
     return readGeneration(dir, n).state !== undefined;
   } catch (err) {
-    if (err instanceof EngineError && ['STATE_SCHEMA_TOO_NEW', 'STATE_SCHEMA_MALFORMED', 'STATE_RECORD_MALFORMED'].includes(err.code)) {
-      return true;
-    }
+    if (err instanceof EngineError && err.code === 'STATE_RECORD_MALFORMED') return true;
     throw err;
   }
 }
@@ -70,7 +72,7 @@ class Store {
     this.durable = { identity: loaded.identity, turnCount: loaded.turnCount };
     const byName = Object.fromEntries(journals.map((j) => [j.name, j.parsed]));
     this.pending = byName[JOURNALS.proposals].entries.length;
-    this.overflowHolds = byName[JOURNALS.overflow].keep > 0;
+    this.overflowHolds = byName[JOURNALS.overflow].entries.length > 0;
   }
 
   /** Open *path* for writing: the lock, the load, then leftovers, repairs and the boot event. */
