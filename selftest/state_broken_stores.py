@@ -222,14 +222,16 @@ class NoLockStore(StateStore):
 
 
 class LockFileLock(WriterLock):
-    """The flock is taken on the ``LOCK`` file, not on the state directory."""
+    """The lock is named after the ``LOCK`` file's inode, not the state directory's."""
 
-    def lock_target(self) -> int:
-        return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    def lock_target(self) -> tuple[int, int]:
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644))
+        found = os.stat(self.path)
+        return found.st_dev, found.st_ino
 
 
 class LockFileStore(StateStore):
-    """The writer lock is an flock of the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
+    """The writer lock is named after the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
 
     writer_lock = classmethod(lambda cls, path, fs: LockFileLock(path, fs))
 
@@ -618,7 +620,7 @@ class FallenBackFromRemovedStore(StateStore):
 
 
 class PidKeptLock(WriterLock):
-    """Releasing drops the flock but leaves the holder's pid in ``LOCK``."""
+    """Releasing frees the lock but leaves the holder's pid in ``LOCK``."""
 
     def release(self) -> None:
         held = self.fs.read_file(self.path)

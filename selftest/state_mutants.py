@@ -230,7 +230,7 @@ class NoLock(ProtocolHandler):
 
 
 class LockFileOnly(ProtocolHandler):
-    """The writer lock is an flock of the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
+    """The writer lock is named after the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
 
     def store_class(self) -> type[StateStore]:
         return stores.LockFileStore
