@@ -140,9 +140,9 @@ def test_paths_through_a_held_directorys_proc_link_are_inside_the_state_director
             _open("/elsewhere", "O_RDONLY|O_DIRECTORY", 21),
             f'7 mkdir("{_hex("/proc/self/fd/18/st")}", 0777) = 0',
             f'7 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/proc/self/fd/18/st")}", '
-            f'O_RDONLY|O_NOFOLLOW|O_DIRECTORY) = 19<{_hex("/s/st")}>',
+            f"O_RDONLY|O_NOFOLLOW|O_DIRECTORY) = 19<{_hex('/s/st')}>",
             f'7 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/proc/thread-self/fd/19/f")}", '
-            f'O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW, 0644) = 20<{_hex("/s/st/f")}>',
+            f"O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW, 0644) = 20<{_hex('/s/st/f')}>",
             f'7 write(20<{_hex("/s/st/f")}>, "{_hex("ab")}", 2) = 2',
             f'7 rename("{_hex("/proc/self/fd/18/st")}", "{_hex("/proc/7/fd/18/g")}") = 0',
             f'7 unlink("{_hex("/proc/7/task/7/fd/18/CURRENT.tmp")}") = 0',
@@ -164,7 +164,8 @@ def test_the_calls_of_every_thread_share_one_descriptor_table():
     log = "\n".join(
         [
             _open("/s", "O_RDONLY|O_DIRECTORY", 4),
-            f'8 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/s/f")}", O_WRONLY|O_CREAT|O_TRUNC <unfinished ...>',
+            f'8 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/s/f")}", '
+            "O_WRONLY|O_CREAT|O_TRUNC <unfinished ...>",
             f'7 write(1<{_hex("pipe:[1]")}>, "{_hex("{}")}", 2) = 2',
             f"8 <... openat resumed>, 0644) = 5<{_hex('/s/f')}>",
             f'9 write(5<{_hex("/s/f")}>, "{_hex("ab")}", 2 <unfinished ...>',

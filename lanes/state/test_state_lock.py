@@ -134,7 +134,7 @@ def _ask(engine: subprocess.Popen, op: str, **args: object) -> dict:
 
 
 def test_a_python_writer_and_a_node_writer_exclude_each_other(tmp_path: Path) -> None:
-    """Both engines bind the same abstract name for one directory (docs/state.md § Single writer)."""
+    """Both engines bind one abstract name for a directory (docs/state.md § Single writer)."""
     engine = _node_engine()
     try:
         store = StateStore.open(tmp_path)
