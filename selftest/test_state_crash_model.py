@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import base64
 import shlex
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -180,6 +183,56 @@ def test_the_calls_of_every_thread_share_one_descriptor_table():
         {"op": "fsync_dir", "path": "."},
         {"op": "pwrite", "path": "f", "data": _data(b"ab"), "offset": 0},
         {"op": "fsync", "path": "f"},
+        {"op": "answer"},
+    ]
+
+
+WORKER_COMMIT = """
+const { Worker, isMainThread, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const C = fs.constants;
+if (isMainThread) {
+  const dir = fs.openSync(process.argv[2], C.O_RDONLY | C.O_DIRECTORY);
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  new Worker(__filename, { workerData: { dir, done } }).unref();
+  Atomics.wait(done, 0, 0);
+  process.stdout.write('{}\\n');
+} else {
+  const at = (name) => `/proc/self/fd/${workerData.dir}/${name}`;
+  const fd = fs.openSync(at('f'), C.O_WRONLY | C.O_CREAT | C.O_TRUNC | C.O_NOFOLLOW, 0o644);
+  fs.writeSync(fd, 'ab');
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  fs.renameSync(at('f'), at('g'));
+  fs.fsyncSync(workerData.dir);
+  Atomics.store(workerData.done, 0, 1);
+  Atomics.notify(workerData.done, 0);
+}
+"""
+
+
+def test_a_node_worker_threads_file_calls_are_traced_as_the_process(tmp_path: Path) -> None:
+    """strace -f follows the thread a runtime does file I/O on (here a Node.js worker)."""
+    node = shutil.which("node")
+    if strace.available() is None or node is None:
+        pytest.skip("strace or node is not installed")
+    script = tmp_path / "worker.js"
+    script.write_text(WORKER_COMMIT, encoding="utf-8")
+    root = tmp_path / "state"
+    root.mkdir()
+    log = tmp_path / "strace.log"
+    command = strace.traced([node, str(script), str(root)], log)
+    done = subprocess.run(command, capture_output=True, timeout=120, check=True)
+    assert done.stdout == b"{}\n"
+    text = log.read_text(encoding="utf-8")
+    tids = {pid for pid, call in strace.calls(text) if call.name in ("rename", "fsync")}
+    main_tid = strace.calls(text)[0][0]
+    assert tids and main_tid not in tids, "the file calls were not made on a worker thread"
+    assert strace.file_ops(text, root, set()) == [
+        {"op": "write", "path": "f", "data": _data(b"ab")},
+        {"op": "fsync", "path": "f"},
+        {"op": "rename", "src": "f", "dst": "g"},
+        {"op": "fsync_dir", "path": "."},
         {"op": "answer"},
     ]
 
