@@ -230,6 +230,23 @@ class LockFileLock(WriterLock):
         return found.st_dev, found.st_ino
 
 
+class UnpaddedNameLock(WriterLock):
+    """The abstract name is bound at its own length, not padded to all of ``sun_path``."""
+
+    def address(self) -> bytes:
+        return b"\0" + self.address_of_directory()
+
+    def address_of_directory(self) -> bytes:
+        dev, ino = self.lock_target()
+        return f"core-state-lock/{dev}/{ino}".encode("ascii")
+
+
+class UnpaddedNameStore(StateStore):
+    """The lock's abstract name is not padded: another runtime's writer binds another name."""
+
+    writer_lock = classmethod(lambda cls, path, fs: UnpaddedNameLock(path, fs))
+
+
 class LockFileStore(StateStore):
     """The writer lock is named after the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
 

@@ -236,6 +236,13 @@ class LockFileOnly(ProtocolHandler):
         return stores.LockFileStore
 
 
+class UnpaddedLockName(ProtocolHandler):
+    """The lock's abstract name is not padded: another runtime's writer binds another name."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnpaddedNameStore
+
+
 class FollowsLinks(ProtocolHandler):
     """Entries are opened through symbolic links: a link in the directory is followed."""
 
@@ -636,6 +643,7 @@ _TABLE = (
     broken_engine("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
     broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
     broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
+    broken_engine("unpadded_lock_name", UnpaddedLockName, "STATE-LOCK-004"),
     broken_engine("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
     broken_engine("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
     broken_engine("untyped_failures", UntypedFailures, "STATE-IO-001"),

@@ -69,8 +69,12 @@ class WriterLock:
             os.close(fd)
         return found.st_dev, found.st_ino
 
+    def address(self) -> bytes:
+        """The abstract address this lock binds."""
+        return lock_address(*self.lock_target())
+
     def _bind(self) -> socket.socket:
-        address = lock_address(*self.lock_target())
+        address = self.address()
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
         try:
             sock.bind(address)
