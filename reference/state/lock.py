@@ -5,7 +5,8 @@ The kernel refuses a second bind of the name, to another process or to this one,
 frees it when the holder's socket closes: at release, exit or SIGKILL. The name belongs to
 the directory, not to ``LOCK``, so unlinking or replacing ``LOCK`` cannot let a second
 writer in. ``LOCK`` holds the holder's pid, for the refusal message only; it is written
-without following a link.
+without following a link. A descriptor whose close fails after its work is done (or after
+an earlier failure) is dropped quietly: the OS has released it, and the pid is advisory.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ from reference.state.layout import LOCK
 
 SUN_PATH = 108
 """Bytes of ``sockaddr_un.sun_path`` on Linux; the whole of it is the lock's name."""
+
+
+def _close_quietly(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.close(fd)
 
 
 def lock_address(device: int, inode: int) -> bytes:
@@ -65,8 +71,10 @@ class WriterLock:
             raise io_refusal(self.directory, exc, reading=True) from exc
         try:
             found = os.fstat(fd)
+        except OSError as exc:
+            raise io_refusal(self.directory, exc, reading=True) from exc
         finally:
-            os.close(fd)
+            _close_quietly(fd)
         return found.st_dev, found.st_ino
 
     def address(self) -> bytes:
@@ -95,7 +103,7 @@ class WriterLock:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         except OSError as exc:
-            os.close(fd)
+            _close_quietly(fd)
             raise io_refusal(self.path, exc, reading=False) from exc
         return fd
 
@@ -119,6 +127,6 @@ class WriterLock:
             if pid_fd is not None:
                 with contextlib.suppress(OSError):
                     os.ftruncate(pid_fd, 0)
-                os.close(pid_fd)
+                _close_quietly(pid_fd)
         finally:
             sock.close()
