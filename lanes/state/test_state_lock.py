@@ -159,3 +159,17 @@ def test_the_lock_is_named_after_the_directory_padded_to_all_of_sun_path(tmp_pat
     address = lock_address(found.st_dev, found.st_ino)
     assert len(address) == 108
     assert address.rstrip(b"\0") == f"\0core-state-lock/{found.st_dev}/{found.st_ino}".encode()
+
+
+def test_a_stopped_holder_still_holds_the_lock(tmp_path: Path) -> None:
+    holder = _python(HOLD, tmp_path)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        holder.send_signal(signal.SIGSTOP)
+        assert f"pid {holder.pid}" in _refusal(tmp_path).message
+        holder.send_signal(signal.SIGCONT)
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=60)
+        holder.stdout.close()
+    StateStore.open(tmp_path).close()
