@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -212,14 +213,27 @@ class StateCall:
     injected: bool
 
 
+def through_descriptor(text: str, opened: Callable[[int], str | None]) -> str:
+    """*text* with a leading ``/proc/*/fd/N`` replaced by the path descriptor N is open on
+    (*opened* gives it, or None when N is not known: *text* is then kept)."""
+    match = _PROC_FD.match(text)
+    if match is None:
+        return text
+    base = opened(int(match.group(1)))
+    return text if base is None else base + match.group(2)
+
+
 def state_calls(log: str, root: Path, answer_pipe: str | None) -> list[StateCall]:
     """Every traced call of *log* that touches the state directory *root* (LOCK included:
-    failing it is an I/O error too), with the answers written before each."""
+    failing it is an I/O error too), with the answers written before each. A path through
+    ``/proc/*/fd/N`` counts as the path descriptor N was opened on."""
     base = os.path.realpath(root)
     counts: dict[tuple[int, str], int] = {}
     answers, pending = 0, b""
     found = []
+    held: dict[int, str] = {}
     for pid, call in calls(log):
+        _track(call, held)
         key = (pid, call.name)
         counts[key] = counts.get(key, 0) + 1
         fd, path = call.fd(0)
@@ -229,7 +243,8 @@ def state_calls(log: str, root: Path, answer_pipe: str | None) -> list[StateCall
             answers += pending.count(b"\n")
             pending = pending.rsplit(b"\n", 1)[-1]
             continue
-        inside = [_relative(path, base) for path in call.paths()]
+        named = (os.path.normpath(through_descriptor(p, held.get)) for p in call.paths())
+        inside = [_relative(path, base) for path in named]
         paths = tuple(path for path in inside if path is not None)
         if paths and call.name in INJECTABLE:
             flags = call.args[2] if call.name == "openat" and len(call.args) > 2 else ""
@@ -246,6 +261,18 @@ def state_calls(log: str, root: Path, answer_pipe: str | None) -> list[StateCall
                 )
             )
     return found
+
+
+def _track(call: _Call, held: dict[int, str]) -> None:
+    """Keep *held* (descriptor -> the path strace's ``-y`` shows) up to date with *call*."""
+    if call.failed:
+        return
+    if call.name in ("open", "openat", "creat"):
+        fd, path = call.returned_fd()
+        if fd is not None:
+            held[fd] = path
+    elif call.name == "close" and (fd := call.fd(0)[0]) is not None:
+        held.pop(fd, None)
 
 
 def _written(call: _Call) -> bytes:
@@ -287,12 +314,11 @@ class _Converter:
         """The normalized absolute path a call's path argument names, through ``/proc/*/fd/N``
         links of descriptors open inside the state directory (strace's ``-y`` annotates
         descriptors, not paths)."""
-        match = _PROC_FD.match(text)
-        if match is not None:
-            opened = self.fds.get(int(match.group(1)))
-            if opened is not None:
-                text = os.path.join(self.root, opened.path) + match.group(2)
-        return os.path.normpath(text)
+        return os.path.normpath(through_descriptor(text, self._opened_path))
+
+    def _opened_path(self, fd: int) -> str | None:
+        opened = self.fds.get(fd)
+        return None if opened is None else os.path.join(self.root, opened.path)
 
     def rel(self, path: str) -> str | None:
         if path != self.root and not path.startswith(self.root + "/"):
