@@ -33,4 +33,5 @@ process.stdin.on('data', (chunk) => {
 
 process.stdin.on('end', () => {
   if (pending.length > 0) answer(pending);
+  engine.state.releaseAll();
 });

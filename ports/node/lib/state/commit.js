@@ -14,9 +14,31 @@ const {
   stagingName,
 } = require('./layout');
 const { encodeManifest } = require('./manifest');
-const { io, symlink } = require('./errors');
+const { EngineError, io, symlink } = require('./errors');
+const { readGeneration } = require('./loader');
 
 const DEFAULT_MODE = 0o644;
+
+/**
+ * Whether generation *name* is kept by the prune: its core.jsonl exists while the generation
+ * is not valid (the load may have fallen back from it; its core may hold acknowledged records).
+ */
+function keptByPrune(dir, name) {
+  const n = generationNumber(name);
+  let valid;
+  try {
+    valid = readGeneration(dir, n, false).state !== undefined;
+  } catch (err) {
+    if (!(err instanceof EngineError) || !KEEPS.includes(err.code)) throw err;
+    valid = err.code === 'STATE_RECORD_MALFORMED';
+  }
+  if (valid) return false;
+  const sub = dir.subdir(name, false);
+  return sub !== null && sub.use(false, () => sub.lstat(CORE, false) !== null);
+}
+
+/** Refusals of reading a generation that say what it is rather than that it cannot be read. */
+const KEEPS = ['STATE_RECORD_MALFORMED', 'STATE_SCHEMA_TOO_NEW', 'STATE_SCHEMA_MALFORMED'];
 
 /** What a checkpoint from live generation *live* will do: {n, debris, prune}. */
 function planCommit(dir, live) {
@@ -25,10 +47,11 @@ function planCommit(dir, live) {
   const n = Math.max(live, ...generations) + 1;
   if (n > MAX_GENERATION) io(dir.shown, `no generation number is left past ${generationName(MAX_GENERATION)}`);
   const debris = names.filter((name) => isStaging(name) || name === CURRENT_TMP).sort();
-  const prune = generations.filter((g) => g !== live).sort((a, b) => a - b).map(generationName);
-  for (const name of [...debris, ...prune]) {
+  const others = generations.filter((g) => g !== live).sort((a, b) => a - b).map(generationName);
+  for (const name of [...debris, ...others]) {
     if (dir.lstat(name, false)?.isSymbolicLink()) symlink(dir.where(name));
   }
+  const prune = others.filter((name) => !dir.lstat(name, false).isDirectory() || !keptByPrune(dir, name));
   return { n, debris, prune };
 }
 
@@ -38,38 +61,34 @@ function liveModes(dir, live) {
   if (live === 0) return modes;
   const sub = dir.subdir(generationName(live), false);
   if (sub === null) return modes;
-  try {
+  return sub.use(false, () => {
     for (const name of Object.keys(modes)) modes[name] = sub.mode(name, false) ?? DEFAULT_MODE;
-  } finally {
-    sub.close();
-  }
-  return modes;
+    return modes;
+  });
 }
 
 /**
  * Commit *core* and *turnCount* as generation plan.n (plan from planCommit), from live
- * generation *live*; returns once CURRENT names it durably, after the prune.
+ * generation *live*; returns once CURRENT names it durably, after the prune (a generation
+ * is removed core.jsonl first, so a prune cut short never leaves a core without its manifest).
  */
 function commit(dir, plan, live, core, turnCount) {
   for (const name of plan.debris) dir.remove(name);
   const modes = liveModes(dir, live);
   const staging = stagingName(plan.n);
   dir.mkdir(staging);
-  const sub = dir.subdir(staging, false);
-  try {
+  dir.subdir(staging, false).use(false, (sub) => {
     sub.writeFile(CORE, core, modes[CORE]);
     sub.writeFile(MANIFEST, encodeManifest(plan.n, core, turnCount), modes[MANIFEST]);
     sub.sync();
-  } finally {
-    sub.close();
-  }
+  });
   const name = generationName(plan.n);
   dir.rename(staging, name);
   dir.sync();
   dir.writeFile(CURRENT_TMP, Buffer.from(`${name}\n`, 'ascii'), DEFAULT_MODE);
   dir.rename(CURRENT_TMP, CURRENT);
   dir.sync();
-  for (const old of plan.prune) dir.remove(old);
+  for (const old of plan.prune) dir.remove(old, [CORE]);
 }
 
 module.exports = { planCommit, commit };

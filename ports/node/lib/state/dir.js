@@ -13,6 +13,30 @@ const C = fs.constants;
 const NOFOLLOW_DIR = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW;
 const CHUNK = 1 << 16;
 
+/**
+ * *body(fd)*, then the close of *fd*: a failure of *body* is the one reported (the close
+ * is then quiet); a close that fails after *body* succeeded is refused for *where*.
+ */
+function using(fd, where, reading, body) {
+  let result;
+  try {
+    result = body(fd);
+  } catch (err) {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // the first failure is the one reported
+    }
+    throw err;
+  }
+  try {
+    fs.closeSync(fd);
+  } catch (err) {
+    throw osRefusal(err, where, reading);
+  }
+  return result;
+}
+
 class Dir {
   /** *fd* is open on the directory shown to clients as *shown*; *rel* is its path in the state directory. */
   constructor(fd, shown, rel, tracer) {
@@ -39,8 +63,9 @@ class Dir {
     return `/proc/self/fd/${this.fd}/${name}`;
   }
 
+  /** *name* as a whole path (the directory itself for ''). */
   where(name) {
-    return `${this.shown}/${name}`;
+    return name === '' ? this.shown : `${this.shown}/${name}`;
   }
 
   relative(name) {
@@ -60,9 +85,34 @@ class Dir {
     }
   }
 
-  close() {
-    if (this.fd !== null) fs.closeSync(this.fd);
+  /** Close the directory's descriptor; a failure is refused for the directory. */
+  close(reading = false) {
+    if (this.fd === null) return;
+    const fd = this.fd;
     this.fd = null;
+    using(fd, this.shown, reading, () => {});
+  }
+
+  /** Close the descriptor after another failure, which is the one reported. */
+  closeQuietly() {
+    try {
+      this.close();
+    } catch {
+      // the first failure is the one reported
+    }
+  }
+
+  /** *body(this)*, then close(): a failure of *body* wins over one of the close. */
+  use(reading, body) {
+    let result;
+    try {
+      result = body(this);
+    } catch (err) {
+      this.closeQuietly();
+      throw err;
+    }
+    this.close(reading);
+    return result;
   }
 
   /** The names in the directory. */
@@ -99,12 +149,10 @@ class Dir {
         if (err.code === 'ENOENT') return null;
         throw err;
       }
-      try {
+      return using(fd, this.where(name), reading, () => {
         if (!fs.fstatSync(fd).isFile()) io(this.where(name), 'not a regular file');
         return readAll(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
+      });
     });
   }
 
@@ -120,15 +168,13 @@ class Dir {
   writeFile(name, data, mode) {
     this.guard(name, false, () => {
       const fd = fs.openSync(this.at(name), C.O_WRONLY | C.O_CREAT | C.O_TRUNC | C.O_NOFOLLOW, mode);
-      try {
+      using(fd, this.where(name), false, () => {
         fs.fchmodSync(fd, mode);
         writeAll(fd, data);
         this.trace({ op: 'write', path: this.relative(name), data: data.toString('base64'), mode });
         fs.fsyncSync(fd);
         this.trace({ op: 'fsync', path: this.relative(name) });
-      } finally {
-        fs.closeSync(fd);
-      }
+      });
     });
   }
 
@@ -136,15 +182,13 @@ class Dir {
   append(name, data) {
     this.guard(name, false, () => {
       const fd = fs.openSync(this.at(name), C.O_WRONLY | C.O_APPEND | C.O_CREAT | C.O_NOFOLLOW | C.O_NONBLOCK, 0o644);
-      try {
+      using(fd, this.where(name), false, () => {
         if (!fs.fstatSync(fd).isFile()) io(this.where(name), 'not a regular file');
         writeAll(fd, data);
         this.trace({ op: 'append', path: this.relative(name), data: data.toString('base64') });
         fs.fsyncSync(fd);
         this.trace({ op: 'fsync', path: this.relative(name) });
-      } finally {
-        fs.closeSync(fd);
-      }
+      });
     });
   }
 
@@ -152,15 +196,13 @@ class Dir {
   truncate(name, size) {
     this.guard(name, false, () => {
       const fd = fs.openSync(this.at(name), C.O_WRONLY | C.O_NOFOLLOW | C.O_NONBLOCK);
-      try {
+      using(fd, this.where(name), false, () => {
         if (!fs.fstatSync(fd).isFile()) io(this.where(name), 'not a regular file');
         fs.ftruncateSync(fd, size);
         this.trace({ op: 'truncate', path: this.relative(name), size });
         fs.fsyncSync(fd);
         this.trace({ op: 'fsync', path: this.relative(name) });
-      } finally {
-        fs.closeSync(fd);
-      }
+      });
     });
   }
 
@@ -182,9 +224,10 @@ class Dir {
 
   /**
    * Remove entry *name*: a file is unlinked, a directory removed with all it holds (links
-   * inside it are unlinked, never followed). *name* itself being a link is STATE_SYMLINK.
+   * inside it are unlinked, never followed; the names in *first* before the others).
+   * *name* itself being a link is STATE_SYMLINK.
    */
-  remove(name, inside = false) {
+  remove(name, first = [], inside = false) {
     const stat = this.lstat(name, false);
     if (stat === null) return;
     if (stat.isSymbolicLink() && !inside) symlink(this.where(name));
@@ -195,13 +238,15 @@ class Dir {
     }
     const tracer = this.tracer;
     this.tracer = null;
-    const sub = this.subdir(name, false);
     try {
-      sub.tracer = null;
-      for (const child of sub.names(false)) sub.remove(child, true);
+      this.subdir(name, false).use(false, (sub) => {
+        sub.tracer = null;
+        const names = sub.names(false);
+        const ordered = [...first.filter((n) => names.includes(n)), ...names.filter((n) => !first.includes(n))];
+        for (const child of ordered) sub.remove(child, [], true);
+      });
       this.guard(name, false, () => fs.rmdirSync(this.at(name)));
     } finally {
-      sub.close();
       this.tracer = tracer;
     }
     this.trace({ op: 'remove_tree', path: this.relative(name) });

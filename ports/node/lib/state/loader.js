@@ -29,40 +29,41 @@ function freshState() {
 /**
  * Generation *n* of *dir* read and checked: {state} when valid, {problem} when proven
  * invalid; refusals (unreadable, a link, a schema version, a malformed record) are thrown.
+ * *reading*: a load's read (STATE_UNREADABLE), not a writer's (STATE_IO).
  */
-function readGeneration(dir, n) {
+function readGeneration(dir, n, reading = true) {
   const name = generationName(n);
-  const sub = dir.subdir(name, true);
+  const sub = dir.subdir(name, reading);
   if (sub === null) return { problem: `${name} does not exist` };
-  try {
-    const manifestBytes = sub.read(MANIFEST, true);
-    if (manifestBytes === null) return { problem: `${name} has no ${MANIFEST}` };
-    const parsed = parseManifest(manifestBytes);
-    if (parsed.problem) return { problem: `${name}: ${parsed.problem}` };
-    const { manifest, version } = parsed;
-    const problem = manifestProblem(manifest, n);
-    if (problem) return { problem: `${name}: ${problem}` };
-    const files = {};
-    for (const file of Object.keys(manifest.files).sort()) {
-      const bytes = sub.read(file, true);
-      if (bytes === null) return { problem: `${name}: listed file ${file} is missing` };
-      if (sha256(bytes) !== manifest.files[file]) return { problem: `${name}: the SHA-256 of ${file} does not match` };
-      files[file] = bytes;
-    }
-    const core = files[CORE];
-    if (manifest.identity !== identity(version, core)) return { problem: `${name}: its identity does not match its core` };
-    let records;
-    try {
-      records = decodeCore(core, version);
-    } catch (err) {
-      if (err instanceof RecordError) refuse('STATE_RECORD_MALFORMED', `${sub.where(CORE)}: ${err.message}`);
-      throw err;
-    }
-    const state = { generation: n, version, records, turnCount: manifest.turn_count, core, identity: manifest.identity };
-    return { state };
-  } finally {
-    sub.close();
+  return sub.use(reading, () => checkGeneration(sub, n, reading));
+}
+
+function checkGeneration(sub, n, reading) {
+  const name = generationName(n);
+  const manifestBytes = sub.read(MANIFEST, reading);
+  if (manifestBytes === null) return { problem: `${name} has no ${MANIFEST}` };
+  const parsed = parseManifest(manifestBytes);
+  if (parsed.problem) return { problem: `${name}: ${parsed.problem}` };
+  const { manifest, version } = parsed;
+  const problem = manifestProblem(manifest, n);
+  if (problem) return { problem: `${name}: ${problem}` };
+  const files = {};
+  for (const file of Object.keys(manifest.files).sort()) {
+    const bytes = sub.read(file, reading);
+    if (bytes === null) return { problem: `${name}: listed file ${file} is missing` };
+    if (sha256(bytes) !== manifest.files[file]) return { problem: `${name}: the SHA-256 of ${file} does not match` };
+    files[file] = bytes;
   }
+  const core = files[CORE];
+  if (manifest.identity !== identity(version, core)) return { problem: `${name}: its identity does not match its core` };
+  let records;
+  try {
+    records = decodeCore(core, version);
+  } catch (err) {
+    if (err instanceof RecordError) refuse('STATE_RECORD_MALFORMED', `${sub.where(CORE)}: ${err.message}`);
+    throw err;
+  }
+  return { state: { generation: n, version, records, turnCount: manifest.turn_count, core, identity: manifest.identity } };
 }
 
 /** The generation number *bytes* (CURRENT's content) names, or why it names none. */

@@ -64,16 +64,21 @@ class WriterLock {
     }
   }
 
-  /** Empty LOCK and free the name (a no-op when not held). */
+  /**
+   * Empty LOCK and free the name (a no-op when not held). LOCK's pid is advisory: a failure
+   * to empty or close it cannot matter, so it is dropped quietly.
+   */
   release() {
     if (this.pidFd !== null) {
-      try {
-        fs.ftruncateSync(this.pidFd, 0);
-      } catch {
-        // LOCK is informative only; the lock itself is the socket.
-      }
-      fs.closeSync(this.pidFd);
+      const fd = this.pidFd;
       this.pidFd = null;
+      for (const step of [() => fs.ftruncateSync(fd, 0), () => fs.closeSync(fd)]) {
+        try {
+          step();
+        } catch {
+          // advisory only; the lock itself is the socket
+        }
+      }
     }
     if (this.server !== null) this.server.close();
     this.server = null;

@@ -100,22 +100,24 @@ class StateOps {
     return { ...done, ops };
   }
 
+  /** Release every store still open, without a commit (the end of input). */
+  releaseAll() {
+    for (const store of this.stores.values()) store.release();
+    this.stores.clear();
+  }
+
   load(path) {
     const dir = Dir.open(path, true);
-    try {
-      const loaded = loadState(dir);
-      return {
-        identity: loaded.identity,
-        generation: loaded.generation,
-        turn_count: loaded.turnCount,
-        schema_version: loaded.version,
-        recovered: loaded.recovered,
-        fresh: loaded.fresh,
-        records: loaded.records.size,
-      };
-    } finally {
-      if (dir !== null) dir.close();
-    }
+    const loaded = dir === null ? loadState(null) : dir.use(true, () => loadState(dir));
+    return {
+      identity: loaded.identity,
+      generation: loaded.generation,
+      turn_count: loaded.turnCount,
+      schema_version: loaded.version,
+      recovered: loaded.recovered,
+      fresh: loaded.fresh,
+      records: loaded.records.size,
+    };
   }
 
   journal(args) {
@@ -125,14 +127,12 @@ class StateOps {
     if (typeof repair !== 'boolean') badArg('repair', "argument 'repair' must be a boolean");
     const dir = Dir.open(path, true);
     if (dir === null) return { entries: [], skipped: [], cut_bytes: 0 };
-    try {
+    return dir.use(true, () => {
       const name = JOURNALS[args.name];
       const parsed = parseJournal(dir.read(name, true) ?? Buffer.alloc(0));
       if (repair && parsed.cut > 0) dir.truncate(name, parsed.keep);
       return { entries: parsed.entries, skipped: parsed.skipped, cut_bytes: parsed.cut };
-    } finally {
-      dir.close();
-    }
+    });
   }
 
   soak(args, id) {

@@ -26,9 +26,11 @@ function soak(path, iterations, seed, emit) {
       last = store.checkpoint(planned);
       emit({ event: 'ack', generation: last.generation, identity: last.identity });
     }
-  } finally {
-    store.close();
+  } catch (err) {
+    store.release();
+    throw err;
   }
+  store.close();
   return { iterations, generation: last.generation, identity: last.identity, turn_count: last.turn_count };
 }
 

@@ -12,6 +12,7 @@ const { CURRENT_VERSION, encodeCore } = require('./records');
 const { identity } = require('./manifest');
 const { frame, parseJournal } = require('./journal');
 const { bootEvent } = require('./lineage');
+const { Appender } = require('./appender');
 const { CURRENT_TMP, JOURNALS, generationName, isStaging } = require('./layout');
 const { EngineError, refuse, describe } = require('./errors');
 
@@ -58,9 +59,12 @@ function keepsPastCurrent(dir, n) {
   }
 }
 
-/** Each journal read for the open: {name, parsed}. */
+/** Each journal read for the open: {name, bytes (null when missing), parsed}. */
 function readJournals(dir) {
-  return Object.values(JOURNALS).map((name) => ({ name, parsed: parseJournal(dir.read(name, true) ?? Buffer.alloc(0)) }));
+  return Object.values(JOURNALS).map((name) => {
+    const bytes = dir.read(name, true);
+    return { name, bytes, parsed: parseJournal(bytes ?? Buffer.alloc(0)) };
+  });
 }
 
 class Store {
@@ -73,6 +77,9 @@ class Store {
     const byName = Object.fromEntries(journals.map((j) => [j.name, j.parsed]));
     this.pending = byName[JOURNALS.proposals].entries.length;
     this.overflowHolds = byName[JOURNALS.overflow].entries.length > 0;
+    this.appenders = Object.fromEntries(
+      journals.map(({ name, bytes, parsed }) => [name, new Appender(dir, name, bytes && bytes.subarray(0, parsed.keep))]),
+    );
   }
 
   /** Open *path* for writing: the lock, the load, then leftovers, repairs and the boot event. */
@@ -92,11 +99,11 @@ class Store {
       const store = new Store(dir, lock, loaded, journals);
       const lineage = journals.find((j) => j.name === JOURNALS.lineage).parsed.entries;
       store.boot = bootEvent(lineage, loaded, store.identity());
-      dir.append(JOURNALS.lineage, frame(store.boot));
+      store.appenders[JOURNALS.lineage].append(frame(store.boot));
       return store;
     } catch (err) {
       lock.release();
-      dir.close();
+      dir.closeQuietly();
       throw err;
     }
   }
@@ -154,24 +161,32 @@ class Store {
       refuse('STATE_BAD_MUTATION', 'proposal holds a value canonical JSON cannot encode (a number that is not an integer)', 'proposal');
     }
     if (this.pending < MAX_PENDING && !this.overflowHolds) {
-      this.dir.append(JOURNALS.proposals, line);
+      this.appenders[JOURNALS.proposals].append(line);
       this.pending += 1;
       return { queued: true, spilled: false, pending: this.pending };
     }
-    this.dir.append(JOURNALS.overflow, line);
+    this.appenders[JOURNALS.overflow].append(line);
     this.overflowHolds = true;
     return { queued: false, spilled: true, pending: this.pending };
   }
 
-  /** Commit when dirty, then release the lock; the handle is closed even when the commit fails. */
+  /** Commit when dirty, then release; the handle is closed even when the commit fails. */
   close() {
     try {
       if (this.dirty) this.checkpoint();
-      return { generation: this.live, identity: this.identity(), turn_count: this.state.turnCount };
-    } finally {
-      this.lock.release();
-      this.dir.close();
+    } catch (err) {
+      this.release();
+      throw err;
     }
+    this.lock.release();
+    this.dir.close(false);
+    return { generation: this.live, identity: this.identity(), turn_count: this.state.turnCount };
+  }
+
+  /** Release the lock and the directory without a commit (what no checkpoint was asked for is dropped). */
+  release() {
+    this.lock.release();
+    this.dir.closeQuietly();
   }
 }
 
