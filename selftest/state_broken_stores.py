@@ -222,14 +222,33 @@ class NoLockStore(StateStore):
 
 
 class LockFileLock(WriterLock):
-    """The flock is taken on the ``LOCK`` file, not on the state directory."""
+    """The lock is named after the ``LOCK`` file's inode, not the state directory's."""
 
-    def lock_target(self) -> int:
-        return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    def lock_target(self) -> tuple[int, int]:
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644))
+        found = os.stat(self.path)
+        return found.st_dev, found.st_ino
+
+
+class UnpaddedNameLock(WriterLock):
+    """The abstract name is bound at its own length, not padded to all of ``sun_path``."""
+
+    def address(self) -> bytes:
+        return b"\0" + self.address_of_directory()
+
+    def address_of_directory(self) -> bytes:
+        dev, ino = self.lock_target()
+        return f"core-state-lock/{dev}/{ino}".encode("ascii")
+
+
+class UnpaddedNameStore(StateStore):
+    """The lock's abstract name is not padded: another runtime's writer binds another name."""
+
+    writer_lock = classmethod(lambda cls, path, fs: UnpaddedNameLock(path, fs))
 
 
 class LockFileStore(StateStore):
-    """The writer lock is an flock of the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
+    """The writer lock is named after the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
 
     writer_lock = classmethod(lambda cls, path, fs: LockFileLock(path, fs))
 
@@ -618,7 +637,7 @@ class FallenBackFromRemovedStore(StateStore):
 
 
 class PidKeptLock(WriterLock):
-    """Releasing drops the flock but leaves the holder's pid in ``LOCK``."""
+    """Releasing frees the lock but leaves the holder's pid in ``LOCK``."""
 
     def release(self) -> None:
         held = self.fs.read_file(self.path)

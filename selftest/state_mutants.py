@@ -230,10 +230,17 @@ class NoLock(ProtocolHandler):
 
 
 class LockFileOnly(ProtocolHandler):
-    """The writer lock is an flock of the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
+    """The writer lock is named after the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
 
     def store_class(self) -> type[StateStore]:
         return stores.LockFileStore
+
+
+class UnpaddedLockName(ProtocolHandler):
+    """The lock's abstract name is not padded: another runtime's writer binds another name."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnpaddedNameStore
 
 
 class FollowsLinks(ProtocolHandler):
@@ -636,6 +643,7 @@ _TABLE = (
     broken_engine("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
     broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
     broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
+    broken_engine("unpadded_lock_name", UnpaddedLockName, "STATE-LOCK-004"),
     broken_engine("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
     broken_engine("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
     broken_engine("untyped_failures", UntypedFailures, "STATE-IO-001"),

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import base64
 import shlex
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -128,6 +131,108 @@ def test_strace_log_becomes_logical_operations():
         {"op": "fsync", "path": "st/f"},
         {"op": "fsync_dir", "path": "."},
         {"op": "rmdir", "path": "old"},
+        {"op": "answer"},
+    ]
+
+
+def test_paths_through_a_held_directorys_proc_link_are_inside_the_state_directory():
+    """A runtime without openat (Node.js) names entries /proc/self/fd/N/<name>."""
+    log = "\n".join(
+        [
+            _open("/s", "O_RDONLY|O_DIRECTORY", 18),
+            _open("/elsewhere", "O_RDONLY|O_DIRECTORY", 21),
+            f'7 mkdir("{_hex("/proc/self/fd/18/st")}", 0777) = 0',
+            f'7 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/proc/self/fd/18/st")}", '
+            f"O_RDONLY|O_NOFOLLOW|O_DIRECTORY) = 19<{_hex('/s/st')}>",
+            f'7 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/proc/thread-self/fd/19/f")}", '
+            f"O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW, 0644) = 20<{_hex('/s/st/f')}>",
+            f'7 write(20<{_hex("/s/st/f")}>, "{_hex("ab")}", 2) = 2',
+            f'7 rename("{_hex("/proc/self/fd/18/st")}", "{_hex("/proc/7/fd/18/g")}") = 0',
+            f'7 unlink("{_hex("/proc/7/task/7/fd/18/CURRENT.tmp")}") = 0',
+            f'7 mkdir("{_hex("/proc/self/fd/21/outside")}", 0777) = 0',
+            f'7 mkdir("{_hex("/proc/self/fd/180/unknown")}", 0777) = 0',
+        ]
+    )
+    assert strace.file_ops(log, "/s", set()) == [
+        {"op": "mkdir", "path": "st"},
+        {"op": "write", "path": "st/f", "data": _data(b"ab")},
+        {"op": "rename", "src": "st", "dst": "g"},
+        {"op": "unlink", "path": "CURRENT.tmp"},
+    ]
+
+
+def test_the_calls_of_every_thread_share_one_descriptor_table():
+    """A runtime's worker threads (libuv's pool) open, write and sync on each other's
+    descriptors, their calls interleaved: each call counts where it completes."""
+    log = "\n".join(
+        [
+            _open("/s", "O_RDONLY|O_DIRECTORY", 4),
+            f'8 openat(AT_FDCWD<{_hex("/")}>, "{_hex("/s/f")}", '
+            "O_WRONLY|O_CREAT|O_TRUNC <unfinished ...>",
+            f'7 write(1<{_hex("pipe:[1]")}>, "{_hex("{}")}", 2) = 2',
+            f"8 <... openat resumed>, 0644) = 5<{_hex('/s/f')}>",
+            f'9 write(5<{_hex("/s/f")}>, "{_hex("ab")}", 2 <unfinished ...>',
+            f"8 fsync(4<{_hex('/s')}>) = 0",
+            "9 <... write resumed>) = 2",
+            f"7 fsync(5<{_hex('/s/f')}>) = 0",
+            f'7 write(1<{_hex("pipe:[1]")}>, "{_hex(chr(10))}", 1) = 1',
+        ]
+    )
+    assert strace.file_ops(log, "/s", set(), answer_pipe="pipe:[1]") == [
+        {"op": "write", "path": "f", "data": ""},
+        {"op": "fsync_dir", "path": "."},
+        {"op": "pwrite", "path": "f", "data": _data(b"ab"), "offset": 0},
+        {"op": "fsync", "path": "f"},
+        {"op": "answer"},
+    ]
+
+
+WORKER_COMMIT = """
+const { Worker, isMainThread, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const C = fs.constants;
+if (isMainThread) {
+  const dir = fs.openSync(process.argv[2], C.O_RDONLY | C.O_DIRECTORY);
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  new Worker(__filename, { workerData: { dir, done } }).unref();
+  Atomics.wait(done, 0, 0);
+  process.stdout.write('{}\\n');
+} else {
+  const at = (name) => `/proc/self/fd/${workerData.dir}/${name}`;
+  const fd = fs.openSync(at('f'), C.O_WRONLY | C.O_CREAT | C.O_TRUNC | C.O_NOFOLLOW, 0o644);
+  fs.writeSync(fd, 'ab');
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  fs.renameSync(at('f'), at('g'));
+  fs.fsyncSync(workerData.dir);
+  Atomics.store(workerData.done, 0, 1);
+  Atomics.notify(workerData.done, 0);
+}
+"""
+
+
+def test_a_node_worker_threads_file_calls_are_traced_as_the_process(tmp_path: Path) -> None:
+    """strace -f follows the thread a runtime does file I/O on (here a Node.js worker)."""
+    node = shutil.which("node")
+    if strace.available() is None or node is None:
+        pytest.skip("strace or node is not installed")
+    script = tmp_path / "worker.js"
+    script.write_text(WORKER_COMMIT, encoding="utf-8")
+    root = tmp_path / "state"
+    root.mkdir()
+    log = tmp_path / "strace.log"
+    command = strace.traced([node, str(script), str(root)], log)
+    done = subprocess.run(command, capture_output=True, timeout=120, check=True)
+    assert done.stdout == b"{}\n"
+    text = log.read_text(encoding="utf-8")
+    tids = {pid for pid, call in strace.calls(text) if call.name in ("rename", "fsync")}
+    main_tid = strace.calls(text)[0][0]
+    assert tids and main_tid not in tids, "the file calls were not made on a worker thread"
+    assert strace.file_ops(text, root, set()) == [
+        {"op": "write", "path": "f", "data": _data(b"ab")},
+        {"op": "fsync", "path": "f"},
+        {"op": "rename", "src": "f", "dst": "g"},
+        {"op": "fsync_dir", "path": "."},
         {"op": "answer"},
     ]
 

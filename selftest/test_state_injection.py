@@ -88,6 +88,29 @@ def test_state_calls_are_numbered_per_call_and_placed_between_answers():
     assert (failed.name, failed.errno) == ("fsync", "EIO")
 
 
+def test_a_call_through_a_held_directorys_proc_link_is_a_state_call():
+    """A runtime without openat (Node.js) names entries /proc/self/fd/N/<name>."""
+    cwd = f"AT_FDCWD<{_hex('/')}>"
+    log = "\n".join(
+        [
+            f'7 openat({cwd}, "{_hex("/s")}", O_RDONLY|O_DIRECTORY) = 18<{_hex("/s")}>',
+            f'7 openat({cwd}, "{_hex("/x")}", O_RDONLY|O_DIRECTORY) = 19<{_hex("/x")}>',
+            f'7 mkdir("{_hex("/proc/self/fd/18/st")}", 0755) = 0',
+            f'7 rename("{_hex("/proc/self/fd/18/st")}", "{_hex("/proc/7/fd/18/g")}") = 0',
+            f'7 unlink("{_hex("/proc/self/fd/19/elsewhere")}") = 0',
+            f"7 close(18<{_hex('/s')}>) = 0",
+            f'7 unlink("{_hex("/proc/self/fd/18/closed")}") = 0',
+        ]
+    )
+    calls = strace.state_calls(log, Path("/s"), "pipe:[1]")
+    assert [(c.name, c.paths) for c in calls] == [
+        ("openat", (".",)),
+        ("mkdir", ("st",)),
+        ("rename", ("st", "g")),
+        ("close", (".",)),
+    ]
+
+
 def test_a_failed_fsync_becomes_fsync_failed_when_asked():
     ops = strace.file_ops(LOG, "/s", set(), "pipe:[1]", failed_syncs=True)
     assert [op["op"] for op in ops] == ["append", "fsync_failed", "answer", "rename"]

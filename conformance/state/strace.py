@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,9 @@ _RESUMED = re.compile(r"^(\d+) +<\.\.\. \w+ resumed>(.*)$")
 _STRING = re.compile(r'^"((?:\\x[0-9a-f]{2})*)"$')
 _FD = re.compile(r"^(-?\d+|AT_FDCWD)<((?:\\x[0-9a-f]{2})*)>$")
 _IOV = re.compile(r'iov_base="((?:\\x[0-9a-f]{2})*)"')
+_PROC_FD = re.compile(r"^/proc/(?:self|thread-self|\d+(?:/task/\d+)?)/fd/(\d+)(?=/|$)(.*)$")
+"""A path through a descriptor's magic link (``/proc/self/fd/N/name``): how a runtime without
+``openat`` (Node.js) resolves an entry relative to a directory it holds open."""
 
 
 @functools.cache
@@ -209,14 +213,27 @@ class StateCall:
     injected: bool
 
 
+def through_descriptor(text: str, opened: Callable[[int], str | None]) -> str:
+    """*text* with a leading ``/proc/*/fd/N`` replaced by the path descriptor N is open on
+    (*opened* gives it, or None when N is not known: *text* is then kept)."""
+    match = _PROC_FD.match(text)
+    if match is None:
+        return text
+    base = opened(int(match.group(1)))
+    return text if base is None else base + match.group(2)
+
+
 def state_calls(log: str, root: Path, answer_pipe: str | None) -> list[StateCall]:
     """Every traced call of *log* that touches the state directory *root* (LOCK included:
-    failing it is an I/O error too), with the answers written before each."""
+    failing it is an I/O error too), with the answers written before each. A path through
+    ``/proc/*/fd/N`` counts as the path descriptor N was opened on."""
     base = os.path.realpath(root)
     counts: dict[tuple[int, str], int] = {}
     answers, pending = 0, b""
     found = []
+    held: dict[int, str] = {}
     for pid, call in calls(log):
+        _track(call, held)
         key = (pid, call.name)
         counts[key] = counts.get(key, 0) + 1
         fd, path = call.fd(0)
@@ -226,7 +243,8 @@ def state_calls(log: str, root: Path, answer_pipe: str | None) -> list[StateCall
             answers += pending.count(b"\n")
             pending = pending.rsplit(b"\n", 1)[-1]
             continue
-        inside = [_relative(path, base) for path in call.paths()]
+        named = (os.path.normpath(through_descriptor(p, held.get)) for p in call.paths())
+        inside = [_relative(path, base) for path in named]
         paths = tuple(path for path in inside if path is not None)
         if paths and call.name in INJECTABLE:
             flags = call.args[2] if call.name == "openat" and len(call.args) > 2 else ""
@@ -243,6 +261,18 @@ def state_calls(log: str, root: Path, answer_pipe: str | None) -> list[StateCall
                 )
             )
     return found
+
+
+def _track(call: _Call, held: dict[int, str]) -> None:
+    """Keep *held* (descriptor -> the path strace's ``-y`` shows) up to date with *call*."""
+    if call.failed:
+        return
+    if call.name in ("open", "openat", "creat"):
+        fd, path = call.returned_fd()
+        if fd is not None:
+            held[fd] = path
+    elif call.name == "close" and (fd := call.fd(0)[0]) is not None:
+        held.pop(fd, None)
 
 
 def _written(call: _Call) -> bytes:
@@ -280,6 +310,16 @@ class _Converter:
     """Whether a failed fsync is kept (``fsync_failed``, ``fsync_dir_failed``): what it
     was to make durable may have been dropped, and no later fsync makes it so."""
 
+    def path(self, text: str) -> str:
+        """The normalized absolute path a call's path argument names, through ``/proc/*/fd/N``
+        links of descriptors open inside the state directory (strace's ``-y`` annotates
+        descriptors, not paths)."""
+        return os.path.normpath(through_descriptor(text, self._opened_path))
+
+    def _opened_path(self, fd: int) -> str | None:
+        opened = self.fds.get(fd)
+        return None if opened is None else os.path.join(self.root, opened.path)
+
     def rel(self, path: str) -> str | None:
         if path != self.root and not path.startswith(self.root + "/"):
             return None
@@ -290,7 +330,7 @@ class _Converter:
         name = call.string(name_index)
         if not name.startswith("/"):
             name = os.path.join(call.fd(dir_index)[1], name)
-        return self.rel(os.path.normpath(name))
+        return self.rel(self.path(name))
 
     def emit(self, op: dict[str, Any]) -> int:
         self.ops.append(op)
@@ -311,7 +351,7 @@ class _Converter:
     def _touches_root(self, call: _Call) -> bool:
         paths = [call.string(i) for i in range(len(call.args))]
         paths += [call.fd(i)[1] for i in range(len(call.args))]
-        return any(self.rel(os.path.normpath(p)) is not None for p in paths if p.startswith("/"))
+        return any(self.rel(self.path(p)) is not None for p in paths if p.startswith("/"))
 
     def on_openat(self, call: _Call) -> None:
         self._opened(call, call.args[2])
@@ -413,12 +453,12 @@ class _Converter:
             self.emit({"op": "truncate", "path": opened.path, "size": int(call.args[1])})
 
     def on_truncate(self, call: _Call) -> None:
-        rel = self.rel(os.path.normpath(call.string(0)))
+        rel = self.rel(self.path(call.string(0)))
         if rel is not None:
             self.emit({"op": "truncate", "path": rel, "size": int(call.args[1])})
 
     def on_mkdir(self, call: _Call) -> None:
-        self._mkdir(self.rel(os.path.normpath(call.string(0))))
+        self._mkdir(self.rel(self.path(call.string(0))))
 
     def on_mkdirat(self, call: _Call) -> None:
         self._mkdir(self.at(call, 0, 1))
@@ -429,7 +469,7 @@ class _Converter:
             self.emit({"op": "mkdir", "path": rel})
 
     def on_rename(self, call: _Call) -> None:
-        src, dst = (self.rel(os.path.normpath(call.string(i))) for i in (0, 1))
+        src, dst = (self.rel(self.path(call.string(i))) for i in (0, 1))
         self._rename(src, dst)
 
     def on_renameat(self, call: _Call) -> None:
@@ -445,10 +485,10 @@ class _Converter:
         self.emit({"op": "rename", "src": src, "dst": dst})
 
     def on_unlink(self, call: _Call) -> None:
-        self._remove(self.rel(os.path.normpath(call.string(0))), "unlink")
+        self._remove(self.rel(self.path(call.string(0))), "unlink")
 
     def on_rmdir(self, call: _Call) -> None:
-        self._remove(self.rel(os.path.normpath(call.string(0))), "rmdir")
+        self._remove(self.rel(self.path(call.string(0))), "rmdir")
 
     def on_unlinkat(self, call: _Call) -> None:
         kind = "rmdir" if "AT_REMOVEDIR" in call.args[2] else "unlink"

@@ -9,11 +9,13 @@
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { Engine } = require('./lib/protocol');
+const json = require('./lib/json');
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, only: { type: 'string' } } });
 const dataDir = values.data || path.join(__dirname, '..', '..', 'reference');
 const engine = new Engine(dataDir, values.only ? values.only.split(',') : null);
 let pending = Buffer.alloc(0);
+engine.emit = (message) => process.stdout.write(`${json.wire(message)}\n`);
 
 function answer(line) {
   process.stdout.write(`${engine.handleLine(line)}\n`);
@@ -31,4 +33,5 @@ process.stdin.on('data', (chunk) => {
 
 process.stdin.on('end', () => {
   if (pending.length > 0) answer(pending);
+  engine.state.releaseAll();
 });

@@ -9,6 +9,7 @@ const registers = require('./registers');
 const { lexiconRows } = require('./lexicon');
 const { loadLexicon } = require('./truth');
 const { ChatSession } = require('./chat');
+const { StateOps } = require('./state/ops');
 const {
   MAX_ANGLE,
   fail,
@@ -140,6 +141,9 @@ class Engine {
         run: (a) => ({ condition: new json.Float(algebra.versorCondition(multivectorArg(a, 'versor'))) }),
       },
     };
+    this.emit = () => {};
+    this.state = new StateOps((message) => this.emit(message));
+    Object.assign(this.ops, this.state.table());
     for (const [name, op] of Object.entries(this.ops)) {
       if (only !== null && op.cap !== null && !only.includes(op.cap)) delete this.ops[name];
     }
@@ -227,7 +231,7 @@ class Engine {
     for (const name of op.args) {
       if (!Object.hasOwn(args, name)) badArg(name, `missing argument '${name}'`);
     }
-    return op.run(args);
+    return op.run(args, request.id);
   }
 
   /** One parsed request in, one response object out; never throws. */

@@ -1,0 +1,94 @@
+'use strict';
+// The commit protocol (docs/state.md § Commit protocol): staging, fsyncs, the rename into
+// gen-N, the pointer swap, and the prune that keeps N and the live generation only.
+
+const {
+  CURRENT,
+  CURRENT_TMP,
+  CORE,
+  MANIFEST,
+  MAX_GENERATION,
+  generationName,
+  generationNumber,
+  isStaging,
+  stagingName,
+} = require('./layout');
+const { encodeManifest } = require('./manifest');
+const { EngineError, io, symlink } = require('./errors');
+const { readGeneration } = require('./loader');
+
+const DEFAULT_MODE = 0o644;
+
+/**
+ * Whether generation *name* is kept by the prune: its core.jsonl exists while the generation
+ * is not valid (the load may have fallen back from it; its core may hold acknowledged records).
+ */
+function keptByPrune(dir, name) {
+  const n = generationNumber(name);
+  let valid;
+  try {
+    valid = readGeneration(dir, n, false).state !== undefined;
+  } catch (err) {
+    if (!(err instanceof EngineError) || !KEEPS.includes(err.code)) throw err;
+    valid = err.code === 'STATE_RECORD_MALFORMED';
+  }
+  if (valid) return false;
+  const sub = dir.subdir(name, false);
+  return sub !== null && sub.use(false, () => sub.lstat(CORE, false) !== null);
+}
+
+/** Refusals of reading a generation that say what it is rather than that it cannot be read. */
+const KEEPS = ['STATE_RECORD_MALFORMED', 'STATE_SCHEMA_TOO_NEW', 'STATE_SCHEMA_MALFORMED'];
+
+/** What a checkpoint from live generation *live* will do: {n, debris, prune}. */
+function planCommit(dir, live) {
+  const names = dir.names(false);
+  const generations = names.map(generationNumber).filter((n) => n !== null);
+  const n = Math.max(live, ...generations) + 1;
+  if (n > MAX_GENERATION) io(dir.shown, `no generation number is left past ${generationName(MAX_GENERATION)}`);
+  const debris = names.filter((name) => isStaging(name) || name === CURRENT_TMP).sort();
+  const others = generations.filter((g) => g !== live).sort((a, b) => a - b).map(generationName);
+  for (const name of [...debris, ...others]) {
+    if (dir.lstat(name, false)?.isSymbolicLink()) symlink(dir.where(name));
+  }
+  const prune = others.filter((name) => !dir.lstat(name, false).isDirectory() || !keptByPrune(dir, name));
+  return { n, debris, prune };
+}
+
+/** The modes of the live generation's files (0644 for a file it lacks, or when fresh). */
+function liveModes(dir, live) {
+  const modes = { [CORE]: DEFAULT_MODE, [MANIFEST]: DEFAULT_MODE };
+  if (live === 0) return modes;
+  const sub = dir.subdir(generationName(live), false);
+  if (sub === null) return modes;
+  return sub.use(false, () => {
+    for (const name of Object.keys(modes)) modes[name] = sub.mode(name, false) ?? DEFAULT_MODE;
+    return modes;
+  });
+}
+
+/**
+ * Commit *core* and *turnCount* as generation plan.n (plan from planCommit), from live
+ * generation *live*; returns once CURRENT names it durably, after the prune (a generation
+ * is removed core.jsonl first, so a prune cut short never leaves a core without its manifest).
+ */
+function commit(dir, plan, live, core, turnCount) {
+  for (const name of plan.debris) dir.remove(name);
+  const modes = liveModes(dir, live);
+  const staging = stagingName(plan.n);
+  dir.mkdir(staging);
+  dir.subdir(staging, false).use(false, (sub) => {
+    sub.writeFile(CORE, core, modes[CORE]);
+    sub.writeFile(MANIFEST, encodeManifest(plan.n, core, turnCount), modes[MANIFEST]);
+    sub.sync();
+  });
+  const name = generationName(plan.n);
+  dir.rename(staging, name);
+  dir.sync();
+  dir.writeFile(CURRENT_TMP, Buffer.from(`${name}\n`, 'ascii'), DEFAULT_MODE);
+  dir.rename(CURRENT_TMP, CURRENT);
+  dir.sync();
+  for (const old of plan.prune) dir.remove(old, [CORE]);
+}
+
+module.exports = { planCommit, commit };

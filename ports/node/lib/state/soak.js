@@ -1,0 +1,37 @@
+'use strict';
+// state.soak (docs/protocol.md § Persisted-state ops): checkpoints in a loop, each
+// announced by a begin event and acknowledged by an ack event once durable.
+
+const crypto = require('node:crypto');
+const { Store } = require('./store');
+
+/** Iteration *i*'s mutations under *seed*: a recognizer put, every third a delete, and a turn. */
+function soakMutations(seed, i) {
+  const h = crypto.createHash('sha256').update(`core-node-soak|${seed}|${i}`, 'utf8').digest();
+  const record = { kind: 'recognizer', key: `soak-${h[0] % 8}`, pattern: h.subarray(1, 9).toString('hex'), weight: h.readUInt16BE(9) };
+  const mutations = [{ op: 'put', record }, { op: 'turn' }];
+  if (i % 3 === 2) mutations.push({ op: 'delete', kind: 'recognizer', key: `soak-${h[11] % 8}` });
+  return mutations;
+}
+
+/** Run *iterations* checkpoints on *path*; *emit* writes an event line. */
+function soak(path, iterations, seed, emit) {
+  const store = Store.open(path);
+  let last = store.digest();
+  try {
+    for (let i = 0; i < iterations; i += 1) {
+      store.apply(soakMutations(seed, i));
+      const planned = store.plan();
+      emit({ event: 'begin', generation: planned.generation, identity: planned.identity });
+      last = store.checkpoint(planned);
+      emit({ event: 'ack', generation: last.generation, identity: last.identity });
+    }
+  } catch (err) {
+    store.release();
+    throw err;
+  }
+  store.close();
+  return { iterations, generation: last.generation, identity: last.identity, turn_count: last.turn_count };
+}
+
+module.exports = { soak };
