@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import SUITE_VERSION, api, scaled
+from conformance import SUITE_VERSION, api, compare_cli, scaled
 from conformance.campaign import cli as campaign_cli
 from conformance.campaign.plan import CampaignError
 from conformance.canonical import RefusedJSON, read_json
@@ -309,6 +309,10 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("b")
     diff.add_argument("--all", action="store_true", help="also list unchanged requirements")
     diff.set_defaults(run=cmd_diff)
+    compare_cli.add_parsers(
+        commands,
+        {"not_blank": not_blank, "positive_float": positive_float, "at_least_one": at_least_one},
+    )
     listing = commands.add_parser("list", help="list every requirement")
     listing.set_defaults(run=cmd_list)
     return parser
@@ -322,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except UsageError as exc:
         sys.stderr.write(f"error: {exc}\n")
+        return EXIT_USAGE
+    except api.ConformanceError as exc:
+        sys.stderr.write(f"error: {exc.code}: {exc}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
