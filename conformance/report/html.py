@@ -45,7 +45,8 @@ pre { background: #f6f8fa; border: 1px solid #d0d7de; padding: 8px; overflow: au
   font-weight: 600; font-size: 12px; }
 .v-certified { background: var(--pass); } .v-not-certified { background: var(--fail); }
 .v-partial { background: #9a6700; } .v-engine-unavailable { background: var(--error); }
-.counts td { border: none; padding: 0 10px 0 0; }
+.counts td { border: none; padding: 0 10px 0 0; white-space: nowrap; }
+td.rid { white-space: nowrap; }
 .controls { display: flex; gap: 12px; align-items: center; margin: 8px 0; flex-wrap: wrap; }
 .controls input { width: 280px; padding: 4px 6px; }
 #matrix td.cell { text-align: center; font-weight: 600; min-width: 70px; }
