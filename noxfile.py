@@ -81,10 +81,13 @@ subprocess rewrites them all again (seconds each)."""
 def tests(session: nox.Session) -> None:
     """Every lane and the suite's self-test, in parallel; the slowest tests are listed.
 
+    The browser extra drives the report page's lane in Debian's headless Chromium
+    (``apt-get install chromium chromium-driver``; .ci/run installs them).
+
     ``--dist worksteal`` lets an idle worker take queued tests from a busy one, so a few
     long tests do not leave the other cores idle at the end of the run.
     """
-    _install(session)
+    _install(session, "test,browser")
     session.run(
         "pytest",
         "-n",
@@ -105,7 +108,7 @@ def tests(session: nox.Session) -> None:
 @nox.session
 def lanes(session: nox.Session) -> None:
     """One curated lane by name (``nox -s lanes -- runtime``), or all of them."""
-    _install(session)
+    _install(session, "test,browser")
     names = session.posargs or [""]
     lanes = (f"lanes/{name}" for name in names)
     session.run("pytest", "-n", "auto", "--dist", "worksteal", *lanes, env=PYTEST_ENV)

@@ -2,11 +2,13 @@
 
 Loads the comparison's page from a file:// URL, filters the matrix by text, by outcome
 and by family, opens a counterexample from its failing cell, and takes a screenshot.
-Skips, saying why, only where no browser is installed; CI installs one (.ci/run).
+Skips, saying why, only where no browser is installed, and never under CI (``CI`` set):
+there .ci/run installs one and a missing browser fails the lane.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +16,20 @@ import pytest
 
 from lanes._support.browser import headless, missing
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=f"no headless browser: {missing()}")
+REQUIRED = bool(os.environ.get("CI"))
+"""In CI a missing browser fails the lane instead of skipping it: .ci/run installs one."""
+
+pytestmark = pytest.mark.skipif(
+    missing() is not None and not REQUIRED, reason=f"no headless browser: {missing()}"
+)
 
 BROKEN = "selftest-engines-flippedproductsign"
 
 
 @pytest.fixture(scope="module")
 def page(compared: Path) -> Any:
+    if missing() is not None:
+        pytest.fail(f"CI must run the browser lane, but: {missing()}")
     with headless() as driver:
         driver.get((compared / "page.html").as_uri())
         yield driver
