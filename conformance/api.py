@@ -124,7 +124,8 @@ class Plan:
     report_dir: Path | None = None
 
 
-def _profile(profile: str | Profile, kills: int | None) -> Profile:
+def resolve_profile(profile: str | Profile, kills: int | None = None) -> Profile:
+    """The profile named *profile* (or given), with *kills* for STATE-KILL-001 when set."""
     if isinstance(profile, str):
         if profile not in PROFILES:
             raise ConformanceError(
@@ -201,7 +202,7 @@ def plan(
     if examples is not None and examples < 1:
         raise ConformanceError("BAD_NUMBER", f"examples: {examples} must be 1 or more")
     requirements = _selection(selection).requirements()
-    chosen = _profile(profile, kills)
+    chosen = resolve_profile(profile, kills)
     checked = _expected(expected)
     try:
         scale = Scale.parse(workers, shard, budget, durations_from)
