@@ -154,6 +154,8 @@ def render_matrix(matrix: dict[str, Any]) -> str:
             f"  [{n}] {e['label']}: {e['headline']}, {counts['passed']} of {counts['claimed']} "
             f"claimed pass ({e['command']}; report {e['report_dir']}/)"
         )
+        if e["fault"]:
+            lines.append(f"      {e['fault'][:300]}")
     columns = " ".join(f"[{n}]".ljust(width) for n in range(1, 1 + len(engines)))
     lines += ["", f"{'requirement':<16} {columns}"]
     for row in matrix["requirements"]:
@@ -174,4 +176,4 @@ def render_matrix(matrix: dict[str, Any]) -> str:
         lines.append(f"  {row['id']} on {label}: {cell['outcome'].upper()}: {message}")
         lines.append(f"    {cell['replay']}")
     lines += ["", f"verdict: {HEADLINE[matrix['verdict']]} (the worst engine's)"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(line.rstrip() for line in lines) + "\n"
