@@ -123,8 +123,27 @@ def _e(value: Any) -> str:
     return escape(str(value), quote=True)
 
 
+def pretty(value: Any, level: int = 0) -> str:
+    """Indented JSON text in which a list or object of scalars stays on one line."""
+    flat = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    nested = isinstance(value, (list, dict)) and any(
+        isinstance(v, (list, dict)) for v in (value.values() if isinstance(value, dict) else value)
+    )
+    if not nested or len(flat) + 2 * level <= 80:
+        return flat
+    pad = "  " * (level + 1)
+    if isinstance(value, dict):
+        items = [
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {pretty(v, level + 1)}"
+            for k, v in sorted(value.items())
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * level + "}"
+    items = [f"{pad}{pretty(v, level + 1)}" for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + "  " * level + "]"
+
+
 def _block(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
+    text = value if isinstance(value, str) else pretty(value)
     if len(text) > LONGEST_BLOCK:
         cut = len(text) - LONGEST_BLOCK
         text = text[:LONGEST_BLOCK] + f"\n... ({cut} more characters in the file)"
