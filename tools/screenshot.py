@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from conformance.api import Engine
+from conformance.compare import labels
 from lanes._support.browser import headless, missing
 
 ENGINES = ("python -m reference serve", "node ports/node/engine.js")
@@ -59,8 +61,9 @@ def main() -> int:
     if not args.existing:
         certify(report, args.workers, more)
     page = report / "index.html"
+    directories = [str(report / label) for label in labels([Engine(e) for e in ENGINES])]
     subprocess.run(
-        [sys.executable, "-m", "conformance", "report", str(report), "--html", str(page)],
+        [sys.executable, "-m", "conformance", "report", *directories, "--html", str(page)],
         check=True,
     )
     shoot(page, Path(args.out), args.width, args.height)

@@ -156,11 +156,12 @@ def render_matrix(matrix: dict[str, Any]) -> str:
         )
         if e["fault"]:
             lines.append(f"      {e['fault'][:300]}")
+    first = max([len(row["id"]) for row in matrix["requirements"]] + [len("requirement")])
     columns = " ".join(f"[{n}]".ljust(width) for n in range(1, 1 + len(engines)))
-    lines += ["", f"{'requirement':<16} {columns}"]
+    lines += ["", f"{'requirement':<{first}} {columns}"]
     for row in matrix["requirements"]:
         marks = " ".join(CELL[row["cells"][e["label"]]["outcome"]].ljust(width) for e in engines)
-        lines.append(f"{row['id']:<16} {marks}{'' if row['agree'] else '  *'}")
+        lines.append(f"{row['id']:<{first}} {marks}{'' if row['agree'] else '  *'}")
     legend = "pass, FAIL, ERROR, xfail, XPASS; - not claimed; . not run; * engines disagree"
     lines += ["", legend]
     failures = [
