@@ -118,3 +118,19 @@ def test_library_api_refuses_bad_inputs_by_code() -> None:
     with pytest.raises(conformance.ConformanceError) as profile:
         conformance.certify(conformance.Engine(), profile="nightly")
     assert profile.value.code == "UNKNOWN_PROFILE"
+
+
+COMMAND_LINE = {"cli.py", "compare_cli.py", "campaign/cli.py", "scaled.py"}
+"""The modules that parse the command line (scaled.py only adds certify's options)."""
+
+
+def test_nothing_below_the_cli_sees_argparse() -> None:
+    root = Path(conformance.__file__).parent
+    seeing = {
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if "argparse" in path.read_text(encoding="utf-8")
+    }
+    assert seeing <= COMMAND_LINE
+    scaled = (root / "scaled.py").read_text(encoding="utf-8")
+    assert "Namespace" not in scaled
