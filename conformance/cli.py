@@ -1,4 +1,4 @@
-"""``python -m conformance``: certify, replay, diff and list.
+"""``python -m conformance``: certify, merge, campaign, replay, diff, compare, report, list.
 
 Exit status: 0 certified / replay passes / no regression; 1 not certified /
 replay fails / regression; 2 usage or input errors (one line on stderr);

@@ -63,12 +63,23 @@ def add_parsers(commands: Any, types: dict[str, Any]) -> None:
             type=types["not_blank"],
             help=help_text,
         )
-    cmp.add_argument("--timeout", type=types["positive_float"], default=10.0)
+    cmp.add_argument(
+        "--timeout", type=types["positive_float"], default=10.0, help="seconds per request (> 0)"
+    )
     cmp.add_argument("--strict", action="store_true", help="validate every message's schema")
-    cmp.add_argument("--report", metavar="DIR", default="out/compare", help="one dir per engine")
+    cmp.add_argument(
+        "--report",
+        metavar="DIR",
+        default="out/compare",
+        help="where each engine's report directory goes",
+    )
     cmp.add_argument("--profile", choices=sorted(PROFILES), default="ci")
-    cmp.add_argument("--examples", type=types["at_least_one"])
-    cmp.add_argument("--kills", type=types["at_least_one"])
+    cmp.add_argument(
+        "--examples", type=types["at_least_one"], help="examples per generated requirement (>= 1)"
+    )
+    cmp.add_argument(
+        "--kills", type=types["at_least_one"], help="SIGKILLs for STATE-KILL-001 (ci: 200, >= 1)"
+    )
     cmp.add_argument("--id", action="append", default=[], help="only this requirement id")
     cmp.add_argument("-k", dest="keyword", help="only ids or titles containing this")
     cmp.add_argument("-n", dest="workers", type=int, default=1, help="engine processes per engine")
