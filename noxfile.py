@@ -49,7 +49,8 @@ def conformance(session: nox.Session) -> None:
 @nox.session
 def ports(session: nox.Session) -> None:
     """The Node.js port: its tests, then certification over stdio, in full and with the
-    algebra capability alone (an algebra substrate is certified on algebra)."""
+    algebra capability alone (an algebra substrate is certified on algebra); the report
+    page of both (and of the reference's run, when there is one) in out/ports/index.html."""
     _install(session)
     session.run("node", "--test", "ports/node/test/", external=True)
     for name, command in (
@@ -68,6 +69,12 @@ def ports(session: nox.Session) -> None:
             f"out/ports/{name}",
             *session.posargs,
         )
+    # The reports side by side on one page, with the reference's when nox -s conformance
+    # wrote one (CI runs it first).
+    reference = ["out/conformance"] if Path("out/conformance/report.json").is_file() else []
+    directories = [*reference, "out/ports/node", "out/ports/node-algebra"]
+    html = "out/ports/index.html"
+    session.run("python", "-m", "conformance", "report", *directories, "--html", html)
 
 
 PYTEST_ENV = {"PYTHONDONTWRITEBYTECODE": ""}
