@@ -104,9 +104,18 @@ def _read(directory: Path) -> dict[str, Any]:
         raise ReportDirError(f"{directory}: cannot read report.json: {why}") from None
     except RefusedJSON as exc:
         raise ReportDirError(f"{directory}/report.json: not JSON: {exc}") from None
-    if not isinstance(report, dict) or not isinstance(report.get("summary"), dict):
-        raise ReportDirError(f"{directory}/report.json: not a conformance report")
-    return report
+    import jsonschema
+
+    from conformance.report.validation import validate
+
+    try:
+        validate("report", report)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(part) for part in exc.absolute_path) or "the top level"
+        why = f"not a conformance report ({where}: {exc.message[:200]})"
+        raise ReportDirError(f"{directory}/report.json: {why}") from None
+    checked: dict[str, Any] = report
+    return checked
 
 
 def engine_runs(directories: Sequence[str]) -> list[EngineRun]:

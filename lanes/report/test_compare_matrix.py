@@ -134,3 +134,18 @@ def test_nothing_below_the_cli_sees_argparse() -> None:
     assert seeing <= COMMAND_LINE
     scaled = (root / "scaled.py").read_text(encoding="utf-8")
     assert "Namespace" not in scaled
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"summary": {}}', "[1, 2]", "not json", '{"format": "core-conformance-report/1"}'],
+)
+def test_report_refuses_a_report_json_that_is_not_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    (tmp_path / "report.json").write_text(text, encoding="utf-8")
+    status = main(["report", str(tmp_path), "--html", str(tmp_path / "page.html")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.count("\n") == 1 and err.startswith("error: BAD_REPORT_DIR: ")
+    assert not (tmp_path / "page.html").exists()
