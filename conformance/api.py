@@ -14,6 +14,7 @@ before any work starts; its ``code`` is stable and its message names the input.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,8 +164,6 @@ def _expected(expected: ExpectedFailures | str | Path | None) -> ExpectedFailure
 def check_report_dir(path: str | Path, option: str = "report_dir") -> Path:
     """*path* as a report directory, created now; a non-directory or no access is a
     ConformanceError naming *option*."""
-    import os
-
     directory = Path(path)
     if directory.exists() and not directory.is_dir():
         raise ConformanceError("BAD_REPORT_DIR", f"{option} {path}: exists and is not a directory")
