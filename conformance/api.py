@@ -112,7 +112,8 @@ class Report:
 
 @dataclass(frozen=True)
 class Plan:
-    """A checked certify run, before any work: what ``certify`` will do."""
+    """A checked certify run, before any work: what ``certify`` will do. ``share`` is
+    the part of ``requirements`` this run covers (all, or its shard's)."""
 
     engine: EngineSpec
     share: Share
