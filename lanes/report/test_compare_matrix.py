@@ -149,3 +149,16 @@ def test_report_refuses_a_report_json_that_is_not_one(
     assert status == 2
     assert err.count("\n") == 1 and err.startswith("error: BAD_REPORT_DIR: ")
     assert not (tmp_path / "page.html").exists()
+
+
+def test_compare_checks_everything_before_the_first_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["compare", "--engine-python", "reference.serve:ProtocolHandler", "--report"]
+    status = main([*args, str(tmp_path / "runs"), "--id", "NO-SUCH-001"])
+    assert status == 2
+    assert (
+        capsys.readouterr().err
+        == "error: UNKNOWN_REQUIREMENT: unknown requirement ids: ['NO-SUCH-001']\n"
+    )
+    assert not any((tmp_path / "runs").iterdir())
