@@ -25,6 +25,7 @@ from conformance.compare import (
     counterexamples,
     engine_runs,
 )
+from conformance.parallel import default_workers
 from conformance.report.certificate import HEADLINE
 from conformance.report.html import render_html
 from conformance.report.matrix import EngineRun, render_matrix
@@ -82,7 +83,13 @@ def add_parsers(commands: Any, types: dict[str, Any]) -> None:
     )
     cmp.add_argument("--id", action="append", default=[], help="only this requirement id")
     cmp.add_argument("-k", dest="keyword", help="only ids or titles containing this")
-    cmp.add_argument("-n", dest="workers", type=int, default=1, help="engine processes per engine")
+    cmp.add_argument(
+        "-n",
+        dest="workers",
+        type=int,
+        default=default_workers(),
+        help="engine processes per engine (default: the number of cores)",
+    )
     cmp.add_argument("--format", choices=("text", "json"), default="text", help="stdout format")
     cmp.add_argument("--html", metavar="OUT", help="also render the report page to OUT")
     cmp.set_defaults(run=cmd_compare)

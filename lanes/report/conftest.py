@@ -19,7 +19,7 @@ IDS = ("ALG-TABLE-001", "PROTO-FORK-001")
 
 def compare_args(report: Path, *more: str) -> list[str]:
     """``compare`` over ENGINES and IDS with 3 examples each, writing under *report*."""
-    args = ["compare", "--report", str(report), "--examples", "3"]
+    args = ["compare", "--report", str(report), "--examples", "3", "-n", "1"]
     for factory in ENGINES:
         args += ["--engine-python", factory]
     for req_id in IDS:

@@ -60,6 +60,8 @@ def test_compare_stdout_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
             str(tmp_path),
             "--format",
             "json",
+            "-n",
+            "1",
         ]
     )
     out = capsys.readouterr()
