@@ -49,7 +49,8 @@ def conformance(session: nox.Session) -> None:
 @nox.session
 def ports(session: nox.Session) -> None:
     """The Node.js port: its tests, then certification over stdio, in full and with the
-    algebra capability alone (an algebra substrate is certified on algebra)."""
+    algebra capability alone (an algebra substrate is certified on algebra); the report
+    page of both (and of the reference's run, when there is one) in out/ports/index.html."""
     _install(session)
     session.run("node", "--test", "ports/node/test/", external=True)
     for name, command in (
@@ -68,6 +69,12 @@ def ports(session: nox.Session) -> None:
             f"out/ports/{name}",
             *session.posargs,
         )
+    # The reports side by side on one page, with the reference's when nox -s conformance
+    # wrote one (CI runs it first).
+    reference = ["out/conformance"] if Path("out/conformance/report.json").is_file() else []
+    directories = [*reference, "out/ports/node", "out/ports/node-algebra"]
+    html = "out/ports/index.html"
+    session.run("python", "-m", "conformance", "report", *directories, "--html", html)
 
 
 PYTEST_ENV = {"PYTHONDONTWRITEBYTECODE": ""}
@@ -81,10 +88,13 @@ subprocess rewrites them all again (seconds each)."""
 def tests(session: nox.Session) -> None:
     """Every lane and the suite's self-test, in parallel; the slowest tests are listed.
 
+    The browser extra drives the report page's lane in Debian's headless Chromium
+    (``apt-get install chromium chromium-driver``; .ci/run installs them).
+
     ``--dist worksteal`` lets an idle worker take queued tests from a busy one, so a few
     long tests do not leave the other cores idle at the end of the run.
     """
-    _install(session)
+    _install(session, "test,browser")
     session.run(
         "pytest",
         "-n",
@@ -105,7 +115,7 @@ def tests(session: nox.Session) -> None:
 @nox.session
 def lanes(session: nox.Session) -> None:
     """One curated lane by name (``nox -s lanes -- runtime``), or all of them."""
-    _install(session)
+    _install(session, "test,browser")
     names = session.posargs or [""]
     lanes = (f"lanes/{name}" for name in names)
     session.run("pytest", "-n", "auto", "--dist", "worksteal", *lanes, env=PYTEST_ENV)

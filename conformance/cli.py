@@ -1,4 +1,4 @@
-"""``python -m conformance``: certify, replay, diff and list.
+"""``python -m conformance``: certify, merge, campaign, replay, diff, compare, report, list.
 
 Exit status: 0 certified / replay passes / no regression; 1 not certified /
 replay fails / regression; 2 usage or input errors (one line on stderr);
@@ -9,7 +9,6 @@ replay fails / regression; 2 usage or input errors (one line on stderr);
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
@@ -17,23 +16,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import SUITE_VERSION, scaled
+from conformance import SUITE_VERSION, api, compare_cli, scaled
 from conformance.campaign import cli as campaign_cli
 from conformance.campaign.plan import CampaignError
 from conformance.canonical import RefusedJSON, read_json
-from conformance.certify import is_interactive, select, verdict_line, write_report
+from conformance.certify import is_interactive, verdict_line
 from conformance.engines import EngineClient, EngineFault, open_engine
-from conformance.merge import MergeError, merge_directories
 from conformance.report.diff import diff_reports, render_diff
-from conformance.report.expected import ExpectedFailures, ExpectedFailuresError
+from conformance.report.expected import ExpectedFailures
 from conformance.report.plain import from_plain
 from conformance.report.terminal import print_summary, render_summary
 from conformance.requirements import REGISTRY, Requirement
 
 if TYPE_CHECKING:
     from rich.progress import Progress
-from conformance.runner import PROFILES, Outcome, Profile, check_once
-from conformance.scaled import Scale, ScaleError, Share
+from conformance.runner import PROFILES, Outcome, check_once
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_PARTIAL, EXIT_ENGINE = 0, 1, 2, 3, 4
 EXIT_FOR_VERDICT = {
@@ -98,12 +95,7 @@ def _engine_args(parser: argparse.ArgumentParser) -> None:
 
 def engine_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options that name the engine and shape every exchange (recorded for replay)."""
-    return {
-        "engine": args.engine,
-        "engine_python": args.engine_python,
-        "timeout": args.timeout if args.engine is not None else None,
-        "strict": args.strict,
-    }
+    return api.engine_options(engine_spec(args))
 
 
 def _open(args: argparse.Namespace) -> EngineClient:
@@ -117,16 +109,10 @@ def _open(args: argparse.Namespace) -> EngineClient:
 
 def check_report_dir(path: str) -> Path:
     """The report directory, created now; an existing non-directory or no access is usage."""
-    directory = Path(path)
-    if directory.exists() and not directory.is_dir():
-        raise UsageError(f"--report {path}: exists and is not a directory")
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"--report {path}: cannot create it: {exc.strerror or exc}") from None
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise UsageError(f"--report {path}: not writable")
-    return directory
+        return api.check_report_dir(path, "--report")
+    except api.ConformanceError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def read_json_file(path: str, what: str) -> Any:
@@ -160,52 +146,45 @@ def _progress(
     return on_result, progress
 
 
-def _plan(
-    args: argparse.Namespace,
-) -> tuple[Path, list[Requirement], ExpectedFailures, Profile, Scale]:
+def engine_spec(args: argparse.Namespace) -> api.Engine:
+    """The engine the arguments name (``--engine``, ``--engine-python``, ``--timeout``,
+    ``--strict``)."""
+    return api.Engine(args.engine, args.engine_python, args.timeout, args.strict)
+
+
+def _plan(args: argparse.Namespace) -> api.Plan:
     """Everything certify needs that can be wrong, checked before any work starts."""
     try:
-        requirements = select(args.id, args.keyword)
-        expected = ExpectedFailures.load(args.xfail) if args.xfail else ExpectedFailures.none()
-    except KeyError as exc:
-        raise UsageError(exc.args[0]) from None
-    except ExpectedFailuresError as exc:
+        return api.plan(
+            engine_spec(args),
+            api.Selection(tuple(args.id), args.keyword),
+            args.profile,
+            examples=args.examples,
+            kills=args.kills,
+            expected=args.xfail,
+            fail_fast=args.fail_fast,
+            workers=args.workers,
+            shard=args.shard,
+            budget=args.budget,
+            durations_from=args.durations_from,
+            report_dir=args.report,
+        )
+    except api.ConformanceError as exc:
         raise UsageError(str(exc)) from None
-    if not requirements:
-        raise UsageError(f"no requirement id or title contains {args.keyword!r}")
-    try:
-        scale = Scale.from_args(args)
-    except ScaleError as exc:
-        raise UsageError(str(exc)) from None
-    directory = check_report_dir(args.report)
-    profile = PROFILES[args.profile]
-    if args.kills is not None:
-        profile = dataclasses.replace(profile, kills=args.kills)
-    return directory, requirements, expected, profile, scale
 
 
-def _run(
-    args: argparse.Namespace,
-    engine: EngineClient,
-    scale: Scale,
-    share: Share,
-    expected: ExpectedFailures,
-    profile: Profile,
-) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
+def _run(args: argparse.Namespace, run: api.Plan, engine: EngineClient) -> api.Report:
     interactive = is_interactive() and not args.quiet
-    on_result, progress = _progress(share.requirements, interactive, expected)
+    on_result, progress = _progress(list(run.share.requirements), interactive, run.expected)
     try:
         if progress is not None:
             progress.start()
-        return scale.certify(
-            args, engine, share, profile, expected, on_result, options=engine_options(args)
-        )
-    except ScaleError as exc:
+        return api.execute(run, on_result, engine)
+    except api.ConformanceError as exc:
         raise UsageError(str(exc)) from None
     finally:
         if progress is not None:
             progress.stop()
-        engine.close()
 
 
 def _show(report: dict[str, Any], report_dir: str) -> None:
@@ -219,17 +198,13 @@ def _show(report: dict[str, Any], report_dir: str) -> None:
 
 
 def cmd_certify(args: argparse.Namespace) -> int:
-    directory, requirements, expected, profile, scale = _plan(args)
-    selection, share = [r.id for r in requirements], scale.share(requirements, profile)
-    engine = _open(args)
-    report, pairs = _run(args, engine, scale, share, expected, profile)
-    report = scale.label(report, selection, share)
-    unwritten = write_report(report, pairs, directory)
-    _show(report, args.report)
-    for problem in unwritten:
+    run = _plan(args)
+    report = _run(args, run, _open(args))
+    _show(dict(report.data), args.report)
+    for problem in report.problems:
         sys.stderr.write(f"warning: {problem}\n")
     print(f"report written to {args.report}/ (report.json, certificate.md, junit.xml, badge.json)")
-    return EXIT_FOR_VERDICT[report["summary"]["verdict"]]
+    return report.exit_status
 
 
 def _read_case(path: str) -> tuple[Requirement, Any, Any]:
@@ -242,12 +217,12 @@ def _read_case(path: str) -> tuple[Requirement, Any, Any]:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     try:
-        report = merge_directories([Path(d) for d in args.shards], Path(args.report))
-    except MergeError as exc:
+        report = api.merge(args.shards, args.report)
+    except api.ConformanceError as exc:
         raise UsageError(str(exc)) from None
-    _show(report, args.report)
+    _show(dict(report.data), args.report)
     print(f"merged {len(args.shards)} shards into {args.report}/")
-    return EXIT_FOR_VERDICT[report["summary"]["verdict"]]
+    return report.exit_status
 
 
 def cmd_campaign(args: argparse.Namespace) -> int:
@@ -334,6 +309,10 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("b")
     diff.add_argument("--all", action="store_true", help="also list unchanged requirements")
     diff.set_defaults(run=cmd_diff)
+    compare_cli.add_parsers(
+        commands,
+        {"not_blank": not_blank, "positive_float": positive_float, "at_least_one": at_least_one},
+    )
     listing = commands.add_parser("list", help="list every requirement")
     listing.set_defaults(run=cmd_list)
     return parser
@@ -347,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except UsageError as exc:
         sys.stderr.write(f"error: {exc}\n")
+        return EXIT_USAGE
+    except api.ConformanceError as exc:
+        sys.stderr.write(f"error: {exc.code}: {exc}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -7,7 +7,6 @@ into one test item named by its stable id. Without an engine option the suite ru
 
 from __future__ import annotations
 
-import dataclasses
 import shlex
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from conformance.engines import EngineClient, EngineFault, EngineRefused, open_engine
+from conformance.api import Engine, resolve_profile
+from conformance.engines import EngineClient, EngineFault, EngineRefused
 from conformance.report.expected import ExpectedFailures
 from conformance.requirements import SuiteContext
 from conformance.runner import PROFILES
@@ -39,14 +39,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def _open_from(config: pytest.Config) -> EngineClient:
+def engine_of(config: pytest.Config) -> Engine:
+    """The engine the options name, as the library API's :data:`conformance.api.Engine`."""
     option = config.getoption
-    return open_engine(
+    return Engine(
         option("--engine"),
         option("--engine-python"),
-        timeout=option("--engine-timeout"),
-        strict=option("--engine-strict"),
+        option("--engine-timeout"),
+        option("--engine-strict"),
     )
+
+
+def _open_from(config: pytest.Config) -> EngineClient:
+    return engine_of(config).open()
 
 
 def check_engine_options(config: pytest.Config) -> None:
@@ -108,9 +113,7 @@ def conformance_expected(request: pytest.FixtureRequest) -> ExpectedFailures:
 @pytest.fixture(scope="session")
 def conformance_options(request: pytest.FixtureRequest) -> dict[str, Any]:
     option = request.config.getoption
-    profile = PROFILES[option("--conformance-profile")]
-    if option("--conformance-kills") is not None:
-        profile = dataclasses.replace(profile, kills=option("--conformance-kills"))
+    profile = resolve_profile(option("--conformance-profile"), option("--conformance-kills"))
     return {
         "profile": profile,
         "examples": option("--conformance-examples"),

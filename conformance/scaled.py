@@ -1,6 +1,6 @@
 """certify's scaling options: ``-n``, ``--shard``, ``--durations-from`` and ``--budget``.
 
-``Scale.from_args`` reads them (ScaleError for bad values), ``Scale.share`` picks the
+``Scale.parse`` reads them (ScaleError for bad values), ``Scale.share`` picks the
 requirements of this run, ``Scale.certify`` runs them on one engine, on N engine
 processes or within a budget, and ``Scale.label`` marks a shard's report.
 """
@@ -74,17 +74,25 @@ class Scale:
     durations: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> Scale:
-        if args.workers < 1:
-            raise ScaleError(f"-n: {args.workers} is not a positive number of engine processes")
-        if args.shard and args.budget:
+    def parse(
+        cls,
+        workers: int = 1,
+        shard: str | None = None,
+        budget: str | None = None,
+        durations_from: str | None = None,
+    ) -> Scale:
+        """The scale of a run from the options' texts (``-n``, ``--shard K/N``,
+        ``--budget TIME``, ``--durations-from REPORT``); ScaleError names a bad one."""
+        if workers < 1:
+            raise ScaleError(f"-n: {workers} is not a positive number of engine processes")
+        if shard and budget:
             raise ScaleError("--budget cannot be combined with --shard: shards must run alike")
         try:
             return cls(
-                workers=args.workers,
-                shard=Shard.parse(args.shard) if args.shard else None,
-                budget_s=parse_budget(args.budget) if args.budget else None,
-                durations=load_durations(args.durations_from) if args.durations_from else {},
+                workers=workers,
+                shard=Shard.parse(shard) if shard else None,
+                budget_s=parse_budget(budget) if budget else None,
+                durations=load_durations(durations_from) if durations_from else {},
             )
         except (ShardError, BudgetError) as exc:
             raise ScaleError(str(exc)) from None
@@ -102,16 +110,19 @@ class Scale:
 
     def certify(
         self,
-        args: argparse.Namespace,
+        spec: EngineSpec,
         engine: EngineClient,
         share: Share,
         profile: Profile,
         expected: ExpectedFailures,
         on_result: Callable[[Requirement, Outcome], None],
         *,
+        max_examples: int | None = None,
+        fail_fast: bool = False,
         options: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
-        """Certify on one engine, on ``-n`` engine processes, or within ``--budget``.
+        """Certify on *engine* (opened from *spec*), on ``-n`` engine processes opened
+        from *spec*, or within ``--budget``.
 
         *options* are the engine options recorded in the report (for replay).
         """
@@ -131,14 +142,13 @@ class Scale:
                 raise ScaleError(str(exc)) from None
         options = {
             "expected": expected,
-            "max_examples": args.examples,
+            "max_examples": max_examples,
             "on_result": on_result,
-            "fail_fast": args.fail_fast,
-            "plan": share.plan(profile, args.examples),
+            "fail_fast": fail_fast,
+            "plan": share.plan(profile, max_examples),
             "options": options,
         }
         if min(self.workers, len(requirements)) > 1:
-            spec = EngineSpec(args.engine, args.engine_python, args.timeout, args.strict)
             return certify_parallel(
                 engine,
                 spec,

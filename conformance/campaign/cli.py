@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from conformance.api import ConformanceError, Selection
 from conformance.campaign.plan import CampaignError, CampaignSpec, engine_label, tasks
 from conformance.campaign.run import IN_FLIGHT, Listener, run_campaign
-from conformance.certify import is_interactive, select
+from conformance.certify import is_interactive
 from conformance.engines import default_command
 
 if TYPE_CHECKING:
@@ -64,9 +65,9 @@ def spec_from_args(args: argparse.Namespace) -> CampaignSpec:
     """The campaign the arguments describe (CampaignError when they do not make one)."""
     engines = [{"command": c} for c in args.engine] + [{"python": p} for p in args.engine_python]
     try:
-        ids = tuple(r.id for r in select(args.id, args.keyword))
-    except KeyError as exc:
-        raise CampaignError(str(exc.args[0])) from None
+        ids = tuple(r.id for r in Selection(tuple(args.id), args.keyword).requirements())
+    except ConformanceError as exc:
+        raise CampaignError(str(exc)) from None
     return CampaignSpec(
         engines=tuple(engines or [{"command": default_command()}]),
         requirements=ids,

@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 
-SCHEMAS = ("report", "counterexample")
+SCHEMAS = ("report", "counterexample", "compare")
 
 
 @cache
