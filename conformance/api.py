@@ -29,6 +29,7 @@ from conformance.parallel import EngineSpec
 from conformance.report.expected import ExpectedFailures, ExpectedFailuresError
 from conformance.runner import PROFILES, Outcome, Profile
 from conformance.scaled import Scale, ScaleError, Share
+from conformance.stopping import Interrupted
 
 Engine = EngineSpec
 """An engine to certify: ``Engine(command="CMD")`` (a program speaking core-engine/1),
@@ -245,10 +246,15 @@ def execute(
     run: Plan,
     on_result: OnResult = lambda req, outcome: None,
     engine: EngineClient | None = None,
+    *,
+    started: float | None = None,
 ) -> Report:
     """Run a checked *run* and write its report files (when it has a report directory).
 
-    *engine* is the opened engine (opened from the plan when None) and is closed here.
+    *engine* is the opened engine (opened from the plan when None) and is closed here
+    (killed at once when a stop signal, :class:`conformance.stopping.Interrupted`, ends
+    the run). A budget counts from *started* (a moment on the monotonic clock; default
+    when the run starts).
     """
     client = engine if engine is not None else open_planned(run)
     try:
@@ -262,9 +268,13 @@ def execute(
             max_examples=run.max_examples,
             fail_fast=run.fail_fast,
             options=engine_options(run.engine),
+            started=started,
         )
     except ScaleError as exc:
         raise ConformanceError("BAD_SCALE", str(exc)) from None
+    except Interrupted:
+        client.abort()
+        raise
     finally:
         client.close()
     report = run.scale.label(report, [r.id for r in run.requirements], run.share)

@@ -1,30 +1,35 @@
-"""Budgeted certification: calibrate the engine, then plan examples per requirement to fit.
+"""Budgeted certification: every requirement checked within a wall-clock budget.
 
-Calibration runs every requirement once with one example (its first, simplest
-sample: a fixed check, or Hypothesis's minimal example) and times it. The plan then
-shares the budget out fairly in time: requirements cheapest per example first, each
-taking at most its fair share of what is left and at most what the profile asks.
-A requirement planned at one example keeps its calibration outcome; the others run
-again with their planned count. The report says what each requirement got, and the
-run is PARTIAL where one got fewer examples than the profile asks.
+``--budget T`` is a promise about the clock: the run ends within T plus the one case or
+example that is running when it ends (and the engine's start-up). There is no
+calibration pass that runs whole plans. The first pass gives every requirement one
+look (its most valuable coverage cases, :mod:`conformance.case_value`, then its first
+generated example) within a fair share of half the budget, cheapest requirements
+first; a requirement whose look failed, or that ran everything it asks for, is done.
+The second pass resumes the others (their remaining coverage cases, then the examples
+the profile asks) cheapest per example first, each within a fair share of the time
+left. Whatever the deadline stopped is cut: the report's ``scope.left_out`` names every
+requirement not run or cut short with what it ran, and the run is at best PARTIAL.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.certify import engine_unavailable, greet, scoped_report
+from conformance.certify import describe_scope, engine_unavailable, greet
 from conformance.engines import EngineClient, EngineFault
 from conformance.merge import with_digest
 from conformance.report.expected import ExpectedFailures
+from conformance.report.model import build_report
 from conformance.requirements import Requirement, SuiteContext
-from conformance.runner import Outcome, Profile, run_requirement
+from conformance.runner import Limits, Outcome, Profile, run_requirement
+from conformance.stopping import Deadline
 
 _BUDGET = re.compile(r"([0-9]+(?:\.[0-9]+)?)([smh]?)")
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600}
@@ -59,75 +64,150 @@ def profile_for(req: Requirement, profile: Profile, examples: int) -> tuple[Prof
     return profile, examples
 
 
-@dataclass(frozen=True)
-class Probe:
-    """One requirement's calibration: its outcome on one example, and what that cost."""
-
-    outcome: Outcome
-    seconds: float
-    ops: int
-
-
-def calibrate(
-    engine: EngineClient, requirements: list[Requirement], ctx: SuiteContext, profile: Profile
-) -> dict[str, Probe]:
-    """Run each requirement with one example; return id -> Probe."""
-    probes = {}
-    for req in requirements:
-        req_profile, limit = profile_for(req, profile, 1)
-        started = time.perf_counter()
-        outcome = run_requirement(req, engine, ctx, req_profile, limit)
-        seconds = time.perf_counter() - started
-        probes[req.id] = Probe(outcome, seconds, len(engine.transcript.exchanges))
-    return probes
+FIRST_PASS_SHARE = 0.5
+"""The part of the budget the first pass (one look at every requirement) is shared out
+of; the second pass shares whatever is left of the whole budget."""
+GRACE = 2.0
+"""A run stops mid-case once it has taken this many times its share."""
 
 
 @dataclass
-class Planner:
-    """Fair shares of the time left, corrected by how far runs overshoot calibration.
+class Look:
+    """What one requirement's runs gave so far."""
 
-    Later examples of a requirement are larger than its first, simplest one, so each
-    finished run updates ``inflation``: seconds spent over seconds calibration predicted.
-    """
-
-    remaining_s: float
-    spent_s: float = 0.0
-    predicted_s: float = 0.0
+    outcome: Outcome
+    seconds: float
+    cases: int
+    """Coverage cases run, in value order (a second run resumes after them)."""
 
     @property
-    def inflation(self) -> float:
-        return max(1.0, self.spent_s / self.predicted_s) if self.predicted_s else 1.0
-
-    def examples(self, left: int, seconds_per_example: float, wanted: int) -> int:
-        """Examples for the next of *left* requirements: 1 (keep calibration) or 2..wanted."""
-        share = self.remaining_s / left
-        cost = max(seconds_per_example * self.inflation, 1e-6)
-        count = min(wanted, math.floor(share / cost))
-        return count if count >= 2 else 1
-
-    def record(self, seconds: float, seconds_per_example: float, count: int) -> None:
-        self.remaining_s -= seconds
-        self.spent_s += seconds
-        self.predicted_s += seconds_per_example * count
+    def seconds_per_body(self) -> float:
+        return self.seconds / max(1, self.outcome.examples)
 
 
-def run_order(seconds_per_example: dict[str, float]) -> list[str]:
-    """Cheapest per example first, ties by id."""
-    return sorted(seconds_per_example, key=lambda i: (seconds_per_example[i], i))
+def first_order(requirements: list[Requirement], profile: Profile) -> list[Requirement]:
+    """The first pass's order: requirements expected to be cheap first (a unit-scaled one,
+    such as the kill soak, or one stating a long ``expected_ms``, last), then by id."""
+
+    def cost(req: Requirement) -> int:
+        if req.scale is not None:
+            return req.scale.examples_for(profile) * 250
+        return req.expected_ms or 0
+
+    return sorted(requirements, key=lambda req: (cost(req), req.id))
 
 
-def plan_examples(
-    budget_s: float, seconds_per_example: dict[str, float], wanted: dict[str, int]
-) -> dict[str, int]:
-    """The examples each requirement gets if every run costs what calibration predicts."""
-    planner, plan = Planner(budget_s), {}
-    order = run_order(seconds_per_example)
-    for position, req_id in enumerate(order):
-        count = planner.examples(len(order) - position, seconds_per_example[req_id], wanted[req_id])
-        if count > 1:
-            planner.record(count * seconds_per_example[req_id], seconds_per_example[req_id], count)
-        plan[req_id] = count
-    return plan
+def settled(req: Requirement, outcome: Outcome, profile: Profile) -> bool:
+    """Whether a first look is the requirement's final outcome: a failure, error or
+    not-claimed needs nothing more, nor a pass that ran all it asks for."""
+    if outcome.verdict != "pass":
+        return True
+    return not outcome.cut and (req.strategy is None or asked(req, profile) <= 1)
+
+
+def merged(first: Look, second: Outcome) -> Outcome:
+    """The second run's outcome counted with the first run's coverage cases (its one
+    generated example runs again in the second run, so it is not added)."""
+    return dataclasses.replace(
+        second,
+        examples=first.cases + second.examples,
+        duration_ms=first.outcome.duration_ms + second.duration_ms,
+        cases_run=first.cases + second.cases_run,
+    )
+
+
+@dataclass
+class BudgetRun:
+    """One budgeted run on one engine: two passes against one deadline."""
+
+    engine: EngineClient
+    ctx: SuiteContext
+    profile: Profile
+    budget_s: float
+    on_result: Callable[[Requirement, Outcome], None]
+    looks: dict[str, Look] = dataclasses.field(default_factory=dict)
+    streamed: set[str] = dataclasses.field(default_factory=set)
+    first_pass_s: float = 0.0
+    started: float = dataclasses.field(default_factory=time.monotonic)
+
+    def run(self, requirements: list[Requirement]) -> None:
+        """Both passes; every outcome is streamed once, when final (and on the way out
+        when interrupted)."""
+        started = self.started
+        deadline = Deadline(started + self.budget_s)
+        try:
+            deeper = self.first_pass(
+                requirements, deadline, Deadline(started + self.budget_s * FIRST_PASS_SHARE)
+            )
+            self.first_pass_s = time.monotonic() - started
+            self.second_pass(deeper, deadline)
+        finally:
+            for req in requirements:
+                if req.id in self.looks and req.id not in self.streamed:
+                    self.stream(req)
+
+    def stream(self, req: Requirement) -> None:
+        self.streamed.add(req.id)
+        self.on_result(req, self.looks[req.id].outcome)
+
+    def first_pass(
+        self, requirements: list[Requirement], deadline: Deadline, first_end: Deadline
+    ) -> list[Requirement]:
+        """One look at each requirement (its most valuable coverage cases and its first
+        example) within a fair share of the first pass; returns those that want more.
+
+        A look may overrun its share by one share at most: then it stops mid-case (and
+        is resumed in the second pass). A family whose look overran is slow on this
+        engine: its other requirements move to the end of the pass, so the cheap
+        families are all looked at first."""
+        queue, deeper, slow = deque(first_order(requirements, self.profile)), [], set()
+        while queue:
+            req = queue.popleft()
+            if deadline.passed():
+                queue.appendleft(req)
+                break
+            share = first_end.left() / (len(queue) + 1)
+            hard = Deadline.after(GRACE * share).sooner(deadline)
+            limits = Limits(Deadline.after(share).sooner(deadline), hard=hard)
+            started = time.monotonic()
+            outcome = run_requirement(
+                req, self.engine, self.ctx, *profile_for(req, self.profile, 1), limits
+            )
+            seconds = time.monotonic() - started
+            self.looks[req.id] = Look(outcome, seconds, outcome.cases_run)
+            if settled(req, outcome, self.profile):
+                self.stream(req)
+            else:
+                deeper.append(req)
+            if seconds > share and req.family not in slow:
+                slow.add(req.family)
+                same = [r for r in queue if r.family == req.family]
+                queue = deque([r for r in queue if r.family != req.family] + same)
+        return deeper
+
+    def second_pass(self, deeper: list[Requirement], deadline: Deadline) -> None:
+        """The rest of each unsettled requirement (its remaining coverage cases, then the
+        examples the profile asks), cheapest per example first, each within a fair share
+        of the time left (stopping mid-case at twice it); what the deadline leaves unrun
+        is marked cut."""
+        order = sorted(deeper, key=lambda req: (self.looks[req.id].seconds_per_body, req.id))
+        for position, req in enumerate(order):
+            look = self.looks[req.id]
+            if deadline.passed():
+                look.outcome = dataclasses.replace(look.outcome, cut=True)
+                self.stream(req)
+                continue
+            share = deadline.left() / (len(order) - position)
+            hard = Deadline.after(GRACE * share).sooner(deadline)
+            limits = Limits(
+                Deadline.after(share).sooner(deadline), cover_skip=look.cases, hard=hard
+            )
+            started = time.monotonic()
+            second = run_requirement(req, self.engine, self.ctx, self.profile, None, limits)
+            look.outcome = merged(look, second)
+            look.seconds += time.monotonic() - started
+            look.cases = look.outcome.cases_run
+            self.stream(req)
 
 
 def certify_within(
@@ -139,8 +219,12 @@ def certify_within(
     expected: ExpectedFailures,
     on_result: Callable[[Requirement, Outcome], None] = lambda req, outcome: None,
     options: dict[str, Any] | None = None,
+    started: float | None = None,
 ) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
-    """Certify *requirements* in about *budget_s* seconds after a calibration pass."""
+    """Certify *requirements* within *budget_s* seconds of wall-clock time from *started*
+    (a moment on the monotonic clock; default now), plus at most the one request
+    running when it ends."""
+    started = time.monotonic() if started is None else started
     try:
         hello, ctx = greet(engine)
     except EngineFault as fault:
@@ -148,102 +232,96 @@ def certify_within(
             engine, fault, requirements, profile=profile, expected=expected, options=options
         )
         return report, []
-    started = time.perf_counter()
-    probes = calibrate(engine, requirements, ctx, profile)
-    calibration_s = time.perf_counter() - started
-    outcomes = {req_id: probe.outcome for req_id, probe in probes.items()}
-    planned = _run_planned(engine, ctx, requirements, profile, budget_s, probes, outcomes)
-    pairs = [(req, outcomes[req.id]) for req in requirements]
-    for req, outcome in pairs:
-        on_result(req, outcome)
-    report = scoped_report(
-        engine, hello, requirements, pairs, profile=profile, expected=expected, options=options
-    )
-    return (
-        annotate(report, requirements, profile, budget_s, probes, planned, calibration_s, ctx),
+    started_ops = getattr(engine, "_next_id", 0)
+    run = BudgetRun(engine, ctx, profile, budget_s, on_result, started=started)
+    run.run(requirements)
+    spent_s = time.monotonic() - started
+    pairs = [(req, run.looks[req.id].outcome) for req in requirements if req.id in run.looks]
+    rows = budget_rows(requirements, run.looks, profile, ctx)
+    scope = budget_scope(requirements, rows, [req.id for req, _ in pairs])
+    report = build_report(
         pairs,
+        hello=hello,
+        engine=engine.description,
+        profile=profile,
+        expected=expected,
+        scope=scope,
+        options=options,
     )
-
-
-def _run_planned(
-    engine: EngineClient,
-    ctx: SuiteContext,
-    requirements: list[Requirement],
-    profile: Profile,
-    budget_s: float,
-    probes: dict[str, Probe],
-    outcomes: dict[str, Outcome],
-) -> dict[str, int]:
-    """Rerun requirements whose share of the budget pays for 2+ examples; id -> planned."""
-    by_id = {r.id: r for r in requirements}
-    wanted = {
-        r.id: asked(r, profile)
-        for r in requirements
-        if r.generated and probes[r.id].outcome.verdict == "pass"
+    ops = getattr(engine, "_next_id", 0) - started_ops
+    budget = {
+        "seconds": budget_s,
+        "spent_ms": int(spent_s * 1000),
+        "first_pass_ms": int(run.first_pass_s * 1000),
+        "cost_per_op_ms": round(1000 * spent_s / ops, 3) if ops > 0 else None,
+        "requirements": rows,
+        "cut": [row["id"] for row in rows if row["cut"] and row["ran"]],
+        "not_run": [row["id"] for row in rows if not row["ran"]],
     }
-    cost = {i: probes[i].seconds for i in wanted}
-    planner, planned = Planner(budget_s), {}
-    order = run_order(cost)
-    for position, req_id in enumerate(order):
-        planned[req_id] = planner.examples(len(order) - position, cost[req_id], wanted[req_id])
-        if planned[req_id] == 1:
-            continue
-        started = time.perf_counter()
-        req = by_id[req_id]
-        outcomes[req_id] = run_requirement(
-            req, engine, ctx, *profile_for(req, profile, planned[req_id])
-        )
-        planner.record(time.perf_counter() - started, cost[req_id], planned[req_id])
-    return planned
+    return with_digest({**report, "budget": budget}), pairs
 
 
-def coverage_cases(req: Requirement, ctx: SuiteContext) -> int:
-    """How many coverage-plan cases *req* runs before its planned examples (always all)."""
+def coverage_total(req: Requirement, ctx: SuiteContext) -> int:
+    """How many cases *req*'s coverage plan holds."""
     return len(req.cover(ctx).cases) if req.cover is not None else 0
 
 
-def annotate(
-    report: dict[str, Any],
+def budget_rows(
     requirements: list[Requirement],
+    looks: dict[str, Look],
     profile: Profile,
-    budget_s: float,
-    probes: dict[str, Probe],
-    planned: dict[str, int],
-    calibration_s: float,
     ctx: SuiteContext,
+) -> list[dict[str, Any]]:
+    """Per requirement: examples asked and got, coverage cases run of the plan's, whether
+    it ran and whether the budget cut it."""
+    rows = []
+    for req in requirements:
+        look = looks.get(req.id)
+        rows.append(
+            {
+                "id": req.id,
+                "ran": look is not None,
+                "asked": asked(req, profile),
+                "examples": look.outcome.examples if look else 0,
+                "coverage_cases": look.cases if look else 0,
+                "coverage_total": coverage_total(req, ctx),
+                "cut": look is None or look.outcome.cut,
+                "ms": int(look.seconds * 1000) if look else 0,
+            }
+        )
+    return rows
+
+
+def budget_scope(
+    requirements: list[Requirement], rows: list[dict[str, Any]], run: list[str]
 ) -> dict[str, Any]:
-    """*report* with its ``budget`` block; PARTIAL (not certified) where the plan gave a
-    passing requirement fewer examples than the profile asks (a strategy that runs out
-    of distinct examples sooner does so in a full run too). A requirement's coverage
-    cases always run, before its planned examples, and are counted apart."""
-    examples = {r["id"]: r["examples"] for r in report["results"]}
-    verdicts = {r["id"]: r["verdict"] for r in report["results"]}
-    rows = [
-        {
-            "id": req.id,
-            "asked": asked(req, profile),
-            "planned": planned.get(req.id, 1),
-            "coverage_cases": coverage_cases(req, ctx),
-            "examples": examples[req.id],
-            "calibration_ms": int(probes[req.id].seconds * 1000),
-        }
-        for req in requirements
-    ]
-    partial = [
-        row["id"] for row in rows if verdicts[row["id"]] == "pass" and row["planned"] < row["asked"]
-    ]
-    ops = sum(p.ops for p in probes.values())
-    seconds = sum(p.seconds for p in probes.values())
-    summary = dict(report["summary"])
-    summary["partial"] = bool(partial)
-    if partial and summary.get("verdict") == "certified":
-        summary["verdict"] = "partial"
-    summary["certified"] = summary["certified"] and not partial
-    budget = {
-        "seconds": budget_s,
-        "calibration_ms": int(calibration_s * 1000),
-        "cost_per_op_ms": round(1000 * seconds / ops, 3) if ops else None,
-        "requirements": rows,
-        "partial": partial,
+    """The run's scope: what the selection left out, then every requirement the budget
+    left unrun or cut short (with what it ran), under ``left_out``; ``ended`` is
+    ``budget`` when the budget cut anything."""
+    scope = describe_scope(len(requirements), 0, [], run)
+    not_run = [row["id"] for row in rows if not row["ran"]]
+    cut = [row for row in rows if row["ran"] and row["cut"]]
+    left_out = list(scope["left_out"])
+    if not_run:
+        left_out.append(
+            f"the budget ended before {len(not_run)} requirements ran: {', '.join(not_run)}"
+        )
+    if cut:
+        said = ", ".join(f"{row['id']} ({_cut_figures(row)})" for row in cut)
+        left_out.append(f"the budget cut {len(cut)} requirements short: {said}")
+    return {
+        **scope,
+        "complete": not left_out,
+        "left_out": left_out,
+        "thin": [row["id"] for row in cut],
+        "ended": "budget" if not_run or cut else "finished",
     }
-    return with_digest({**report, "summary": summary, "budget": budget})
+
+
+def _cut_figures(row: dict[str, Any]) -> str:
+    parts = []
+    if row["coverage_total"]:
+        parts.append(f"coverage cases {row['coverage_cases']} of {row['coverage_total']}")
+    generated = row["examples"] - row["coverage_cases"]
+    parts.append(f"examples {max(0, generated)} of {row['asked']}")
+    return ", ".join(parts)

@@ -50,26 +50,46 @@ def scope_of(
     profile: Profile,
     max_examples: int | None,
     plan: Mapping[str, tuple[Profile, int | None]] | None = None,
+    ended: str | None = None,
 ) -> dict[str, Any]:
     """Whether the run covered every requirement at the ci floor, and what it left out.
 
     *requirements* were selected, *run* are the ids that actually ran (a fail-fast
-    stop runs fewer); *plan* gives some ids their own (profile, max_examples).
+    stop, an interruption or a run still going runs fewer: *ended* says which);
+    *plan* gives some ids their own (profile, max_examples).
     """
     settings = {req.id: (plan or {}).get(req.id, (profile, max_examples)) for req in requirements}
     selected = {req.id for req in requirements}
     thin = sorted(req.id for req in requirements if _below_floor(req, *settings[req.id]))
-    return describe_scope(len(selected), len(selected) - len(set(run)), thin, run)
+    return describe_scope(len(selected), len(selected) - len(set(run)), thin, run, ended)
 
 
-def describe_scope(selected: int, stopped: int, thin: list[str], run: list[str]) -> dict[str, Any]:
+ENDINGS = ("finished", "fail-fast", "budget", "interrupted", "running")
+"""How a run ended (``scope.ended``): it ran its selection, stopped at the first failure,
+was cut by its budget, was stopped by a signal, or is still running (a report written
+while it runs)."""
+
+_STOPPED = {
+    "fail-fast": "stopped at the first failure: {} selected requirements not run",
+    "interrupted": "interrupted: {} selected requirements not run",
+    "running": "the run was still going: {} selected requirements not run yet",
+}
+
+
+def describe_scope(
+    selected: int, stopped: int, thin: list[str], run: list[str], ended: str | None = None
+) -> dict[str, Any]:
     """The ``scope`` block of a report from its facts: how many requirements were selected,
-    how many a fail-fast stop left unrun, which ran below the ci floor, which ran."""
+    how many a stop left unrun (*ended* says which stop: a fail-fast one by default),
+    which ran below the ci floor, which ran."""
+    ended = ended or ("fail-fast" if stopped else "finished")
     left_out = []
     if selected < len(REGISTRY):
         left_out.append(f"only {selected} of {len(REGISTRY)} requirements were selected")
+    if ended == "interrupted" and not stopped:
+        left_out.append("interrupted by a signal before the run ended")
     if stopped:
-        left_out.append(f"stopped at the first failure: {stopped} selected requirements not run")
+        left_out.append(_STOPPED.get(ended, _STOPPED["fail-fast"]).format(stopped))
     if thin:
         left_out.append(
             f"{len(thin)} requirements ran fewer examples than the ci profile: {', '.join(thin)}"
@@ -80,6 +100,7 @@ def describe_scope(selected: int, stopped: int, thin: list[str], run: list[str])
         "not_run": sorted(set(REGISTRY) - set(run)),
         "stopped": stopped,
         "thin": thin,
+        "ended": ended,
     }
 
 
@@ -217,9 +238,11 @@ def scoped_report(
     options: dict[str, Any] | None = None,
     max_examples: int | None = None,
     plan: Mapping[str, tuple[Profile, int | None]] | None = None,
+    ended: str | None = None,
 ) -> dict[str, Any]:
-    """The report of a run that ran *pairs* of the selected *requirements*, with its scope."""
-    scope = scope_of(requirements, [req.id for req, _ in pairs], profile, max_examples, plan)
+    """The report of a run that ran *pairs* of the selected *requirements*, with its scope
+    (*ended*: how the run ended, when not by running its selection or a fail-fast stop)."""
+    scope = scope_of(requirements, [req.id for req, _ in pairs], profile, max_examples, plan, ended)
     return build_report(
         pairs,
         hello=hello,
@@ -245,14 +268,19 @@ def counterexample_body(report: dict[str, Any], case: dict[str, Any]) -> dict[st
 
 
 def write_counterexamples(
-    report: dict[str, Any], pairs: list[tuple[Requirement, Outcome]], directory: Path
+    report: dict[str, Any],
+    pairs: list[tuple[Requirement, Outcome]],
+    directory: Path,
+    *,
+    clear: bool = True,
 ) -> list[str]:
     """Write one file per counterexample; return one line per file that could not be written.
 
-    A failure writing one file never stops the others.
+    A failure writing one file never stops the others. With *clear*, files of an
+    earlier run are removed first.
     """
     examples, problems = directory / "counterexamples", []
-    for stale in examples.glob("*.json") if examples.is_dir() else ():
+    for stale in examples.glob("*.json") if clear and examples.is_dir() else ():
         if stale.is_file():
             stale.unlink()
     for req, outcome in pairs:
@@ -289,13 +317,15 @@ def pretty(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, text: str, *, durable: bool = True) -> None:
+    """Replace *path* by *text* atomically (a rename); *durable* also syncs it to disk."""
     temporary = path.with_name(f".{path.name}.tmp")
     try:
         with open(temporary, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)

@@ -9,9 +9,11 @@ replay fails / regression; 2 usage or input errors (one line on stderr);
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -22,6 +24,8 @@ from conformance.campaign.plan import CampaignError
 from conformance.canonical import RefusedJSON, read_json
 from conformance.certify import is_interactive, verdict_line
 from conformance.engines import EngineClient, EngineFault, open_engine
+from conformance.live import LiveReport
+from conformance.output import Heartbeat, Output, heartbeat_seconds
 from conformance.report.diff import diff_reports, render_diff
 from conformance.report.expected import ExpectedFailures
 from conformance.report.plain import from_plain
@@ -31,6 +35,7 @@ from conformance.requirements import REGISTRY, Requirement
 if TYPE_CHECKING:
     from rich.progress import Progress
 from conformance.runner import PROFILES, Outcome, check_once
+from conformance.stopping import Interrupted, stop_on_signals
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_PARTIAL, EXIT_ENGINE = 0, 1, 2, 3, 4
 EXIT_FOR_VERDICT = {
@@ -126,21 +131,19 @@ def read_json_file(path: str, what: str) -> Any:
 
 
 def _progress(
-    requirements: list[Requirement], interactive: bool, expected: ExpectedFailures
+    requirements: list[Requirement], interactive: bool, expected: ExpectedFailures, out: Output
 ) -> tuple[Callable[[Requirement, Outcome], None], Progress | None]:
     """A callback printing one line per requirement (rich progress on a terminal)."""
     if not interactive:
-        return (
-            lambda req, outcome: print(verdict_line(req, outcome, expected), flush=True),
-            None,
-        )
+        return lambda req, outcome: out.line(verdict_line(req, outcome, expected)), None
     from rich.progress import Progress
 
     progress = Progress(transient=True)
     task = progress.add_task("certifying", total=len(requirements))
 
     def on_result(req: Requirement, outcome: Outcome) -> None:
-        progress.console.print(verdict_line(req, outcome, expected), markup=False, highlight=False)
+        line = verdict_line(req, outcome, expected)
+        out.guarded(lambda: progress.console.print(line, markup=False, highlight=False))
         progress.advance(task)
 
     return on_result, progress
@@ -173,38 +176,100 @@ def _plan(args: argparse.Namespace) -> api.Plan:
         raise UsageError(str(exc)) from None
 
 
-def _run(args: argparse.Namespace, run: api.Plan, engine: EngineClient) -> api.Report:
+def _live(run: api.Plan, engine: EngineClient, directory: Path) -> LiveReport:
+    """The report of *run* as it goes, written to *directory*."""
+    return LiveReport(
+        directory,
+        engine,
+        list(run.share.requirements),
+        run.profile,
+        run.expected,
+        api.engine_options(run.engine),
+        run.max_examples,
+        run.share.plan(run.profile, run.max_examples),
+    )
+
+
+def _run(
+    args: argparse.Namespace,
+    run: api.Plan,
+    engine: EngineClient,
+    live: LiveReport,
+    out: Output,
+) -> api.Report:
+    started = time.monotonic()
     interactive = is_interactive() and not args.quiet
-    on_result, progress = _progress(list(run.share.requirements), interactive, run.expected)
+    show, progress = _progress(list(run.share.requirements), interactive, run.expected, out)
+
+    def on_result(req: Requirement, outcome: Outcome) -> None:
+        live.add(req, outcome)
+        show(req, outcome)
+
+    heartbeat = None if interactive else Heartbeat(out, live.progress, heartbeat_seconds())
     try:
         if progress is not None:
-            progress.start()
-        return api.execute(run, on_result, engine)
+            out.guarded(progress.start)
+        if heartbeat is not None:
+            heartbeat.start()
+        return api.execute(run, on_result, engine, started=started)
     except api.ConformanceError as exc:
         raise UsageError(str(exc)) from None
     finally:
+        if heartbeat is not None:
+            heartbeat.stop()
         if progress is not None:
-            progress.stop()
+            out.guarded(progress.stop)
 
 
-def _show(report: dict[str, Any], report_dir: str) -> None:
+def _show(report: dict[str, Any], report_dir: str, out: Output) -> None:
     if sys.stdout.isatty() and not os.environ.get("CI"):
         from rich.console import Console
 
-        print_summary(report, report_dir, Console(highlight=False))
+        out.guarded(lambda: print_summary(report, report_dir, Console(highlight=False)))
     else:
-        print()
-        print(render_summary(report, report_dir), end="")
+        out.guarded(lambda: print("\n" + render_summary(report, report_dir), end=""))
 
 
 def cmd_certify(args: argparse.Namespace) -> int:
+    """Certify; the report is written before anything that could fail is printed, and
+    the exit status is the verdict's whatever became of stdout. SIGINT and SIGTERM end
+    the run with a PARTIAL report of what ran (scope ``ended: interrupted``), exit
+    128 + the signal's number."""
     run = _plan(args)
-    report = _run(args, run, _open(args))
-    _show(dict(report.data), args.report)
-    for problem in report.problems:
-        sys.stderr.write(f"warning: {problem}\n")
-    print(f"report written to {args.report}/ (report.json, certificate.md, junit.xml, badge.json)")
+    out = Output()
+    with stop_on_signals():
+        engine = _open(args)
+        live = _live(run, engine, run.report_dir or Path(args.report))
+        try:
+            report = _run(args, run, engine, live, out)
+        except Interrupted as stop:
+            return _interrupted(stop, live, args.report)
+        except OSError as exc:
+            sys.stderr.write(f"error: the report could not be written to {args.report}/: {exc}\n")
+            return EXIT_FAILED
+        try:
+            _show(dict(report.data), args.report, out)
+            for problem in report.problems:
+                sys.stderr.write(f"warning: {problem}\n")
+            out.line(
+                f"report written to {args.report}/ "
+                "(report.json, certificate.md, junit.xml, badge.json)"
+            )
+        except Interrupted as stop:
+            return stop.exit_status
     return report.exit_status
+
+
+def _interrupted(stop: Interrupted, live: LiveReport, report_dir: str) -> int:
+    """Write what ran as the final, PARTIAL report; say so on stderr; the signal's status."""
+    try:
+        live.write("interrupted", durable=True)
+        said = f"partial report of {len(live.outcomes)} requirements written to {report_dir}/"
+    except OSError as exc:
+        said = f"the partial report could not be written to {report_dir}/: {exc}"
+    with contextlib.suppress(OSError):
+        sys.stderr.write(f"{stop}: {said}\n")
+    return stop.exit_status
 
 
 def _read_case(path: str) -> tuple[Requirement, Any, Any]:
@@ -220,7 +285,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
         report = api.merge(args.shards, args.report)
     except api.ConformanceError as exc:
         raise UsageError(str(exc)) from None
-    _show(dict(report.data), args.report)
+    _show(dict(report.data), args.report, Output())
     print(f"merged {len(args.shards)} shards into {args.report}/")
     return report.exit_status
 
@@ -322,8 +387,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         status: int = args.run(args)
-        sys.stdout.flush()
-        return status
     except UsageError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return EXIT_USAGE
@@ -332,8 +395,15 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except Interrupted as stop:
+        return stop.exit_status
     except BrokenPipeError:
         return quiet_broken_pipe()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        quiet_broken_pipe()
+    return status
 
 
 def quiet_broken_pipe() -> int:

@@ -12,6 +12,7 @@ import atexit
 import contextlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -53,6 +54,7 @@ _worker: dict[str, object] = {}
 
 
 def _start_worker(spec: EngineSpec) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     engine = spec.open()
     _worker["engine"] = engine
     atexit.register(engine.close)
@@ -109,9 +111,10 @@ def run_parallel(
     order = longest_first([r.id for r in requirements], dict(durations or {}))
     outcomes: dict[str, Outcome] = {}
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         workers, mp_context=context, initializer=_start_worker, initargs=(spec,)
-    ) as pool:
+    )
+    try:
         pending: dict[Future[Outcome], str] = {}
         for req_id in order:
             req_profile, limit = plan.get(req_id, (profile, max_examples))
@@ -126,7 +129,21 @@ def run_parallel(
                 for future in pending:
                     future.cancel()
                 break
+    except BaseException:
+        _stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
     return [(r, outcomes[r.id]) for r in requirements if r.id in outcomes]
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool at once (a stop signal, or an error in the harness): its worker
+    processes are terminated, so their engines see their input close and exit."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):
+            process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def certify_parallel(

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
 from conformance import details
+from conformance.case_value import by_value
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.model import NOT_CHECKABLE, NotCheckable, Requirement, SuiteContext
+from conformance.stopping import Deadline, DeadlineReached
 
 SEARCH_PHASES = tuple(p for p in Phase if p != Phase.explain)
 """Every phase but ``explain``: it only annotates a failure and can cost most of the run."""
@@ -75,6 +78,24 @@ class Outcome:
     cause: str | None = None
     coverage: dict[str, dict[str, int]] | None = None
     details: dict[str, Any] | None = None
+    cases_run: int = 0
+    """Coverage cases run (with :class:`Limits`, counted from ``cover_skip``)."""
+    cut: bool = False
+    """A deadline stopped the run before all its coverage cases and examples ran."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How far one run may go (a budgeted run's): no new case or example starts after
+    *deadline* (the first one always does), coverage cases are taken most valuable first
+    (:mod:`conformance.case_value`) and the first *cover_skip* of them are skipped (an
+    earlier run of the same requirement ran them)."""
+
+    deadline: Deadline = Deadline()
+    cover_skip: int = 0
+    hard: Deadline = Deadline()
+    """No request at all after this one (the budget's end): the case or example running
+    then stops mid-way and does not count."""
 
 
 class _EngineDown(BaseException):
@@ -99,6 +120,16 @@ class _Attempt:
     fault: str | None = None
     coverage: dict[str, dict[str, int]] | None = None
     drawn: int = 0
+    deadline: Deadline = Deadline()
+    bodies: int = 0
+    cases_run: int = 0
+    cut: bool = False
+
+    def due(self) -> bool:
+        """Whether the deadline stops the next case or example (never the run's first)."""
+        if self.bodies and self.deadline.passed():
+            self.cut = True
+        return self.cut
 
     def skips(self, window: tuple[int, int] | None) -> bool:
         """Whether the next drawn example lies outside *window* (never once one failed)."""
@@ -163,6 +194,9 @@ def _body(
     def body(scenario: Any) -> None:
         if attempt.skips(window):
             return
+        if attempt.due():
+            raise DeadlineReached
+        attempt.bodies += 1
         attempt.examples += 1
         engine.begin_example()
         try:
@@ -174,6 +208,10 @@ def _body(
             attempt.fault = fault.kind
             attempt.record(f"fault {fault.kind}", _failure(req, engine, scenario, str(fault)))
             raise _EngineDown(fault) from None
+        except DeadlineReached:
+            attempt.examples -= 1
+            attempt.cut = True
+            raise
 
     body.__name__ = body.__qualname__ = req.id.replace("-", "_")
     return body
@@ -194,9 +232,13 @@ def run_requirement(
     ctx: SuiteContext,
     profile: Profile,
     max_examples: int | None = None,
+    limits: Limits | None = None,
 ) -> Outcome:
     """Certify one requirement: pass, fail (with a shrunk counterexample), error, not-claimed
-    (also when the requirement cannot be checked here: ``details.not_checkable`` says why)."""
+    (also when the requirement cannot be checked here: ``details.not_checkable`` says why).
+
+    With *limits* the run stops at their deadline (``Outcome.cut``): what it found
+    until then is its verdict."""
     try:
         missing = sorted(set(req.capabilities) - engine.capabilities())
     except EngineFault as fault:
@@ -204,23 +246,29 @@ def run_requirement(
         return Outcome(req.id, "error", message=f"hello failed: {fault}", fault=fault.kind)
     if missing:
         return Outcome(req.id, "not-claimed", message=f"capabilities not claimed: {missing}")
-    attempt = _Attempt()
+    attempt = _Attempt(deadline=limits.deadline if limits else Deadline())
     body = _body(req, engine, attempt, profile.example_range)
     started = time.perf_counter()
     collecting = details.start()
+    engine.stop_at = limits.hard if limits else Deadline()
     try:
-        _run_cover(req, ctx, body, attempt)
-        if req.strategy is None:
-            if req.cover is None:
-                body(None)
-        else:
-            examples = _examples(req, profile, max_examples)
-            runner = profile.settings(examples)(given(req.strategy(ctx))(body))
-            if profile.seed is not None:
-                runner = seed(profile.seed)(runner)
-            elif profile.derandomize:
-                runner = seed(requirement_seed(req))(runner)
-            runner()
+        try:
+            _run_cover(req, ctx, body, attempt, limits)
+            if req.strategy is None:
+                if req.cover is None:
+                    body(None)
+            else:
+                examples = _examples(req, profile, max_examples)
+                runner = profile.settings(examples)(given(req.strategy(ctx))(body))
+                if profile.seed is not None:
+                    runner = seed(profile.seed)(runner)
+                elif profile.derandomize:
+                    runner = seed(requirement_seed(req))(runner)
+                runner()
+        except DeadlineReached:
+            attempt.cut = True
+        finally:
+            engine.stop_at = Deadline()
         if attempt.failure is not None:
             raise AssertionError(attempt.failure["message"])
         verdict, message = "pass", ""
@@ -251,6 +299,8 @@ def run_requirement(
         cause=root_cause(attempt) if failed else None,
         coverage=attempt.coverage,
         details=figures or None,
+        cases_run=attempt.cases_run,
+        cut=attempt.cut,
     )
 
 
@@ -264,18 +314,30 @@ def requirement_seed(req: Requirement) -> int:
 
 
 def _run_cover(
-    req: Requirement, ctx: SuiteContext, body: Callable[[Any], None], attempt: _Attempt
+    req: Requirement,
+    ctx: SuiteContext,
+    body: Callable[[Any], None],
+    attempt: _Attempt,
+    limits: Limits | None = None,
 ) -> None:
-    """Run the requirement's coverage plan, every case even after a failure; record coverage."""
+    """Run the requirement's coverage plan, every case even after a failure; record coverage.
+
+    With *limits*, cases run most valuable first, from ``cover_skip`` on, until the
+    deadline (``attempt.cases_run`` counts them)."""
     if req.cover is None:
         return
     plan = req.cover(ctx)
-    for ran, case in enumerate(plan.cases, start=1):
+    if limits is not None:
+        order = by_value(plan.cases)
+        plan = replace(plan, cases=tuple(plan.cases[i] for i in order))
+    skip = limits.cover_skip if limits is not None else 0
+    for ran, case in enumerate(plan.cases[skip:], start=skip + 1):
+        if attempt.due():
+            raise DeadlineReached
         attempt.coverage = plan.coverage(ran)
-        try:
+        with contextlib.suppress(AssertionError):
             body(case.scenario)
-        except AssertionError:
-            continue
+        attempt.cases_run = ran - skip
     attempt.coverage = plan.coverage(len(plan.cases))
 
 

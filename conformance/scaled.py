@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget",
         metavar="TIME",
-        help="fit the run in TIME (90s, 10m, 1h) after a calibration pass; one engine process",
+        help="end the run within TIME (90s, 10m, 1h) of wall-clock time; one engine process",
     )
 
 
@@ -120,11 +120,13 @@ class Scale:
         max_examples: int | None = None,
         fail_fast: bool = False,
         options: dict[str, Any] | None = None,
+        started: float | None = None,
     ) -> tuple[dict[str, Any], list[tuple[Requirement, Outcome]]]:
         """Certify on *engine* (opened from *spec*), on ``-n`` engine processes opened
         from *spec*, or within ``--budget``.
 
-        *options* are the engine options recorded in the report (for replay).
+        *options* are the engine options recorded in the report (for replay); *started*
+        is when the run began on the monotonic clock (a budget counts from it).
         """
         requirements = share.requirements
         if self.budget_s is not None:
@@ -137,6 +139,7 @@ class Scale:
                     expected=expected,
                     on_result=on_result,
                     options=options,
+                    started=started,
                 )
             except BudgetError as exc:
                 raise ScaleError(str(exc)) from None

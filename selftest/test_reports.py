@@ -189,6 +189,7 @@ def test_partial_runs_are_never_certified():
         "not_run": [],
         "stopped": 0,
         "thin": [],
+        "ended": "finished",
     }
     one = [REGISTRY["PROTO-HELLO-001"]]
     narrow = _report(

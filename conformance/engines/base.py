@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.jsontypes import EncodableObject, JSONEncodable, Result
+from conformance.stopping import Deadline, DeadlineReached
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -99,6 +100,9 @@ class EngineClient(abc.ABC):
         self._shapes_passed: set[tuple[str, object]] = set()
         self.off_schema: list[str] = []
         """Schema violations of the responses of the current example, in order."""
+        self.stop_at = Deadline()
+        """No request is sent after this moment: :class:`DeadlineReached` instead (the
+        end of a budgeted run)."""
 
     @abc.abstractmethod
     def _exchange(self, request: EncodableObject) -> object:
@@ -114,6 +118,10 @@ class EngineClient(abc.ABC):
 
     def close(self) -> None:  # noqa: B027  (nothing to release by default)
         """Release the engine (a subprocess is terminated)."""
+
+    def abort(self) -> None:
+        """Stop the engine at once, without the grace of :meth:`close` (a stop signal)."""
+        self.close()
 
     @abc.abstractmethod
     def restart(self) -> None:
@@ -142,6 +150,8 @@ class EngineClient(abc.ABC):
             from conformance.protocol.validate import validate_request
 
             validate_request(request)
+        if self.stop_at.passed():
+            raise DeadlineReached
         try:
             response = self._exchange(request)
         except EngineFault:
@@ -159,6 +169,8 @@ class EngineClient(abc.ABC):
         if not data.endswith(b"\n"):
             raise ValueError("raw lines must end with a newline")
         record = {"raw_lines": data.decode("utf-8", "backslashreplace")}
+        if self.stop_at.passed():
+            raise DeadlineReached
         try:
             responses = self._exchange_lines(data, len(split_lines(data)))
         except EngineFault:

@@ -274,6 +274,10 @@ class SubprocessEngine(EngineClient):
         self._start()
         self._hello = None
 
+    def abort(self) -> None:
+        """Kill the engine's process group now: no grace period."""
+        self._kill()
+
     def close(self) -> None:
         """Close stdin, give the engine a grace period to exit, then kill its process group."""
         if self._process is not None and self._process.poll() is None:

@@ -119,10 +119,14 @@ def _budget_line(report: dict[str, Any]) -> list[str]:
     budget = report.get("budget")
     if not budget:
         return []
-    short = ", ".join(budget["partial"]) or "none"
     return [
-        f"- budget: {budget['seconds']:g} s after {budget['calibration_ms']} ms of calibration; "
-        f"fewer examples than the profile asks: {short}"
+        f"- budget: {budget['seconds']:g} s, spent {budget['spent_ms'] / 1000:.1f} s "
+        f"(first pass {budget['first_pass_ms'] / 1000:.1f} s); "
+        + (
+            "what it left out is listed above"
+            if budget["cut"] or budget["not_run"]
+            else "it cut nothing"
+        )
     ]
 
 
