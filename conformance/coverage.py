@@ -70,9 +70,9 @@ def _spread(items: Sequence[str], count: int) -> list[str]:
 
 
 MIXED_TEMPLATES = (*gen.PROMPT_TEMPLATES, "{a} is {b}?")
-"""Templates filled with a gloss-less lemma, then with an unknown word before one: every
-intent template and a statement asked as a question (two subject slots,
-docs/intents.md § The table of forms)."""
+"""Templates filled with a gloss-less lemma, and (those with two slots) with an unknown word
+before one, so every prompt still holds a known word: every intent template and a
+statement asked as a question (two subject slots, docs/intents.md § The table of forms)."""
 
 
 def _prompts(ctx: SuiteContext) -> tuple[list[tuple[str, Classes]], list[tuple[str, int]]]:
@@ -95,14 +95,16 @@ def _prompts(ctx: SuiteContext) -> tuple[list[tuple[str, Classes]], list[tuple[s
     for i, template in enumerate(MIXED_TEMPLATES if glossless else ()):
         a, b = glossless[i % len(glossless)], words[(7 * i + 5) % len(words)]
         rows.append((template.format(a=a, b=b), (("templates on a gloss-less lemma", template),)))
-        unknown = gen.MADE_UP_WORDS[i % len(gen.MADE_UP_WORDS)]
-        rows.append(
-            (template.format(a=unknown, b=a), (("templates on an unknown word", template),))
-        )
+        if "{b}" in template:
+            unknown = gen.MADE_UP_WORDS[i % len(gen.MADE_UP_WORDS)]
+            rows.append(
+                (template.format(a=unknown, b=a), (("templates on an unknown word", template),))
+            )
     universe = [("templates", len(gen.PROMPT_TEMPLATES))]
     if glossless:
         universe.append(("templates on a gloss-less lemma", len(MIXED_TEMPLATES)))
-        universe.append(("templates on an unknown word", len(MIXED_TEMPLATES)))
+        paired = sum("{b}" in template for template in MIXED_TEMPLATES)
+        universe.append(("templates on an unknown word", paired))
     if ctx.lexicon:
         universe = [("gloss-less lemmas", len(glossless)), ("glossed lemmas", len(glossed))] + (
             universe
