@@ -143,13 +143,25 @@ def _transcript(engine: EngineClient) -> list[dict[str, Any]]:
     ]
 
 
+UNREADABLE = (LookupError, TypeError, AttributeError, ValueError, ArithmeticError)
+"""What reading engine output of an unexpected form raises in Python."""
+
+
 def check_once(req: Requirement, engine: EngineClient, scenario: Any) -> None:
     """Run the check on one scenario; engine refusals count as failures of the requirement,
-    and so does a response that broke its op's schema (once the check itself passed)."""
+    and so does a response that broke its op's schema (once the check itself passed, or as
+    the reason the check could not read it: the suite's own exception is then a FAIL)."""
     try:
         req.check(engine, scenario)
     except EngineRefused as refusal:
         raise _Refused(refusal) from None
+    except UNREADABLE as exc:
+        if not engine.off_schema:
+            raise
+        raise AssertionError(
+            f"a response broke its schema: {engine.off_schema[0]} "
+            f"(reading it then raised {type(exc).__name__}: {str(exc)[:120]})"
+        ) from None
     if engine.off_schema:
         raise AssertionError(f"a response broke its schema: {engine.off_schema[0]}")
 
