@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
 from conformance import details
+from conformance.engines import view as view_module
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.model import NOT_CHECKABLE, NotCheckable, Requirement, SuiteContext
 
@@ -128,7 +129,7 @@ def check_key(exc: BaseException) -> str:
     if isinstance(exc, _Refused):
         return f"refused {exc.code}"
     frames = traceback.extract_tb(exc.__traceback__)
-    inner = [f for f in frames if f.filename != __file__] or frames
+    inner = [f for f in frames if f.filename not in (__file__, view_module.__file__)] or frames
     return f"{inner[-1].filename.rsplit('/', 1)[-1]}:{inner[-1].lineno}" if inner else "assert"
 
 

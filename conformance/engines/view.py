@@ -156,3 +156,20 @@ def member(obj: Any, key: str | int, *types: str) -> Any:
             f"got {json_type(value)} {shown(value)}"
         )
     return value
+
+
+def sealed_json(files: Any, name: str) -> Any:
+    """The JSON document of file *name* among a ``register.ratify`` result's *files* (base64
+    by name), as a view: a missing file, bad base64 or bytes that are not JSON is a
+    :class:`MemberError` naming the file."""
+    import base64
+    import binascii
+    import json
+
+    data = member(files, name, "string")
+    path = f"{_child(getattr(files, 'path', '$.files'), name)} (decoded)"
+    try:
+        document = json.loads(base64.b64decode(data, validate=True))
+    except (binascii.Error, ValueError) as exc:
+        raise MemberError(f"{path}: expected base64 of a JSON document, {exc}") from None
+    return view(document, path)

@@ -10,11 +10,14 @@ answers from those processes; their in-process part is perturbed like any other.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import json
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
+from conformance.jsontypes import EncodableObject
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, run_requirement
 from lanes._support.perturb import Perturbation, PerturbingEngine, plans
@@ -47,3 +50,26 @@ def test_no_suite_error_on_perturbed_answers(req_id: str, plan: list[Perturbatio
     assert outcome.verdict != "error" or outcome.fault is not None, (
         f"{req_id} raised the suite's own exception on perturbed answers {plan}: {outcome.message}"
     )
+
+
+class _RenamedMethods(PerturbingEngine):
+    """Ratifies as the reference does, but its sealed report names ``methods`` otherwise."""
+
+    def _exchange(self, request: EncodableObject) -> object:
+        response = super()._exchange(request)
+        if request.get("op") != "register.ratify" or not isinstance(response, dict):
+            return response
+        files = response.get("result", {}).get("files", {})
+        for name, data in files.items():
+            if name.endswith(".mastery_report.json"):
+                report = json.loads(base64.b64decode(data))
+                report["ratification_methods"] = report.pop("methods")
+                files[name] = base64.b64encode(json.dumps(report).encode()).decode()
+        return response
+
+
+def test_a_report_naming_methods_otherwise_fails_with_the_member() -> None:
+    engine = _RenamedMethods(REFERENCE_FACTORY, [])
+    outcome = run_requirement(REGISTRY["LOAD-SEAL-003"], engine, _context(), FUZZ, max_examples=1)
+    assert outcome.verdict == "fail", outcome.message
+    assert ".methods: missing" in outcome.message and "ratification_methods" in outcome.message
