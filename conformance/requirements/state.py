@@ -71,7 +71,10 @@ def _unique(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _core_bytes(directory: Path, generation: int) -> bytes:
-    return (directory / f"gen-{generation:08d}" / "core.jsonl").read_bytes()
+    """The core.jsonl of the *generation* the engine reported: missing is a FAIL."""
+    core = directory / f"gen-{generation:08d}" / "core.jsonl"
+    assert core.is_file(), f"generation {generation}, as the engine reported it, has no {core.name}"
+    return core.read_bytes()
 
 
 def _commit(stores: Stores, directory: Path, rows: list[dict[str, Any]]) -> dict[str, Any]:
