@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 
 from conformance import coverage, details
 from conformance import strategies as gen
-from conformance.engines.base import EngineClient, EngineRefused
+from conformance.engines.base import EngineClient, EngineRefused, Transcript
 from conformance.engines.view import sealed_json
+from conformance.jsontypes import EncodableObject
 from conformance.model import NotCheckable
 from conformance.requirements.registry import requirement
 from conformance.state import inject, strace
@@ -153,7 +154,9 @@ def ratify_commits_the_pair(engine: EngineClient, scenario: list[Any]) -> None:
         killed = 0
         for call in chosen:
             kill = KillAt(call.name, call.number, "KILL", call.paths[0], 0)
-            killed += _kill_and_recover(launcher, root, stem, files, session, kill, old, new)
+            killed += _kill_and_recover(
+                launcher, root, stem, files, session, kill, old, new, engine.transcript
+            )
     details.count(kills=len(chosen), killed=killed)
     if not killed:
         raise NotCheckable("strace's signal injection never killed the engine here")
@@ -168,6 +171,7 @@ def _kill_and_recover(
     kill: KillAt,
     old: Pair,
     new: Pair,
+    transcript: Transcript,
 ) -> bool:
     """Kill a ratify at *kill* in a fresh copy of the starting directory; check what a
     reader sees, then that the next ratify finishes the pair. Whether the engine died."""
@@ -175,7 +179,14 @@ def _kill_and_recover(
     for leftover in sorted(directory.rglob("*"), key=lambda p: -len(p.parts)):
         leftover.rmdir() if leftover.is_dir() else leftover.unlink()
     _prepared(directory, files)
-    died = inject.run_session(launcher, directory, session, kill).answers[0] is None
+    answer = inject.run_session(launcher, directory, session, kill).answers[0]
+    request: EncodableObject = {
+        "op": session[0].op,
+        "args": session[0].bound(None),
+        "strace": f"inject={kill.spec}",
+    }
+    transcript.record(request, None if answer is None else vars(answer))
+    died = answer is None
     seen = read_pair(directory, stem)
     assert seen in (old, new), (
         f"{kill.describe()}: a reader sees a mix of the pairs ({_describe(seen, old, new)})"
