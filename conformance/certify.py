@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import json
 import os
 import sys
@@ -315,7 +317,7 @@ def verdict_line(
         f"examples {outcome.duration_ms:>6} ms{fault}"
     )
     if shown in ("fail", "error", "xfail"):
-        line += f"\n            {outcome.message[:300]}"
+        line += "\n" + textwrap.indent(readable(outcome.message, max_lines=6), " " * 12)
     elif shown == "xpass":
         line += "\n            passes, but is listed as an expected failure"
     return line

@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import coverage
+from conformance import cases, coverage
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
@@ -951,4 +951,4 @@ def unusable_directories(engine: EngineClient, _: object) -> None:
                     f"{op} after removal: {refusal.message!r} does not name the directory"
                 )
     assert not wrong, f"not refused with STATE_IO: {wrong}"
-    assert not unnamed, "; ".join(unnamed)
+    assert not unnamed, cases.lines(unnamed)
