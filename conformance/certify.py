@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from conformance.cases import readable
 from conformance.engines import EngineClient, EngineFault, EngineRefused
 from conformance.report.badge import render_badge
 from conformance.report.certificate import render_certificate

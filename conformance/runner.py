@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
-from conformance import details
+from conformance import details, shrink
 from conformance.engines import view as view_module
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.model import NOT_CHECKABLE, NotCheckable, Requirement, SuiteContext
@@ -222,7 +222,8 @@ def run_requirement(
     started = time.perf_counter()
     collecting = details.start()
     try:
-        _run_cover(req, ctx, body, attempt)
+        shrinker = _case_shrinker(req, engine, attempt) if profile.shrink else None
+        _run_cover(req, ctx, body, attempt, shrinker)
         if req.strategy is None:
             if req.cover is None:
                 body(None)
@@ -277,9 +278,16 @@ def requirement_seed(req: Requirement) -> int:
 
 
 def _run_cover(
-    req: Requirement, ctx: SuiteContext, body: Callable[[Any], None], attempt: _Attempt
+    req: Requirement,
+    ctx: SuiteContext,
+    body: Callable[[Any], None],
+    attempt: _Attempt,
+    shrinker: Callable[[Any, str], None] | None = None,
 ) -> None:
-    """Run the requirement's coverage plan, every case even after a failure; record coverage."""
+    """Run the requirement's coverage plan, every case even after a failure; record coverage.
+
+    With *shrinker*, a failing case is shrunk (:mod:`conformance.shrink`) before the plan
+    goes on."""
     if req.cover is None:
         return
     plan = req.cover(ctx)
@@ -287,9 +295,50 @@ def _run_cover(
         attempt.coverage = plan.coverage(ran)
         try:
             body(case.scenario)
-        except AssertionError:
+        except AssertionError as exc:
+            if shrinker is not None:
+                shrinker(case.scenario, check_key(exc))
             continue
     attempt.coverage = plan.coverage(len(plan.cases))
+
+
+def _case_shrinker(
+    req: Requirement, engine: EngineClient, attempt: _Attempt
+) -> Callable[[Any, str], None]:
+    """Shrink a failing coverage case; the smallest failure of the same check is recorded
+    as the counterexample. An engine fault while shrinking ends the shrink quietly (the
+    original failure stands)."""
+
+    def shrink_case(scenario: Any, key: str) -> None:
+        def fails(candidate: Any) -> bool:
+            engine.begin_example()
+            try:
+                check_once(req, engine, candidate)
+            except AssertionError as exc:
+                if check_key(exc) != key:
+                    return False
+                attempt.record(key, _failure(req, engine, candidate, str(exc)))
+                return True
+            except EngineFault:
+                _restart_quietly(engine)
+                raise _StopShrinking from None
+            except Exception:  # the candidate broke the check's reading of its scenario
+                return False
+            return False
+
+        if key not in attempt.failures:
+            return
+        try:
+            _, runs = shrink.shrink(scenario, fails)
+        except _StopShrinking:
+            runs = 0
+        details.count(shrink_runs=runs)
+
+    return shrink_case
+
+
+class _StopShrinking(Exception):
+    """The engine faulted on a shrink candidate: keep the failure found so far."""
 
 
 def root_cause(attempt: _Attempt) -> str | None:
