@@ -143,6 +143,12 @@ class PerturbingEngine(InProcessEngine):
         response = super()._exchange(request)
         if request.get("op") == "hello":
             return response
+        return self._perturbed(response)
+
+    def _exchange_lines(self, data: bytes, count: int) -> list[Any]:
+        return [self._perturbed(r) for r in super()._exchange_lines(data, count)]
+
+    def _perturbed(self, response: Any) -> Any:
         index, self.answered = self.answered, self.answered + 1
         for change in self.plan:
             if change.at == index:
