@@ -67,11 +67,12 @@ class Transcript:
 def shape_of(value: object) -> object:
     """The JSON shape of a parsed JSON *value*: its keys in order and JSON types, recursively
     (a list by the set of its items' shapes), an integer also by whether it is negative;
-    hashable. Any other type is a shape of its own, named by its type."""
-    if type(value) is dict:
-        return tuple([(k, shape_of(v)) for k, v in value.items()])
-    if type(value) is list:
-        return frozenset([shape_of(v) for v in value])
+    hashable. A view of engine output has the shape of what it wraps; any other type is a
+    shape of its own, named by its type."""
+    if isinstance(value, dict):
+        return tuple([(k, shape_of(v)) for k, v in dict.items(value)])
+    if isinstance(value, list):
+        return frozenset([shape_of(v) for v in list.__iter__(value)])
     if type(value) is int:
         return "int<0" if value < 0 else "int"
     return type(value).__name__

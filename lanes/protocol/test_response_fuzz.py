@@ -19,6 +19,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from conformance.coverage import Plan
+from conformance.engines.base import shape_of
+from conformance.engines.view import view
 from conformance.jsontypes import EncodableObject
 from conformance.model import Requirement
 from conformance.requirements import REGISTRY, SuiteContext
@@ -94,3 +96,9 @@ def test_a_report_naming_methods_otherwise_fails_with_the_member() -> None:
     outcome = run_requirement(REGISTRY["LOAD-SEAL-003"], engine, _context(), FUZZ, max_examples=1)
     assert outcome.verdict == "fail", outcome.message
     assert ".methods: missing" in outcome.message and "ratification_methods" in outcome.message
+
+
+def test_a_view_has_the_shape_of_what_it_wraps() -> None:
+    raw = {"responses": [{"id": 1, "ok": True, "result": {"index": -1, "entry": "x"}}]}
+    assert shape_of(view(raw)) == shape_of(raw)
+    assert shape_of(view(raw)["responses"][0]) == shape_of(raw["responses"][0])
