@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from conformance.cases import readable
 from conformance.engines import EngineClient, EngineFault, EngineRefused
 from conformance.report.badge import render_badge
 from conformance.report.certificate import render_certificate
@@ -345,7 +347,7 @@ def verdict_line(
         f"examples {outcome.duration_ms:>6} ms{fault}"
     )
     if shown in ("fail", "error", "xfail"):
-        line += f"\n            {outcome.message[:300]}"
+        line += "\n" + textwrap.indent(readable(outcome.message, max_lines=6), " " * 12)
     elif shown == "xpass":
         line += "\n            passes, but is listed as an expected failure"
     return line

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import time
 import traceback
@@ -12,8 +11,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
-from conformance import details
+from conformance import details, shrink
 from conformance.case_value import by_value
+from conformance.engines import view as view_module
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.model import NOT_CHECKABLE, NotCheckable, Requirement, SuiteContext
 from conformance.stopping import Deadline, DeadlineReached
@@ -159,7 +159,7 @@ def check_key(exc: BaseException) -> str:
     if isinstance(exc, _Refused):
         return f"refused {exc.code}"
     frames = traceback.extract_tb(exc.__traceback__)
-    inner = [f for f in frames if f.filename != __file__] or frames
+    inner = [f for f in frames if f.filename not in (__file__, view_module.__file__)] or frames
     return f"{inner[-1].filename.rsplit('/', 1)[-1]}:{inner[-1].lineno}" if inner else "assert"
 
 
@@ -174,13 +174,25 @@ def _transcript(engine: EngineClient) -> list[dict[str, Any]]:
     ]
 
 
+UNREADABLE = (LookupError, TypeError, AttributeError, ValueError, ArithmeticError)
+"""What reading engine output of an unexpected form raises in Python."""
+
+
 def check_once(req: Requirement, engine: EngineClient, scenario: Any) -> None:
     """Run the check on one scenario; engine refusals count as failures of the requirement,
-    and so does a response that broke its op's schema (once the check itself passed)."""
+    and so does a response that broke its op's schema (once the check itself passed, or as
+    the reason the check could not read it: the suite's own exception is then a FAIL)."""
     try:
         req.check(engine, scenario)
     except EngineRefused as refusal:
         raise _Refused(refusal) from None
+    except UNREADABLE as exc:
+        if not engine.off_schema:
+            raise
+        raise AssertionError(
+            f"a response broke its schema: {engine.off_schema[0]} "
+            f"(reading it then raised {type(exc).__name__}: {str(exc)[:120]})"
+        ) from None
     if engine.off_schema:
         raise AssertionError(f"a response broke its schema: {engine.off_schema[0]}")
 
@@ -252,8 +264,9 @@ def run_requirement(
     collecting = details.start()
     engine.stop_at = limits.hard if limits else Deadline()
     try:
+        shrinker = _case_shrinker(req, engine, attempt) if profile.shrink else None
         try:
-            _run_cover(req, ctx, body, attempt, limits)
+            _run_cover(req, ctx, body, attempt, limits, shrinker)
             if req.strategy is None:
                 if req.cover is None:
                     body(None)
@@ -319,11 +332,13 @@ def _run_cover(
     body: Callable[[Any], None],
     attempt: _Attempt,
     limits: Limits | None = None,
+    shrinker: Callable[[Any, str], None] | None = None,
 ) -> None:
     """Run the requirement's coverage plan, every case even after a failure; record coverage.
 
     With *limits*, cases run most valuable first, from ``cover_skip`` on, until the
-    deadline (``attempt.cases_run`` counts them)."""
+    deadline (``attempt.cases_run`` counts them). With *shrinker*, a failing case is shrunk
+    (:mod:`conformance.shrink`) before the plan goes on."""
     if req.cover is None:
         return
     plan = req.cover(ctx)
@@ -335,10 +350,52 @@ def _run_cover(
         if attempt.due():
             raise DeadlineReached
         attempt.coverage = plan.coverage(ran)
-        with contextlib.suppress(AssertionError):
+        try:
             body(case.scenario)
+        except AssertionError as exc:
+            if shrinker is not None:
+                shrinker(case.scenario, check_key(exc))
         attempt.cases_run = ran - skip
     attempt.coverage = plan.coverage(len(plan.cases))
+
+
+def _case_shrinker(
+    req: Requirement, engine: EngineClient, attempt: _Attempt
+) -> Callable[[Any, str], None]:
+    """Shrink a failing coverage case; the smallest failure of the same check is recorded
+    as the counterexample. An engine fault while shrinking ends the shrink quietly (the
+    original failure stands)."""
+
+    def shrink_case(scenario: Any, key: str) -> None:
+        def fails(candidate: Any) -> bool:
+            engine.begin_example()
+            try:
+                check_once(req, engine, candidate)
+            except AssertionError as exc:
+                if check_key(exc) != key:
+                    return False
+                attempt.record(key, _failure(req, engine, candidate, str(exc)))
+                return True
+            except EngineFault:
+                _restart_quietly(engine)
+                raise _StopShrinking from None
+            except Exception:  # the candidate broke the check's reading of its scenario
+                return False
+            return False
+
+        if key not in attempt.failures:
+            return
+        try:
+            _, runs = shrink.shrink(scenario, fails)
+        except _StopShrinking:
+            runs = 0
+        details.count(shrink_runs=runs)
+
+    return shrink_case
+
+
+class _StopShrinking(Exception):
+    """The engine faulted on a shrink candidate: keep the failure found so far."""
 
 
 def root_cause(attempt: _Attempt) -> str | None:

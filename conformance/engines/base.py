@@ -6,6 +6,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.engines.view import ObjectView, view
 from conformance.jsontypes import EncodableObject, JSONEncodable, Result
 from conformance.stopping import Deadline, DeadlineReached
 
@@ -67,11 +68,12 @@ class Transcript:
 def shape_of(value: object) -> object:
     """The JSON shape of a parsed JSON *value*: its keys in order and JSON types, recursively
     (a list by the set of its items' shapes), an integer also by whether it is negative;
-    hashable. Any other type is a shape of its own, named by its type."""
-    if type(value) is dict:
-        return tuple([(k, shape_of(v)) for k, v in value.items()])
-    if type(value) is list:
-        return frozenset([shape_of(v) for v in value])
+    hashable. A view of engine output has the shape of what it wraps; any other type is a
+    shape of its own, named by its type."""
+    if isinstance(value, dict):
+        return tuple([(k, shape_of(v)) for k, v in dict.items(value)])
+    if isinstance(value, list):
+        return frozenset([shape_of(v) for v in list.__iter__(value)])
     if type(value) is int:
         return "int<0" if value < 0 else "int"
     return type(value).__name__
@@ -141,11 +143,16 @@ class EngineClient(abc.ABC):
         self.off_schema = []
 
     def raw(self, request: EncodableObject, *, checked: bool = True) -> object:
-        """Send a request object as is; return the raw response (for protocol requirements).
+        """Send a request object as is; return the raw response (for protocol requirements),
+        as a :func:`~conformance.engines.view.view` (a missing member read is a FAIL).
 
         In strict mode the request is validated against the schemas first, unless
         ``checked`` is false (a requirement sending a deliberately malformed request).
         """
+        return view(self._send(request, checked=checked))
+
+    def _send(self, request: EncodableObject, *, checked: bool) -> object:
+        """:meth:`raw`'s work: the response as parsed, recorded in the transcript."""
         if self.strict and checked:
             from conformance.protocol.validate import validate_request
 
@@ -177,17 +184,18 @@ class EngineClient(abc.ABC):
             self.transcript.record(record, None)
             raise
         self.transcript.record(record, {"responses": responses})
-        return responses
+        return [view(response, f"$[{index}]") for index, response in enumerate(responses)]
 
     def call(self, op: str, args: EncodableObject | None = None, *, checked: bool = True) -> Result:
         """Send ``op`` with ``args``; return the result or raise EngineRefused/EngineFault."""
         self._next_id += 1
         request: dict[str, JSONEncodable] = {"id": self._next_id, "op": op, "args": args or {}}
-        response = self.raw(request, checked=checked)
+        response = self._send(request, checked=checked)
         return self.unwrap(op, request["id"], response)
 
     def unwrap(self, op: str, request_id: object, response: object) -> Result:
-        """Check a response's envelope (and, strictly, its schema); return its result."""
+        """Check a response's envelope (and, strictly, its schema); return its result as a
+        :mod:`view <conformance.engines.view>`: a missing member read from it is a FAIL."""
         if not isinstance(response, dict) or response.get("id") != request_id:
             raise EngineFault(
                 "protocol",
@@ -196,7 +204,7 @@ class EngineClient(abc.ABC):
         self._check_schema(op, response)
         result = response.get("result")
         if response.get("ok") is True and isinstance(result, dict):
-            return result
+            return ObjectView(result, f"{op} $.result")
         error = response.get("error")
         if response.get("ok") is False and isinstance(error, dict):
             code, message = error.get("code"), error.get("message")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from conformance.cases import readable
 from conformance.report.certificate import (
     MARK,
     fault_lines,
@@ -44,7 +45,7 @@ def problems(report: dict[str, Any], report_dir: str) -> list[tuple[str, str, st
         if r["outcome"] in ("fail", "error", "xpass"):
             label = f"{MARK[r['outcome']].strip('*').upper()} {r['id']}"
             replay = replay_command(report, r, report_dir) if r["counterexample"] else None
-            rows.append((label, r["message"][:500], replay))
+            rows.append((label, readable(r["message"]), replay))
     for stale in report["stale_expected_failures"]:
         rows.append((f"STALE {stale}", "expected failure names no claimed requirement", None))
     return rows

@@ -22,6 +22,7 @@ from conformance import coverage
 from conformance import strategies as gen
 from conformance.driver import ratified_files
 from conformance.engines.base import EngineClient, EngineRefused
+from conformance.engines.view import sealed_json
 from conformance.jsontypes import EncodableObject, JSONValue
 from conformance.requirements.registry import requirement
 from conformance.state.driver import copy_fixture, scratch
@@ -578,7 +579,7 @@ def loading_order(engine: EngineClient, name: str) -> None:
         _expect_refusal(engine, name, "register.ratify", {"pack": pack}, want)
         return
     sealed = ratified_files(engine, gen.pack(LOAD_ID))
-    pack = json.loads(base64.b64decode(sealed[f"{LOAD_ID}.json"]))
+    pack = sealed_json(sealed, f"{LOAD_ID}.json")
     report = base64.b64decode(sealed[f"{LOAD_ID}.mastery_report.json"])
     files, want = _load_case(name, pack, report)
     _expect_refusal(engine, name, "register.load", {"register_id": LOAD_ID, "files": files}, want)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance import cases as cases_
 from conformance import corpus
 from conformance.coverage import Case, Plan
 from conformance.driver import run_script
@@ -37,21 +38,29 @@ def corpus_plan(ctx: SuiteContext) -> Plan:
     return Plan((Case(cases, classes),), universe)
 
 
-def _disagreements(engine: EngineClient, cases: list[dict[str, Any]], key: str) -> list[str]:
+def _disagreements(
+    engine: EngineClient, cases: list[dict[str, Any]], key: str
+) -> list[cases_.Disagreement]:
     found = []
     for case in cases:
         said = run_script(engine, None, case["turns"])[-1].get(key)
         if said != case[key]:
             found.append(
-                f"{case['id']} ({' / '.join(case['turns'])!r}, form {case['form']!r}): "
-                f"{key} {said!r}, labeled {case[key]!r}"
+                cases_.Disagreement(
+                    case["id"],
+                    f"{key} {said!r}, labeled {case[key]!r}",
+                    f"{' / '.join(case['turns'])!r}, form {case['form']!r}",
+                    rank=len(case["turns"]),
+                )
             )
     return found
 
 
 def _agree(engine: EngineClient, cases: list[dict[str, Any]], key: str) -> None:
     found = _disagreements(engine, cases, key)
-    assert not found, f"{len(found)} of {len(cases)} cases disagree: " + "; ".join(found)
+    assert not found, cases_.listing(
+        f"{len(found)} of {len(cases)} cases disagree on {key}:", found
+    )
 
 
 @requirement(

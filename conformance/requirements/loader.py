@@ -17,6 +17,7 @@ from conformance import strategies as gen
 from conformance.canonical import digest
 from conformance.driver import ratified_files
 from conformance.engines.base import EngineClient, EngineRefused
+from conformance.engines.view import member, sealed_json
 from conformance.jsontypes import JSONEncodable
 from conformance.oracle import (
     BUCKET_NAMES,
@@ -368,7 +369,7 @@ def seal_removed_beside_report(engine: EngineClient, scenario: list[Any]) -> Non
     document, how = scenario
     rid = document["register_id"]
     files = ratified_files(engine, document)
-    pack = json.loads(base64.b64decode(files[f"{rid}.json"]))
+    pack = sealed_json(files, f"{rid}.json")
     if how == "absent":
         del pack[SEAL_FIELD]
     else:
@@ -506,7 +507,7 @@ def ratify_gate(engine: EngineClient, document: dict[str, Any]) -> None:
     assert sorted(report["methods"]) == expected, f"methods {report['methods']}, want {expected}"
     reserved = report["evidence"]["transitions_reserved"]
     assert reserved == bool(markers["transitions"]), f"transitions_reserved {reserved}"
-    sealed = json.loads(base64.b64decode(result["files"][f"{document['register_id']}.json"]))
+    sealed = sealed_json(result["files"], f"{document['register_id']}.json")
     again = engine.call("register.ratify", {"pack": sealed})
     assert again["files"] == result["files"], "ratifying the ratified pack changed its files"
     empty = {
@@ -660,12 +661,12 @@ def ratify_report_exact(engine: EngineClient, document: dict[str, Any]) -> None:
     result = engine.call("register.ratify", {"pack": document})
     want = expected_report(document)
     rid = document["register_id"]
-    on_disk = json.loads(base64.b64decode(result["files"][f"{rid}.mastery_report.json"]))
+    on_disk = sealed_json(result["files"], f"{rid}.mastery_report.json")
     for where, report in (("result", result["report"]), ("report file", on_disk)):
         assert sorted(report) == sorted(REPORT_KEYS), f"{where}: report keys {sorted(report)}"
         for key in REPORT_KEYS:
             assert report[key] == want[key], f"{where}: {key} {report[key]!r}, want {want[key]!r}"
-    sealed = json.loads(base64.b64decode(result["files"][f"{rid}.json"]))
+    sealed = sealed_json(result["files"], f"{rid}.json")
     assert sealed.get(SEAL_FIELD) == want["seal"], "the pack does not store the seal"
 
 
@@ -691,14 +692,15 @@ def edited_report_refused(engine: EngineClient, scenario: list[Any]) -> None:
     rid = document["register_id"]
     files = ratified_files(engine, document)
     name = f"{rid}.mastery_report.json"
-    report = json.loads(base64.b64decode(files[name]))
-    edited = {**report, "methods": sorted([*report["methods"], f"unreviewed {label}"])}
+    report = sealed_json(files, name)
+    methods = [str(m) for m in member(report, "methods", "array")]
+    edited = {**report, "methods": sorted([*methods, f"unreviewed {label}"])}
     compact = json.dumps(report, sort_keys=True, separators=(",", ":")).encode()
     other_id = f"{rid}x" if len(rid) < 64 else f"{rid[:-1]}x"
     other = ratified_files(engine, {**document, "register_id": other_id})
     foreign = base64.b64decode(other[f"{other_id}.mastery_report.json"])
     body = {key: value for key, value in report.items() if key != "seal"}
-    weighed = {**report, "evidence": {**report["evidence"], "weight": 0.5}}
+    weighed = {**report, "evidence": {**member(report, "evidence", "object"), "weight": 0.5}}
     edits = (
         ("methods edited", _normal_form(edited), REPORT),
         ("without its seal", _normal_form(body), REPORT),

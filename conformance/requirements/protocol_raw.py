@@ -242,6 +242,7 @@ CAPABILITY_OPS: dict[str, tuple[str, ...]] = {
     "overrides": ("overrides.resolve",),
     "registers.validate": ("register.validate",),
     "registers.ratify": ("register.ratify",),
+    "registers.ratify_file": ("register.ratify_file",),
     "registers.load": ("register.load",),
     "sessions": ("session.open", "session.chat", "session.close"),
     "batch": ("batch",),

@@ -15,6 +15,7 @@ from conformance import coverage
 from conformance import strategies as gen
 from conformance.driver import ratified_files
 from conformance.engines.base import EngineClient, EngineRefused
+from conformance.engines.view import sealed_json
 from conformance.requirements.registry import requirement
 
 SHIPPED = ("convivial_v1", "default_neutral_v1", "terse_v1")
@@ -71,5 +72,5 @@ def user_pack_shadows_shipped(engine: EngineClient, scenario: list[str]) -> None
         assert refusal.code == code, f"{what}: refused with {refusal.code}, expected {code}"
         return
     assert code is None, f"{what}: loaded (markers {loaded.get('discourse_markers')!r})"
-    given = json.loads(base64.b64decode(files[f"{register_id}.json"]))
+    given = sealed_json(files, f"{register_id}.json")
     assert loaded == given, f"{what}: the engine loaded another pack: {loaded!r}"

@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import coverage
+from conformance import cases, coverage
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
@@ -70,8 +70,19 @@ def _unique(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list({(r["kind"], r["key"]): r for r in rows}.values())
 
 
+def _generation_dir(directory: Path, result: dict[str, Any]) -> Path:
+    """The directory of the generation a checkpoint or open answered: missing is a FAIL."""
+    generation = result["generation"]
+    path = directory / f"gen-{generation:08d}"
+    assert path.is_dir(), f"generation {generation}, as the engine reported it, is not on disk"
+    return path
+
+
 def _core_bytes(directory: Path, generation: int) -> bytes:
-    return (directory / f"gen-{generation:08d}" / "core.jsonl").read_bytes()
+    """The core.jsonl of the *generation* the engine reported: missing is a FAIL."""
+    core = directory / f"gen-{generation:08d}" / "core.jsonl"
+    assert core.is_file(), f"generation {generation}, as the engine reported it, has no {core.name}"
+    return core.read_bytes()
 
 
 def _commit(stores: Stores, directory: Path, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -370,13 +381,11 @@ def clean_shutdown(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
         store = stores.open(directory)["store"]
         engine.call("state.apply", {"store": store, "mutations": [put(r) for r in rows]})
         last = engine.call("state.checkpoint", {"store": store})
-        before = {
-            p.name: p.read_bytes() for p in (directory / f"gen-{last['generation']:08d}").iterdir()
-        }
+        before = {p.name: p.read_bytes() for p in _generation_dir(directory, last).iterdir()}
         closed = stores.close(store)
         assert closed["identity"] == last["identity"]
         after = load(engine, directory)
-        gen = directory / f"gen-{after['generation']:08d}"
+        gen = _generation_dir(directory, after)
         assert {p.name: p.read_bytes() for p in gen.iterdir()} == before, "shutdown changed bytes"
 
 
@@ -391,12 +400,12 @@ def clean_shutdown(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
 def modes_preserved(engine: EngineClient, mode: int) -> None:
     with scratch() as directory, Stores(engine) as stores:
         first = _commit(stores, directory, [])
-        for path in (directory / f"gen-{first['generation']:08d}").iterdir():
+        for path in _generation_dir(directory, first).iterdir():
             os.chmod(path, mode)
         second = _commit(
             stores, directory, [{"kind": "session", "key": "session", "register_id": None}]
         )
-        for path in (directory / f"gen-{second['generation']:08d}").iterdir():
+        for path in _generation_dir(directory, second).iterdir():
             assert path.stat().st_mode & 0o777 == mode, f"{path.name}: {oct(path.stat().st_mode)}"
 
 
@@ -942,4 +951,4 @@ def unusable_directories(engine: EngineClient, _: object) -> None:
                     f"{op} after removal: {refusal.message!r} does not name the directory"
                 )
     assert not wrong, f"not refused with STATE_IO: {wrong}"
-    assert not unnamed, "; ".join(unnamed)
+    assert not unnamed, cases.lines(unnamed)

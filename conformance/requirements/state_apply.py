@@ -65,7 +65,10 @@ def _model(initial: list[Record], batch: list[Mutation]) -> tuple[list[Record], 
 
 
 def _core_bytes(directory: Path, generation: int) -> bytes:
-    return (directory / f"gen-{generation:08d}" / "core.jsonl").read_bytes()
+    """The core.jsonl of the *generation* the engine reported: missing is a FAIL."""
+    core = directory / f"gen-{generation:08d}" / "core.jsonl"
+    assert core.is_file(), f"generation {generation}, as the engine reported it, has no {core.name}"
+    return core.read_bytes()
 
 
 RECOGNIZER = {"kind": "recognizer", "key": "a", "pattern": "p", "weight": 1}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from conformance import cases
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
 from conformance.state import oracle
@@ -258,4 +259,4 @@ def fallen_back_from_is_never_pruned(engine: EngineClient, _: object) -> None:
             directory = root / f"damaged{number}"
             directory.mkdir()
             problems += _fall_back_and_commit(engine, directory, damage)
-    assert not problems, "; ".join(problems)
+    assert not problems, cases.lines(problems)

@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import details
+from conformance import cases, details
 from conformance.coverage import Case, Plan
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
@@ -335,7 +335,7 @@ def survives_sigkill(engine: EngineClient, plans: list[list[int]]) -> None:
             details.count(kills=1 if outcome else 0, **({outcome: 1} if outcome else {}))
             if problem:
                 problems[number] = problem
-    assert not problems, "; ".join(problems[n] for n in sorted(problems))
+    assert not problems, cases.lines([problems[n] for n in sorted(problems)])
 
 
 def kill_examples(kills: int) -> int:
@@ -403,8 +403,8 @@ def crash_states_load(engine: EngineClient, scenario: list[Any]) -> None:
         details.note(trace=trace.source if trace.source == "strace" else NO_STRACE)
         (root / "crashes").mkdir()
         problems = failures(engine, states, ops, root / "crashes")
-    assert not problems, f"{len(problems)} crash states load wrongly ({trace.source} trace); " + (
-        "; ".join(problems[:3])
+    assert not problems, cases.lines(
+        problems, f"{len(problems)} crash states load wrongly ({trace.source} trace):"
     )
 
 
@@ -494,4 +494,4 @@ def reported_trace_is_real(engine: EngineClient, scenario: list[Any]) -> None:
         difference = _first_difference(reported, observed)
         raise AssertionError(f"the reported trace is not what the engine did: {difference}")
     wrong = mode_mismatches(traces.reported, traces.modes)
-    assert not wrong, "; ".join(wrong)
+    assert not wrong, cases.lines(wrong)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import details
+from conformance import cases, details
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.model import NotCheckable
 from conformance.requirements.registry import requirement
@@ -466,8 +466,8 @@ def fail_each_call(
             )
         views = _views(engine, runs, journals)
         problems, _ = _judged(engine, scenario, injections, runs, views)
-    assert not problems, f"{len(problems)} problems in {len(injections)} injected failures: " + (
-        "; ".join(problems[:3])
+    assert not problems, cases.lines(
+        problems, f"{len(problems)} problems in {len(injections)} injected failures:"
     )
 
 

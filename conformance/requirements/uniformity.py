@@ -6,6 +6,7 @@ import hashlib
 
 from conformance.driver import many
 from conformance.engines.base import EngineClient
+from conformance.engines.view import member
 from conformance.oracle import MAX_BUCKET
 from conformance.requirements.registry import requirement
 from conformance.stats import goodness_of_fit, independence
@@ -33,7 +34,12 @@ def _selections(
         }
         for i, trace_hash in enumerate(hashes)
     ]
-    return [result["index"] for result in many(engine, "variation.select", args)]
+    picked = []
+    for result in many(engine, "variation.select", args):
+        index = member(result, "index", "integer")
+        assert 0 <= index < len(bucket), f"index {index} is outside a bucket of {len(bucket)}"
+        picked.append(index)
+    return picked
 
 
 @requirement(

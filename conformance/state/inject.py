@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from conformance.engines.view import view
 from conformance.jsontypes import EncodableObject
 from conformance.state import strace
 from conformance.state.crashstates import Image, apply, fate_menu, snapshot
@@ -141,7 +142,7 @@ class _Wire:
         if not isinstance(response, dict) or response.get("id") != request_id:
             raise _Ended(f"protocol: {op} was answered {line[:200]!r}")
         if response.get("ok") is True and isinstance(response.get("result"), dict):
-            return Answer(result=response["result"])
+            return Answer(result=view(response["result"], f"{op} $.result"))
         error = response.get("error")
         error = error if isinstance(error, dict) else {}
         return Answer(code=str(error.get("code")), message=str(error.get("message", "")))

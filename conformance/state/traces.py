@@ -11,6 +11,7 @@ acknowledged checkpoint naming its generation and identity.
 
 from __future__ import annotations
 
+import base64
 import shlex
 import tempfile
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any
 
 from conformance.engines.base import EngineClient, Transcript
 from conformance.engines.subprocess import SubprocessEngine
+from conformance.engines.view import MemberError, member, shown
 from conformance.state import oracle, strace
 from conformance.state.crashstates import Image, snapshot
 
@@ -114,6 +116,35 @@ def oracle_start(directory: Path) -> tuple[int, str]:
     return int(name[4:]), oracle.identity(oracle.CURRENT_SCHEMA_VERSION, core)
 
 
+OP_MEMBERS = {"path": "string", "src": "string", "dst": "string", "data": "string"}
+OP_NUMBERS = ("size", "offset", "mode")
+
+
+def reported_ops(traced: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``ops`` of a ``state.trace_checkpoint`` result, each checked to name its files by
+    strings (``path``, or ``src`` and ``dst`` of a rename), its ``data`` as base64 text and
+    its numbers as integers (docs/protocol.md); anything else is a FAIL naming the member."""
+    ops = member(traced, "ops", "array")
+    for op in ops:
+        member(op, "op", "string")
+        names = ("src", "dst") if op["op"] == "rename" else ("path",)
+        for name in names:
+            member(op, name, "string")
+        for name, kind in OP_MEMBERS.items():
+            if name in op:
+                member(op, name, kind)
+        if "data" in op:
+            try:
+                base64.b64decode(op["data"], validate=True)
+            except ValueError:
+                message = f"{op.path}.data: expected base64, got {shown(op['data'])}"
+                raise MemberError(message) from None
+        for name in OP_NUMBERS:
+            if name in op:
+                member(op, name, "integer")
+    return list(ops)
+
+
 def reported_session(
     engine: EngineClient, directory: Path, batches: list[list[dict[str, Any]]]
 ) -> Trace:
@@ -126,7 +157,7 @@ def reported_session(
             engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
             traced = engine.call("state.trace_checkpoint", {"store": store})
             ack = {"generation": traced["generation"], "identity": traced["identity"]}
-            ops += [*traced["ops"], {"op": "ack", **ack}]
+            ops += [*reported_ops(traced), {"op": "ack", **ack}]
     finally:
         engine.call("state.close", {"store": store})
     return Trace(image, ops, start, "self-reported")

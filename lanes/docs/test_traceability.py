@@ -67,3 +67,58 @@ def test_gaps_do_not_grow() -> None:
     assert allowed, "the 'gaps allowed: N' line is missing"
     assert len(gaps) <= int(allowed.group(1)), f"{len(gaps)} gaps: {gaps}"
     assert len(gaps) == int(allowed.group(1)), "a gap was closed: lower 'gaps allowed'"
+
+
+NORMATIVE_DOCS = ("spec.md", "registers.md", "state.md", "protocol.md", "intents.md")
+"""The documents whose every section heading is normative unless marked otherwise."""
+SECTION_REASONS = ("informative:", "suite:")
+SECTION_ROW = re.compile(r"^\| docs/(\S+\.md) § (.+?) \| (.+) \|$")
+FENCE = re.compile(r"^(```|~~~)")
+
+
+def _headings(name: str) -> list[str]:
+    """The ``##`` and ``###`` headings of docs/*name*, outside code fences."""
+    found, fenced = [], False
+    for line in (DOC.parent / name).read_text(encoding="utf-8").splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and re.match(r"^#{2,3} ", line):
+            found.append(line.lstrip("#").strip())
+    return found
+
+
+def _sections() -> dict[tuple[str, str], str]:
+    rows = {}
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        match = SECTION_ROW.match(line.strip())
+        if match:
+            key = (match.group(1), match.group(2))
+            assert key not in rows, f"section {key} listed twice"
+            rows[key] = match.group(3).strip()
+    return rows
+
+
+def test_every_normative_heading_has_a_row() -> None:
+    sections = _sections()
+    headings = {(name, h) for name in NORMATIVE_DOCS for h in _headings(name)}
+    missing = sorted(headings - set(sections))
+    assert not missing, f"headings with no row in docs/traceability.md § Sections: {missing}"
+    gone = sorted(set(sections) - headings)
+    assert not gone, f"§ Sections names headings that are gone: {gone}"
+
+
+def test_every_section_names_statements_or_says_why_not() -> None:
+    names = {name for name, _, _ in _rows()}
+    for (doc, heading), cell in _sections().items():
+        if cell.startswith(SECTION_REASONS):
+            assert cell.split(":", 1)[1].strip(), f"{doc} § {heading}: a reason word alone"
+            continue
+        cited = [c.strip() for c in cell.split(",")]
+        unknown = [c for c in cited if c not in names]
+        assert cited and not unknown, f"{doc} § {heading}: not statements above: {unknown}"
+
+
+def test_ratify_atomicity_is_traced() -> None:
+    assert _sections()[("registers.md", "Atomic commit of the pair")] == "registers.commit.pair"
+    cited = {n: c for n, _, c in _rows()}
+    assert "LOAD-COMMIT-001" in cited["registers.commit.pair"]

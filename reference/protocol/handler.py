@@ -56,6 +56,7 @@ CAPABILITIES = (
     "overrides",
     "registers.load",
     "registers.ratify",
+    "registers.ratify_file",
     "registers.validate",
     "sessions",
     "variation",
@@ -69,6 +70,7 @@ OPS: Mapping[str, OpSpec] = {
     "lexicon.list": OpSpec("op_lexicon_list"),
     "register.validate": OpSpec("op_register_validate", ("pack",), ("expected_id",)),
     "register.ratify": OpSpec("op_register_ratify", ("pack",)),
+    "register.ratify_file": OpSpec("op_register_ratify_file", ("path",)),
     "register.load": OpSpec("op_register_load", ("register_id", "files")),
     "variation.select": OpSpec(
         "op_variation_select", ("bucket", "trace_hash", "register_id", "turn_idx", "bucket_name")
@@ -180,6 +182,10 @@ class ProtocolHandler(ForkOps, StateOps, AlgebraOps, TurnSteps):
             report = self.ratify_pack(path)
             files = {item.name: encode_file(item) for item in (path, report_path_for(path))}
         return {"files": files, "report": report}
+
+    def op_register_ratify_file(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Ratify the pack file at ``path`` in place, committing the pair atomically."""
+        return {"report": self.ratify_pack(Path(string_arg(args, "path")))}
 
     def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
         """Load a ratified pack from the given files (then the shipped packs)."""

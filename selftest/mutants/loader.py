@@ -6,15 +6,17 @@ import copy
 import dataclasses
 import itertools
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from reference.canonical import FloatInHashError, canonical_json
+from reference.canonical import FloatInHashError, canonical_json, pretty_json
 from reference.errors import RegisterError
 from reference.registers import PackLoader, Ratifier, loader
 from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
 from reference.registers.ratify import is_null_pack, ratify_pack_file
+from reference.registers.seal import SEAL_FIELD, report_path_for
 from reference.registers.validate import fail, validate_register_id
 from reference.serve import ProtocolHandler
 from selftest.mutants.pack_edits import (
@@ -450,3 +452,20 @@ class GateRefusalWithoutField(ProtocolHandler):
     """An empty pack claiming a non-standard depth is refused without naming depth_preference."""
 
     ratifier = GateFieldless()
+
+
+class TwoStepWriter(Ratifier):
+    """A ratifier that replaces the pack, then the report, each atomically on its own."""
+
+    def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
+        sealed = {**pack.as_json(), SEAL_FIELD: report["seal"]}
+        for target, document in ((path, sealed), (report_path_for(path), report)):
+            staged = target.with_name(f".{target.name}.tmp")
+            staged.write_bytes(pretty_json(document).encode("utf-8"))
+            os.replace(staged, target)
+
+
+class RatifyPairInTwoSteps(ProtocolHandler):
+    """Ratify in place writes the pack and its report in two steps, not as one pair."""
+
+    ratifier = TwoStepWriter()
