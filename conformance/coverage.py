@@ -169,6 +169,17 @@ def _marker_pack(register_id: str, bucket: str, markers: list[str]) -> dict[str,
     return gen.pack(register_id, markers={**buckets, bucket: markers})
 
 
+def canonical_strings(ctx: SuiteContext) -> Plan:
+    """A pack holding each string whose canonical form fixes an escaping rule, in its
+    description and as a marker: every hash taken over the pack meets every rule."""
+    cases = []
+    for i, (rule, text) in enumerate(sorted(oracle.CANONICAL_STRINGS.items())):
+        document = _marker_pack(f"canonical_{i}_v1", "openings", [text])
+        document["description"] = text
+        cases.append(Case(document, (("canonical escaping rules", rule),)))
+    return Plan(tuple(cases), (("canonical escaping rules", len(cases)),))
+
+
 def pack_variants(ctx: SuiteContext) -> Plan:
     """Valid packs at every bound: bucket sizes, marker lengths and widths, id lengths,
     each bucket left out, the seal field absent or empty."""

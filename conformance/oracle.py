@@ -162,3 +162,17 @@ def resolve_depth(overrides: Mapping[str, object], intent: str) -> int:
 
 def _depth_or_default(value: object) -> int:
     return value if valid_depth(value) else DEFAULT_DEPTH
+
+
+CANONICAL_STRINGS: dict[str, str] = {
+    "non-ASCII": "\u00e9t\u00e9",
+    "astral": "\U0001f600",
+    "line and paragraph separators": "\u2028\u2029",
+    "DEL and C1 controls": "\x7f\x80\x9f",
+    "a solidus": "a/b",
+    "a byte order mark": "\ufeff",
+    "quote and backslash": '"\\',
+    "short escapes": "\b\t\n\f\r",
+    "other controls": "\x00\x01\x1f",
+}
+"""Strings whose canonical form fixes an escaping rule, by the rule."""

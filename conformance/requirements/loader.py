@@ -656,6 +656,7 @@ def _methods(pack: dict[str, Any]) -> list[str]:
     capabilities=("registers.ratify",),
     seed="ADR-0070 § The new pack (the self-sealed report); ADR-0071 § Ratify gate widening",
     strategy=lambda ctx: gen.pack_variants(),
+    cover=coverage.canonical_strings,
 )
 def ratify_report_exact(engine: EngineClient, document: dict[str, Any]) -> None:
     result = engine.call("register.ratify", {"pack": document})

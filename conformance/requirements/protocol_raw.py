@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import coverage
+from conformance import coverage, oracle
 from conformance.canonical import RefusedJSON, canonical_json, read_json
 from conformance.engines.base import EngineClient
 from conformance.requirements.protocol import framed
@@ -360,18 +360,7 @@ def _answers(stdout: bytes, what: str) -> list[Any]:
 CANONICAL = (
     "docs/protocol.md § Framing (responses are canonical JSON); docs/spec.md § Canonical JSON"
 )
-WIRE_STRINGS: dict[str, str] = {
-    "non-ASCII": "\u00e9t\u00e9",
-    "astral": "\U0001f600",
-    "line and paragraph separators": "\u2028\u2029",
-    "DEL and C1 controls": "\x7f\x80\x9f",
-    "a solidus": "a/b",
-    "a byte order mark": "\ufeff",
-    "quote and backslash": '"\\',
-    "short escapes": "\b\t\n\f\r",
-    "other controls": "\x00\x01\x1f",
-}
-"""Strings whose canonical form fixes an escaping rule, by the rule."""
+WIRE_STRINGS = oracle.CANONICAL_STRINGS
 
 
 def _request_line(request: Mapping[str, Any]) -> bytes:

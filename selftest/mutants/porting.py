@@ -409,6 +409,25 @@ class SealAsciiEscaped(ProtocolHandler):
         return {**report, "seal": hashlib.sha256(sealed.encode()).hexdigest()}
 
 
+class SealSeparatorsEscaped(ProtocolHandler):
+    """pack_source_sha256 is computed over JSON with U+2028 and U+2029 escaped, as a
+    "JavaScript-safe" encoder writes them."""
+
+    def ratify_pack(self, path: Path) -> dict[str, Any]:
+        import json
+
+        def encoded(value: object) -> bytes:
+            text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode()
+
+        report = super().ratify_pack(path)
+        pack = json.loads(path.read_text(encoding="utf-8"))
+        pack.pop("mastery_report_sha256", None)
+        report = {**report, "pack_source_sha256": hashlib.sha256(encoded(pack)).hexdigest()}
+        body = {k: v for k, v in report.items() if k != "seal"}
+        return {**report, "seal": hashlib.sha256(encoded(body)).hexdigest()}
+
+
 __all__ = [
     "ArgsSortedUtf16",
     "CaseFoldedId",
@@ -425,6 +444,7 @@ __all__ = [
     "MarkerLengthUtf16",
     "NeutralLabelledTerse",
     "SealAsciiEscaped",
+    "SealSeparatorsEscaped",
     "SeedInCesu8",
     "SemverSchemaVersion",
     "TerseDepthTwo",
