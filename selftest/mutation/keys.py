@@ -86,10 +86,8 @@ def mutants_of_file(source: Path, meta: Path, module: str) -> list[Mutant]:
         local = name[len(module) + 1 :]
         base = local.rsplit(SUFFIX, 1)[0]
         node, orig = definitions.get(local), definitions.get(base + SUFFIX + "orig")
-        if node is None or orig is None:
-            description = ""
-        else:
-            description = describe(segment(orig), segment(node))
+        found = node is not None and orig is not None
+        description = describe(segment(orig), segment(node)) if found else ""
         function = f"{module}.{base}"
         digest = hashlib.sha256(f"{function}\n{description}".encode()).hexdigest()[:12]
         key = f"{function}#{digest}"

@@ -1,4 +1,4 @@
-"""The reviewed list (``equivalent.txt``): mutants the suite is not asked to kill, each with a reason.
+"""The reviewed list (``equivalent.txt``): mutants the suite is not asked to kill, with reasons.
 
 One line per review, ``<target>  <kind>[ <citation>]: <reason>``:
 
@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from selftest.mutation.keys import Mutant, function_of
+from selftest.mutation.keys import Mutant
 
 HERE = Path(__file__).resolve().parent
 REVIEWS = HERE / "equivalent.txt"
