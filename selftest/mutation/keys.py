@@ -50,9 +50,9 @@ def module_name(meta: Path, root: Path) -> str:
 
 
 def describe(original: str, mutated: str) -> str:
-    """The removed and added lines between two function sources, bodies only."""
-    before = [line.strip() for line in original.splitlines()[1:]]
-    after = [line.strip() for line in mutated.splitlines()[1:]]
+    """The removed and added lines between two function sources, stripped."""
+    before = [line.strip() for line in original.splitlines()]
+    after = [line.strip() for line in mutated.splitlines()]
     diff = difflib.unified_diff(before, after, n=0, lineterm="")
     return "\n".join(
         line for line in diff if line[:1] in "+-" and not line.startswith(("+++", "---"))
@@ -87,7 +87,14 @@ def mutants_of_file(source: Path, meta: Path, module: str) -> list[Mutant]:
         base = local.rsplit(SUFFIX, 1)[0]
         node, orig = definitions.get(local), definitions.get(base + SUFFIX + "orig")
         found = node is not None and orig is not None
-        description = describe(segment(orig), segment(node)) if found else ""
+        description = (
+            describe(
+                segment(orig).replace(orig.name, base),  # type: ignore[union-attr]
+                segment(node).replace(node.name, base),  # type: ignore[union-attr]
+            )
+            if found
+            else ""
+        )
         function = f"{module}.{base}"
         digest = hashlib.sha256(f"{function}\n{description}".encode()).hexdigest()[:12]
         key = f"{function}#{digest}"
