@@ -188,7 +188,8 @@ def mutation(session: nox.Session) -> None:
     * ``pending`` (or ``unreviewed``): only the mutants the score still needs (not reviewed,
       not run or reached by no test);
     * ``sample [BASE]``: the CI sample, ``sample.txt`` plus the mutants of every function
-      changed since BASE (default ``$CORE_MUTATION_BASE``, else ``main``) plus a weekly
+      changed since BASE (default ``$CORE_MUTATION_BASE``, else ``HEAD~1``: on main, what
+      the last merge changed; at most 80 of them) plus a weekly
       rotating set of stored kills; fails if one survives, never runs or is stale.
 
     ``$CORE_MUTATION_CHILDREN`` sets mutmut's ``--max-children`` (default 2).
@@ -201,7 +202,7 @@ def mutation(session: nox.Session) -> None:
     session.run("python", "-m", "selftest.mutation.generate")
     session.run(*score, "recall")
     if mode == ["sample"]:
-        default = os.environ.get("CORE_MUTATION_BASE", "main")
+        default = os.environ.get("CORE_MUTATION_BASE", "HEAD~1")
         base = session.posargs[1] if len(session.posargs) > 1 else default
         names = str(session.run(*score, "sample", base, silent=True)).split()
         session.run("mutmut", "run", "--max-children", children, *names)
