@@ -6,6 +6,7 @@ Virtualenvs are built with uv when it is installed (next to nox or on PATH), els
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import nox
 
@@ -192,9 +193,15 @@ def mutation(session: nox.Session) -> None:
       the last merge changed; at most 80 of them) plus a weekly
       rotating set of stored kills; fails if one survives, never runs or is stale.
 
+    * ``node [STRYKER ARGS]``: the Node engine under StrykerJS (``npm ci`` in ports/node
+      first), each mutant certified by the suite (docs/mutation.md § Node engine).
+
     ``$CORE_MUTATION_CHILDREN`` sets mutmut's ``--max-children`` (default 2).
     """
     _install(session)
+    if session.posargs[:1] == ["node"]:
+        _mutate_node(session)
+        return
     session.install("mutmut>=3.8,<4")
     children = os.environ.get("CORE_MUTATION_CHILDREN", "2")
     score = ("python", "-m", "selftest.mutation.score")
@@ -217,3 +224,12 @@ def mutation(session: nox.Session) -> None:
         session.run("mutmut", "run", "--max-children", children)
     session.run(*score, "remember")
     session.run(*score, "report")
+
+
+def _mutate_node(session: nox.Session) -> None:
+    """StrykerJS over ports/node; each mutant certified by ``python -m selftest.mutation.node``."""
+    root = Path(__file__).resolve().parent
+    session.run("npm", "ci", "--no-audit", "--no-fund", "--prefix", "ports/node", external=True)
+    env = {"PYTHONPATH": str(root)}
+    with session.chdir("ports/node"):
+        session.run("npx", "stryker", "run", *session.posargs[1:], external=True, env=env)
