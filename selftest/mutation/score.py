@@ -7,8 +7,9 @@ outlive one generation of mutants: the reviewed list (:mod:`selftest.mutation.re
 
 ``python -m selftest.mutation.score``:
 
-* ``report``: per module, killed, survived, "no tests" (no requirement reaches the mutated
-  code), reviewed and unchecked mutants, and killed / (killed + survived + no tests);
+* ``report [--by-file]``: per package or module (or per file), killed, survived, "no
+  tests" (no requirement reaches the mutated code), reviewed and unchecked mutants, and
+  killed / (killed + survived + no tests);
 * ``check [NAME|KEY ...]``: exit 1 on a stale review or sample line, or when a named mutant
   (default: every one the score counts) survived, was reached by no test or never ran;
 * ``pending``: the mutmut names the score still waits for (not reviewed; not run, or no tests);
@@ -34,9 +35,11 @@ KILLED = cache.KILLED
 ROTATING = 12
 
 
-def module_of(name: str) -> str:
-    """The package (``reference.truth``) or top-level module (``reference.canonical``)."""
-    return ".".join(name.split(".")[:2])
+def module_of(name: str, depth: int = 2) -> str:
+    """The package (``reference.truth``) or top-level module (``reference.canonical``); with
+    *depth* 3, the module of a package (``reference.truth.text``)."""
+    parts = name.split(".")
+    return ".".join(parts[: min(depth, len(parts) - 1)])
 
 
 def results(root: Path = Path("mutants")) -> dict[str, int | None]:
@@ -57,21 +60,25 @@ def verdict(code: int | None) -> str:
     return "survived" if code == 0 else "no tests"
 
 
-def tally(codes: dict[str, int | None], reviewed: dict[str, reviews.Review]) -> dict[str, Counter]:
+def tally(
+    codes: dict[str, int | None], reviewed: dict[str, reviews.Review], depth: int = 2
+) -> dict[str, Counter]:
     table: dict[str, Counter] = {}
     for name, code in sorted(codes.items()):
-        counts = table.setdefault(module_of(name), Counter())
+        counts = table.setdefault(module_of(name, depth), Counter())
         counts["reviewed" if name in reviewed else verdict(code)] += 1
     return table
 
 
-def report(codes: dict[str, int | None], reviewed: dict[str, reviews.Review]) -> str:
+def report(
+    codes: dict[str, int | None], reviewed: dict[str, reviews.Review], depth: int = 2
+) -> str:
     lines = [
         "| module | killed | survived | no tests | reviewed | unchecked "
         "| score: killed / (killed + survived + no tests) |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for module, c in sorted(tally(codes, reviewed).items()):
+    for module, c in sorted(tally(codes, reviewed, depth).items()):
         checked = c["killed"] + c["survived"] + c["no tests"]
         score = f"{100 * c['killed'] / checked:.1f}%" if checked else "-"
         lines.append(
@@ -129,7 +136,7 @@ def main(argv: list[str]) -> int:
     review_list = reviews.load()
     reviewed = reviews.reviewed_names(review_list, table)
     if command == "report":
-        print(report(codes, reviewed))
+        print(report(codes, reviewed, 3 if args[:1] == ["--by-file"] else 2))
         return 0
     if command == "check":
         stale = reviews.stale(review_list, table)
@@ -163,8 +170,8 @@ def main(argv: list[str]) -> int:
         print(f"{given} stored verdicts given back to mutmut")
         return 0
     print(
-        "usage: python -m selftest.mutation.score report | check [NAME|KEY ...] | pending"
-        " | sample BASE [COUNT] | show NAME|KEY | remember | recall"
+        "usage: python -m selftest.mutation.score report [--by-file] | check [NAME|KEY ...]"
+        " | pending | sample BASE [COUNT] | show NAME|KEY | remember | recall"
     )
     return 2
 
