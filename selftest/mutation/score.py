@@ -132,6 +132,17 @@ def pending(codes: dict[str, int | None], reviewed: dict[str, reviews.Review]) -
 def main(argv: list[str]) -> int:
     command, args = (argv[0], argv[1:]) if argv else ("", [])
     table = mutant_table()
+    if not table and command in {
+        "report",
+        "check",
+        "pending",
+        "sample",
+        "show",
+        "remember",
+        "recall",
+    }:
+        print("no mutants/: generate them first (python -m selftest.mutation.generate)")
+        return 2
     codes = results()
     review_list = reviews.load()
     reviewed = reviews.reviewed_names(review_list, table)
