@@ -190,7 +190,7 @@ def mutation(session: nox.Session) -> None:
       not run or reached by no test);
     * ``sample [BASE]``: the CI sample, ``sample.txt`` plus the mutants of every function
       changed since BASE (default ``$CORE_MUTATION_BASE``, else ``HEAD~1``: on main, what
-      the last merge changed; at most 80 of them) plus a weekly
+      the last merge changed; at most 40 of them) plus a weekly
       rotating set of stored kills; fails if one survives, never runs or is stale.
 
     * ``node [STRYKER ARGS]``: the Node engine under StrykerJS (``npm ci`` in ports/node
@@ -211,13 +211,15 @@ def mutation(session: nox.Session) -> None:
     if mode == ["sample"]:
         default = os.environ.get("CORE_MUTATION_BASE", "HEAD~1")
         base = session.posargs[1] if len(session.posargs) > 1 else default
-        names = str(session.run(*score, "sample", base, silent=True)).split()
+        output = str(session.run(*score, "sample", base, silent=True)).split()
+        names = [n for n in output if n.startswith("reference.") and "#" not in n]
         session.run("mutmut", "run", "--max-children", children, *names)
         session.run(*score, "remember")
         session.run(*score, "check", *names)
         return
     if mode in (["pending"], ["unreviewed"]):
-        names = str(session.run(*score, "pending", silent=True)).split()
+        output = str(session.run(*score, "pending", silent=True)).split()
+        names = [n for n in output if n.startswith("reference.")]
         if names:
             session.run("mutmut", "run", "--max-children", children, *names)
     else:
