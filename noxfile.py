@@ -5,6 +5,7 @@ Virtualenvs are built with uv when it is installed (next to nox or on PATH), els
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import nox
@@ -177,29 +178,60 @@ def golden(session: nox.Session) -> None:
 
 @nox.session
 def mutation(session: nox.Session) -> None:
-    """Mutation score of the suite alone over the reference: ``nox -s mutation [-- sample]``.
+    """Mutation score of the suite alone over reference/: ``nox -s mutation [-- MODE]``.
 
-    With no argument every mutant of reference/registers, realize, protocol and state is
-    run. ``-- unreviewed`` runs every mutant that has no verdict yet and is not in the
-    reviewed list (the score leaves reviewed mutants out, so this gives the same score
-    sooner). ``-- sample`` runs only the fixed sample in selftest/mutation/sample.txt (what
-    CI runs) and fails if one of them survives. The score table is printed at the end.
+    Every run first generates the mutants and gives back to mutmut each stored verdict that
+    still holds (``selftest/mutation/verdicts.json``, keyed by mutant key, function source
+    hash and suite hash), so unchanged code is not run again; at the end it stores the new
+    verdicts and prints the score table. Modes:
+
+    * none: every mutant without a verdict;
+    * ``pending`` (or ``unreviewed``): only the mutants the score still needs (not reviewed,
+      not run or reached by no test);
+    * ``sample [BASE]``: the CI sample, ``sample.txt`` plus the mutants of every function
+      changed since BASE (default ``$CORE_MUTATION_BASE``, else ``HEAD~1``: on main, what
+      the last merge changed; at most 40 of them) plus a weekly
+      rotating set of stored kills; fails if one survives, never runs or is stale.
+
+    * ``node [STRYKER ARGS]``: the Node engine under StrykerJS (``npm ci`` in ports/node
+      first), each mutant certified by the suite (docs/mutation.md § Node engine).
+
+    ``$CORE_MUTATION_CHILDREN`` sets mutmut's ``--max-children`` (default 2).
     """
     _install(session)
-    session.install("mutmut>=3.3,<4")
-    if session.posargs[:1] == ["sample"]:
-        sample = Path("selftest/mutation/sample.txt").read_text(encoding="utf-8").split()
-        session.run("mutmut", "run", "--max-children", "2", *sample)
-        session.run("python", "-m", "selftest.mutation.score", "report")
-        session.run("python", "-m", "selftest.mutation.score", "check", *sample)
+    if session.posargs[:1] == ["node"]:
+        _mutate_node(session)
         return
-    if session.posargs[:1] == ["unreviewed"]:
-        if not Path("mutants").is_dir():
-            sample = Path("selftest/mutation/sample.txt").read_text(encoding="utf-8").split()
-            session.run("mutmut", "run", "--max-children", "2", *sample)
-        names = session.run("python", "-m", "selftest.mutation.score", "pending", silent=True)
-        if str(names).split():
-            session.run("mutmut", "run", "--max-children", "2", *str(names).split())
+    session.install("mutmut>=3.8,<4")
+    children = os.environ.get("CORE_MUTATION_CHILDREN", "2")
+    score = ("python", "-m", "selftest.mutation.score")
+    mode = session.posargs[:1]
+    session.run("python", "-m", "selftest.mutation.generate")
+    session.run(*score, "recall")
+    if mode == ["sample"]:
+        default = os.environ.get("CORE_MUTATION_BASE", "HEAD~1")
+        base = session.posargs[1] if len(session.posargs) > 1 else default
+        output = str(session.run(*score, "sample", base, silent=True)).split()
+        names = [n for n in output if n.startswith("reference.") and "#" not in n]
+        session.run("mutmut", "run", "--max-children", children, *names)
+        session.run(*score, "remember")
+        session.run(*score, "check", *names)
+        return
+    if mode in (["pending"], ["unreviewed"]):
+        output = str(session.run(*score, "pending", silent=True)).split()
+        names = [n for n in output if n.startswith("reference.")]
+        if names:
+            session.run("mutmut", "run", "--max-children", children, *names)
     else:
-        session.run("mutmut", "run", "--max-children", "2")
-    session.run("python", "-m", "selftest.mutation.score", "report")
+        session.run("mutmut", "run", "--max-children", children)
+    session.run(*score, "remember")
+    session.run(*score, "report")
+
+
+def _mutate_node(session: nox.Session) -> None:
+    """StrykerJS over ports/node; each mutant certified by ``python -m selftest.mutation.node``."""
+    root = Path(__file__).resolve().parent
+    session.run("npm", "ci", "--no-audit", "--no-fund", "--prefix", "ports/node", external=True)
+    env = {"PYTHONPATH": str(root)}
+    with session.chdir("ports/node"):
+        session.run("npx", "stryker", "run", *session.posargs[1:], external=True, env=env)

@@ -1,101 +1,84 @@
-"""Mutation score of the suite per module, from mutmut's results, and a fixed mutant sample.
+"""Mutation score of the suite per module, from mutmut's results, and the CI sample.
 
-``python -m selftest.mutation.score sample N`` prints N mutant names per module, the
-same on every machine (ordered by the SHA-256 of the name). ``... report`` reads
-``mutants/**/*.meta`` and prints, per module, killed, survived, "no tests" (no requirement
-reaches the mutated code), reviewed (listed in ``equivalent.txt``) and unchecked mutants,
-and the score killed / (killed + survived + no tests). ``... check`` exits 1 when a checked
-mutant that is not reviewed survived or was never reached. ``... pending`` prints the
-mutants that are not reviewed and not run yet or reached by no test: the ones the
-score still waits for.
+Mutants are named by their stable key (:mod:`selftest.mutation.keys`) wherever a name must
+outlive one generation of mutants: the reviewed list (:mod:`selftest.mutation.reviews`),
+``sample.txt`` and the verdict cache (:mod:`selftest.mutation.cache`). mutmut's own names
+(``..._mutmut_N``) are used only within one ``mutants/`` directory.
+
+``python -m selftest.mutation.score``:
+
+* ``report [--by-file]``: per package or module (or per file), killed, survived, "no
+  tests" (no requirement reaches the mutated code), reviewed and unchecked mutants, and
+  killed / (killed + survived + no tests);
+* ``check [NAME|KEY ...]``: exit 1 on a stale review or sample line, or when a named mutant
+  (default: every one the score counts) survived, was reached by no test or never ran;
+* ``pending``: the mutmut names the score still waits for (not reviewed; not run, or no tests);
+* ``sample BASE [COUNT]``: the CI sample: ``sample.txt``, the mutants of functions changed
+  since the commit BASE, and COUNT (default 12) cached kills that rotate weekly;
+* ``show NAME|KEY``: the lines a mutant changes;
+* ``remember`` / ``recall``: store the verdicts of ``mutants/`` in ``verdicts.json`` / give
+  back to mutmut every stored verdict that still holds (so unchanged code is not run again).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
-MODULES = (
-    "reference.registers",
-    "reference.realize",
-    "reference.protocol",
-    "reference.state",
-    "reference.algebra",
-)
+from selftest.mutation import cache, changed, reviews
+from selftest.mutation.keys import Mutant, mutant_table
+
 HERE = Path(__file__).resolve().parent
-KILLED = {1, 3, 36, 24, -24, 152, 255, -9, -11}
-"""Exit codes mutmut counts as a kill (a failure, a timeout or a crash of the test run)."""
+SAMPLE = HERE / "sample.txt"
+KILLED = cache.KILLED
+ROTATING = 12
 
 
-def equivalents() -> dict[str, str]:
-    """Reviewed mutants: ``name  kind: reason`` per line, ``#`` comments. A name without
-    the ``__mutmut_N`` suffix is a mutated function: the line reviews all its mutants."""
-    rows = {}
-    for line in (HERE / "equivalent.txt").read_text("utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, reason = line.split(None, 1)
-            rows[name] = reason.strip()
-    return rows
+def module_of(name: str, depth: int = 2) -> str:
+    """The package (``reference.truth``) or top-level module (``reference.canonical``); with
+    *depth* 3, the module of a package (``reference.truth.text``)."""
+    parts = name.split(".")
+    return ".".join(parts[: min(depth, len(parts) - 1)])
 
 
 def results(root: Path = Path("mutants")) -> dict[str, int | None]:
     """Every mutant's exit code (None when not run yet)."""
+    import json
+
     codes: dict[str, int | None] = {}
     for meta in sorted(root.glob("reference/**/*.meta")):
         codes.update(json.loads(meta.read_text("utf-8"))["exit_code_by_key"])
     return codes
 
 
-def function_of(name: str) -> str:
-    """The mutated function a mutant name belongs to (the name without ``__mutmut_N``)."""
-    return name.rsplit("__mutmut_", 1)[0]
+def verdict(code: int | None) -> str:
+    if code is None:
+        return "unchecked"
+    if code in KILLED:
+        return "killed"
+    return "survived" if code == 0 else "no tests"
 
 
-def is_reviewed(name: str, reviewed: dict[str, str]) -> bool:
-    return name in reviewed or function_of(name) in reviewed
-
-
-def module_of(name: str) -> str:
-    return next((m for m in MODULES if name.startswith(m + ".")), "other")
-
-
-def sample(codes: dict[str, int | None], per_module: int) -> list[str]:
-    """*per_module* names of each module, ordered by the SHA-256 of the name."""
-    chosen = []
-    for module in MODULES:
-        names = [n for n in codes if module_of(n) == module]
-        names.sort(key=lambda n: hashlib.sha256(n.encode()).hexdigest())
-        chosen += names[:per_module]
-    return chosen
-
-
-def tally(codes: dict[str, int | None], reviewed: dict[str, str]) -> dict[str, Counter]:
-    table = {module: Counter() for module in MODULES}
-    for name, code in codes.items():
-        counts = table.setdefault(module_of(name), Counter())
-        if is_reviewed(name, reviewed):
-            counts["reviewed"] += 1
-        elif code is None:
-            counts["unchecked"] += 1
-        elif code in KILLED:
-            counts["killed"] += 1
-        elif code == 0:
-            counts["survived"] += 1
-        else:
-            counts["no tests"] += 1
+def tally(
+    codes: dict[str, int | None], reviewed: dict[str, reviews.Review], depth: int = 2
+) -> dict[str, Counter]:
+    table: dict[str, Counter] = {}
+    for name, code in sorted(codes.items()):
+        counts = table.setdefault(module_of(name, depth), Counter())
+        counts["reviewed" if name in reviewed else verdict(code)] += 1
     return table
 
 
-def report(codes: dict[str, int | None], reviewed: dict[str, str]) -> str:
+def report(
+    codes: dict[str, int | None], reviewed: dict[str, reviews.Review], depth: int = 2
+) -> str:
     lines = [
         "| module | killed | survived | no tests | reviewed | unchecked "
-        "| score: killed / (killed + survived + no tests) |"
+        "| score: killed / (killed + survived + no tests) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    lines.append("|---|---:|---:|---:|---:|---:|---:|")
-    for module, c in tally(codes, reviewed).items():
+    for module, c in sorted(tally(codes, reviewed, depth).items()):
         checked = c["killed"] + c["survived"] + c["no tests"]
         score = f"{100 * c['killed'] / checked:.1f}%" if checked else "-"
         lines.append(
@@ -105,48 +88,102 @@ def report(codes: dict[str, int | None], reviewed: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def check(codes: dict[str, int | None], reviewed: dict[str, str], names: list[str]) -> int:
-    """Exit status 1 when a named mutant (default: every one the score counts, that is every
-    one not reviewed) survived, was never run, or is not a mutant of this reference at all,
-    or when a reviewed name is not one (a stale sample or review list must not pass unseen)."""
-    functions = {function_of(name) for name in codes}
-    problems = [
-        f"reviewed, but not a mutant of this reference: {name}"
-        for name in sorted(reviewed)
-        if name not in codes and name not in functions
-    ]
-    for name in sorted(set(names) or set(codes)):
-        if name not in codes:
-            problems.append(f"not a mutant of this reference: {name}")
-        elif codes[name] is None and (names or not is_reviewed(name, reviewed)):
-            problems.append(f"not run: {name}")
-        elif codes[name] in (0, 33) and not is_reviewed(name, reviewed):
-            problems.append(f"{'survived' if codes[name] == 0 else 'no tests'}: {name}")
+def resolve(targets: list[str], table: dict[str, Mutant]) -> tuple[list[str], list[str]]:
+    """mutmut names for *targets* (names or keys), and the targets that name no mutant."""
+    by_key = {m.key: m.name for m in table.values()}
+    names, stale = [], []
+    for target in targets:
+        name = by_key.get(target) if "#" in target else (target if target in table else None)
+        (names.append(name) if name else stale.append(target))
+    return names, stale
+
+
+def sample_targets(path: Path = SAMPLE) -> list[str]:
+    if not path.is_file():
+        return []
+    lines = path.read_text("utf-8").splitlines()
+    return [ln.split()[0] for ln in lines if ln.strip() and not ln.startswith("#")]
+
+
+def check(
+    codes: dict[str, int | None],
+    reviewed: dict[str, reviews.Review],
+    stale_reviews: list[reviews.Review],
+    table: dict[str, Mutant],
+    targets: list[str],
+) -> int:
+    problems = [f"stale review (equivalent.txt:{r.line}): {r.target}" for r in stale_reviews]
+    names, stale = resolve(targets, table)
+    problems += [f"stale: names no mutant of this reference: {t}" for t in stale]
+    for name in sorted(set(names) if targets else set(codes)):
+        code = codes.get(name)
+        if code is None and (targets or name not in reviewed):
+            problems.append(f"not run: {name} ({table[name].key})")
+        elif code is not None and code not in KILLED and name not in reviewed:
+            problems.append(f"{verdict(code)}: {name} ({table[name].key})")
     print("\n".join(problems) or "no survivor")
     return 1 if problems else 0
 
 
-def pending(codes: dict[str, int | None], reviewed: dict[str, str]) -> list[str]:
-    """The mutants the score still needs: not reviewed, and not run yet or not reached by
-    any test (a changed suite may reach them now)."""
-    waiting = (None, 33)
-    return [n for n, c in sorted(codes.items()) if c in waiting and not is_reviewed(n, reviewed)]
+def pending(codes: dict[str, int | None], reviewed: dict[str, reviews.Review]) -> list[str]:
+    return [n for n, c in sorted(codes.items()) if c in (None, 33) and n not in reviewed]
 
 
 def main(argv: list[str]) -> int:
-    codes, reviewed = results(), equivalents()
-    if argv[:1] == ["sample"]:
-        print("\n".join(sample(codes, int(argv[1]))))
+    command, args = (argv[0], argv[1:]) if argv else ("", [])
+    table = mutant_table()
+    if not table and command in {
+        "report",
+        "check",
+        "pending",
+        "sample",
+        "show",
+        "remember",
+        "recall",
+    }:
+        print("no mutants/: generate them first (python -m selftest.mutation.generate)")
+        return 2
+    codes = results()
+    review_list = reviews.load()
+    reviewed = reviews.reviewed_names(review_list, table)
+    if command == "report":
+        print(report(codes, reviewed, 3 if args[:1] == ["--by-file"] else 2))
         return 0
-    if argv[:1] == ["report"]:
-        print(report(codes, reviewed))
-        return 0
-    if argv[:1] == ["check"]:
-        return check(codes, reviewed, argv[1:])
-    if argv[:1] == ["pending"]:
+    if command == "check":
+        stale = reviews.stale(review_list, table)
+        return check(codes, reviewed, stale, table, args)
+    if command == "pending":
         print("\n".join(pending(codes, reviewed)))
         return 0
-    print("usage: python -m selftest.mutation.score sample N | report | check [NAMES] | pending")
+    if command == "sample" and args:
+        count = int(args[1]) if len(args) > 1 else ROTATING
+        fixed, stale = resolve(sample_targets(), table)
+        for target in stale:
+            print(f"stale sample line: {target}", file=sys.stderr)
+        rest = changed.sample(table, cache.load(), args[0], count, changed.rotation_seed())
+        chosen = [n for n in dict.fromkeys(fixed + rest) if n not in reviewed]
+        print("\n".join(chosen))
+        return 1 if stale else 0
+    if command == "show" and args:
+        names, _ = resolve(args, table)
+        for name in names:
+            mutant = table[name]
+            print(f"{name}  {mutant.key}  {verdict(codes.get(name))}\n{mutant.description}")
+        return 0 if names else 1
+    if command == "remember":
+        store = cache.load()
+        written = cache.remember(store, codes, table, cache.suite_hash())
+        cache.save(store)
+        print(f"{written} verdicts stored in {cache.CACHE.name}")
+        return 0
+    if command == "recall":
+        given = cache.recall(cache.load(), table, cache.suite_hash())
+        print(f"{given} stored verdicts given back to mutmut")
+        return 0
+    print(
+        "usage: python -m selftest.mutation.score report [--by-file] | check [NAME|KEY ...]"
+        " | pending | sample BASE [COUNT] | show NAME|KEY | remember | recall"
+    )
     return 2
 
 
