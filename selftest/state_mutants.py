@@ -643,6 +643,14 @@ class FieldWithoutVault(ProtocolHandler):
         runtime.resume(dataclasses.replace(runtime.truth.life(), hits=()))
 
 
+class SharedLife(ProtocolHandler):
+    """Any number of sessions may live on one store at once, each writing its own life."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        self.lives.clear()
+        return super().op_session_open(args)
+
+
 _TABLE = (
     broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
@@ -738,6 +746,7 @@ _TABLE = (
     broken_engine("life_forgotten", LifeForgotten, "STATE-LIFE-001"),
     broken_engine("turn_replayed", TurnReplayed, "STATE-LIFE-001"),
     broken_engine("field_without_vault", FieldWithoutVault, "STATE-LIFE-001"),
+    broken_engine("shared_life", SharedLife, "STATE-LIFE-002"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

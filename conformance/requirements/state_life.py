@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from conformance import coverage
-from conformance.engines.base import EngineClient
+from conformance.engines.base import EngineClient, EngineRefused
 from conformance.oracle import FOUR_REGISTERS
 from conformance.requirements.registry import requirement
 from conformance.state.conversation import conversation, prompt
@@ -104,3 +104,43 @@ def life_survives_a_kill(engine: EngineClient, scenario: list[Any]) -> None:
             f"turn {index} ({prompts[index]!r}) after a kill at turn {answered}: "
             f"{lived[index]} is not the uninterrupted record {whole[index]}"
         )
+
+
+def _refusal(engine: EngineClient, op: str, args: dict[str, Any]) -> tuple[str, str | None]:
+    """``(code, field)`` of *op*'s refusal; AssertionError when it is answered."""
+    try:
+        engine.call(op, args)
+    except EngineRefused as refusal:
+        return refusal.code, refusal.field
+    raise AssertionError(f"{op} {args} was answered")
+
+
+@requirement(
+    "STATE-LIFE-002",
+    "a store carries the life of one session at a time: a second session.open on it is "
+    "STATE_IN_USE (field store) until the first session closes; an unknown store is "
+    "STATE_NOT_OPEN (field store); a turn whose store was closed answers STATE_NOT_OPEN "
+    "and ends the session (SESSION_UNKNOWN from then on)",
+    family="state",
+    capabilities=LIFE,
+    seed="docs/protocol.md § Sessions on a store (Refusals)",
+    max_examples=1,
+)
+def one_life_per_store(engine: EngineClient, _: object) -> None:
+    with scratch() as root:
+        store = engine.call("state.open", {"dir": str(root / "life")})["store"]
+        first = engine.call("session.open", {"register_id": None, "store": store})["session"]
+        engine.call("session.chat", {"session": first, "text": "What is light?"})
+        second = _refusal(engine, "session.open", {"register_id": None, "store": store})
+        assert second == ("STATE_IN_USE", "store"), f"a second session on a store: {second}"
+        engine.call("session.close", {"session": first})
+        again = engine.call("session.open", {"register_id": None, "store": store})
+        assert again.get("turn_idx") == 1, f"the store's next session starts at {again}"
+        unknown = _refusal(engine, "session.open", {"register_id": None, "store": "no-such"})
+        assert unknown == ("STATE_NOT_OPEN", "store"), f"an unknown store: {unknown}"
+        engine.call("state.close", {"store": store})
+        turn = {"session": again["session"], "text": "What is light?"}
+        closed = _refusal(engine, "session.chat", turn)
+        assert closed == ("STATE_NOT_OPEN", "store"), f"a turn on a closed store: {closed}"
+        ended = _refusal(engine, "session.chat", turn)
+        assert ended[0] == "SESSION_UNKNOWN", f"the next turn of that session: {ended}"
