@@ -2,7 +2,8 @@
 
 Each engine is the reference ``ProtocolHandler`` with one of its state hooks replaced
 (``store_class``, ``recover_journal``, ``soak_turn`` or ``resume_life``), so it has one
-defect in its state store, journal recovery, soak or the life of a session on a store; its class is its factory, so
+defect in its state store, journal recovery, soak or the life of a session on a store;
+its class is its factory, so
 ``selftest.state_mutants:<ClassName>`` plugs it in by name, in-process or
 through ``python -m conformance.engines.host`` for the process-level requirements.
 ``BROKEN_STATE`` maps a short name to a :class:`BrokenEngine`; the self-test proves

@@ -51,16 +51,14 @@ def lemmas() -> list[str]:
 
 def checkpoint_ms(runtime: ChatRuntime, directory: Path, prompts: list[str]) -> float:
     """The median time of one turn's checkpoint, the runtime attached to *directory*."""
-    runtime.persisted = PersistedSession.open(directory, runtime.register_id)
-    runtime.persisted.record_turn(runtime.truth.life())
+    persisted = PersistedSession.open(directory, runtime.register_id)
+    persisted.record_turn(runtime.truth.life())
     times = []
     for text in prompts[:SAMPLES]:
-        persisted = runtime.persisted
-        runtime.persisted = None
         runtime.chat(text)
-        runtime.persisted = persisted
-        times.append(_timed(lambda: persisted.record_turn(runtime.truth.life())))
-    runtime.close()
+        life = runtime.truth.life()
+        times.append(_timed(lambda life=life: persisted.record_turn(life)))
+    persisted.close()
     return statistics.median(times)
 
 
@@ -138,10 +136,16 @@ def main(argv: list[str] | None = None) -> int:
             (f"with the core: checkpoint per turn at turn {args.turns:,}", _ms(at_n)),
             ("with the core: checkpoint per turn at the bound", _ms(at_bound)),
             ("with the core: core.jsonl at turn 1", f"{core_bytes(root / 'fresh'):,} B"),
-            (f"with the core: core.jsonl at turn {args.turns:,}", f"{core_bytes(root / 'lived'):,} B"),
+            (
+                f"with the core: core.jsonl at turn {args.turns:,}",
+                f"{core_bytes(root / 'lived'):,} B",
+            ),
             ("with the core: core.jsonl at the bound", f"{core_bytes(root / 'bound'):,} B"),
             ("with the core: restart at turn 1", _ms(restart_seconds(root / "fresh"))),
-            (f"with the core: restart at turn {args.turns:,}", _ms(restart_seconds(root / "lived"))),
+            (
+                f"with the core: restart at turn {args.turns:,}",
+                _ms(restart_seconds(root / "lived")),
+            ),
             ("with the core: restart at the bound", _ms(restart_seconds(root / "bound"))),
             ("from a journal: append per turn", _ms(append)),
             (f"from a journal: restart (replay) at turn {args.turns:,}", f"{live:.2f} s"),

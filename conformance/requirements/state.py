@@ -242,7 +242,9 @@ def byte_stable_ordering(engine: EngineClient, scenario: list[Any]) -> None:
             (root / name).mkdir()
             done = _commit(stores, root / name, order)
             assert _core_bytes(root / name, done["generation"]) == expected, f"order {name}"
-            assert done["identity"] == oracle.identity(oracle.schema_of(engine.capabilities()), expected), f"identity, order {name}"
+            assert done["identity"] == oracle.identity(
+                oracle.schema_of(engine.capabilities()), expected
+            ), f"identity, order {name}"
 
 
 @requirement(
@@ -309,7 +311,9 @@ def lineage(engine: EngineClient, _: object) -> None:
         )
         done = engine.call("state.checkpoint", {"store": fresh["store"]})
         core = _core_bytes(root / "life", done["generation"])
-        assert done["identity"] == oracle.identity(oracle.schema_of(engine.capabilities()), core), "identity is not the spec's formula"
+        assert done["identity"] == oracle.identity(oracle.schema_of(engine.capabilities()), core), (
+            "identity is not the spec's formula"
+        )
         stores.close(fresh["store"])
         resumed = stores.open(root / "life")
         assert resumed["reason"] == "resume", f"second boot reason {resumed['reason']!r}"

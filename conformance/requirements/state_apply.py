@@ -122,9 +122,9 @@ def mutations_apply(engine: EngineClient, scenario: list[list[Mutation]]) -> Non
         assert answer == {"dirty": digest.get("dirty")}, (
             f"state.apply answered {answer}, not {{'dirty': {digest.get('dirty')}}} (the digest's)"
         )
-        assert digest["identity"] == oracle.identity(oracle.schema_of(engine.capabilities()), core), (
-            f"after {batch}: the identity is not that of {want}"
-        )
+        assert digest["identity"] == oracle.identity(
+            oracle.schema_of(engine.capabilities()), core
+        ), f"after {batch}: the identity is not that of {want}"
         assert digest["turn_count"] == turns, f"turn_count {digest['turn_count']}, not {turns}"
         done = engine.call("state.checkpoint", {"store": store})
         assert _core_bytes(directory, done["generation"]) == core, "core.jsonl is not the result"

@@ -61,7 +61,9 @@ def key_length_bound(engine: EngineClient, name: str) -> None:
             return
         assert valid, f"key {name}: accepted"
         stores.close(store)
-        want = oracle.identity(oracle.schema_of(engine.capabilities()), oracle.encode_core([_recognizer(key)]))
+        want = oracle.identity(
+            oracle.schema_of(engine.capabilities()), oracle.encode_core([_recognizer(key)])
+        )
         assert load(engine, root)["identity"] == want, f"key {name}: stored differently"
 
 
@@ -91,7 +93,9 @@ def astral_key_order(engine: EngineClient, keys: list[str]) -> None:
         stores.close(store)
         core, want = _live_core(root), oracle.encode_core(rows)
         assert core == want, f"core.jsonl is {core!r}, in code point order {want!r}"
-        assert load(engine, root)["identity"] == oracle.identity(oracle.schema_of(engine.capabilities()), want)
+        assert load(engine, root)["identity"] == oracle.identity(
+            oracle.schema_of(engine.capabilities()), want
+        )
 
 
 @requirement(

@@ -131,7 +131,9 @@ def live_until_killed(
         records, took = [], []
         for text in prompts[: point.answered]:
             sent = time.monotonic()
-            records.append(record_of(engine.call("session.chat", {"session": session, "text": text})))
+            records.append(
+                record_of(engine.call("session.chat", {"session": session, "text": text}))
+            )
             took.append(time.monotonic() - sent)
         if point.phase is not None and point.answered < len(prompts):
             mean = sum(took) / len(took) if took else 0.0

@@ -36,6 +36,8 @@ def manifest_version(generation: Path) -> int:
     version = json.loads((generation / "manifest.json").read_bytes())["schema_version"]
     assert isinstance(version, int), f"{generation.name}: schema_version {version!r}"
     return version
+
+
 OPTIONAL_DEFAULTS: dict[str, dict[str, object]] = {
     "recognizer": {"label": ""},
     "candidate": {"evidence": 0},

@@ -24,7 +24,11 @@ def _chat(directory: Path | None, prompts: list[str], register: str | None = Non
     command += ["--state", str(directory)] if directory is not None else []
     command += ["--register", register] if register is not None else []
     done = subprocess.run(
-        command, input="".join(p + "\n" for p in prompts), capture_output=True, text=True, check=True
+        command,
+        input="".join(p + "\n" for p in prompts),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return [json.loads(line) for line in done.stdout.splitlines()]
 
