@@ -10,9 +10,9 @@ store or a kill: the uninterrupted life.
 It passes (exit 0) when every turn's ``versor_condition`` is below 1e-6, every restart
 resumes at the last answered turn or the one in flight, every answered turn's record is
 byte for byte the uninterrupted one's, and, unless ``--no-time-check``, the median turn
-time of the last window is at most 1.1 times that of the first window after the vault has
-stopped growing (see docs/benchmarks.md for why that window). Figures are printed as a
-markdown table.
+time (checkpoint included) of the last window is at most 1.1 times that of the first.
+Figures are printed as a markdown table, with the window from which the core is within 5%
+of its final size (the vault grows with the distinct subjects, to the lexicon's bound).
 
 Run from the repository root: ``nice -n 10 python -m tools.soak_life --turns 20000 --kills 20``.
 """
@@ -147,13 +147,17 @@ def main(argv: list[str] | None = None) -> int:
         generations = len(list(soak.directory.glob("gen-*")))
     times = soak.times
     settled = next(
-        (i * WINDOW for i, size in enumerate(soak.core_sizes) if size == soak.core_sizes[-1]),
+        (
+            i * WINDOW
+            for i, size in enumerate(soak.core_sizes)
+            if size >= 0.95 * soak.core_sizes[-1]
+        ),
         0,
     )
     first = median_ms(times[:WINDOW])
     at_settled = median_ms(times[settled : settled + WINDOW])
     last = median_ms(times[-WINDOW:])
-    ratio = last / at_settled if at_settled else 0.0
+    ratio = last / first if first else 0.0
     rows = [
         ("turns", f"{args.turns:,}"),
         ("SIGKILLs (restarts)", f"{args.kills:,}"),
@@ -163,10 +167,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{sum('uninterrupted' in p for p in soak.problems)}",
         ),
         (f"median turn (checkpoint included), turns 0-{WINDOW}", f"{first:.2f} ms"),
-        (f"median turn, from turn {settled:,} (the core stopped growing)", f"{at_settled:.2f} ms"),
+        (
+            f"median turn, from turn {settled:,} (core within 5% of its last size)",
+            f"{at_settled:.2f} ms",
+        ),
         (f"median turn, last {WINDOW} turns", f"{last:.2f} ms"),
-        ("last / settled", f"{ratio:.2f}"),
-        ("last / first", f"{last / first if first else 0:.2f}"),
+        ("last / first", f"{ratio:.2f}"),
+        ("last / settled", f"{last / at_settled if at_settled else 0:.2f}"),
         (
             "engine RSS, first and last sample",
             f"{soak.rss[0]:,} B, {soak.rss[-1]:,} B" if soak.rss else "-",
@@ -185,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"problem: {problem}", file=sys.stderr)
     slow = not args.no_time_check and ratio > TIME_RATIO
     if slow:
-        print(f"problem: last / settled {ratio:.2f} > {TIME_RATIO}", file=sys.stderr)
+        print(f"problem: last / first {ratio:.2f} > {TIME_RATIO}", file=sys.stderr)
     return 1 if soak.problems or slow else 0
 
 
