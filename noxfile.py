@@ -163,6 +163,16 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def soak(session: nox.Session) -> None:
+    """The no-drift soak of one continuous life (not in CI): ``nox -s soak -- --turns 100000
+    --kills 100``; figures in docs/benchmarks.md."""
+    _install(session)
+    session.run(
+        "nice", "-n", "10", "python", "-m", "tools.soak_life", *session.posargs, external=True
+    )
+
+
+@nox.session
 def cognition(session: nox.Session) -> None:
     """Cognition lane metrics, the four registers side by side (holdout in aggregate)."""
     _install(session)

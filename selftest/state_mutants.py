@@ -1,8 +1,9 @@
 """Every deliberately broken persisted-state engine, with the requirement ids that must fail on it.
 
 Each engine is the reference ``ProtocolHandler`` with one of its state hooks replaced
-(``store_class``, ``recover_journal`` or ``soak_turn``), so it has one defect in its
-state store, journal recovery or soak; its class is its factory, so
+(``store_class``, ``recover_journal``, ``soak_turn`` or ``resume_life``), so it has one
+defect in its state store, journal recovery, soak or the life of a session on a store;
+its class is its factory, so
 ``selftest.state_mutants:<ClassName>`` plugs it in by name, in-process or
 through ``python -m conformance.engines.host`` for the process-level requirements.
 ``BROKEN_STATE`` maps a short name to a :class:`BrokenEngine`; the self-test proves
@@ -11,10 +12,13 @@ every id in ``catches`` fails on it.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 from reference.protocol.envelope import bad_arg
+from reference.runtime import ChatRuntime
+from reference.runtime.persistence import PersistedSession
 from reference.serve import ProtocolHandler
 from reference.state import JournalRecovery, StateStore
 from reference.state.soak import Emit
@@ -613,6 +617,41 @@ class BeginBeforeNumbering(ProtocolHandler):
         emit({"event": "ack", "generation": info.generation, "identity": info.identity})
 
 
+class LifeForgotten(ProtocolHandler):
+    """A session on a store checkpoints its life but starts a fresh one: a restart forgets
+    the vault (and all the life)."""
+
+    def resume_life(self, runtime: ChatRuntime, store: StateStore) -> None:
+        runtime.persisted = PersistedSession(store, runtime.register_id)
+
+
+class TurnReplayed(ProtocolHandler):
+    """A resumed session counts its last committed turn as not lived: the client sends it
+    again and it is lived twice."""
+
+    def resume_life(self, runtime: ChatRuntime, store: StateStore) -> None:
+        super().resume_life(runtime, store)
+        life = runtime.truth.life()
+        if life.turns:
+            runtime.resume(dataclasses.replace(life, turns=life.turns - 1))
+
+
+class FieldWithoutVault(ProtocolHandler):
+    """A resumed session gets its turns, subject and field back, but not its vault."""
+
+    def resume_life(self, runtime: ChatRuntime, store: StateStore) -> None:
+        super().resume_life(runtime, store)
+        runtime.resume(dataclasses.replace(runtime.truth.life(), hits=()))
+
+
+class SharedLife(ProtocolHandler):
+    """Any number of sessions may live on one store at once, each writing its own life."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        self.lives.clear()
+        return super().op_session_open(args)
+
+
 _TABLE = (
     broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
@@ -705,6 +744,10 @@ _TABLE = (
     broken_engine("retry_error_reported", RetryErrorReported, "STATE-EIO-002"),
     broken_engine("prunes_unverified", PrunesUnverified, "STATE-PRUNE-001"),
     broken_engine("begin_before_numbering", BeginBeforeNumbering, "STATE-SOAK-002"),
+    broken_engine("life_forgotten", LifeForgotten, "STATE-LIFE-001"),
+    broken_engine("turn_replayed", TurnReplayed, "STATE-LIFE-001"),
+    broken_engine("field_without_vault", FieldWithoutVault, "STATE-LIFE-001"),
+    broken_engine("shared_life", SharedLife, "STATE-LIFE-002"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -21,6 +21,7 @@ from reference.canonical import canonical_bytes, digest, pretty_json, sha256_hex
 from reference.state.core import encode_core, identity
 from reference.state.layout import CORE, CURRENT, MANIFEST, gen_name, pointer_text
 from reference.state.records import validate_record
+from reference.truth.vault import lemma_address
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,10 +52,48 @@ V3_EXTRA = [
     },
 ]
 
+V4_EXTRA = [
+    {
+        "kind": "life",
+        "key": "life",
+        "turns": 13,
+        "context": "ñandú",
+        "rotor": ["3ff0000000000000", "8000000000000000", "3fb999999999999a"] + ["0" * 16] * 29,
+    },
+    {
+        "kind": "vault",
+        "key": lemma_address("parent"),
+        "lemma": "parent",
+        "count": 2,
+        "first_turn": 3,
+        "last_turn": 9,
+        "latest_claim": "guide",
+        "said": [
+            {"claim": "guide", "text": "no, a parent is a guide.", "turn_idx": 9},
+            {"claim": None, "text": "parent is a kind of relative.", "turn_idx": 3},
+        ],
+    },
+    {
+        "kind": "vault",
+        "key": lemma_address("ñandú"),
+        "lemma": "ñandú",
+        "count": 1,
+        "first_turn": 12,
+        "last_turn": 12,
+        "latest_claim": None,
+        "said": [],
+    },
+]
+
 
 def records_for(version: int) -> list[dict]:
     """The records of the schema *version* fixture (later puts replace earlier ones)."""
-    chosen = BASE + (V2_EXTRA if version >= 2 else []) + (V3_EXTRA if version >= 3 else [])
+    chosen = (
+        BASE
+        + (V2_EXTRA if version >= 2 else [])
+        + (V3_EXTRA if version >= 3 else [])
+        + (V4_EXTRA if version >= 4 else [])
+    )
     by_key = {(r["kind"], r["key"]): validate_record(r, version) for r in chosen}
     return list(by_key.values())
 
@@ -242,6 +281,19 @@ def _lists_nested_core(body: dict, directory: Path) -> None:
     body["files"]["sub/" + CORE] = body["files"][CORE]
 
 
+def v3_life_record(state: Path) -> dict:
+    """A schema 3 generation holding a ``life`` record (a kind introduced in 4)."""
+    write_generation(state, 3, 3, 2, encode_core(records_for(4)))
+    _write(state / CURRENT, pointer_text(3))
+    return {"error": "STATE_RECORD_MALFORMED"}
+
+
+def life_claimed(builder: Callable[[Path], dict]) -> Callable[[Path], dict]:
+    """A fixture whose expectation holds for an engine claiming ``state.life``; any other
+    engine is at schema 3 and refuses it with STATE_SCHEMA_TOO_NEW."""
+    return lambda state: {**builder(state), "capability": "state.life"}
+
+
 def v1_unknown_field(state: Path) -> dict:
     """A schema 1 generation whose recognizer carries ``label`` (introduced in 2)."""
     write_generation(state, 3, 1, 2, encode_core(records_for(2)))
@@ -253,7 +305,9 @@ FIXTURES: dict[str, Callable[[Path], dict]] = {
     "v1": version_fixture(1, 3, 5),
     "v2": version_fixture(2, 4, 8),
     "v3": version_fixture(3, 7, 13),
-    "v4-future": schema_refusal(4, "STATE_SCHEMA_TOO_NEW"),
+    "v4": life_claimed(version_fixture(4, 9, 13)),
+    "v5-future": schema_refusal(5, "STATE_SCHEMA_TOO_NEW"),
+    "v3-life-record": v3_life_record,
     "missing-version": schema_refusal(ABSENT, "STATE_SCHEMA_MALFORMED"),
     "string-version": schema_refusal("3", "STATE_SCHEMA_MALFORMED"),
     "zero-version": schema_refusal(0, "STATE_SCHEMA_MALFORMED"),

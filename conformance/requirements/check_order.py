@@ -589,7 +589,7 @@ def loading_order(engine: EngineClient, name: str) -> None:
 
 SCHEMA_FIRST: dict[str, tuple[str, str]] = {
     "a newer schema version and a checksum that does not match": (
-        "v4-future",
+        "v5-future",
         "STATE_SCHEMA_TOO_NEW",
     ),
     "a schema version that is a string and a checksum that does not match": (

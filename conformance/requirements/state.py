@@ -110,10 +110,15 @@ def schema_matrix(engine: EngineClient, _: object) -> None:
             try:
                 got = load(engine, copy_fixture(name, root))
             except EngineRefused as refusal:
-                assert "error" in want, f"fixture {name}: refused {refusal.code}, expected {want}"
-                assert refusal.code == want["error"], f"fixture {name}: {refusal.code}"
+                code = want.get("error")
+                if want.get("capability", "state") not in engine.capabilities():
+                    code = "STATE_SCHEMA_TOO_NEW"
+                assert code, f"fixture {name}: refused {refusal.code}, expected {want}"
+                assert refusal.code == code, f"fixture {name}: {refusal.code}, not {code}"
                 continue
             assert "error" not in want, f"fixture {name}: loaded, expected {want['error']}"
+            if want.get("capability", "state") not in engine.capabilities():
+                raise AssertionError(f"fixture {name}: loaded without {want['capability']}")
             for key in ("identity", "generation", "turn_count", "schema_version"):
                 assert got[key] == want[key], f"fixture {name}: {key} {got[key]!r} != {want[key]!r}"
             recovered = got.get("recovered")
@@ -125,7 +130,7 @@ def schema_matrix(engine: EngineClient, _: object) -> None:
 
 
 BAD_VERSIONS = st.one_of(
-    st.integers(4, 10**6).map(lambda v: (v, "STATE_SCHEMA_TOO_NEW")),
+    st.integers(oracle.LIFE_SCHEMA_VERSION + 1, 10**6).map(lambda v: (v, "STATE_SCHEMA_TOO_NEW")),
     st.integers(-(10**6), 0).map(lambda v: (v, "STATE_SCHEMA_MALFORMED")),
     st.sampled_from(
         [
@@ -237,7 +242,9 @@ def byte_stable_ordering(engine: EngineClient, scenario: list[Any]) -> None:
             (root / name).mkdir()
             done = _commit(stores, root / name, order)
             assert _core_bytes(root / name, done["generation"]) == expected, f"order {name}"
-            assert done["identity"] == oracle.identity(3, expected), f"identity, order {name}"
+            assert done["identity"] == oracle.identity(
+                oracle.schema_of(engine.capabilities()), expected
+            ), f"identity, order {name}"
 
 
 @requirement(
@@ -304,7 +311,9 @@ def lineage(engine: EngineClient, _: object) -> None:
         )
         done = engine.call("state.checkpoint", {"store": fresh["store"]})
         core = _core_bytes(root / "life", done["generation"])
-        assert done["identity"] == oracle.identity(3, core), "identity is not the spec's formula"
+        assert done["identity"] == oracle.identity(oracle.schema_of(engine.capabilities()), core), (
+            "identity is not the spec's formula"
+        )
         stores.close(fresh["store"])
         resumed = stores.open(root / "life")
         assert resumed["reason"] == "resume", f"second boot reason {resumed['reason']!r}"
@@ -317,12 +326,13 @@ def lineage(engine: EngineClient, _: object) -> None:
         assert [e["reason"] for e in events] == ["fresh", "resume"], f"lineage {events}"
         assert events[1]["parent"] == done["identity"], f"lineage parent {events[1]['parent']!r}"
         versions = [(e["boot"], e["from_version"], e["to_version"]) for e in events]
-        assert versions == [(1, None, 3), (2, 3, 3)], (
+        now = oracle.schema_of(engine.capabilities())
+        assert versions == [(1, None, now), (2, now, now)], (
             f"(boot, from, to) of fresh, resume: {versions}"
         )
         last = _lineage(engine, root / "v1")[-1]
         moved = (last["reason"], last["from_version"], last["to_version"])
-        assert moved == ("schema_migration", 1, 3), f"(reason, from, to) of a migration: {moved}"
+        assert moved == ("schema_migration", 1, now), f"(reason, from, to) of a migration: {moved}"
         opened = [fresh["identity"], resumed["identity"], migrated["identity"]]
         recorded = [e["identity"] for e in events] + [last["identity"]]
         assert recorded == opened, (

@@ -171,26 +171,28 @@ def last_generation(engine: EngineClient, _: object) -> None:
 
 @requirement(
     "STATE-FRESH-001",
-    "an empty or missing directory loads as a fresh state: no records, turn count 0, schema "
-    "version 3, the identity of an empty core; its first checkpoint is gen-00000001",
+    "an empty or missing directory loads as a fresh state: no records, turn count 0, the "
+    "engine's current schema version (3, or 4 with state.life), the identity of an empty core; "
+    "its first checkpoint is gen-00000001",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Recovery rules 1; § Identity and lineage; § Directory layout",
     max_examples=1,
 )
 def fresh_state(engine: EngineClient, _: object) -> None:
-    empty = oracle.identity(3, b"")
+    empty = oracle.identity(oracle.schema_of(engine.capabilities()), b"")
     with scratch() as root, Stores(engine) as stores:
         (root / "empty").mkdir()
         for name in ("empty", "missing"):
             got = load(engine, root / name)
             seen = {k: got.get(k) for k in ("fresh", "records", "turn_count", "schema_version")}
-            assert seen == {"fresh": True, "records": 0, "turn_count": 0, "schema_version": 3}, (
+            now = oracle.schema_of(engine.capabilities())
+            assert seen == {"fresh": True, "records": 0, "turn_count": 0, "schema_version": now}, (
                 f"state.load of an {name} directory: {seen}"
             )
             assert got["identity"] == empty, f"{name}: identity {got['identity']!r}, not {empty}"
         opened = stores.open(root / "empty")
-        assert (opened["identity"], opened["schema_version"]) == (empty, 3), (
+        assert (opened["identity"], opened["schema_version"]) == (empty, now), (
             f"state.open of an empty directory: {opened}"
         )
         done = engine.call("state.checkpoint", {"store": opened["store"]})

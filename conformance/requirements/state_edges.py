@@ -14,7 +14,6 @@ from conformance.state import oracle
 from conformance.state.driver import Stores, load, put, scratch
 
 STATE = ("state",)
-SCHEMA = 3
 
 
 def _recognizer(key: str, weight: int = 1) -> dict[str, Any]:
@@ -62,7 +61,9 @@ def key_length_bound(engine: EngineClient, name: str) -> None:
             return
         assert valid, f"key {name}: accepted"
         stores.close(store)
-        want = oracle.identity(SCHEMA, oracle.encode_core([_recognizer(key)]))
+        want = oracle.identity(
+            oracle.schema_of(engine.capabilities()), oracle.encode_core([_recognizer(key)])
+        )
         assert load(engine, root)["identity"] == want, f"key {name}: stored differently"
 
 
@@ -92,7 +93,9 @@ def astral_key_order(engine: EngineClient, keys: list[str]) -> None:
         stores.close(store)
         core, want = _live_core(root), oracle.encode_core(rows)
         assert core == want, f"core.jsonl is {core!r}, in code point order {want!r}"
-        assert load(engine, root)["identity"] == oracle.identity(SCHEMA, want)
+        assert load(engine, root)["identity"] == oracle.identity(
+            oracle.schema_of(engine.capabilities()), want
+        )
 
 
 @requirement(
@@ -147,5 +150,5 @@ def recovery_is_recorded(engine: EngineClient, pointer: bytes) -> None:
         assert event.get("recovered") == opened["recovered"], (
             f"lineage recovered {event.get('recovered')!r}, the open said {opened['recovered']!r}"
         )
-        want = oracle.identity(SCHEMA, oracle.encode_core(rows))
+        want = oracle.identity(oracle.CURRENT_SCHEMA_VERSION, oracle.encode_core(rows))
         assert event.get("parent") == want, f"lineage parent {event.get('parent')!r}"

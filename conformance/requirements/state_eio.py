@@ -118,8 +118,15 @@ def _append_session() -> Session:
     return [*opened, *proposed[:APPENDS], *closed, *opened, *proposed[APPENDS:], *closed]
 
 
-def _identity(records: list[dict[str, Any]]) -> str:
-    return oracle.identity(oracle.CURRENT_SCHEMA_VERSION, oracle.encode_core(records))
+def _identity(records: list[dict[str, Any]], version: int = oracle.CURRENT_SCHEMA_VERSION) -> str:
+    return oracle.identity(version, oracle.encode_core(records))
+
+
+def _engine_schema(run: Run) -> int:
+    """The engine's current schema version, as its ``state.open`` answered it."""
+    answer = run.answers[0] if run.answers else None
+    version = _result(answer, "schema_version") if answer is not None and answer.ok else None
+    return version if isinstance(version, int) else oracle.CURRENT_SCHEMA_VERSION
 
 
 def names_path(message: str, path: str, directory: Path) -> bool:
@@ -174,6 +181,7 @@ def _checkpoints(
 ) -> tuple[dict[int, Pair], list[tuple[Pair, list[str]]]]:
     """The checkpoint session's acknowledgements by request index, and after each request
     the last acknowledged (generation, identity) with the identities refused since."""
+    version = _engine_schema(run)
     records = list(FIRST)
     last: Pair = (1, _identity(FIRST))
     attempts: list[str] = []
@@ -187,7 +195,7 @@ def _checkpoints(
                 last = acked[index] = (_result(answer, "generation"), _result(answer, "identity"))
                 attempts = []
             else:
-                attempts = [*attempts, _identity(records)]
+                attempts = [*attempts, _identity(records, version)]
         after.append((last, attempts))
     return acked, after
 
@@ -230,7 +238,7 @@ def _judge_checkpoints(run: Run, session: Session, views: Views) -> tuple[list[s
     for index, request in enumerate(session):
         if request.op == "state.apply":
             records += [m["record"] for m in request.args["mutations"] if m["op"] == "put"]
-        if index in acked and acked[index][1] != _identity(records):
+        if index in acked and acked[index][1] != _identity(records, _engine_schema(run)):
             problems.append(
                 f"{request.op} acknowledged identity {acked[index][1]}, not that of the "
                 "records applied"

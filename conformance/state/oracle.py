@@ -14,7 +14,30 @@ from typing import Any
 
 from conformance.canonical import canonical_json
 
-CURRENT_SCHEMA_VERSION = 3
+BASE_SCHEMA_VERSION = 3
+"""The current schema version of an engine that does not claim ``state.life``."""
+
+LIFE_SCHEMA_VERSION = 4
+"""The current schema version of an engine that claims ``state.life`` (docs/state.md)."""
+
+CURRENT_SCHEMA_VERSION = BASE_SCHEMA_VERSION
+"""The version the suite's own fixtures are written at."""
+
+
+def schema_of(capabilities: Iterable[str]) -> int:
+    """The current schema version of an engine claiming *capabilities*."""
+    return LIFE_SCHEMA_VERSION if "state.life" in capabilities else BASE_SCHEMA_VERSION
+
+
+def manifest_version(generation: Path) -> int:
+    """The schema version the manifest of the *generation* directory names."""
+    import json
+
+    version = json.loads((generation / "manifest.json").read_bytes())["schema_version"]
+    assert isinstance(version, int), f"{generation.name}: schema_version {version!r}"
+    return version
+
+
 OPTIONAL_DEFAULTS: dict[str, dict[str, object]] = {
     "recognizer": {"label": ""},
     "candidate": {"evidence": 0},

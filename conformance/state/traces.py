@@ -49,7 +49,7 @@ def damaged_directory(
     (directory / "CURRENT.tmp").write_bytes(b"gen-0000")
     pending = oracle.frame({"claim": "c", "lemma": "l"})
     (directory / "proposals.journal").write_bytes(pending + pending[:11])
-    return 1, oracle.identity(oracle.CURRENT_SCHEMA_VERSION, core)
+    return 1, oracle.identity(3, core)
 
 
 def _mutations(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -113,7 +113,7 @@ def oracle_start(directory: Path) -> tuple[int, str]:
     """The generation ``CURRENT`` names in *directory* and its identity, by the oracle."""
     name = (directory / "CURRENT").read_text("ascii").strip()
     core = (directory / name / "core.jsonl").read_bytes()
-    return int(name[4:]), oracle.identity(oracle.CURRENT_SCHEMA_VERSION, core)
+    return int(name[4:]), oracle.identity(oracle.manifest_version(directory / name), core)
 
 
 OP_MEMBERS = {"path": "string", "src": "string", "dst": "string", "data": "string"}

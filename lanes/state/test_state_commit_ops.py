@@ -17,6 +17,7 @@ from state_helpers import put, recognizer, snapshot
 from lanes._support.replay import replay
 from reference.state import RecordingFileOps, StateStore, load_state
 from reference.state.manifest import build_manifest
+from reference.state.records import CURRENT_SCHEMA_VERSION
 
 
 def _prepare(path: Path) -> tuple[StateStore, str]:
@@ -49,7 +50,7 @@ def recorded(tmp_path: Path) -> dict:
 def test_a_commit_records_the_protocol_in_order(recorded: dict) -> None:
     ops, new = recorded["ops"], recorded["new"]
     core = (recorded["state"] / "gen-00000003" / "core.jsonl").read_bytes()
-    manifest = build_manifest(3, 3, new.turn_count, core)
+    manifest = build_manifest(3, CURRENT_SCHEMA_VERSION, new.turn_count, core)
     b64 = lambda data: base64.b64encode(data).decode("ascii")  # noqa: E731
     assert ops == [
         {"op": "remove_tree", "path": "staging-3"},

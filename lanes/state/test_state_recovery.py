@@ -100,7 +100,7 @@ def test_an_empty_or_missing_directory_is_fresh(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("pointer", [b"gen-00000007\n", b"junk", None])
 @pytest.mark.parametrize(
-    ("version", "code"), [(4, "TOO_NEW"), (-1, "MALFORMED"), (True, "MALFORMED")]
+    ("version", "code"), [(5, "TOO_NEW"), (-1, "MALFORMED"), (True, "MALFORMED")]
 )
 def test_a_schema_refusal_never_falls_back(tmp_path: Path, pointer, version, code) -> None:
     core = encode_core([recognizer("r")])
@@ -125,7 +125,7 @@ def test_lineage_records_fresh_resume_and_migration(tmp_path: Path) -> None:
     assert [e["boot"] for e in events] == [1, 2]
     assert events[0]["parent"] is None and events[0]["from_version"] is None
     assert events[1]["parent"] == first.identity == events[1]["identity"]
-    assert events[1]["from_version"] == events[1]["to_version"] == 3
+    assert events[1]["from_version"] == events[1]["to_version"] == CURRENT_SCHEMA_VERSION
 
 
 def test_loading_v1_is_a_schema_migration(tmp_path: Path) -> None:
@@ -134,13 +134,13 @@ def test_loading_v1_is_a_schema_migration(tmp_path: Path) -> None:
     core = (state / "gen-00000003" / "core.jsonl").read_bytes()
     store = StateStore.open(state)
     boot = store.boot
-    assert (boot.reason, boot.from_version, boot.to_version) == ("schema_migration", 1, 3)
+    assert (boot.reason, boot.from_version, boot.to_version) == ("schema_migration", 1, 4)
     assert boot.parent == old.identity
-    assert boot.identity == identity(3, core) != old.identity
+    assert boot.identity == identity(4, core) != old.identity
     assert store.digest()["dirty"]
     info = store.close()
     assert (state / "gen-00000004" / "core.jsonl").read_bytes() == core
-    assert load_state(state).schema_version == 3
+    assert load_state(state).schema_version == CURRENT_SCHEMA_VERSION
     assert info.identity == boot.identity
     store = StateStore.open(state)
     store.close()
@@ -152,7 +152,7 @@ def test_a_fall_back_is_recorded_in_the_lineage(tmp_path: Path) -> None:
     store = StateStore.open(state)
     store.close()
     (event,) = read_lineage(state)
-    assert event["reason"] == "resume"
+    assert event["reason"] == "schema_migration"  # the fixtures are at schema version 3
     assert event["recovered"] == "CURRENT garbage; fell back to gen-00000006"
     assert event["recovered"] == store.boot.recovered
 

@@ -161,8 +161,9 @@ def test_a_valid_unacknowledged_newer_generation_is_kept_until_superseded(tmp_pa
 def test_an_invalid_newer_generation_is_removed_at_open(tmp_path: Path) -> None:
     state = copy_fixture("uncommitted-newer", tmp_path / "s")
     (state / "gen-00000006" / "core.jsonl").write_bytes(b"torn")
-    StateStore.open(state).close()
+    store = StateStore.open(state)
     assert not (state / "gen-00000006").exists()
+    store.release()
     assert load_state(state).generation == 5
 
 
@@ -186,7 +187,7 @@ def test_a_fall_back_is_followed_by_a_clean_commit(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("fixture", "code"),
     [
-        ("v4-future", "STATE_SCHEMA_TOO_NEW"),
+        ("v5-future", "STATE_SCHEMA_TOO_NEW"),
         ("zero-version", "STATE_SCHEMA_MALFORMED"),
         ("all-corrupt", "STATE_CORRUPT"),
         ("unsorted-core", "STATE_RECORD_MALFORMED"),
@@ -212,7 +213,7 @@ def test_refused_states_are_left_alone_and_unlocked(tmp_path: Path, fixture: str
         ([{"op": "turn", "n": 2}], "STATE_BAD_MUTATION", "mutations[0].n"),
         ([{"op": "put"}], "STATE_BAD_MUTATION", "mutations[0].record"),
         (
-            [{"op": "delete", "kind": "vault", "key": "k"}],
+            [{"op": "delete", "kind": "ghost", "key": "k"}],
             "STATE_BAD_MUTATION",
             "mutations[0].kind",
         ),

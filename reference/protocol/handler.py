@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from reference.registers.model import RegisterPack
     from reference.registers.ratify import Ratifier
     from reference.runtime import ChatRuntime
+    from reference.state import StateStore
 
 CAPABILITIES = (
     "batch",
@@ -61,6 +62,7 @@ CAPABILITIES = (
     "sessions",
     "variation",
     *STATE_CAPABILITIES,
+    "state.life",
     *ALGEBRA_CAPABILITIES,
     *FORK_CAPABILITIES,
 )
@@ -80,7 +82,7 @@ OPS: Mapping[str, OpSpec] = {
         ("surface", "discourse_markers", "register_id", "trace_hash", "turn_idx"),
     ),
     "overrides.resolve": OpSpec("op_overrides_resolve", ("realizer_overrides", "intent")),
-    "session.open": OpSpec("op_session_open", ("register_id",), ("files",)),
+    "session.open": OpSpec("op_session_open", ("register_id",), ("files", "store")),
     "session.chat": OpSpec("op_session_chat", ("session", "text")),
     "session.close": OpSpec("op_session_close", ("session",)),
     "batch": OpSpec("op_batch", ("requests",)),
@@ -109,6 +111,8 @@ class ProtocolHandler(ForkOps, StateOps, AlgebraOps, TurnSteps):
         super().__init__()
         self.sessions: dict[str, ChatRuntime] = {}
         self.sessions_opened = 0
+        self.lives: dict[str, str] = {}
+        """Per store handle, the session that carries its life."""
 
     @functools.cached_property
     def ratifier(self) -> Ratifier:
@@ -221,25 +225,55 @@ class ProtocolHandler(ForkOps, StateOps, AlgebraOps, TurnSteps):
         return {"disclosure_domain_count": count}
 
     def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Open a fresh chat session under a register; user packs come as files."""
+        """Open a chat session under a register; user packs come as files. With ``store``,
+        the session lives the life that store holds and checkpoints it every turn."""
         register_id = nullable_string_arg(args, "register_id")
+        store_id = string_arg(args, "store") if "store" in args else None
+        if store_id is not None:
+            self.store(store_id)
+            if store_id in self.lives:
+                refuse(
+                    "STATE_IN_USE",
+                    f"store {store_id!r} carries the life of session {self.lives[store_id]!r}",
+                    "store",
+                )
         if "files" not in args:
-            return {"session": self.add_session(self.new_runtime(register_id, ()))}
-        with staged_files(files_arg(args, "files")) as directory:
-            runtime = self.new_runtime(register_id, (directory,))
-        return {"session": self.add_session(runtime)}
+            runtime = self.new_runtime(register_id, ())
+        else:
+            with staged_files(files_arg(args, "files")) as directory:
+                runtime = self.new_runtime(register_id, (directory,))
+        if store_id is None:
+            return {"session": self.add_session(runtime)}
+        self.resume_life(runtime, self.store(store_id))
+        session_id = self.add_session(runtime)
+        self.lives[store_id] = session_id
+        return {"session": session_id, "turn_idx": len(runtime.turn_log)}
 
     def op_session_chat(self, args: dict[str, Any]) -> dict[str, Any]:
-        """One turn in a session: the chat response as JSON."""
+        """One turn in a session: the chat response as JSON. A session on a store answers
+        once the turn's checkpoint is durable; a refused one ends the session."""
         session_id, text = string_arg(args, "session"), string_arg(args, "text")
-        return self.chat(self.session(session_id), text)
+        runtime = self.session(session_id)
+        store_id = next((s for s, owner in self.lives.items() if owner == session_id), None)
+        if store_id is None:
+            return self.chat(runtime, text)
+        try:
+            self.store(store_id)
+            return self.chat(runtime, text)
+        except EngineError:
+            self._end_session(session_id)
+            raise
 
     def op_session_close(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Forget a session."""
+        """Forget a session (a store it lived on stays open)."""
         session_id = string_arg(args, "session")
         self.session(session_id)
-        del self.sessions[session_id]
+        self._end_session(session_id)
         return {}
+
+    def _end_session(self, session_id: str) -> None:
+        self.sessions.pop(session_id, None)
+        self.lives = {s: owner for s, owner in self.lives.items() if owner != session_id}
 
     def op_batch(self, args: dict[str, Any]) -> dict[str, Any]:
         """Answer each request in order exactly as if sent alone; no batch inside a batch."""
@@ -294,6 +328,15 @@ class ProtocolHandler(ForkOps, StateOps, AlgebraOps, TurnSteps):
 
         config = RuntimeConfig(register_id=register_id, register_search_path=search_path)
         return ChatRuntime(config, steps=self)
+
+    def resume_life(self, runtime: ChatRuntime, store: StateStore) -> None:
+        """Attach *store* to *runtime*: it resumes the life the store holds (none: a fresh
+        one) and checkpoints its life after every turn (docs/state.md § The life)."""
+        from reference.runtime.persistence import PersistedSession
+
+        runtime.persisted = PersistedSession(store, runtime.register_id)
+        if runtime.persisted.life is not None:
+            runtime.resume(runtime.persisted.life)
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         """One turn of *runtime*, as the JSON result of ``session.chat``."""

@@ -12,7 +12,7 @@ from reference.registers.model import RegisterPack, is_unregistered
 from reference.runtime.audit import AuditLog
 from reference.runtime.config import RuntimeConfig
 from reference.runtime.turn_log import TurnLog
-from reference.truth.pipeline import TruthPipeline
+from reference.truth.pipeline import Life, TruthPipeline
 
 if TYPE_CHECKING:
     from reference.runtime.persistence import PersistedSession
@@ -75,6 +75,14 @@ class ChatRuntime:
         self.turn_log: TurnLog[TurnEvent] = TurnLog()
         self.audit = AuditLog(self.config.audit_path, with_content=self.config.audit_content)
         self.persisted = self._open_state()
+        if self.persisted is not None and self.persisted.life is not None:
+            self.resume(self.persisted.life)
+
+    def resume(self, life: Life) -> None:
+        """Live on from *life* (what a persisted session held): turn indices, the field, the
+        vault and the latest subject continue as if the process had never stopped."""
+        self.truth.resume(life)
+        self.turn_log = TurnLog(start=life.turns)
 
     def _open_state(self) -> PersistedSession | None:
         """The persisted session when a state directory is configured (imported only then)."""
@@ -115,7 +123,7 @@ class ChatRuntime:
         self.turn_log.append(event)
         self.audit.write(event, text=text, surface=response.surface)
         if self.persisted is not None:
-            self.persisted.record_turn()
+            self.persisted.record_turn(self.truth.life())
         return response
 
     def close(self) -> None:

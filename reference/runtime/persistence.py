@@ -1,8 +1,8 @@
-"""Checkpoint a chat session's persistent core after every turn (docs/state.md).
+"""Checkpoint a chat session after every turn (docs/state.md § In the chat runtime).
 
-The field and the vault stay in memory; what persists is the session record (the
-register in use) and the turn count, committed after each turn, so a process killed
-at any point restarts on the last completed turn.
+What persists is the session record (the register in use), the turn count and the life
+(the field, the vault and the latest subject, § The life), committed after each turn, so
+a process killed at any point restarts on the last completed turn and lives on from it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,10 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+from reference.runtime.life import life_of, life_records
 from reference.state import CheckpointInfo, StateError, StateStore
+from reference.truth.pipeline import Life
+from reference.truth.vault import VaultHit
 
 
 class PersistedSession:
@@ -19,6 +22,10 @@ class PersistedSession:
     def __init__(self, store: StateStore, register_id: str | None) -> None:
         self.store = store
         self.session_record = {"kind": "session", "key": "session", "register_id": register_id}
+        self.life = life_of(store.records)
+        self._written: dict[str, VaultHit] = {
+            hit.address: hit for hit in (self.life.hits if self.life else ())
+        }
 
     @classmethod
     def open(cls, directory: Path, register_id: str | None) -> PersistedSession:
@@ -30,9 +37,16 @@ class PersistedSession:
         """Why the open fell back to an older generation, or None (docs/state.md)."""
         return self.store.boot.recovered
 
-    def record_turn(self) -> CheckpointInfo:
-        """Count the turn, note the register, and commit; returns once durable."""
-        self.store.apply([{"op": "turn"}, {"op": "put", "record": self.session_record}])
+    def stage_turn(self, life: Life) -> None:
+        """Count the turn, note the register and the life after it, in memory."""
+        changed = [hit for hit in life.hits if self._written.get(hit.address) is not hit]
+        puts = [{"op": "put", "record": record} for record in life_records(life, changed)]
+        self.store.apply([{"op": "turn"}, {"op": "put", "record": self.session_record}, *puts])
+        self._written.update((hit.address, hit) for hit in changed)
+
+    def record_turn(self, life: Life) -> CheckpointInfo:
+        """:meth:`stage_turn`, then commit; returns once durable."""
+        self.stage_turn(life)
         return self.store.checkpoint()
 
     def close(self) -> CheckpointInfo:

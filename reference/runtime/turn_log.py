@@ -21,11 +21,14 @@ class TurnLog(Generic[Event]):
     when one is configured, keeps every event on disk.
     """
 
-    def __init__(self, retained: int = RETAINED_EVENTS) -> None:
+    def __init__(self, retained: int = RETAINED_EVENTS, *, start: int = 0) -> None:
+        """*start* is the number of turns logged before this log (a resumed life's)."""
         if retained < 1:
             raise ValueError(f"a turn log retains at least one event, got {retained}")
+        if start < 0:
+            raise ValueError(f"a turn log starts at a count of at least 0, got {start}")
         self._recent: deque[Event] = deque(maxlen=retained)
-        self._count = 0
+        self._count = start
 
     def append(self, event: Event) -> None:
         """Log one turn's event."""

@@ -20,7 +20,7 @@ from typing import Any
 from reference.state import commit as steps
 from reference.state import journal
 from reference.state.commit import CheckpointInfo
-from reference.state.core import Key, encode_core, identity
+from reference.state.core import Key, encode_record, identity, sort_key
 from reference.state.errors import StateError, io_refusal
 from reference.state.fsops import FileOps
 from reference.state.layout import LINEAGE, OVERFLOW, PROPOSALS
@@ -66,6 +66,8 @@ class StateStore:
         self._boot = booted.boot
         self._queue = booted.queue
         self._records = dict(loaded.records)
+        self._lines: dict[Key, tuple[Record, bytes]] = {}
+        """Per record held, its core line: encoded once while that record object is held."""
         self._turn_count = loaded.turn_count
         self._committed = CheckpointInfo(loaded.generation, loaded.identity, loaded.turn_count)
 
@@ -143,8 +145,17 @@ class StateStore:
     # Hooks of checkpoint -----------------------------------------------------------------
 
     def encode(self, records: Iterable[Record]) -> bytes:
-        """The bytes of ``core.jsonl`` for *records*."""
-        return encode_core(records)
+        """The bytes of ``core.jsonl`` for *records* (what :func:`encode_core` gives). A
+        record object held since the last call keeps its line (records are replaced, never
+        changed in place), so a checkpoint encodes only what changed since the last one."""
+        lines: dict[Key, tuple[Record, bytes]] = {}
+        for record in sorted(records, key=sort_key):
+            key = (record["kind"], record["key"])
+            held = self._lines.get(key)
+            line = held[1] if held is not None and held[0] is record else encode_record(record)
+            lines[key] = (record, line)
+        self._lines = lines
+        return b"".join(line for _, line in lines.values())
 
     def clear_debris(self) -> None:
         """Commit step 1: remove staging directories and ``CURRENT.tmp``."""

@@ -120,6 +120,17 @@ class SessionField:
         """The current rotor F as a read-only array."""
         return self._rotor
 
+    @classmethod
+    def restored(cls, rotor: Multivector) -> SessionField:
+        """The field whose rotor is *rotor* (bit for bit what :attr:`state` held)."""
+        field = cls()
+        value = np.array(rotor, dtype=np.float64)
+        if value.shape != (SIZE,):
+            raise ValueError(f"a field rotor has {SIZE} coefficients, got {value.shape}")
+        value.setflags(write=False)
+        field._rotor = value
+        return field
+
     def step(self, turn_rotor: Multivector, anchor: Multivector | None) -> None:
         """Compose ``F <- turn_rotor F``, then pull F's e1 axis toward the anchor's e1 axis.
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from reference.algebra import Multivector
 from reference.lexicon import Lexicon, default_lexicon
 from reference.lexicon.versors import lemma_versor, turn_rotor
 from reference.truth.field import SessionField
@@ -10,7 +13,18 @@ from reference.truth.intent import IntentTag, classify_intent
 from reference.truth.record import TruthRecord
 from reference.truth.teaching import teaching_graph
 from reference.truth.text import normalize, tokenize
-from reference.truth.vault import Vault
+from reference.truth.vault import Vault, VaultHit
+
+
+@dataclass(frozen=True)
+class Life:
+    """A session's life on the truth side: the turns lived, the latest subject, the field's
+    rotor and every vault tally. Nothing else a turn reads changes from turn to turn."""
+
+    turns: int
+    context: str | None
+    rotor: Multivector
+    hits: tuple[VaultHit, ...]
 
 
 class TruthPipeline:
@@ -24,6 +38,18 @@ class TruthPipeline:
         self.turn_idx = 0
         self.context: str | None = None
         """The latest subject of the session: what a word that refers back points to."""
+
+    def life(self) -> Life:
+        """What this session has lived, as plain data: enough to resume it exactly."""
+        return Life(self.turn_idx, self.context, self.field.state, self.vault.hits())
+
+    def resume(self, life: Life) -> None:
+        """Continue *life*: every later turn is sealed as it would have been had the
+        session that lived it never stopped."""
+        self.turn_idx = life.turns
+        self.context = life.context
+        self.field = SessionField.restored(life.rotor)
+        self.vault = Vault.restored(life.hits)
 
     def run(self, text: str) -> TruthRecord:
         """Classify, ground, evolve the field, seal the record, then remember the turn.

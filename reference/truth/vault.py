@@ -9,6 +9,7 @@ big-endian IEEE-754 bytes.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -113,6 +114,21 @@ class Vault:
     def __init__(self) -> None:
         self._hits: dict[str, VaultHit] = {}
         self._size = 0
+
+    @classmethod
+    def restored(cls, hits: Iterable[VaultHit]) -> Vault:
+        """The vault whose tallies are *hits* (what :meth:`hits` of a vault returned): it
+        stores and recalls from then on exactly as that vault would. Tallies are held in the
+        order of their first turn, the order in which a living vault created them."""
+        vault = cls()
+        for hit in sorted(hits, key=lambda hit: (hit.first_turn, hit.address)):
+            vault._hits[hit.address] = hit
+            vault._size += hit.count
+        return vault
+
+    def hits(self) -> tuple[VaultHit, ...]:
+        """Every tally held, in the order of their first turn: the whole of the vault."""
+        return tuple(self._hits.values())
 
     def __len__(self) -> int:
         """The number of observations stored."""
