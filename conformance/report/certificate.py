@@ -58,20 +58,44 @@ def headline(report: dict[str, Any]) -> str:
         return f"**{verdict}** ({fault['code']}, {fault['kind']}): {fault['message']}"
     claimed = summary["total"] - summary["not_claimed"]
     suite_size = summary["total"] + len(report["scope"].get("not_run", []))
-    return (
-        f"**{verdict}**: {summary['passed']} of {claimed} claimed requirements pass "
-        f"({summary['total']} of {suite_size} in the suite ran, {summary['not_claimed']} not "
-        f"claimed, {summary['xfailed']} expected failures, {summary['examples']} generated "
-        "examples)."
-    )
+    passing = summary["passed"] + summary["xpassed"]
+    counts = f"{passing} of {claimed} claimed requirements pass"
+    if summary["xpassed"]:
+        counts += (
+            f", {summary['xpassed']} of them listed as expected failures "
+            "(remove them from the expected-failures file)"
+        )
+    if summary["xfailed"]:
+        counts += f"; {summary['xfailed']} fail as expected"
+    if summary["total"] == suite_size:
+        scope = f"the engine claims {claimed} of the suite's {suite_size} requirements"
+    else:
+        scope = (
+            f"this run checked {summary['total']} of the suite's {suite_size} requirements, "
+            f"{claimed} of them claimed by the engine"
+        )
+    return f"**{verdict}**: {counts} ({scope}; {summary['examples']} generated examples)."
 
 
 def scope_lines(report: dict[str, Any]) -> list[str]:
     """What a partial run left out, as Markdown list items."""
-    left_out = report.get("scope", {}).get("left_out", [])
-    if not left_out or report.get("engine_fault"):
+    if report.get("engine_fault"):
+        return []
+    left_out = [*report.get("scope", {}).get("left_out", []), *_budget_reasons(report)]
+    if not left_out:
         return []
     return ["Not a certification: this run left out", "", *(f"- {item}" for item in left_out), ""]
+
+
+def _budget_reasons(report: dict[str, Any]) -> list[str]:
+    """Why a budgeted run is partial: the requirements it gave fewer examples than asked."""
+    short = (report.get("budget") or {}).get("partial") or []
+    if not short:
+        return []
+    return [
+        f"the {report['budget']['seconds']:g} s budget gave {len(short)} requirements fewer "
+        f"examples than the {report['profile']['name']} profile asks: {', '.join(short)}"
+    ]
 
 
 def fault_lines(report: dict[str, Any]) -> list[str]:
@@ -93,10 +117,11 @@ def fault_lines(report: dict[str, Any]) -> list[str]:
 
 def _header(report: dict[str, Any]) -> list[str]:
     hello = report["engine"]["hello"]
-    name = hello.get("engine", {}).get("name", "engine")
-    version = hello.get("engine", {}).get("version", "?")
+    name = hello.get("engine", {}).get("name")
+    version = hello.get("engine", {}).get("version", "")
+    title = f"{name} {version}".strip() if name else f"`{report['engine']['command']}`"
     return [
-        f"# Conformance certificate: {name} {version}",
+        f"# Conformance certificate: {title}",
         "",
         headline(report),
         "",
