@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
+from conformance.budget import budget_scope
 from conformance.campaign import run as campaign_run
 from conformance.campaign.plan import CampaignError, CampaignSpec
 from conformance.campaign.store import SPEC_FILE, CampaignStore
-from conformance.report.certificate import headline, render_certificate
+from conformance.report.certificate import headline
 from conformance.report.expected import ExpectedFailures
 from conformance.report.model import build_report
 from conformance.report.terminal import render_summary
@@ -73,15 +74,18 @@ def test_an_unavailable_engine_certificate_is_titled_by_its_command(tmp_path):
 
 
 def test_a_budgeted_partial_run_says_why_on_the_terminal():
-    report = _report({IDS[0]: "pass"})
-    report["summary"]["verdict"] = "partial"
-    report["budget"] = {"seconds": 5.0, "partial": [IDS[0]], "calibration_ms": 1}
+    rows = [
+        {"id": IDS[0], "ran": True, "cut": True, "coverage_total": 0, "coverage_cases": 0,
+         "examples": 2, "asked": 25},
+        {"id": IDS[1], "ran": False, "cut": False, "coverage_total": 0, "coverage_cases": 0,
+         "examples": 0, "asked": 25},
+    ]  # fmt: skip
+    scope = budget_scope([REGISTRY[i] for i in IDS], rows, [IDS[0]])
+    report = _report({IDS[0]: "pass"}, scope=scope)
     text = render_summary(report, "out")
-    assert (
-        f"the 5 s budget gave 1 requirements fewer examples than the ci profile asks: {IDS[0]}"
-        in text
-    )
-    assert "budget gave" in render_certificate(report)
+    assert text.startswith("PARTIAL")
+    assert f"the budget cut 1 requirements short: {IDS[0]} (examples 2 of 25)" in text
+    assert f"the budget ended before 1 requirements ran: {IDS[1]}" in text
 
 
 def test_durations_from_errors_name_the_option(tmp_path, capsys):

@@ -79,23 +79,10 @@ def headline(report: dict[str, Any]) -> str:
 
 def scope_lines(report: dict[str, Any]) -> list[str]:
     """What a partial run left out, as Markdown list items."""
-    if report.get("engine_fault"):
-        return []
-    left_out = [*report.get("scope", {}).get("left_out", []), *_budget_reasons(report)]
-    if not left_out:
+    left_out = report.get("scope", {}).get("left_out", [])
+    if not left_out or report.get("engine_fault"):
         return []
     return ["Not a certification: this run left out", "", *(f"- {item}" for item in left_out), ""]
-
-
-def _budget_reasons(report: dict[str, Any]) -> list[str]:
-    """Why a budgeted run is partial: the requirements it gave fewer examples than asked."""
-    short = (report.get("budget") or {}).get("partial") or []
-    if not short:
-        return []
-    return [
-        f"the {report['budget']['seconds']:g} s budget gave {len(short)} requirements fewer "
-        f"examples than the {report['profile']['name']} profile asks: {', '.join(short)}"
-    ]
 
 
 def fault_lines(report: dict[str, Any]) -> list[str]:
