@@ -143,7 +143,7 @@ def smoke(engine: EngineClient) -> SmokeResult:
 def _probe(engine: EngineClient, capability: str, scratch: Path) -> Probe:
     check = PROBES.get(capability)
     if check is None:
-        why = "needs certify" if capability in NOT_PROBED else "unknown to this suite"
+        why = "needs certify's harness" if capability in NOT_PROBED else "no smoke probe: certify"
         return Probe(capability, "not-probed", why)
     try:
         check(engine, scratch)
