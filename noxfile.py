@@ -132,6 +132,13 @@ def campaign(session: nox.Session) -> None:
 
 
 @nox.session
+def docfigures(session: nox.Session) -> None:
+    """Rewrite the marked figures in README.md and docs/ (``-- --check``: report stale ones)."""
+    _install(session)
+    session.run("python", "-m", "tools.docfigures", *session.posargs)
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     """ruff check, ruff format --check, the architecture contracts (import-linter) and
     mypy --strict on the engine (settings in pyproject.toml's [tool.mypy])."""

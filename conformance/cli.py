@@ -18,18 +18,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import SUITE_VERSION, api, compare_cli, scaled
+from conformance import SUITE_VERSION, api, cli_args, compare_cli, scaled, smoke_cli
 from conformance.campaign import cli as campaign_cli
 from conformance.campaign.plan import CampaignError
-from conformance.canonical import RefusedJSON, read_json
 from conformance.certify import is_interactive, verdict_line
+from conformance.cli_args import PathArg, require_utf8, utf8_text
 from conformance.engines import EngineClient, EngineFault, open_engine
+from conformance.inputs import InputFileError, display, one_line, read_input
 from conformance.live import LiveReport
 from conformance.output import Heartbeat, Output, heartbeat_seconds
-from conformance.report.diff import diff_reports, render_diff
+from conformance.report.diff import counts as diff_counts
+from conformance.report.diff import diff_reports, regressed, render_diff
 from conformance.report.expected import ExpectedFailures
+from conformance.report.formats import certify_document, diff_document, list_document
 from conformance.report.plain import from_plain
 from conformance.report.terminal import print_summary, render_summary
+from conformance.report.validation import problem as schema_problem
 from conformance.requirements import REGISTRY, Requirement
 
 if TYPE_CHECKING:
@@ -81,7 +85,7 @@ def not_blank(text: str) -> str:
     """An argparse type: a command or factory that is not empty or whitespace."""
     if not text.strip():
         raise argparse.ArgumentTypeError("is empty: name an engine (or leave the option out)")
-    return text
+    return utf8_text(text)
 
 
 def _engine_args(parser: argparse.ArgumentParser) -> None:
@@ -120,14 +124,12 @@ def check_report_dir(path: str) -> Path:
         raise UsageError(str(exc)) from None
 
 
-def read_json_file(path: str, what: str) -> Any:
-    """Read a JSON file given on the command line; anything wrong is one usage line."""
+def read_json_file(path: str, what: str, option: str | None = None) -> Any:
+    """Read a JSON object file given on the command line; anything wrong is one usage line."""
     try:
-        return read_json(Path(path).read_bytes())
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
-    except RefusedJSON as exc:
-        raise UsageError(f"{path}: not {what}: {exc}") from None
+        return read_input(path, option, what)
+    except InputFileError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _progress(
@@ -200,12 +202,15 @@ def _run(
     started = time.monotonic()
     interactive = is_interactive() and not args.quiet
     show, progress = _progress(list(run.share.requirements), interactive, run.expected, out)
+    quiet = args.format == "json"
+    if quiet:
+        show, progress = (lambda req, outcome: None), None
 
     def on_result(req: Requirement, outcome: Outcome) -> None:
         live.add(req, outcome)
         show(req, outcome)
 
-    heartbeat = None if interactive else Heartbeat(out, live.progress, heartbeat_seconds())
+    heartbeat = None if interactive or quiet else Heartbeat(out, live.progress, heartbeat_seconds())
     try:
         if progress is not None:
             out.guarded(progress.start)
@@ -248,9 +253,13 @@ def cmd_certify(args: argparse.Namespace) -> int:
             sys.stderr.write(f"error: the report could not be written to {args.report}/: {exc}\n")
             return EXIT_FAILED
         try:
-            _show(dict(report.data), args.report, out)
             for problem in report.problems:
                 sys.stderr.write(f"warning: {problem}\n")
+            if args.format == "json":
+                document = certify_document(dict(report.data), args.report, report.exit_status)
+                out.line(json.dumps(document, indent=2, ensure_ascii=False))
+                return report.exit_status
+            _show(dict(report.data), args.report, out)
             out.line(
                 f"report written to {args.report}/ "
                 "(report.json, certificate.md, junit.xml, badge.json)"
@@ -281,6 +290,7 @@ def _read_case(path: str) -> tuple[Requirement, Any, Any]:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
+    check_report_dir(args.report)
     try:
         report = api.merge(args.shards, args.report)
     except api.ConformanceError as exc:
@@ -321,17 +331,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK if verdict == "PASS" else EXIT_FAILED
 
 
+def read_report_file(path: str) -> dict[str, Any]:
+    """A report.json named on the command line, checked against the report schema."""
+    report: dict[str, Any] = read_json_file(path, "a report.json")
+    problem = schema_problem("report", report)
+    if problem:
+        raise UsageError(f"{display(path)}: not a report.json: {problem}")
+    return report
+
+
 def cmd_diff(args: argparse.Namespace) -> int:
-    a, b = (read_json_file(p, "a report.json") for p in (args.a, args.b))
-    try:
-        rows = diff_reports(a, b)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise UsageError(f"cannot compare reports: not report.json files ({exc!r})") from None
-    print(render_diff(rows, show_same=args.all), end="")
-    return EXIT_FAILED if any(r["change"] in ("regressed", "removed") for r in rows) else EXIT_OK
+    rows = diff_reports(read_report_file(args.a), read_report_file(args.b))
+    worse = regressed(rows)
+    if args.format == "json":
+        print_json(diff_document(rows, args.a, args.b, diff_counts(rows), worse))
+    else:
+        print(render_diff(rows, show_same=args.all), end="")
+    return EXIT_FAILED if worse else EXIT_OK
+
+
+def print_json(document: dict[str, Any]) -> None:
+    """One ``--format json`` document on stdout, indented, UTF-8."""
+    print(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    if args.format == "json":
+        print_json(list_document(REGISTRY, SUITE_VERSION))
+        return EXIT_OK
     for req_id in sorted(REGISTRY):
         req = REGISTRY[req_id]
         caps = ",".join(req.capabilities) or "-"
@@ -345,7 +372,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     cert = commands.add_parser("certify", help="certify an engine and write a report")
     _engine_args(cert)
-    cert.add_argument("--report", metavar="DIR", default="out", help="report directory")
+    cert.add_argument(
+        "--report", metavar="DIR", type=PathArg("out-dir"), default="out", help="report directory"
+    )
     cert.add_argument("--profile", choices=sorted(PROFILES), default="ci")
     cert.add_argument(
         "--examples", type=at_least_one, help="examples per generated requirement (>= 1)"
@@ -353,45 +382,76 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument(
         "--kills", type=at_least_one, help="SIGKILLs for STATE-KILL-001 (ci: 200, >= 1)"
     )
-    cert.add_argument("--xfail", metavar="FILE", help="expected failures: [{id, reason}]")
+    cert.add_argument(
+        "--xfail",
+        metavar="FILE",
+        type=PathArg("json-file"),
+        help="expected failures: [{id, reason}]",
+    )
     cert.add_argument("--id", action="append", default=[], help="only this requirement id")
     cert.add_argument("-k", dest="keyword", help="only ids or titles containing this")
     cert.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     cert.add_argument("--quiet", action="store_true", help="no progress display")
+    _format_arg(cert, "the verdict as one JSON document (no progress lines)")
     scaled.add_arguments(cert)
     cert.set_defaults(run=cmd_certify)
     merge = commands.add_parser("merge", help="join shard reports into the whole run's report")
-    merge.add_argument("shards", nargs="+", metavar="DIR", help="shard report directories")
-    merge.add_argument("--report", metavar="DIR", default="out", help="merged report directory")
+    merge.add_argument(
+        "shards",
+        nargs="+",
+        metavar="DIR",
+        type=PathArg("report-dir"),
+        help="shard report directories",
+    )
+    merge.add_argument(
+        "--report",
+        metavar="DIR",
+        type=PathArg("out-dir"),
+        default="out",
+        help="merged report directory",
+    )
     merge.set_defaults(run=cmd_merge)
     campaign_cli.add_parser(commands).set_defaults(run=cmd_campaign)
     replay = commands.add_parser("replay", help="replay a counterexample file")
-    replay.add_argument("file")
+    replay.add_argument("file", type=PathArg("json-file"), help="a counterexample file")
     _engine_args(replay)
     replay.set_defaults(run=cmd_replay)
     diff = commands.add_parser("diff", help="compare two report.json files by requirement id")
-    diff.add_argument("a")
-    diff.add_argument("b")
+    diff.add_argument("a", type=PathArg("json-file"), help="the earlier report.json")
+    diff.add_argument("b", type=PathArg("json-file"), help="the later report.json")
     diff.add_argument("--all", action="store_true", help="also list unchanged requirements")
+    _format_arg(diff, "one JSON document: every row, the counts, regression")
     diff.set_defaults(run=cmd_diff)
     compare_cli.add_parsers(
         commands,
         {"not_blank": not_blank, "positive_float": positive_float, "at_least_one": at_least_one},
     )
     listing = commands.add_parser("list", help="list every requirement")
+    _format_arg(listing, "one JSON document listing every requirement")
     listing.set_defaults(run=cmd_list)
-    return parser
+    smoking = commands.add_parser(
+        "smoke", help="hello and one call per claimed capability: a first verdict in seconds"
+    )
+    smoke_cli.add_arguments(smoking)
+    smoking.set_defaults(run=smoke_cli.command)
+    return require_utf8(parser)
+
+
+def _format_arg(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--format", choices=("text", "json"), default="text", help=f"json: {what}")
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        cli_args.offer(parser)
+        args = parser.parse_args(argv)
         status: int = args.run(args)
-    except UsageError as exc:
-        sys.stderr.write(f"error: {exc}\n")
+    except (UsageError, InputFileError) as exc:
+        sys.stderr.write(f"error: {one_line(str(exc))}\n")
         return EXIT_USAGE
     except api.ConformanceError as exc:
-        sys.stderr.write(f"error: {exc.code}: {exc}\n")
+        sys.stderr.write(f"error: {exc.code}: {one_line(str(exc))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

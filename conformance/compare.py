@@ -95,27 +95,18 @@ class ReportDirError(ValueError):
 
 
 def _read(directory: Path) -> dict[str, Any]:
-    from conformance.canonical import RefusedJSON, read_json
+    from conformance.inputs import InputFileError, display, read_input
+    from conformance.report.validation import problem
 
+    path = directory / "report.json"
     try:
-        report = read_json((directory / "report.json").read_bytes())
-    except OSError as exc:
-        why = exc.strerror or exc
-        raise ReportDirError(f"{directory}: cannot read report.json: {why}") from None
-    except RefusedJSON as exc:
-        raise ReportDirError(f"{directory}/report.json: not JSON: {exc}") from None
-    import jsonschema
-
-    from conformance.report.validation import validate
-
-    try:
-        validate("report", report)
-    except jsonschema.ValidationError as exc:
-        where = "/".join(str(part) for part in exc.absolute_path) or "the top level"
-        why = f"not a conformance report ({where}: {exc.message[:200]})"
-        raise ReportDirError(f"{directory}/report.json: {why}") from None
-    checked: dict[str, Any] = report
-    return checked
+        report: dict[str, Any] = read_input(path, None, "a report.json")
+    except InputFileError as exc:
+        raise ReportDirError(str(exc)) from None
+    mismatch = problem("report", report)
+    if mismatch:
+        raise ReportDirError(f"{display(path)}: not a conformance report ({mismatch})")
+    return report
 
 
 def engine_runs(directories: Sequence[str]) -> list[EngineRun]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from conformance import api
 from conformance.certify import _write
+from conformance.cli_args import PathArg
 from conformance.compare import (
     ReportDirError,
     as_json,
@@ -71,6 +72,7 @@ def add_parsers(commands: Any, types: dict[str, Any]) -> None:
     cmp.add_argument(
         "--report",
         metavar="DIR",
+        type=PathArg("out-dir"),
         default="out/compare",
         help="where each engine's report directory goes",
     )
@@ -91,11 +93,21 @@ def add_parsers(commands: Any, types: dict[str, Any]) -> None:
         help="engine processes per engine (default: the number of cores)",
     )
     cmp.add_argument("--format", choices=("text", "json"), default="text", help="stdout format")
-    cmp.add_argument("--html", metavar="OUT", help="also render the report page to OUT")
+    cmp.add_argument(
+        "--html", metavar="OUT", type=PathArg("out-file"), help="also render the report page to OUT"
+    )
     cmp.set_defaults(run=cmd_compare)
     rep = commands.add_parser("report", help="render report directories as one HTML page")
-    rep.add_argument("dirs", nargs="+", metavar="DIR", help="report or compare directories")
-    rep.add_argument("--html", metavar="OUT", required=True, help="the page to write")
+    rep.add_argument(
+        "dirs",
+        nargs="+",
+        metavar="DIR",
+        type=PathArg("report-dir"),
+        help="report or compare directories",
+    )
+    rep.add_argument(
+        "--html", metavar="OUT", type=PathArg("out-file"), required=True, help="the page to write"
+    )
     rep.set_defaults(run=cmd_report)
 
 

@@ -11,18 +11,19 @@ so the verdict digest is the unsharded run's.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from conformance import details
 from conformance.canonical import digest
 from conformance.certify import _write, describe_scope, pretty
+from conformance.inputs import InputFileError, display, read_input
 from conformance.report.badge import render_badge
 from conformance.report.certificate import render_certificate
 from conformance.report.junit import render_junit
 from conformance.report.model import summarize, with_unchecked
 from conformance.report.plain import to_plain
+from conformance.report.validation import problem as schema_problem
 
 SAME_ACROSS_SHARDS = ("format", "suite", "engine", "profile")
 
@@ -193,11 +194,36 @@ def _scope(reports: list[dict[str, Any]], selection: list[str], run: list[str]) 
 
 
 def read_report(directory: Path) -> dict[str, Any]:
+    """A shard directory's report.json, read by the guarded reader and checked against
+    the report schema; MergeError names the file."""
+    path = directory / "report.json"
     try:
-        report: dict[str, Any] = json.loads((directory / "report.json").read_text(encoding="utf-8"))
-        return report
-    except (OSError, ValueError) as exc:
-        raise MergeError(f"{directory}: no readable report.json ({exc})") from None
+        report: dict[str, Any] = read_input(path, None, "a shard's report.json")
+    except InputFileError as exc:
+        raise MergeError(str(exc)) from None
+    problem = schema_problem("report", report) or _shard_problem(report.get("shard"))
+    if problem:
+        raise MergeError(f"{display(path)}: not a shard's report.json: {problem}")
+    return report
+
+
+def _shard_problem(shard: Any) -> str | None:
+    """None if *shard* (a report's ``shard`` field, or None) has the shape merge reads."""
+    if shard is None:
+        return None
+    strings = ("selection", "requirements")
+    good = (
+        isinstance(shard, dict)
+        and all(type(shard.get(k)) is int for k in ("index", "count"))
+        and all(isinstance(shard.get(k), list) for k in strings)
+        and all(isinstance(i, str) for k in strings for i in shard[k])
+        and isinstance(shard.get("windows"), dict)
+        and all(
+            isinstance(w, list) and len(w) == 3 and all(type(n) is int for n in w)
+            for w in shard["windows"].values()
+        )
+    )
+    return None if good else "shard: not {index, count, selection, requirements, windows}"
 
 
 def write_merged(

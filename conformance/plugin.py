@@ -107,7 +107,9 @@ def conformance_context(conformance_engine: EngineClient) -> SuiteContext:
 @pytest.fixture(scope="session")
 def conformance_expected(request: pytest.FixtureRequest) -> ExpectedFailures:
     path = request.config.getoption("--conformance-xfail")
-    return ExpectedFailures.load(Path(path)) if path else ExpectedFailures.none()
+    if not path:
+        return ExpectedFailures.none()
+    return ExpectedFailures.load(Path(path), "--conformance-xfail")
 
 
 @pytest.fixture(scope="session")

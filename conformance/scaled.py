@@ -14,6 +14,7 @@ from typing import Any
 
 from conformance.budget import BudgetError, certify_within, parse_budget
 from conformance.certify import certify
+from conformance.cli_args import PathArg
 from conformance.engines import EngineClient
 from conformance.merge import mark_shard
 from conformance.model import Requirement
@@ -39,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--durations-from",
         metavar="REPORT",
+        type=PathArg("json-file"),
         help="an earlier report.json: run and shard the longest requirements first",
     )
     parser.add_argument("--shard", metavar="K/N", help="run only shard K of N (merge them after)")

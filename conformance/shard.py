@@ -9,10 +9,11 @@ requirement's one derandomized example sequence.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from conformance.inputs import InputFileError, display, read_input
 
 DEFAULT_MS = 1_000
 """Assumed duration of a requirement no earlier report timed."""
@@ -45,13 +46,25 @@ class Shard:
 
 
 def load_durations(path: str | Path) -> dict[str, int]:
-    """Requirement id -> duration_ms from an earlier report.json."""
+    """Requirement id -> duration_ms from an earlier report.json (``--durations-from``)."""
     try:
-        report = json.loads(Path(path).read_text(encoding="utf-8"))
-        rows = report["results"]
-        return {str(r["id"]): int(r["duration_ms"]) for r in rows}
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ShardError(f"--durations {path}: not a readable report.json ({exc})") from None
+        report = read_input(path, "--durations-from", "a report.json")
+    except InputFileError as exc:
+        raise ShardError(str(exc)) from None
+    rows = report.get("results")
+    good = isinstance(rows, list) and all(
+        isinstance(r, dict)
+        and isinstance(r.get("id"), str)
+        and type(r.get("duration_ms")) is int
+        and r["duration_ms"] >= 0
+        for r in rows
+    )
+    if not good:
+        raise ShardError(
+            f"--durations-from {display(path)}: not a report.json "
+            "(results must be a list of {id, duration_ms} objects)"
+        )
+    return {r["id"]: r["duration_ms"] for r in rows}
 
 
 def longest_first(ids: list[str], durations: dict[str, int]) -> list[str]:

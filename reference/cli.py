@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 import reference
 from reference.canonical import wire_json
 from reference.errors import EngineError, RegisterError, UsageError
+from reference.inputs import PathArg, one_line, require_utf8
 from reference.shutdown import Guard, Stop, guarded
 
 if TYPE_CHECKING:
@@ -218,8 +219,10 @@ def main_ratify(
         try:
             report = ratify_pack_file(Path(raw_path), evidence_probe=evidence_probe)
         except RegisterError as exc:
-            message = " ".join(f"{raw_path}: {exc.message}".splitlines())
-            print(f"error: {exc.code}: {message}", file=err)
+            message = exc.message
+            if str(Path(raw_path)) not in message:
+                message = f"{raw_path}: {message}"
+            print(f"error: {exc.code}: {one_line(message)}", file=err)
             status = 2
             continue
         methods = ",".join(report["methods"])
@@ -256,14 +259,20 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument(
         "--register-path",
         metavar="DIR",
+        type=PathArg("pack-dir"),
         action="append",
         default=[],
         help="directory searched for register packs before the shipped ones (repeatable)",
     )
-    chat.add_argument("--audit", metavar="FILE", help="append one JSON line per turn")
+    chat.add_argument(
+        "--audit", metavar="FILE", type=PathArg("out-file"), help="append one JSON line per turn"
+    )
     chat.add_argument("--audit-content", action="store_true", help="include text in the audit")
     chat.add_argument(
-        "--state", metavar="DIR", help="persisted engine state, checkpointed every turn"
+        "--state",
+        metavar="DIR",
+        type=PathArg("state-dir"),
+        help="persisted engine state, checkpointed every turn",
     )
     chat.set_defaults(run=cmd_chat)
 
@@ -272,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     lexicon.set_defaults(run=cmd_lexicon)
 
     ratify = commands.add_parser("ratify", help="ratify register pack files")
-    ratify.add_argument("paths", nargs="+", metavar="PATH")
+    ratify.add_argument("paths", nargs="+", metavar="PATH", type=PathArg("pack-file"))
     ratify.set_defaults(run=cmd_ratify)
 
     demo = commands.add_parser("demo", help="scripted demos")
@@ -281,23 +290,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="speak the engine protocol on stdio")
     serve.set_defaults(run=cmd_serve)
-    return parser
+    return require_utf8(parser)
+
+
+def _offer_completion(parser: argparse.ArgumentParser) -> None:
+    """Answer a shell's completion request through argcomplete (the optional
+    ``completion`` extra) and exit, if one is being made; otherwise do nothing."""
+    if "_ARGCOMPLETE" not in os.environ:
+        return
+    try:
+        import argcomplete
+    except ImportError:
+        return
+    argcomplete.autocomplete(parser)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        _offer_completion(parser)
+        args = parser.parse_args(argv)
         status: int = args.run(args)
         sys.stdout.flush()
         return status
     except BrokenPipeError:
         return quiet_broken_pipe()
     except EngineError as exc:
-        sys.stderr.write(f"error: {exc}\n")
+        sys.stderr.write(f"error: {one_line(str(exc))}\n")
         return EXIT_USAGE
     except OSError as exc:
-        sys.stderr.write(f"error: IO: {exc.strerror or exc}: {exc.filename or ''}\n")
+        where = os.fsdecode(exc.filename) if exc.filename is not None else ""
+        sys.stderr.write(f"error: IO: {one_line(f'{exc.strerror or exc}: {where}')}\n")
         return EXIT_USAGE
     except Stop as stop:
         return stop.status

@@ -1,5 +1,8 @@
 """The one guarded reader of JSON from untrusted bytes (packs, reports, state, protocol lines).
 
+:func:`read_untrusted_file` is the engine CLI's reader of input files (the contract of
+docs/conformance.md § Input files: size, encoding, depth), built on :func:`loads_untrusted`.
+
 :func:`loads_untrusted` either returns a plain JSON value or raises :class:`UntrustedJSON`
 with a one-line reason; callers turn that reason into their own typed error code. It
 refuses, and never lets through to a traceback: bytes that are not UTF-8, text that is
@@ -10,8 +13,10 @@ strings (or keys) holding a lone surrogate escape such as ``"\\ud800"``.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import os
 import re
 from typing import Any
 
@@ -19,6 +24,8 @@ MAX_DEPTH = 64
 """Deepest nesting of arrays and objects accepted (a top-level scalar has depth 0)."""
 MAX_INTEGER_DIGITS = 1000
 """Longest integer literal accepted, in digits (a leading minus sign is not counted)."""
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Largest input file :func:`read_untrusted_file` accepts, in bytes."""
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _OPENERS = ("[", "{")
@@ -101,3 +108,20 @@ def loads_untrusted(data: bytes | str) -> Any:
         raise UntrustedJSON(f"nested deeper than {MAX_DEPTH} levels")
     _check_surrogates(text, value)
     return value
+
+
+def read_untrusted_file(path: str | os.PathLike[str]) -> tuple[bytes, Any]:
+    """The bytes of the file at *path* and the JSON value they hold.
+
+    Raises :class:`UntrustedJSON` for a file larger than :data:`MAX_FILE_BYTES` or
+    bytes :func:`loads_untrusted` refuses, and ``OSError`` when the file cannot be
+    read (a path holding a NUL byte is reported as ``OSError`` too).
+    """
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except ValueError:
+        raise OSError(errno.EINVAL, "the path holds a NUL byte") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise UntrustedJSON(f"larger than {MAX_FILE_BYTES} bytes")
+    return data, loads_untrusted(data)

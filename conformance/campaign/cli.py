@@ -11,6 +11,7 @@ from conformance.api import ConformanceError, Selection
 from conformance.campaign.plan import CampaignError, CampaignSpec, engine_label, tasks
 from conformance.campaign.run import IN_FLIGHT, Listener, run_campaign
 from conformance.certify import is_interactive
+from conformance.cli_args import PathArg
 from conformance.engines import default_command
 
 if TYPE_CHECKING:
@@ -38,7 +39,10 @@ def add_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
         help="an in-process engine in each worker (repeatable)",
     )
     parser.add_argument(
-        "--dir", default="campaign", help="campaign directory (resumed if it exists)"
+        "--dir",
+        type=PathArg("campaign-dir"),
+        default="campaign",
+        help="campaign directory (resumed if it exists)",
     )
     parser.add_argument("--scheduler", metavar="tcp://HOST:8786", help="an existing Dask scheduler")
     parser.add_argument("--workers", type=int, default=2, help="local cluster worker processes")

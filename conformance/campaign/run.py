@@ -37,7 +37,7 @@ def _dask() -> tuple[type[Client], type[LocalCluster], type[as_completed]]:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise CampaignError(
-            "campaigns need dask.distributed: pip install 'core-conformance[campaign]'"
+            "campaigns need dask.distributed; from a checkout: pip install -e '.[campaign]'"
         ) from None
     return Client, LocalCluster, as_completed
 
@@ -108,8 +108,25 @@ def run_campaign(
     in_flight: int = IN_FLIGHT,
 ) -> tuple[dict[str, dict[str, Any]], list[Path]]:
     """Run (or resume) *spec* in *root*; return every task result and the report directories."""
+    _dask()
     store = CampaignStore(root)
-    store.open(spec)
+    created = store.open(spec)
+    try:
+        return _resume(spec, store, scheduler, workers, on_result, in_flight)
+    except BaseException:
+        if created:
+            store.discard_if_unstarted()
+        raise
+
+
+def _resume(
+    spec: CampaignSpec,
+    store: CampaignStore,
+    scheduler: str | None,
+    workers: int,
+    on_result: Listener,
+    in_flight: int,
+) -> tuple[dict[str, dict[str, Any]], list[Path]]:
     planned = tasks(spec)
     done = store.done()
     todo = [t for t in planned if t["key"] not in done]
@@ -124,4 +141,4 @@ def run_campaign(
                 store.save(result)
                 done[result["key"]] = result
                 on_result(result, len(done), len(planned))
-    return done, write_engine_reports(spec, root, done)
+    return done, write_engine_reports(spec, store.root, done)

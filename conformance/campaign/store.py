@@ -6,13 +6,15 @@ at any moment resumes with exactly the tasks whose files exist.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 from conformance.campaign.plan import CampaignError, CampaignSpec
-from conformance.canonical import canonical_json
+from conformance.canonical import RefusedJSON, canonical_json, read_json
 from conformance.certify import _write
+from conformance.inputs import InputFileError, display, read_bytes, read_input
 
 SPEC_FILE = "campaign.json"
 SESSIONS_FILE = "sessions.jsonl"
@@ -25,29 +27,49 @@ class CampaignStore:
         self.root = root
         self.tasks_dir = root / "tasks"
 
-    def open(self, spec: CampaignSpec) -> None:
-        """Start or resume *spec* here; refuse a directory holding another campaign."""
-        self.tasks_dir.mkdir(parents=True, exist_ok=True)
+    def open(self, spec: CampaignSpec) -> bool:
+        """Start or resume *spec* here; refuse a directory holding another campaign.
+
+        Returns True when this call started the campaign (wrote its spec)."""
+        try:
+            self.tasks_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise CampaignError(f"--dir {display(self.root)}: cannot create it: {reason}") from None
         path = self.root / SPEC_FILE
         if path.exists():
             try:
-                held = json.loads(path.read_text(encoding="utf-8"))
-            except ValueError as exc:
-                raise CampaignError(f"{path}: not a campaign spec ({exc})") from None
+                held = read_input(path, "--dir", "a campaign spec")
+            except InputFileError as exc:
+                raise CampaignError(str(exc)) from None
             if held != spec.as_dict():
                 raise CampaignError(f"{self.root} holds a different campaign; use another --dir")
-            return
+            return False
         _write(path, json.dumps(spec.as_dict(), indent=2) + "\n")
+        return True
+
+    def discard_if_unstarted(self) -> None:
+        """Remove the files of a campaign no task of which finished, so that a campaign
+        that failed to start leaves nothing behind that blocks the next one."""
+        if any(self.tasks_dir.glob("*.json")):
+            return
+        for name in (SPEC_FILE, SESSIONS_FILE):
+            (self.root / name).unlink(missing_ok=True)
+        for directory in (self.tasks_dir, self.root):
+            with contextlib.suppress(OSError):
+                directory.rmdir()
 
     def done(self) -> dict[str, dict[str, Any]]:
         """Finished task results by key."""
         results = {}
         for path in sorted(self.tasks_dir.glob("*.json")):
             try:
-                result = json.loads(path.read_text(encoding="utf-8"))
-                results[result["key"]] = result
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                raise CampaignError(f"{path}: not a task result ({exc}); delete it") from None
+                result = read_input(path, "--dir", "a task result")
+            except InputFileError as exc:
+                raise CampaignError(f"{exc}; delete it") from None
+            if not isinstance(result.get("key"), str):
+                raise CampaignError(f"--dir {display(path)}: not a task result (no key); delete it")
+            results[result["key"]] = result
         return results
 
     def save(self, result: dict[str, Any]) -> None:
@@ -62,4 +84,8 @@ class CampaignStore:
         path = self.root / SESSIONS_FILE
         if not path.exists():
             return []
-        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        try:
+            data = read_bytes(path, "--dir", "a session log")
+            return [read_json(line) for line in data.splitlines()]
+        except (InputFileError, RefusedJSON) as exc:
+            raise CampaignError(f"--dir {display(path)}: not a session log ({exc})") from None

@@ -58,12 +58,23 @@ def headline(report: dict[str, Any]) -> str:
         return f"**{verdict}** ({fault['code']}, {fault['kind']}): {fault['message']}"
     claimed = summary["total"] - summary["not_claimed"]
     suite_size = summary["total"] + len(report["scope"].get("not_run", []))
-    return (
-        f"**{verdict}**: {summary['passed']} of {claimed} claimed requirements pass "
-        f"({summary['total']} of {suite_size} in the suite ran, {summary['not_claimed']} not "
-        f"claimed, {summary['xfailed']} expected failures, {summary['examples']} generated "
-        "examples)."
-    )
+    passing = summary["passed"] + summary["xpassed"]
+    counts = f"{passing} of {claimed} claimed requirements pass"
+    if summary["xpassed"]:
+        counts += (
+            f", {summary['xpassed']} of them listed as expected failures "
+            "(remove them from the expected-failures file)"
+        )
+    if summary["xfailed"]:
+        counts += f"; {summary['xfailed']} fail as expected"
+    if summary["total"] == suite_size:
+        scope = f"the engine claims {claimed} of the suite's {suite_size} requirements"
+    else:
+        scope = (
+            f"this run checked {summary['total']} of the suite's {suite_size} requirements, "
+            f"{claimed} of them claimed by the engine"
+        )
+    return f"**{verdict}**: {counts} ({scope}; {summary['examples']} generated examples)."
 
 
 def scope_lines(report: dict[str, Any]) -> list[str]:
@@ -93,10 +104,11 @@ def fault_lines(report: dict[str, Any]) -> list[str]:
 
 def _header(report: dict[str, Any]) -> list[str]:
     hello = report["engine"]["hello"]
-    name = hello.get("engine", {}).get("name", "engine")
-    version = hello.get("engine", {}).get("version", "?")
+    name = hello.get("engine", {}).get("name")
+    version = hello.get("engine", {}).get("version", "")
+    title = f"{name} {version}".strip() if name else f"`{report['engine']['command']}`"
     return [
-        f"# Conformance certificate: {name} {version}",
+        f"# Conformance certificate: {title}",
         "",
         headline(report),
         "",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.canonical import RefusedJSON, read_json
+from conformance.inputs import InputFileError, display, read_input
 
 
 class ExpectedFailuresError(ValueError):
@@ -23,25 +23,21 @@ class ExpectedFailures:
         return cls({})
 
     @classmethod
-    def load(cls, path: Path) -> ExpectedFailures:
-        """Read ``[{"id": ..., "reason": ...}, ...]``; every entry needs a non-empty reason."""
+    def load(cls, path: Path, option: str = "--xfail") -> ExpectedFailures:
+        """Read ``[{"id": ..., "reason": ...}, ...]``; every entry needs a non-empty reason.
+        Errors name *option* (the option that gave the file) and the file."""
         try:
-            entries = read_json(Path(path).read_bytes())
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-            raise ExpectedFailuresError(
-                f"{path}: cannot read expected failures: {reason}"
-            ) from None
-        except RefusedJSON as exc:
-            raise ExpectedFailuresError(f"{path}: cannot read expected failures: {exc}") from None
-        if not isinstance(entries, list):
-            raise ExpectedFailuresError(f"{path}: expected a JSON list of {{id, reason}} objects")
-        reasons: dict[str, str] = {}
+            entries = read_input(path, option, "an expected-failures file", list)
+        except InputFileError as exc:
+            raise ExpectedFailuresError(str(exc)) from None
+        head = f"{option} {display(path)}"
         for i, entry in enumerate(entries):
             ok = isinstance(entry, dict) and set(entry) == {"id", "reason"}
             if not ok or not all(isinstance(entry[k], str) and entry[k].strip() for k in entry):
-                raise ExpectedFailuresError(f"{path}: entry {i} must be {{id, reason}} strings")
+                raise ExpectedFailuresError(f"{head}: entry {i} must be {{id, reason}} strings")
+        reasons: dict[str, str] = {}
+        for entry in entries:
             if entry["id"] in reasons:
-                raise ExpectedFailuresError(f"{path}: {entry['id']} listed twice")
+                raise ExpectedFailuresError(f"{head}: {entry['id']} listed twice")
             reasons[entry["id"]] = entry["reason"]
         return cls(reasons)

@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 
-SCHEMAS = ("report", "counterexample", "compare")
+SCHEMAS = ("report", "counterexample", "compare", "list", "certify", "diff")
 
 
 @cache
@@ -23,3 +23,14 @@ def schema(name: str) -> dict[str, Any]:
 def validate(name: str, document: Any) -> None:
     """Raise ``jsonschema.ValidationError`` unless *document* matches the schema *name*."""
     jsonschema.Draft202012Validator(schema(name)).validate(document)
+
+
+def problem(name: str, document: Any) -> str | None:
+    """None if *document* matches the schema *name*, else the first mismatch in one line."""
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema(name)).iter_errors(document)
+    )
+    if error is None:
+        return None
+    where = "/".join(str(part) for part in error.absolute_path) or "top level"
+    return " ".join(f"{where}: {error.message}"[:300].split())

@@ -13,7 +13,7 @@ from typing import Any
 
 from reference.canonical import pretty_json
 from reference.errors import RegisterError
-from reference.jsonio import UntrustedJSON, loads_untrusted
+from reference.jsonio import UntrustedJSON, read_untrusted_file
 from reference.registers.model import SEAL_FIELD, UNREGISTERED, RegisterPack
 from reference.registers.pending import effective_pair
 from reference.registers.seal import (
@@ -54,8 +54,7 @@ def find_pack_file(register_id: str, search_path: Sequence[Path | str] = ()) -> 
 def read_json(path: Path, *, code: str, field: str | None) -> tuple[bytes, Any]:
     """Read *path* as UTF-8 JSON with the guarded reader; failures raise *code*."""
     try:
-        raw = path.read_bytes()
-        return raw, loads_untrusted(raw)
+        return read_untrusted_file(path)
     except OSError as exc:
         fail(code, f"{path} cannot be read: {exc.strerror or exc}", field)
     except UntrustedJSON as exc:
@@ -68,7 +67,12 @@ def read_json(path: Path, *, code: str, field: str | None) -> tuple[bytes, Any]:
 def read_pack_file(path: Path, *, expected_id: str) -> tuple[RegisterPack, bytes]:
     """Read and structurally validate one pack file; returns the pack and the raw bytes."""
     raw, data = read_json(path, code="REGISTER_MALFORMED", field=None)
-    return parse_pack(data, expected_id=expected_id), raw
+    try:
+        return parse_pack(data, expected_id=expected_id), raw
+    except RegisterError as exc:
+        if str(path) in exc.message:
+            raise
+        raise RegisterError(f"{path}: {exc.message}", field=exc.field, code=exc.code) from None
 
 
 class PackLoader:
