@@ -33,6 +33,7 @@ from selftest.mutants.check_order import (
     StoreBeforeProposal,
 )
 from selftest.mutants.cognition import (
+    CompatibilityNormalised,
     NowIsCorrection,
     RecallNeverFromVault,
     SubjectFromLastSlot,
@@ -381,6 +382,7 @@ _TABLE = (
     broken_engine("now_is_correction", NowIsCorrection, "COG-INTENT-001"),
     broken_engine("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
     broken_engine("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
+    broken_engine("compatibility_normalised", CompatibilityNormalised, "COG-RULE-001"),
     broken_engine("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),
     broken_engine("terse_hash_slip", TerseHashSlip, "REG-INV-003"),
     broken_engine(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import cases as cases_
-from conformance import corpus
+from conformance import corpus, rules
 from conformance.coverage import Case, Plan
 from conformance.driver import run_script
 from conformance.engines.base import EngineClient
@@ -99,3 +99,34 @@ def grounding_agrees(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
 )
 def subjects_agree(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
     _agree(engine, cases, "subject")
+
+
+def _rule_disagreements(engine: EngineClient, case: dict[str, Any]) -> list[str]:
+    last = run_script(engine, None, case["turns"])[-1]
+    keys = ("intent", "subject", "grounding_source")
+    return [
+        f"{key} {last.get(key)!r}, the docs say {case[key]!r}"
+        for key in keys
+        if key in case and last.get(key) != case[key]
+    ]
+
+
+@requirement(
+    "COG-RULE-001",
+    "every rule of the rule catalogue (each form, cue row, reading step, subject, folding "
+    "and grounding rule, by id) holds on its cases: intent, subject and grounding source",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § Rule ids; docs/spec.md § Cognition (grounding rules)",
+    cover=rules.rule_plan,
+)
+def rules_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
+    found = []
+    for case in cases:
+        wrong = _rule_disagreements(engine, case)
+        if wrong:
+            found.append(
+                f"{case['id']} (rules {', '.join(case['rules'])}; {' / '.join(case['turns'])!r}): "
+                + "; ".join(wrong)
+            )
+    assert not found, f"{len(found)} of {len(cases)} cases break their rules: " + " | ".join(found)

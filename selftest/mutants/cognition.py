@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from reference.runtime import ChatRuntime
@@ -40,3 +41,10 @@ class SubjectFromLastSlot(ProtocolHandler):
             return response
         last = text.strip().rstrip(".?!").split()[-1]
         return {**response, "subject": last}
+
+
+class CompatibilityNormalised(ProtocolHandler):
+    """Prompts are normalised with NFKC, so a fullwidth or ligature word folds to ASCII."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        return super().chat(runtime, unicodedata.normalize("NFKC", text))
