@@ -48,3 +48,10 @@ class CompatibilityNormalised(ProtocolHandler):
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         return super().chat(runtime, unicodedata.normalize("NFKC", text))
+
+
+class TypographicApostropheKept(ProtocolHandler):
+    """A typographic apostrophe is not unified with ``'``: it separates words."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        return super().chat(runtime, text.replace("\u2019", " "))
