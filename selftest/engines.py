@@ -188,6 +188,7 @@ from selftest.mutants.variation import (
     BiasedSelector,
     BucketNameIgnored,
     DecorationMemoized,
+    EntryNormalised,
     LittleEndianSeed,
     SpaceBeforeClosing,
     SurfaceSeeded,
@@ -227,6 +228,7 @@ _TABLE = (
         "bucket_name_ignored", BucketNameIgnored, "VAR-SELECT-001", "VAR-SELECT-003", "VAR-UNIF-002"
     ),
     broken_engine("biased_selector", BiasedSelector, "VAR-UNIF-001"),
+    broken_engine("entry_normalised", EntryNormalised, "VAR-SELECT-001"),
     broken_engine("turn_index_frozen", TurnIndexFrozen, "VAR-CHAT-001"),
     broken_engine("decoration_memoized", DecorationMemoized, "VAR-CHAT-001", "REG-TURN-001"),
     broken_engine("variant_id_wrong", VariantIdWithoutBar, "VAR-DECOR-001", "VAR-DECOR-002"),
