@@ -42,6 +42,7 @@ from selftest.mutants.cognition import (
     RecallNeverFromVault,
     SubjectFromLastSlot,
     TypographicApostropheKept,
+    VerdictDropped,
 )
 from selftest.mutants.combined import (
     CrashAndSurfaceSeeded,
@@ -396,6 +397,7 @@ _TABLE = (
     broken_engine("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
     broken_engine("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
     broken_engine("compatibility_normalised", CompatibilityNormalised, "COG-RULE-001"),
+    broken_engine("verdict_dropped", VerdictDropped, "COG-VERDICT-001"),
     broken_engine("typographic_apostrophe_kept", TypographicApostropheKept, "COG-META-001"),
     broken_engine("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),
     broken_engine("terse_hash_slip", TerseHashSlip, "REG-INV-003"),

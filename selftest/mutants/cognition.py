@@ -5,8 +5,11 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from reference.runtime import ChatRuntime
+from reference.realize.depth import DISCLOSURE_KEY
+from reference.runtime import ChatRuntime, TurnRuntime
 from reference.serve import ProtocolHandler
+from reference.truth.intent import IntentTag
+from reference.truth.record import TruthRecord
 
 
 def _lead(text: str) -> str:
@@ -55,3 +58,16 @@ class TypographicApostropheKept(ProtocolHandler):
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         return super().chat(runtime, text.replace("\u2019", " "))
+
+
+class VerdictDropped(ProtocolHandler):
+    """A pack-grounded VERIFICATION is worded as the DEFINITION of its subject: no verdict."""
+
+    def realize_turn(self, runtime: TurnRuntime, record: TruthRecord) -> str:
+        from reference.realize.compose import pack_surface
+
+        grounding = record.grounding
+        if record.intent is IntentTag.VERIFICATION and grounding.source == "pack":
+            depth = self.resolve_overrides(runtime.register.realizer_overrides, "VERIFICATION")
+            return pack_surface(grounding.lemmas[0], record, {DISCLOSURE_KEY: depth})
+        return super().realize_turn(runtime, record)
