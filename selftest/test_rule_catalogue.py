@@ -26,7 +26,6 @@ OVERLAPPED = {
     "F-149": "`do you agree that A` is read alike by the yes/no question form (F-151)",
     "F-159": "the NARRATIVE cue reads `a tale of A` alike",
     "F-171": "`recount/summarise A` (F-154) covers `summarise the tale of A` first",
-    "F-190": "`help (me) A` (PROCEDURE) covers `help me understand A` first",
 }
 """Entries whose loss no prompt tried shows: another entry reads the same prompts alike."""
 
