@@ -1,4 +1,5 @@
-"""The rule catalogue names every rule, and leaving out any one entry of forms.json is caught.
+"""The rule catalogue names every rule, and leaving out any one entry of forms.json, or any
+rule of word folding, or moving a folding rule's length bound by one letter, is caught.
 
 One broken engine per entry of forms.json (``selftest/mutants/rule_deletions.py``): each
 must fail ``COG-RULE-001``, except the entries in ``OVERLAPPED``, which another form reads
@@ -12,6 +13,7 @@ import pytest
 from conformance import rules
 from selftest.checks import caught, run_in_process
 from selftest.engines import broken_engine
+from selftest.mutants.folding import FOLD_IDS, folded_bound, folded_without
 from selftest.mutants.rule_deletions import form_ids, without
 
 OVERLAPPED = {
@@ -55,3 +57,35 @@ def test_an_overlapped_entry_is_still_overlapped(rule_id: str) -> None:
     """When a case starts catching an overlapped entry, it leaves OVERLAPPED."""
     broken = broken_engine(f"without_{rule_id}", without(rule_id), "COG-RULE-001")
     assert run_in_process(broken, "COG-RULE-001").verdict == "pass"
+
+
+UNSEEN_BOUNDS = {
+    ("W-IES", -1): "a 4-letter -ies word folds to a 2-letter form: no lemma has fewer than 3",
+    ("W-VES-F", 1): "no shipped lemma of 3 letters ends in -f (elf), so no 5-letter -ves word",
+    ("W-VES-F", -1): "a 4-letter -ves word folds to a 2-letter form",
+    ("W-VES-FE", -1): "a 4-letter -ves word folds to a 3-letter -fe form of 1 letter's stem",
+    ("W-ES", -1): "a 4-letter -es word folds to a 2-letter form",
+    ("W-S", -1): "a 3-letter -s word folds to a 2-letter form",
+    ("W-ING", -1): "a 5-letter -ing word folds to a 2-letter form",
+    ("W-ING-DOUBLED", 1): "a 6-letter doubled -ing word folds to a 2-letter form",
+    ("W-ING-DOUBLED", -1): "a 5-letter doubled -ing word folds to a 1-letter form",
+}
+"""Bounds moved by one letter that no lexicon of lemmas of 3 or more letters can show."""
+
+BOUNDS = [(rule, shift) for rule in FOLD_IDS for shift in (1, -1)]
+
+
+@pytest.mark.parametrize("rule_id", FOLD_IDS)
+def test_leaving_out_a_folding_rule_is_caught(rule_id: str) -> None:
+    broken = broken_engine(f"folding_without_{rule_id}", folded_without(rule_id), "COG-RULE-001")
+    caught(broken, "COG-RULE-001", run_in_process(broken, "COG-RULE-001"))
+
+
+@pytest.mark.parametrize(("rule_id", "shift"), BOUNDS)
+def test_a_folding_bound_off_by_one_is_caught(rule_id: str, shift: int) -> None:
+    broken = broken_engine(f"bound_{rule_id}_{shift}", folded_bound(rule_id, shift), "COG-RULE-001")
+    outcome = run_in_process(broken, "COG-RULE-001")
+    if (rule_id, shift) in UNSEEN_BOUNDS:
+        assert outcome.verdict == "pass", "a case now shows this bound: drop it from UNSEEN_BOUNDS"
+    else:
+        caught(broken, "COG-RULE-001", outcome)
