@@ -39,3 +39,18 @@ def rule_plan(ctx: SuiteContext) -> Plan:
     cases = data["cases"]
     classes = tuple((DIMENSION, rule) for case in cases for rule in case["rules"])
     return Plan((Case(cases, classes),), ((DIMENSION, len(data["rules"])),))
+
+
+def function_words() -> tuple[str, ...]:
+    """The closed list of function words of docs/intents.md § Subjects, in its order."""
+    return tuple(catalogue()["function_words"])
+
+
+def function_word_plan(ctx: SuiteContext) -> Plan:
+    """Every function word, each asked about alone (``What is <word>?``)."""
+    del ctx
+    words = function_words()
+    return Plan(
+        (Case(list(words), tuple(("function words", w) for w in words)),),
+        (("function words", len(words)),),
+    )

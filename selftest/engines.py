@@ -50,6 +50,7 @@ from selftest.mutants.combined import (
     FourDefects,
     TerseHashSlip,
 )
+from selftest.mutants.function_words import missing_function_word
 from selftest.mutants.loader import (
     BrokenUserPackFallsBack,
     BucketBoundOffByOne,
@@ -219,6 +220,8 @@ def broken_engine(name: str, factory: Callable[[], ProtocolHandler], *catches: s
     description = (factory.__doc__ or "").strip().splitlines()[0]
     return BrokenEngine(name, factory, catches, description)
 
+
+FunctionWordMissingWhom = missing_function_word("whom")
 
 _TABLE = (
     broken_engine(
@@ -398,6 +401,7 @@ _TABLE = (
     broken_engine("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
     broken_engine("compatibility_normalised", CompatibilityNormalised, "COG-RULE-001"),
     broken_engine("verdict_dropped", VerdictDropped, "COG-VERDICT-001"),
+    broken_engine("function_word_missing", FunctionWordMissingWhom, "COG-RULE-002"),
     broken_engine("typographic_apostrophe_kept", TypographicApostropheKept, "COG-META-001"),
     broken_engine("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),
     broken_engine("terse_hash_slip", TerseHashSlip, "REG-INV-003"),

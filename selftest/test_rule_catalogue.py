@@ -14,6 +14,7 @@ from conformance import rules
 from selftest.checks import caught, run_in_process
 from selftest.engines import broken_engine
 from selftest.mutants.folding import FOLD_IDS, folded_bound, folded_without
+from selftest.mutants.function_words import missing_function_word
 from selftest.mutants.rule_deletions import form_ids, without
 
 OVERLAPPED = {
@@ -89,3 +90,20 @@ def test_a_folding_bound_off_by_one_is_caught(rule_id: str, shift: int) -> None:
         assert outcome.verdict == "pass", "a case now shows this bound: drop it from UNSEEN_BOUNDS"
     else:
         caught(broken, "COG-RULE-001", outcome)
+
+
+MASKED_WORDS = {
+    "a": "one letter: never a content word (S-LENGTH)",
+    "i": "one letter: never a content word (S-LENGTH)",
+    "whats": "spelt out `what is` by step 3 before any word is read (K-BARE)",
+    "were": "the reference cleans it out of every slot it could stand in before reading words",
+    "though": "the reference cleans it out of every slot it could stand in before reading words",
+    "three": "the reference cleans it out of every slot it could stand in before reading words",
+}
+"""Function words whose loss from the list another rule hides on every prompt tried."""
+
+
+@pytest.mark.parametrize("word", [w for w in rules.function_words() if w not in MASKED_WORDS])
+def test_a_missing_function_word_is_caught(word: str) -> None:
+    broken = broken_engine(f"missing_{word}", missing_function_word(word), "COG-RULE-002")
+    caught(broken, "COG-RULE-002", run_in_process(broken, "COG-RULE-002"))

@@ -18,6 +18,8 @@ from conformance.oracle import GROUNDING_SOURCES, INTENT_NAMES
 from conformance.requirements.registry import SuiteContext, requirement
 
 INTENTS = "docs/intents.md § The table of forms"
+MADE_UP = "blorvex"
+"""A word no lexicon holds (the corpus's first made-up word), beside a function word."""
 GROUNDING = "docs/spec.md § Cognition (grounding rules); docs/protocol.md (grounding_source)"
 
 
@@ -130,3 +132,26 @@ def rules_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
                 + "; ".join(wrong)
             )
     assert not found, f"{len(found)} of {len(cases)} cases break their rules: " + " | ".join(found)
+
+
+@requirement(
+    "COG-RULE-002",
+    "no function word of the closed list is ever a subject: 'What is <word>?' has no subject "
+    "and grounds as none, and 'Tell me about <word> blorvex.' is about blorvex, for every word",
+    family="cognition",
+    capabilities=("sessions",),
+    seed="docs/intents.md § Subjects (function words: the complete list, normative); "
+    "docs/spec.md § Cognition (grounding rule 1)",
+    cover=rules.function_word_plan,
+)
+def function_words_never_subjects(engine: EngineClient, words: list[str]) -> None:
+    found = []
+    for word in words:
+        alone = run_script(engine, None, [f"What is {word}?"])[-1]
+        said = (alone.get("subject"), alone.get("grounding_source"))
+        if said != (None, "none"):
+            found.append(f"'What is {word}?': subject {said[0]!r}, grounding {said[1]}")
+        beside = run_script(engine, None, [f"Tell me about {word} {MADE_UP}."])[-1]
+        if beside.get("subject") != MADE_UP:
+            found.append(f"'Tell me about {word} {MADE_UP}.': subject {beside.get('subject')!r}")
+    assert not found, f"{len(found)} function words read as subjects: " + "; ".join(found)
