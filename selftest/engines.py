@@ -38,6 +38,7 @@ from selftest.mutants.check_order import (
 )
 from selftest.mutants.cognition import (
     CompatibilityNormalised,
+    FirstClaimKept,
     NowIsCorrection,
     RecallNeverFromVault,
     SubjectFromLastSlot,
@@ -401,6 +402,7 @@ _TABLE = (
     broken_engine("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
     broken_engine("compatibility_normalised", CompatibilityNormalised, "COG-RULE-001"),
     broken_engine("verdict_dropped", VerdictDropped, "COG-VERDICT-001"),
+    broken_engine("first_claim_kept", FirstClaimKept, "COG-RULE-001"),
     broken_engine("function_word_missing", FunctionWordMissingWhom, "COG-RULE-002"),
     broken_engine("typographic_apostrophe_kept", TypographicApostropheKept, "COG-META-001"),
     broken_engine("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),

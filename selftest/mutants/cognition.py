@@ -8,6 +8,7 @@ from typing import Any
 from reference.realize.depth import DISCLOSURE_KEY
 from reference.runtime import ChatRuntime, TurnRuntime
 from reference.serve import ProtocolHandler
+from reference.truth import vault
 from reference.truth.intent import IntentTag
 from reference.truth.record import TruthRecord
 
@@ -71,3 +72,28 @@ class VerdictDropped(ProtocolHandler):
             depth = self.resolve_overrides(runtime.register.realizer_overrides, "VERIFICATION")
             return pack_surface(grounding.lemmas[0], record, {DISCLOSURE_KEY: depth})
         return super().realize_turn(runtime, record)
+
+
+class FirstClaimKept(ProtocolHandler):
+    """A subject's first claim is kept: a later claim about it never replaces it."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        stored = vault.Vault.store
+
+        def store(
+            self: vault.Vault,
+            lemma: str,
+            turn_idx: int,
+            claim: str | None = None,
+            said: str | None = None,
+        ) -> vault.VaultEntry:
+            earlier = self.recall(lemma)
+            if earlier is not None and earlier.latest_claim is not None:
+                claim = None
+            return stored(self, lemma, turn_idx, claim, said)
+
+        vault.Vault.store = store  # type: ignore[method-assign]
+        try:
+            return super().chat(runtime, text)
+        finally:
+            vault.Vault.store = stored  # type: ignore[method-assign]
