@@ -41,7 +41,9 @@ from selftest.mutants.cognition import (
     FirstClaimKept,
     NowIsCorrection,
     RecallNeverFromVault,
+    RecallOfAnyKnownLemmaFromVault,
     SubjectFromLastSlot,
+    TeachingOneWay,
     TypographicApostropheKept,
     VerdictDropped,
 )
@@ -403,6 +405,10 @@ _TABLE = (
     broken_engine("compatibility_normalised", CompatibilityNormalised, "COG-RULE-001"),
     broken_engine("verdict_dropped", VerdictDropped, "COG-VERDICT-001"),
     broken_engine("first_claim_kept", FirstClaimKept, "COG-RULE-001"),
+    broken_engine("teaching_one_way", TeachingOneWay, "COG-RULE-001"),
+    broken_engine(
+        "recall_of_any_known_lemma_from_vault", RecallOfAnyKnownLemmaFromVault, "COG-RULE-001"
+    ),
     broken_engine("function_word_missing", FunctionWordMissingWhom, "COG-RULE-002"),
     broken_engine("typographic_apostrophe_kept", TypographicApostropheKept, "COG-META-001"),
     broken_engine("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),

@@ -8,7 +8,7 @@ from typing import Any
 from reference.realize.depth import DISCLOSURE_KEY
 from reference.runtime import ChatRuntime, TurnRuntime
 from reference.serve import ProtocolHandler
-from reference.truth import vault
+from reference.truth import teaching, vault
 from reference.truth.intent import IntentTag
 from reference.truth.record import TruthRecord
 
@@ -97,3 +97,31 @@ class FirstClaimKept(ProtocolHandler):
             return super().chat(runtime, text)
         finally:
             vault.Vault.store = stored  # type: ignore[method-assign]
+
+
+class TeachingOneWay(ProtocolHandler):
+    """A teaching path is looked for from the first subject to the second only, never back."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        either = teaching.TeachingGraph.either_way
+
+        def one_way(
+            self: teaching.TeachingGraph, first: str, second: str
+        ) -> teaching.TeachingPath | None:
+            return self.path(first, second)
+
+        teaching.TeachingGraph.either_way = one_way  # type: ignore[method-assign]
+        try:
+            return super().chat(runtime, text)
+        finally:
+            teaching.TeachingGraph.either_way = either  # type: ignore[method-assign]
+
+
+class RecallOfAnyKnownLemmaFromVault(ProtocolHandler):
+    """A RECALL of a known lemma grounds in the vault even when no turn had it as subject."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        response = super().chat(runtime, text)
+        if response["intent"] == "RECALL" and response["grounding_source"] == "pack":
+            return {**response, "grounding_source": "vault"}
+        return response
