@@ -128,10 +128,16 @@ def rules_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
         wrong = _rule_disagreements(engine, case)
         if wrong:
             found.append(
-                f"{case['id']} (rules {', '.join(case['rules'])}; {' / '.join(case['turns'])!r}): "
-                + "; ".join(wrong)
+                cases_.Disagreement(
+                    case["id"],
+                    "; ".join(wrong),
+                    f"rules {', '.join(case['rules'])}; {' / '.join(case['turns'])!r}",
+                    rank=len(case["turns"]),
+                )
             )
-    assert not found, f"{len(found)} of {len(cases)} cases break their rules: " + " | ".join(found)
+    assert not found, cases_.listing(
+        f"{len(found)} of {len(cases)} cases break their rules:", found
+    )
 
 
 @requirement(
@@ -154,4 +160,4 @@ def function_words_never_subjects(engine: EngineClient, words: list[str]) -> Non
         beside = run_script(engine, None, [f"Tell me about {word} {MADE_UP}."])[-1]
         if beside.get("subject") != MADE_UP:
             found.append(f"'Tell me about {word} {MADE_UP}.': subject {beside.get('subject')!r}")
-    assert not found, f"{len(found)} function words read as subjects: " + "; ".join(found)
+    assert not found, cases_.lines(found, f"{len(found)} function words read as subjects:")

@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from conformance import cases as cases_
 from conformance import rules
 from conformance.coverage import Case, Plan
 from conformance.driver import run_script
@@ -68,4 +69,4 @@ def normalisation_equal_prompts(engine: EngineClient, prompts: list[str]) -> Non
                     dict(zip(KEYS, plain, strict=True)),
                 )
                 found.append(f"{prompt!r} ({name}): {said} vs {plainly}")
-    assert not found, f"{len(found)} variants read differently: " + " | ".join(found[:20])
+    assert not found, cases_.lines(found, f"{len(found)} variants read differently:")
