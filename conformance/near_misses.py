@@ -128,6 +128,22 @@ def pack_variants(ctx: SuiteContext) -> Plan:
 SEED_TEXT_FIELDS = ("trace_hash", "register_id", "bucket_name")
 
 
+UNTOUCHED_MARKERS = (
+    "e\u0301",
+    "\u212b",
+    "\ufb01ne,",
+    "\uff33o,",
+    " So, ",
+    "\u00a0Well\u00a0",
+    "So,\u200b",
+    "\ufeffSo,",
+    "So,\r\n",
+    "\t",
+)
+"""Markers a normaliser would change (NFD, a singleton NFC maps, compatibility forms, padding,
+invisible characters, line ends): the entry is ``bucket[index]`` byte for byte."""
+
+
 def select_cases(ctx: SuiteContext) -> Plan:
     """The selector's bucket-size plan, then 32-entry buckets at turn indices past 2**53 and
     with a character of each UTF-8 width (one outside the BMP) in each text of the seed."""
@@ -144,9 +160,14 @@ def select_cases(ctx: SuiteContext) -> Plan:
         for field in SEED_TEXT_FIELDS
         for char in coverage.MARKER_CHARS
     )
+    untouched = tuple(
+        Case({**plain, "bucket": [marker]}, (("markers kept byte for byte", repr(marker)),))
+        for marker in UNTOUCHED_MARKERS
+    )
     universe = (
         *base.universe,
         ("big turn indices", len(BIG_TURN_INDICES)),
         ("seed characters", len(SEED_TEXT_FIELDS) * len(coverage.MARKER_CHARS)),
+        ("markers kept byte for byte", len(UNTOUCHED_MARKERS)),
     )
-    return Plan(base.cases + cases + texts, universe)
+    return Plan(base.cases + cases + texts + untouched, universe)

@@ -23,19 +23,29 @@ from selftest.mutants.algebra import (
     TinyProductsFlushed,
 )
 from selftest.mutants.check_order import (
+    LastBadMutationNamed,
+    MissingArgsLastFirst,
     MissingBeforeUnknown,
     MissingFieldsSorted,
+    MutationsBeforeStore,
     NullRuleFirst,
     RegisterBeforeFiles,
+    RotorBivectorFirst,
     SealBeforeStructure,
     SessionBeforeText,
     SoakOpensFirst,
     StoreBeforeProposal,
 )
 from selftest.mutants.cognition import (
+    CompatibilityNormalised,
+    FirstClaimKept,
     NowIsCorrection,
     RecallNeverFromVault,
+    RecallOfAnyKnownLemmaFromVault,
     SubjectFromLastSlot,
+    TeachingOneWay,
+    TypographicApostropheKept,
+    VerdictDropped,
 )
 from selftest.mutants.combined import (
     CrashAndSurfaceSeeded,
@@ -43,6 +53,7 @@ from selftest.mutants.combined import (
     FourDefects,
     TerseHashSlip,
 )
+from selftest.mutants.function_words import missing_function_word
 from selftest.mutants.loader import (
     BrokenUserPackFallsBack,
     BucketBoundOffByOne,
@@ -127,6 +138,7 @@ from selftest.mutants.protocol import (
     JournalNameWithoutField,
     JournalTakesNonJson,
     LanguageKeyRenamed,
+    LexiconByPack,
     LoneSurrogatesRepaired,
     MarkersRefusedWithoutField,
     MessageSpansLines,
@@ -181,6 +193,7 @@ from selftest.mutants.variation import (
     BiasedSelector,
     BucketNameIgnored,
     DecorationMemoized,
+    EntryNormalised,
     LittleEndianSeed,
     SpaceBeforeClosing,
     SurfaceSeeded,
@@ -211,6 +224,8 @@ def broken_engine(name: str, factory: Callable[[], ProtocolHandler], *catches: s
     return BrokenEngine(name, factory, catches, description)
 
 
+FunctionWordMissingWhom = missing_function_word("whom")
+
 _TABLE = (
     broken_engine(
         "little_endian_seed", LittleEndianSeed, "VAR-SELECT-001", "VAR-SELECT-002", "VAR-CHAT-002"
@@ -220,6 +235,7 @@ _TABLE = (
         "bucket_name_ignored", BucketNameIgnored, "VAR-SELECT-001", "VAR-SELECT-003", "VAR-UNIF-002"
     ),
     broken_engine("biased_selector", BiasedSelector, "VAR-UNIF-001"),
+    broken_engine("entry_normalised", EntryNormalised, "VAR-SELECT-001"),
     broken_engine("turn_index_frozen", TurnIndexFrozen, "VAR-CHAT-001"),
     broken_engine("decoration_memoized", DecorationMemoized, "VAR-CHAT-001", "REG-TURN-001"),
     broken_engine("variant_id_wrong", VariantIdWithoutBar, "VAR-DECOR-001", "VAR-DECOR-002"),
@@ -241,6 +257,7 @@ _TABLE = (
     broken_engine("depth_ignored_in_chat", DepthIgnoredInChat, "OVR-CHAT-002", "REG-TERSE-001"),
     broken_engine("drifting_field", DriftingField, "REG-CLOSE-001"),
     broken_engine("unreachable_lemma", UnreachableLemma, "LEX-REACH-001"),
+    broken_engine("lexicon_by_pack", LexiconByPack, "LEX-SORTED-001"),
     broken_engine("marker_bound_off_by_one", MarkerBoundOffByOne, "LOAD-BOUND-001"),
     broken_engine("bucket_bound_off_by_one", BucketBoundOffByOne, "LOAD-BOUND-002"),
     broken_engine("depth_bound_loose", DepthBoundLoose, "LOAD-BOUND-003"),
@@ -330,6 +347,10 @@ _TABLE = (
     broken_engine("store_before_proposal", StoreBeforeProposal, "PROTO-ORDER-003"),
     broken_engine("soak_opens_first", SoakOpensFirst, "PROTO-ORDER-004"),
     broken_engine("missing_fields_sorted", MissingFieldsSorted, "LOAD-ORDER-001"),
+    broken_engine("missing_args_last_first", MissingArgsLastFirst, "PROTO-ORDER-005"),
+    broken_engine("rotor_bivector_first", RotorBivectorFirst, "ALG-ORDER-001"),
+    broken_engine("mutations_before_store", MutationsBeforeStore, "STATE-MUTORDER-001"),
+    broken_engine("last_bad_mutation_named", LastBadMutationNamed, "STATE-MUTORDER-001"),
     broken_engine("seal_before_structure", SealBeforeStructure, "LOAD-ORDER-002"),
     broken_engine("null_rule_first", NullRuleFirst, "LOAD-ORDER-002"),
     broken_engine("condition_from_scalar_part", ConditionFromScalarPart, "ALG-COND-001"),
@@ -381,6 +402,15 @@ _TABLE = (
     broken_engine("now_is_correction", NowIsCorrection, "COG-INTENT-001"),
     broken_engine("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
     broken_engine("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
+    broken_engine("compatibility_normalised", CompatibilityNormalised, "COG-RULE-001"),
+    broken_engine("verdict_dropped", VerdictDropped, "COG-VERDICT-001"),
+    broken_engine("first_claim_kept", FirstClaimKept, "COG-RULE-001"),
+    broken_engine("teaching_one_way", TeachingOneWay, "COG-RULE-001"),
+    broken_engine(
+        "recall_of_any_known_lemma_from_vault", RecallOfAnyKnownLemmaFromVault, "COG-RULE-001"
+    ),
+    broken_engine("function_word_missing", FunctionWordMissingWhom, "COG-RULE-002"),
+    broken_engine("typographic_apostrophe_kept", TypographicApostropheKept, "COG-META-001"),
     broken_engine("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),
     broken_engine("terse_hash_slip", TerseHashSlip, "REG-INV-003"),
     broken_engine(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import cases as cases_
-from conformance import corpus
+from conformance import corpus, rules
 from conformance.coverage import Case, Plan
 from conformance.driver import run_script
 from conformance.engines.base import EngineClient
@@ -18,6 +18,8 @@ from conformance.oracle import GROUNDING_SOURCES, INTENT_NAMES
 from conformance.requirements.registry import SuiteContext, requirement
 
 INTENTS = "docs/intents.md § The table of forms"
+MADE_UP = "blorvex"
+"""A word no lexicon holds (the corpus's first made-up word), beside a function word."""
 GROUNDING = "docs/spec.md § Cognition (grounding rules); docs/protocol.md (grounding_source)"
 
 
@@ -99,3 +101,63 @@ def grounding_agrees(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
 )
 def subjects_agree(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
     _agree(engine, cases, "subject")
+
+
+def _rule_disagreements(engine: EngineClient, case: dict[str, Any]) -> list[str]:
+    last = run_script(engine, None, case["turns"])[-1]
+    keys = ("intent", "subject", "grounding_source")
+    return [
+        f"{key} {last.get(key)!r}, the docs say {case[key]!r}"
+        for key in keys
+        if key in case and last.get(key) != case[key]
+    ]
+
+
+@requirement(
+    "COG-RULE-001",
+    "every rule of the rule catalogue (each form, cue row, reading step, subject, folding "
+    "and grounding rule, by id) holds on its cases: intent, subject and grounding source",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § Rule ids; docs/spec.md § Cognition (grounding rules)",
+    cover=rules.rule_plan,
+)
+def rules_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
+    found = []
+    for case in cases:
+        wrong = _rule_disagreements(engine, case)
+        if wrong:
+            found.append(
+                cases_.Disagreement(
+                    case["id"],
+                    "; ".join(wrong),
+                    f"rules {', '.join(case['rules'])}; {' / '.join(case['turns'])!r}",
+                    rank=len(case["turns"]),
+                )
+            )
+    assert not found, cases_.listing(
+        f"{len(found)} of {len(cases)} cases break their rules:", found
+    )
+
+
+@requirement(
+    "COG-RULE-002",
+    "no function word of the closed list is ever a subject: 'What is <word>?' has no subject "
+    "and grounds as none, and 'Tell me about <word> blorvex.' is about blorvex, for every word",
+    family="cognition",
+    capabilities=("sessions",),
+    seed="docs/intents.md § Subjects (function words: the complete list, normative); "
+    "docs/spec.md § Cognition (grounding rule 1)",
+    cover=rules.function_word_plan,
+)
+def function_words_never_subjects(engine: EngineClient, words: list[str]) -> None:
+    found = []
+    for word in words:
+        alone = run_script(engine, None, [f"What is {word}?"])[-1]
+        said = (alone.get("subject"), alone.get("grounding_source"))
+        if said != (None, "none"):
+            found.append(f"'What is {word}?': subject {said[0]!r}, grounding {said[1]}")
+        beside = run_script(engine, None, [f"Tell me about {word} {MADE_UP}."])[-1]
+        if beside.get("subject") != MADE_UP:
+            found.append(f"'Tell me about {word} {MADE_UP}.': subject {beside.get('subject')!r}")
+    assert not found, cases_.lines(found, f"{len(found)} function words read as subjects:")

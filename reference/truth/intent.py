@@ -25,7 +25,7 @@ from reference.lexicon import Lexicon
 from reference.truth.grammar import slot_terms, subject_pronoun
 from reference.truth.sentences import Sentence, split_sentences
 from reference.truth.spelling import reading_text
-from reference.truth.text import content_terms, tokenize
+from reference.truth.text import content_terms, tokenize, word_matches
 
 
 class IntentTag(enum.Enum):
@@ -133,7 +133,8 @@ FORMS_PATH = Path(__file__).with_name("data") / "forms.json"
 """The exact forms of docs/intents.md (shared with ports as data)."""
 
 
-def _frame(raw: dict[str, Any]) -> Frame:
+def frame_from(raw: dict[str, Any]) -> Frame:
+    """The frame of one entry of forms.json."""
     question = raw.get("question")
     return Frame(
         IntentTag[raw["intent"]],
@@ -149,10 +150,10 @@ def _frame(raw: dict[str, Any]) -> Frame:
 
 _FORMS: dict[str, Any] = json.loads(FORMS_PATH.read_text(encoding="utf-8"))
 
-FRAMES: tuple[Frame, ...] = tuple(_frame(raw) for raw in _FORMS["forms"])
+FRAMES: tuple[Frame, ...] = tuple(frame_from(raw) for raw in _FORMS["forms"])
 """Every sentence form, most specific first; the first whose form covers a clause wins."""
 
-ASKED_STATEMENT = _frame(_FORMS["asked_statement"])
+ASKED_STATEMENT = frame_from(_FORMS["asked_statement"])
 """A question no form and no cue covers, of three or more words (none ``and``/``or``) with two
 content words, is a statement asked: ``bees make honey?``."""
 
@@ -367,7 +368,7 @@ def _claim_split(sentence: str) -> Reading:
     if copula is not None:
         claim = sentence[copula.start() :].strip()
         return Reading(IntentTag.CORRECTION, (sentence[: copula.start()], claim), claim or None)
-    for found in re.finditer(r"[^\W\d_]+(?:'[^\W\d_]+)?", sentence):
+    for found in word_matches(sentence):
         if content_terms((found.group(0),)):
             claim = sentence[found.end() :].strip(" ,;:")
             return Reading(IntentTag.CORRECTION, (sentence[: found.end()], claim), claim or None)
@@ -492,6 +493,12 @@ def reader_for(lexicon: Lexicon | None) -> Reader:
         known = (lambda word: lexicon.lookup(word) is not None) if lexicon else (lambda _: False)
         kept = _READERS[id(lexicon)] = (lexicon, Reader(known))
     return kept[1]
+
+
+def forget_readings() -> None:
+    """Drop every kept reading and frame choice (after :data:`FRAMES` or :data:`CUES` changed)."""
+    frames_for.cache_clear()
+    _READERS.clear()
 
 
 def read(normalized: str, lexicon: Lexicon | None = None) -> Reading:

@@ -9,10 +9,9 @@ seals, are never changed: only the reading sees these words.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from reference.truth.text import STOPWORDS
+from reference.truth.text import STOPWORDS, sub_words
 
 CONTRACTIONS: dict[str, str] = {
     "can't": "can not",
@@ -70,8 +69,6 @@ TYPO_TARGETS = tuple(
 )
 """The form words a misspelling is mended into (the closed list of docs/intents.md)."""
 
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
-
 
 def _expand_word(word: str) -> str:
     if word in CONTRACTIONS:
@@ -91,7 +88,7 @@ def _expand_word(word: str) -> str:
 def expand(text: str) -> str:
     """*text* with every contraction of the closed list spelled out (``what's`` -> ``what is``,
     ``isn't`` -> ``is not``, ``dont`` -> ``do not``); a possessive ``'s`` stays."""
-    return _WORD.sub(lambda found: _expand_word(found.group(0)), text)
+    return sub_words(text, _expand_word)
 
 
 def _transposed(word: str, target: str) -> bool:
@@ -139,5 +136,5 @@ def _mend_stem(word: str, known: Callable[[str], bool]) -> str:
 def reading_text(normalized: str, known: Callable[[str], bool]) -> str:
     """The text a prompt's form is read from: misspellings of the form words mended (a
     contraction's stem too: ``wht's``), then contractions spelled out."""
-    mended = _WORD.sub(lambda found: _mend_stem(found.group(0), known), normalized)
+    mended = sub_words(normalized, lambda word: _mend_stem(word, known))
     return expand(mended)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 
 _WHITESPACE = re.compile(r"\s+")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
@@ -40,9 +41,30 @@ def normalize(text: str) -> str:
     return _WHITESPACE.sub(" ", nfc).strip().lower()
 
 
+def _letter_view(text: str) -> str:
+    """*text* with every number character that is not a letter (``²``, ``Ⅻ``, ``5``) as a
+    space, so that only letters (Unicode general category L) make words."""
+    return "".join(" " if c.isnumeric() and not c.isalpha() else c for c in text)
+
+
+def word_matches(text: str) -> Iterator[re.Match[str]]:
+    """The words of *text* (runs of letters, two runs joined by one inner apostrophe), as
+    matches whose spans index *text* itself."""
+    return _TOKEN.finditer(_letter_view(text))
+
+
+def sub_words(text: str, replace: Callable[[str], str]) -> str:
+    """*text* with each word replaced by ``replace(word)``; everything else kept."""
+    pieces, last = [], 0
+    for found in word_matches(text):
+        pieces += [text[last : found.start()], replace(found.group(0))]
+        last = found.end()
+    return "".join([*pieces, text[last:]])
+
+
 def tokenize(normalized: str) -> tuple[str, ...]:
     """Split normalised text into word tokens (letters, with inner apostrophes)."""
-    return tuple(_TOKEN.findall(normalized))
+    return tuple(found.group(0) for found in word_matches(normalized))
 
 
 def word_base(token: str) -> str | None:

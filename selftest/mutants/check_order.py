@@ -130,3 +130,55 @@ class ChecksumBeforeSchema(ProtocolHandler):
                 if document.get("checksum") != seal:
                     refuse("STATE_CORRUPT", f"{manifest}: checksum does not match", None)
         return super().op_state_load(args)
+
+
+class MissingArgsLastFirst(ProtocolHandler):
+    """Of several missing arguments, the last the op lists is named, not the first."""
+
+    def dispatch(self, request: object) -> dict[str, Any]:
+        if isinstance(request, dict) and isinstance(request.get("args"), dict):
+            spec = self.ops.get(request.get("op"))  # type: ignore[arg-type]
+            if isinstance(spec, OpSpec) and all(n in spec.required for n in request["args"]):
+                for name in reversed(spec.required):
+                    if name not in request["args"]:
+                        bad_arg(name, f"missing argument {name!r}")
+        return super().dispatch(request)
+
+
+class RotorBivectorFirst(ProtocolHandler):
+    """algebra.rotor refuses a bivector it cannot use before it checks the angle."""
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        from reference.algebra import rotor
+        from reference.protocol.algebra_ops import multivector_arg
+
+        try:
+            rotor(multivector_arg(args, "bivector"), 1.0)
+        except ValueError as exc:
+            bad_arg("bivector", str(exc))
+        return super().op_algebra_rotor(args)
+
+
+class MutationsBeforeStore(ProtocolHandler):
+    """state.apply checks the batch's mutations before it looks the store up."""
+
+    def op_state_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        from reference.state.mutations import apply_mutations
+
+        if isinstance(args.get("mutations"), list):
+            apply_mutations({}, 0, args["mutations"])
+        return super().op_state_apply(args)
+
+
+class LastBadMutationNamed(ProtocolHandler):
+    """Of several bad mutations, the last is named."""
+
+    def op_state_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        from reference.state.mutations import check_mutation
+
+        mutations = args.get("mutations")
+        if isinstance(mutations, list) and isinstance(args.get("store"), str):
+            self.store(args["store"])
+            for index in reversed(range(len(mutations))):
+                check_mutation(mutations[index], index)
+        return super().op_state_apply(args)

@@ -384,3 +384,11 @@ class ForkAbstractSocketAccepted(ProtocolHandler):
         conn = socket.socket(socket.AF_UNIX)
         conn.connect(path)
         return conn
+
+
+class LexiconByPack(ProtocolHandler):
+    """lexicon.list gives its rows pack by pack, each pack's lemmas sorted, not one sorted list."""
+
+    def op_lexicon_list(self, args: dict[str, Any]) -> dict[str, Any]:
+        rows = super().op_lexicon_list(args)["lemmas"]
+        return {"lemmas": sorted(rows, key=lambda row: (row["pack"], row["lemma"]))}

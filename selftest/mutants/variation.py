@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 import weakref
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from conformance.oracle import seed_digest
 from reference.realize import Decoration, DecorationSeed
@@ -109,3 +111,11 @@ class TransitionsConsumed(ProtocolHandler):
         if transitions:
             surface = f"{transitions[0]} {surface}"
         return super().decorate(surface, markers, seed)
+
+
+class EntryNormalised(ProtocolHandler):
+    """variation.select hands back its entry NFC-normalised and trimmed, not as given."""
+
+    def op_variation_select(self, args: dict[str, Any]) -> dict[str, Any]:
+        result = super().op_variation_select(args)
+        return {**result, "entry": unicodedata.normalize("NFC", result["entry"]).strip()}
