@@ -141,6 +141,17 @@ def _ulp_check(got: float, exact: Fraction, size: Fraction, ulps: int, where: st
     )
 
 
+def _table_rows(ctx: object) -> coverage.Plan:
+    """Each basis blade times a multivector whose coefficients are distinct powers of two:
+    every entry of the product's sign table shows exactly, one row per case."""
+    powers = [float(2**j) for j in range(SIZE)]
+    cases = tuple(
+        coverage.Case([[1.0 if m == i else 0.0 for m in range(SIZE)], powers], (("table rows", i),))
+        for i in range(SIZE)
+    )
+    return coverage.Plan(cases, (("table rows", SIZE),))
+
+
 @requirement(
     "ALG-PROD-001",
     "the geometric product is within 64 ULPs of the exact table; reverse and grade "
@@ -149,6 +160,7 @@ def _ulp_check(got: float, exact: Fraction, size: Fraction, ulps: int, where: st
     capabilities=("algebra",),
     seed=SPEC,
     strategy=lambda ctx: st.tuples(float_mvs, float_mvs).map(list),
+    cover=_table_rows,
 )
 def product_within_ulps(engine: EngineClient, pair: list[Any]) -> None:
     a, b = pair
