@@ -146,7 +146,9 @@ def _table_rows(ctx: object) -> coverage.Plan:
     every entry of the product's sign table shows exactly, one row per case."""
     powers = [float(2**j) for j in range(SIZE)]
     cases = tuple(
-        coverage.Case([[1.0 if m == i else 0.0 for m in range(SIZE)], powers], (("table rows", i),))
+        coverage.Case(
+            [[1.0 if m == i else 0.0 for m in range(SIZE)], powers], (("table rows", str(i)),)
+        )
         for i in range(SIZE)
     )
     return coverage.Plan(cases, (("table rows", SIZE),))
