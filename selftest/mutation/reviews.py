@@ -9,7 +9,8 @@ One line per review, ``<target>  <kind>[ <citation>]: <reason>``:
   core-engine/1 can make the mutated code run or matter);
 * a ``not normative`` review cites the row of the freedoms table of docs/spec.md that
   grants the difference (``FREE-NNN``) or, when no sentence of docs/ grants it, the spec
-  gap it waits on (``GAP-NNN``, listed in ``open-gaps.txt``).
+  gap it waits on (``GAP-NNN``, listed in ``open-gaps.txt``); a gap is not a verdict, so
+  such a line documents the mutant but the score still counts it as a survivor.
 
 A target that names no current mutant (the mutated lines or the function changed) is
 **stale**: ``score check`` reports it; it never reviews anything.
@@ -69,13 +70,16 @@ def gap_ids(path: Path = GAPS) -> set[str]:
 
 
 def reviewed_names(reviews: list[Review], table: dict[str, Mutant]) -> dict[str, Review]:
-    """mutmut name -> the review that covers it, for the mutants generated now."""
+    """mutmut name -> the review that covers it, for the mutants generated now. A review
+    citing a spec gap covers nothing: until the gap is closed its mutants count as survivors."""
     by_key = {m.key: m.name for m in table.values()}
     by_function: dict[str, list[str]] = {}
     for mutant in table.values():
         by_function.setdefault(mutant.function, []).append(mutant.name)
     covered: dict[str, Review] = {}
     for review in reviews:
+        if review.cite is not None and review.cite.startswith("GAP-"):
+            continue
         if "#" in review.target:
             name = by_key.get(review.target)
             if name is not None:
