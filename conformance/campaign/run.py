@@ -107,8 +107,10 @@ def run_campaign(
     on_result: Listener = lambda result, finished, total: None,
     in_flight: int = IN_FLIGHT,
 ) -> tuple[dict[str, dict[str, Any]], list[Path]]:
-    """Run (or resume) *spec* in *root*; return every task result and the report directories."""
-    _dask()
+    """Run (or resume) *spec* in *root*; return every task result and the report directories.
+
+    The campaign directory and its finished tasks are read (and refused when damaged) before
+    Dask is looked for; a campaign this call created is removed again when it cannot start."""
     store = CampaignStore(root)
     created = store.open(spec)
     try:
@@ -129,6 +131,7 @@ def _resume(
 ) -> tuple[dict[str, dict[str, Any]], list[Path]]:
     planned = tasks(spec)
     done = store.done()
+    _dask()
     todo = [t for t in planned if t["key"] not in done]
     session = len(store.sessions()) + 1
     store.log_session(
