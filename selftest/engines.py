@@ -22,6 +22,13 @@ from selftest.mutants.algebra import (
     StrayPartTolerated,
     TinyProductsFlushed,
 )
+from selftest.mutants.bounds import (
+    DoubleBoundAt1e308,
+    IdDigitsUnchecked,
+    MinusCountedAsDigit,
+    ObjectsNotNested,
+    RequestNotALevel,
+)
 from selftest.mutants.check_order import (
     LastBadMutationNamed,
     MissingArgsLastFirst,
@@ -361,6 +368,11 @@ _TABLE = (
     broken_engine("invalid_utf8_replaced", InvalidUtf8Replaced, "PROTO-FRAME-001"),
     broken_engine("nan_accepted", NanAccepted, "PROTO-JSON-001"),
     broken_engine("first_duplicate_wins", FirstDuplicateWins, "PROTO-JSON-001"),
+    broken_engine("minus_counted_as_digit", MinusCountedAsDigit, "PROTO-JSON-001"),
+    broken_engine("objects_not_nested", ObjectsNotNested, "PROTO-JSON-001"),
+    broken_engine("request_not_a_level", RequestNotALevel, "PROTO-JSON-001"),
+    broken_engine("double_bound_at_1e308", DoubleBoundAt1e308, "PROTO-JSON-001"),
+    broken_engine("id_digits_unchecked", IdDigitsUnchecked, "PROTO-JSON-001"),
     broken_engine("lone_surrogates_repaired", LoneSurrogatesRepaired, "PROTO-JSON-002"),
     broken_engine("unclaimed_ops_served", UnclaimedOpsServed, "PROTO-CAPS-001"),
     broken_engine("shutdown_fails", ShutdownFails, "PROTO-EOF-001"),

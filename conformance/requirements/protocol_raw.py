@@ -128,9 +128,46 @@ def framing(engine: EngineClient, names: list[str]) -> None:
     _check_lines(engine, FRAMES, names)
 
 
+SELECT_ARGS = (
+    '"args":{"bucket":[ENTRY],"bucket_name":"openings","register_id":"r",'
+    f'"trace_hash":"{"0" * 64}","turn_idx":0}}'
+)
+
+
+def _select(bucket_entry: str) -> Line:
+    """A variation.select line whose bucket holds *bucket_entry* (JSON text)."""
+    args = SELECT_ARGS.replace("ENTRY", bucket_entry)
+    return lambda rid: f'{{"id":"{rid}","op":"variation.select",{args}}}'.encode()
+
+
 def _nested(depth: int) -> str:
     """A JSON value for the ``pad`` member that makes the request *depth* levels deep."""
     return "[" * (depth - 1) + "]" * (depth - 1)
+
+
+def _nested_objects(depth: int) -> str:
+    """As :func:`_nested`, of objects: the request object is level 1, each ``{"a":`` one more."""
+    return '{"a":' * (depth - 2) + "{}" + "}" * (depth - 2)
+
+
+def _nested_mixed(depth: int) -> str:
+    """As :func:`_nested`, arrays and objects in turn, the innermost holding ``0``."""
+    opened, closed = "", ""
+    for level in range(depth - 1):
+        opened += "[" if level % 2 == 0 else '{"k":'
+        closed = ("]" if level % 2 == 0 else "}") + closed
+    return opened + "0" + closed
+
+
+def _with_id(literal: str) -> Line:
+    """A hello whose id is the JSON text *literal* (the response then echoes no string id)."""
+    return lambda rid: f'{{"id":{literal},"op":"hello"}}'.encode()
+
+
+def _in_args(value: str) -> Line:
+    """A variation.select line carrying *value* (JSON text) inside an argument, in a list
+    in an object: the guarded reader refuses it before any argument is read."""
+    return _select(f'{{"deep":[0,{value}]}}')
 
 
 NUMBER_LINES: dict[str, tuple[Line, bool]] = {
@@ -141,12 +178,41 @@ NUMBER_LINES: dict[str, tuple[Line, bool]] = {
     "an integer of 1,001 digits": (_padded("9" * 1001), False),
     "a negative integer of 1,001 digits": (_padded("-" + "9" * 1001), False),
     "an integer of 1,000 digits": (_padded("9" * 1000), True),
+    "a negative integer of 1,000 digits (the sign is not a digit)": (
+        _padded("-" + "9" * 1000),
+        True,
+    ),
+    "integers of 1,000 digits in nested arrays and objects": (
+        _padded(f'{{"a":[{"1" * 1000},{{"b":-{"2" * 1000}}}]}}'),
+        True,
+    ),
+    "an integer of 1,001 digits in a nested object": (
+        _padded(f'{{"a":[0,{{"b":{"1" * 1001}}}]}}'),
+        False,
+    ),
+    "an integer of 1,001 digits as the id": (_with_id("1" * 1001), False),
+    "a negative integer of 1,001 digits as the id": (_with_id("-" + "1" * 1001), False),
+    "an integer of 1,001 digits inside an argument": (_in_args("7" * 1001), False),
     "1e400, too large for a double": (_padded("1e400"), False),
     "-1e400": (_padded("-1e400"), False),
+    "1.8e308, just past the largest double": (_padded("[1.8e308]"), False),
+    "-1.8e308 in a nested object": (_padded('{"a":-1.8e308}'), False),
+    "1e400 inside an argument": (_in_args("1e400"), False),
     "1e308, a double": (_padded("1e308"), True),
+    "-1e308": (_padded("-1e308"), True),
+    "the largest double, 1.7976931348623157e308, and its negative": (
+        _padded("[1.7976931348623157e308,-1.7976931348623157e308]"),
+        True,
+    ),
     "1e-400, which rounds to zero": (_padded("1e-400"), True),
     "nesting 65 levels deep": (_padded(_nested(65)), False),
     "nesting 64 levels deep": (_padded(_nested(64)), True),
+    "objects nested 65 levels deep": (_padded(_nested_objects(65)), False),
+    "objects nested 64 levels deep": (_padded(_nested_objects(64)), True),
+    "arrays and objects nested 65 levels deep": (_padded(_nested_mixed(65)), False),
+    "arrays and objects nested 64 levels deep": (_padded(_nested_mixed(64)), True),
+    "nesting 65 levels deep in the id": (_with_id(_nested(65)), False),
+    "nesting 65 levels deep inside an argument": (_in_args(_nested(61)), False),
     "the id named twice": (
         lambda rid: f'{{"id":"first","op":"hello","id":"{rid}"}}'.encode(),
         True,
@@ -169,18 +235,6 @@ NUMBER_LINES: dict[str, tuple[Line, bool]] = {
 )
 def numbers_and_depth(engine: EngineClient, names: list[str]) -> None:
     _check_lines(engine, NUMBER_LINES, names)
-
-
-SELECT_ARGS = (
-    '"args":{"bucket":[ENTRY],"bucket_name":"openings","register_id":"r",'
-    f'"trace_hash":"{"0" * 64}","turn_idx":0}}'
-)
-
-
-def _select(bucket_entry: str) -> Line:
-    """A variation.select line whose bucket holds *bucket_entry* (JSON text)."""
-    args = SELECT_ARGS.replace("ENTRY", bucket_entry)
-    return lambda rid: f'{{"id":"{rid}","op":"variation.select",{args}}}'.encode()
 
 
 SURROGATE_LINES: dict[str, tuple[Line, bool]] = {

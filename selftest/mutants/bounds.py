@@ -1,0 +1,114 @@
+"""Broken bounds: each engine gets one stated limit wrong the way a port typically does
+(the unit, the sign, the container kind, which end is inclusive, where in the input)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from reference.protocol.envelope import (
+    BAD_JSON,
+    ProtocolError,
+    encode_response,
+    engine_error_response,
+)
+from reference.serve import ProtocolHandler
+
+_NEGATIVE_INTEGER = re.compile(r"-(\d+)(?![\d.eE])")
+_FLOAT = re.compile(r"-?\d+(?:\.\d+)?[eE][+-]?\d+|-?\d+\.\d+")
+
+
+def _bad_json_line(reason: str) -> str:
+    return encode_response(engine_error_response(None, ProtocolError(reason, code=BAD_JSON)))
+
+
+def _text(line: str | bytes) -> str | None:
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _depth(value: Any, kinds: tuple[type, ...]) -> int:
+    """Nesting depth counting only containers of *kinds* (the others are walked through)."""
+    if isinstance(value, dict):
+        inner = max((_depth(v, kinds) for v in value.values()), default=0)
+    elif isinstance(value, list):
+        inner = max((_depth(v, kinds) for v in value), default=0)
+    else:
+        return 0
+    return inner + (1 if isinstance(value, kinds) else 0)
+
+
+class MinusCountedAsDigit(ProtocolHandler):
+    """A negative integer's minus sign counts toward the 1,000 digits (the literal's length)."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _text(line)
+        if text is not None and any(len(d) + 1 > 1000 for d in _NEGATIVE_INTEGER.findall(text)):
+            return _bad_json_line("an integer has more than 1000 digits")
+        return super().handle_line(line)
+
+
+def _loads_plain(line: str | bytes) -> Any:
+    text = _text(line)
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+class ObjectsNotNested(ProtocolHandler):
+    """Only arrays count toward the 64 levels: objects nest without limit."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        request = _loads_plain(line)
+        if not isinstance(request, dict):
+            return super().handle_line(line)
+        if _depth(request, (list,)) <= 64 < _depth(request, (dict, list)):
+            return encode_response(self.handle(request))
+        return super().handle_line(line)
+
+
+class RequestNotALevel(ProtocolHandler):
+    """The request object is not counted as a level: 65 levels are read as 64."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        request = _loads_plain(line)
+        if isinstance(request, dict) and _depth(request, (dict, list)) == 65:
+            return encode_response(self.handle(request))
+        return super().handle_line(line)
+
+
+class DoubleBoundAt1e308(ProtocolHandler):
+    """A number past 1e308 is refused as too large for a double, the largest double too."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _text(line)
+        if text is not None:
+            for literal in _FLOAT.findall(text):
+                value = float(literal)
+                if math.isfinite(value) and abs(value) > 1e308:
+                    return _bad_json_line(f"the number {literal[:20]} is too large for a double")
+        return super().handle_line(line)
+
+
+class IdDigitsUnchecked(ProtocolHandler):
+    """The id's digits are kept as text to echo them, so the 1,000-digit bound skips the id."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        request = _loads_plain(line)
+        if isinstance(request, dict) and type(request.get("id")) is int:
+            digits = len(str(abs(request["id"])))
+            if digits > 1000:
+                rest = dict(request, id=0)
+                answered = super().handle_line(json.dumps(rest))
+                if '"ok":true' in answered:
+                    return encode_response(self.handle(request))
+        return super().handle_line(line)
