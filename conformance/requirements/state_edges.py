@@ -32,17 +32,24 @@ KEY_LENGTHS = {
     "129 ASCII": ("x" * 129, False),
     "129 astral": ("\U0001f600" * 129, False),
     "empty": ("", False),
+    "delete: 128 astral": ("\U0001f600" * 128, True),
+    "delete: 64 astral and 64 ASCII": ("\U0001f600x" * 64, True),
+    "delete: 129 ASCII": ("x" * 129, False),
+    "delete: 129 two-byte": ("\u00e9" * 129, False),
+    "delete: empty": ("", False),
 }
-"""Keys at the 128-character bound, counted in code points: an astral character counts once."""
+"""Keys at the 128-character bound, counted in code points: an astral character counts once.
+A name starting ``delete:`` sends the key in a delete (docs/state.md § Mutations: "its `key`
+any string of 1 to 128 characters"), which then removes the record put under it."""
 
 
 @requirement(
     "STATE-KEY-001",
     "a record key of 1 to 128 code points is stored (astral characters count once, not as "
-    "two UTF-16 units); an empty key or one of 129 is refused",
+    "two UTF-16 units); an empty key or one of 129 is refused; a delete's key too",
     family="state",
     capabilities=STATE,
-    seed="docs/state.md § The persistent core (key: at most 128 characters)",
+    seed="docs/state.md § The persistent core (key: at most 128 characters); § Mutations",
     strategy=lambda ctx: st.sampled_from(sorted(KEY_LENGTHS)),
     cover=lambda ctx: Plan(
         tuple(Case(name, (("key lengths", name),)) for name in sorted(KEY_LENGTHS)),
@@ -51,6 +58,9 @@ KEY_LENGTHS = {
 )
 def key_length_bound(engine: EngineClient, name: str) -> None:
     key, valid = KEY_LENGTHS[name]
+    if name.startswith("delete:"):
+        _delete_key_bound(engine, name, key, valid)
+        return
     with scratch() as root, Stores(engine) as stores:
         store = stores.open(root)["store"]
         try:
@@ -65,6 +75,23 @@ def key_length_bound(engine: EngineClient, name: str) -> None:
             oracle.schema_of(engine.capabilities()), oracle.encode_core([_recognizer(key)])
         )
         assert load(engine, root)["identity"] == want, f"key {name}: stored differently"
+
+
+def _delete_key_bound(engine: EngineClient, name: str, key: str, valid: bool) -> None:
+    """A delete of *key* after a put of a record under a key of 1 character: a valid key is
+    answered (deleting an absent record is a no-op), an invalid one refuses the batch."""
+    kept = _recognizer("k")
+    delete = {"op": "delete", "kind": "recognizer", "key": key}
+    with scratch() as root, Stores(engine) as stores:
+        store = stores.open(root)["store"]
+        engine.call("state.apply", {"store": store, "mutations": [put(kept)]})
+        try:
+            engine.call("state.apply", {"store": store, "mutations": [delete, {"op": "turn"}]})
+        except EngineRefused as refusal:
+            assert not valid, f"key {name}: refused with {refusal.code}"
+            assert refusal.code == REFUSED, f"key {name}: refused with {refusal.code}"
+            return
+        assert valid, f"key {name}: accepted"
 
 
 ORDER_KEYS = ("\ue000", "\U0001f600", "\uffff", "\U00010000", "a\ue000b", "a\U0001f600", "b")

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from reference.state.core import Key
 from reference.state.errors import StateError
-from reference.state.records import CURRENT_SCHEMA_VERSION, REQUIRED, Record, validate_record
+from reference.state.records import (
+    CURRENT_SCHEMA_VERSION,
+    MAX_KEY_LENGTH,
+    REQUIRED,
+    Record,
+    validate_record,
+)
 
 _SHAPES = {"put": {"op", "record"}, "delete": {"op", "kind", "key"}, "turn": {"op"}}
 
@@ -41,8 +47,11 @@ def _check_delete(mutation: dict[str, object], index: int) -> Key:
         raise bad(
             f"delete mutation {index} names unknown kind {kind!r}", f"mutations[{index}].kind"
         )
-    if not isinstance(key, str) or not key:
-        raise bad(f"delete mutation {index} needs a non-empty key", f"mutations[{index}].key")
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY_LENGTH:
+        raise bad(
+            f"delete mutation {index}: key must be a string of 1 to {MAX_KEY_LENGTH} characters",
+            f"mutations[{index}].key",
+        )
     return kind, key
 
 

@@ -15,6 +15,7 @@ from reference.protocol.envelope import (
     engine_error_response,
 )
 from reference.serve import ProtocolHandler
+from reference.state import StateStore
 
 _NEGATIVE_INTEGER = re.compile(r"-(\d+)(?![\d.eE])")
 _FLOAT = re.compile(r"-?\d+(?:\.\d+)?[eE][+-]?\d+|-?\d+\.\d+")
@@ -112,3 +113,20 @@ class IdDigitsUnchecked(ProtocolHandler):
                 if '"ok":true' in answered:
                     return encode_response(self.handle(request))
         return super().handle_line(line)
+
+
+class DeleteKeyUnboundedStore(StateStore):
+    """Checks the 128-character bound on a put's key only: a longer delete key is a no-op."""
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        def long_delete(m: object) -> bool:
+            return isinstance(m, dict) and m.get("op") == "delete" and len(str(m.get("key"))) > 128
+
+        super().apply([m for m in mutations if not long_delete(m)])
+
+
+class DeleteKeyUnbounded(ProtocolHandler):
+    """A delete's key of 129 characters is answered as a no-op instead of refused."""
+
+    def store_class(self) -> type[StateStore]:
+        return DeleteKeyUnboundedStore
