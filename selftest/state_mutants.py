@@ -24,7 +24,7 @@ from reference.state import JournalRecovery, StateStore
 from reference.state.soak import Emit
 from selftest import state_broken_stores as stores
 from selftest.engines import BrokenEngine, broken_engine
-from selftest.mutants.bounds import DeleteKeyUnbounded
+from selftest.mutants.bounds import DeleteKeyUnbounded, SaidCutBefore160, SaidCutInUtf16Units
 from selftest.mutants.check_order import ChecksumBeforeSchema
 from selftest.mutants.porting_state import (
     DirtyAsInteger,
@@ -690,6 +690,8 @@ _TABLE = (
     broken_engine("partial_apply", PartialApply, "STATE-APPLY-002"),
     broken_engine("utf16_key_length", Utf16KeyLength, "STATE-KEY-001"),
     broken_engine("delete_key_unbounded", DeleteKeyUnbounded, "STATE-KEY-001"),
+    broken_engine("said_cut_in_utf16_units", SaidCutInUtf16Units, "STATE-SAID-001"),
+    broken_engine("said_cut_before_160", SaidCutBefore160, "STATE-SAID-001"),
     broken_engine("utf16_key_order", Utf16KeyOrder, "STATE-SORT-001"),
     broken_engine("lineage_forgets_recovery", LineageForgetsRecovery, "STATE-RECOVER-001"),
     broken_engine("turns_forgotten", TurnsForgotten, "STATE-REOPEN-001"),

@@ -3,6 +3,7 @@ the uninterrupted conversation, byte for byte (docs/protocol.md § Sessions on a
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -144,3 +145,75 @@ def one_life_per_store(engine: EngineClient, _: object) -> None:
         assert closed == ("STATE_NOT_OPEN", "store"), f"a turn on a closed store: {closed}"
         ended = _refusal(engine, "session.chat", turn)
         assert ended[0] == "SESSION_UNKNOWN", f"the next turn of that session: {ended}"
+
+
+SAID_CHARS = 160
+"""docs/state.md § The life: a thing said is kept cut at 160 characters (code points)."""
+SAID_KEPT = 3
+"""docs/state.md § The life: a tally keeps the latest three things said."""
+PADS = {"ASCII": "x", "two-byte": "\u00e9", "three-byte": "\u4e2d", "astral": "\U0001f600"}
+"""Characters of each UTF-8 width that a prompt is padded with (already normalised: NFC,
+lower case), so its normalised input is exactly as long as asked."""
+SAID_SCENARIO = st.tuples(
+    st.sampled_from(sorted(PADS)),
+    st.lists(st.sampled_from([0, 159, 160, 161, 162, 321]), min_size=1, max_size=5),
+).map(list)
+"""``[pad, lengths]``: one turn per length, each a prompt of that many code points (0: the
+bare question)."""
+SAID_COVER = [[pad, [159, 160, 161, 0]] for pad in sorted(PADS)] + [["astral", [321]]]
+
+
+def _said_prompt(lemma: str, length: int, pad: str) -> str:
+    """``what is <lemma>?`` padded with *pad* characters to *length* code points."""
+    bare = f"what is {lemma}?"
+    room = length - len(bare) - 1
+    return bare if room < 1 else f"{bare} {pad * room}"
+
+
+def _vault_said(root: Any, lemma: str) -> object:
+    """The ``said`` member of *lemma*'s vault record in the live generation's core.jsonl."""
+    pointer = (root / "CURRENT").read_text(encoding="ascii").strip()
+    core = (root / pointer / "core.jsonl").read_text(encoding="utf-8")
+    records = [json.loads(line) for line in core.splitlines() if line]
+    found = [r for r in records if r.get("kind") == "vault" and r.get("lemma") == lemma]
+    assert len(found) == 1, f"core.jsonl holds {len(found)} vault records of {lemma!r}"
+    return found[0].get("said")
+
+
+@requirement(
+    "STATE-SAID-001",
+    "a vault record keeps the latest three things said of its lemma, the latest first, each "
+    "the turn's normalised input cut at 160 code points: 160 kept whole, 161 cut to 160, an "
+    "astral character counting once (not two UTF-16 units, not four bytes)",
+    family="state",
+    capabilities=LIFE,
+    seed="docs/state.md § The life (said: cut at 160 characters); docs/trace-hash.md (vault_hits)",
+    strategy=lambda ctx: SAID_SCENARIO,
+    cover=coverage.each("pads and lengths", SAID_COVER),
+    max_examples=6,
+)
+def said_is_bounded(engine: EngineClient, scenario: list[Any]) -> None:
+    pad, lengths = scenario
+    lemma = lemmas_of(engine, 0)[0]
+    prompts = [_said_prompt(lemma, length, PADS[pad]) for length in lengths]
+    with scratch() as root:
+        store = engine.call("state.open", {"dir": str(root / "life")})["store"]
+        session = engine.call("session.open", {"register_id": None, "store": store})["session"]
+        try:
+            for text in prompts:
+                turn = engine.call("session.chat", {"session": session, "text": text})
+                assert turn.get("subject") == lemma, (
+                    f"{text[:40]!r}: subject {turn.get('subject')!r}"
+                )
+        finally:
+            engine.call("session.close", {"session": session})
+            engine.call("state.close", {"store": store})
+        said = _vault_said(root / "life", lemma)
+    want = [
+        {"claim": None, "text": prompts[i][:SAID_CHARS], "turn_idx": i}
+        for i in reversed(range(len(prompts)))
+    ][:SAID_KEPT]
+    assert said == want, (
+        f"{len(prompts)} turns about {lemma!r} padded with {pad} characters to {lengths} code "
+        f"points: said {said!r}, the spec keeps {want!r}"
+    )

@@ -14,8 +14,10 @@ from reference.protocol.envelope import (
     encode_response,
     engine_error_response,
 )
+from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
 from reference.state import StateStore
+from reference.truth.vault import Vault, VaultEntry
 
 _NEGATIVE_INTEGER = re.compile(r"-(\d+)(?![\d.eE])")
 _FLOAT = re.compile(r"-?\d+(?:\.\d+)?[eE][+-]?\d+|-?\d+\.\d+")
@@ -130,3 +132,37 @@ class DeleteKeyUnbounded(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return DeleteKeyUnboundedStore
+
+
+class _Utf16CutVault(Vault):
+    def store(
+        self, lemma: str, turn_idx: int, claim: str | None = None, text: str | None = None
+    ) -> VaultEntry:
+        if text is not None:
+            text = text.encode("utf-16-le")[:320].decode("utf-16-le", "ignore")
+        return super().store(lemma, turn_idx, claim, text)
+
+
+class _CutAt159Vault(Vault):
+    def store(
+        self, lemma: str, turn_idx: int, claim: str | None = None, text: str | None = None
+    ) -> VaultEntry:
+        if text is not None and len(text) >= 160:
+            text = text[:159]
+        return super().store(lemma, turn_idx, claim, text)
+
+
+class SaidCutInUtf16Units(ProtocolHandler):
+    """A thing said is cut at 160 UTF-16 code units (JavaScript's ``slice``), not code points."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        runtime.truth.vault.__class__ = _Utf16CutVault
+        return super().chat(runtime, text)
+
+
+class SaidCutBefore160(ProtocolHandler):
+    """A thing said of 160 characters or more is cut to 159 (the bound read as exclusive)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        runtime.truth.vault.__class__ = _CutAt159Vault
+        return super().chat(runtime, text)

@@ -284,7 +284,7 @@ class TruthPipeline {
     if (!subject) return;
     const seen = this.vault.get(subject.lemma);
     const before = seen ? seen.said : [];
-    const entry = { claim: grounding.claim, text: said === null ? null : said.slice(0, 160), turn_idx: this.turnIdx };
+    const entry = { claim: grounding.claim, text: said === null ? null : [...said].slice(0, 160).join(''), turn_idx: this.turnIdx };
     this.vault.set(subject.lemma, {
       address: seen ? seen.address : vaultAddress(subject.lemma),
       count: seen ? seen.count + 1 : 1,
