@@ -27,6 +27,8 @@ from selftest.mutants.bounds import (
     IdDigitsUnchecked,
     MinusCountedAsDigit,
     ObjectsNotNested,
+    PackMinusCounted,
+    PackReadUnguarded,
     RequestNotALevel,
 )
 from selftest.mutants.check_order import (
@@ -373,6 +375,8 @@ _TABLE = (
     broken_engine("request_not_a_level", RequestNotALevel, "PROTO-JSON-001"),
     broken_engine("double_bound_at_1e308", DoubleBoundAt1e308, "PROTO-JSON-001"),
     broken_engine("id_digits_unchecked", IdDigitsUnchecked, "PROTO-JSON-001"),
+    broken_engine("pack_read_unguarded", PackReadUnguarded, "LOAD-READ-001"),
+    broken_engine("pack_minus_counted", PackMinusCounted, "LOAD-READ-001"),
     broken_engine("lone_surrogates_repaired", LoneSurrogatesRepaired, "PROTO-JSON-002"),
     broken_engine("unclaimed_ops_served", UnclaimedOpsServed, "PROTO-CAPS-001"),
     broken_engine("shutdown_fails", ShutdownFails, "PROTO-EOF-001"),

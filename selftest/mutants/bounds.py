@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 from reference.protocol.envelope import (
@@ -14,6 +15,10 @@ from reference.protocol.envelope import (
     encode_response,
     engine_error_response,
 )
+from reference.registers import PackLoader
+from reference.registers.model import RegisterPack
+from reference.registers.pending import effective_pair
+from reference.registers.validate import fail, parse_pack
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
 from reference.state import StateStore
@@ -166,3 +171,33 @@ class SaidCutBefore160(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         runtime.truth.vault.__class__ = _CutAt159Vault
         return super().chat(runtime, text)
+
+
+class _PlainPackReader(PackLoader):
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        raw = effective_pair(path)[0].read_bytes()
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return super().read_pack(path, register_id)
+        return parse_pack(data, expected_id=register_id), raw
+
+
+class PackReadUnguarded(ProtocolHandler):
+    """A pack file is read with a plain JSON parser: no digit, double or depth bound."""
+
+    pack_loader = _PlainPackReader()
+
+
+class _MinusCountingPackReader(PackLoader):
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        text = effective_pair(path)[0].read_bytes().decode("utf-8", "replace")
+        if any(len(d) + 1 > 1000 for d in _NEGATIVE_INTEGER.findall(text)):
+            fail("REGISTER_MALFORMED", f"{path}: an integer has more than 1000 digits", None)
+        return super().read_pack(path, register_id)
+
+
+class PackMinusCounted(ProtocolHandler):
+    """A pack file's negative integer counts its minus sign toward the 1,000 digits."""
+
+    pack_loader = _MinusCountingPackReader()
