@@ -309,6 +309,28 @@ BAD_ALGEBRA_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
     "x past 1e50": ("algebra.versor_apply", {"versor": E12, "x": [1e51, *ZERO[1:]]}, "x"),
     "versor not a list": ("algebra.versor_condition", {"versor": {"0": 1}}, "versor"),
     "angle past 64": ("algebra.rotor", {"bivector": E12, "angle": 64.5}, "angle"),
+    "angle one double past 64": (
+        "algebra.rotor",
+        {"bivector": E12, "angle": math.nextafter(64.0, math.inf)},
+        "angle",
+    ),
+    "angle past -64": ("algebra.rotor", {"bivector": E12, "angle": -64.5}, "angle"),
+    "angle one double past -64": (
+        "algebra.rotor",
+        {"bivector": E12, "angle": math.nextafter(-64.0, -math.inf)},
+        "angle",
+    ),
+    "b one double past 1e50": (
+        "algebra.product",
+        {"a": ZERO, "b": [*ZERO[:5], math.nextafter(1e50, math.inf), *ZERO[6:]]},
+        "b",
+    ),
+    "a past -1e50": ("algebra.reverse", {"a": [*ZERO[:31], -1e51]}, "a"),
+    "bivector one double past -1e50": (
+        "algebra.rotor",
+        {"bivector": [*E12[:3], math.nextafter(-1e50, -math.inf), *E12[4:]], "angle": 1.0},
+        "bivector",
+    ),
     "angle a string": ("algebra.rotor", {"bivector": E12, "angle": "1"}, "angle"),
 }
 """Malformed algebra arguments, by what is wrong, with the argument each must name."""
@@ -317,6 +339,8 @@ AT_THE_BOUNDS: dict[str, tuple[str, EncodableObject]] = {
     "a at -1e50": ("algebra.reverse", {"a": [*ZERO[:31], -1e50]}),
     "angle 64": ("algebra.rotor", {"bivector": E12, "angle": 64.0}),
     "angle -64": ("algebra.rotor", {"bivector": E12, "angle": -64}),
+    "grade 0": ("algebra.grade", {"a": E12, "grade": 0}),
+    "grade 5": ("algebra.grade", {"a": E12, "grade": 5}),
 }
 """Arguments exactly at a bound: valid, so each must be answered."""
 

@@ -201,3 +201,27 @@ class PackMinusCounted(ProtocolHandler):
     """A pack file's negative integer counts its minus sign toward the 1,000 digits."""
 
     pack_loader = _MinusCountingPackReader()
+
+
+_MULTIVECTOR_ARGS = ("a", "b", "bivector", "versor", "x")
+
+
+class OneSidedAlgebraBounds(ProtocolHandler):
+    """An algebra argument is checked as ``value > bound``, not ``|value| > bound``: a
+    coefficient below -1e50 or an angle below -64 is answered."""
+
+    def dispatch(self, request: object) -> dict[str, Any]:
+        args = request.get("args") if isinstance(request, dict) else None
+        if not (isinstance(args, dict) and str(request.get("op", "")).startswith("algebra.")):
+            return super().dispatch(request)
+        clamped = dict(args)
+        for name in _MULTIVECTOR_ARGS:
+            value = args.get(name)
+            if isinstance(value, list):
+                clamped[name] = [
+                    -1e50 if type(c) in (int, float) and c < -1e50 else c for c in value
+                ]
+        angle = args.get("angle")
+        if type(angle) in (int, float) and angle < -64:
+            clamped["angle"] = -64.0
+        return super().dispatch({**request, "args": clamped})
