@@ -25,6 +25,8 @@ from selftest.mutants.algebra import (
 from selftest.mutants.bounds import (
     DoubleBoundAt1e308,
     IdDigitsUnchecked,
+    LettersInUtf8Bytes,
+    LettersInUtf16Units,
     MinusCountedAsDigit,
     ObjectsNotNested,
     OneSidedAlgebraBounds,
@@ -379,6 +381,8 @@ _TABLE = (
     broken_engine("pack_read_unguarded", PackReadUnguarded, "LOAD-READ-001"),
     broken_engine("pack_minus_counted", PackMinusCounted, "LOAD-READ-001"),
     broken_engine("one_sided_algebra_bounds", OneSidedAlgebraBounds, "ALG-ARGS-001"),
+    broken_engine("letters_in_utf16_units", LettersInUtf16Units, "COG-RULE-001"),
+    broken_engine("letters_in_utf8_bytes", LettersInUtf8Bytes, "COG-RULE-001"),
     broken_engine("lone_surrogates_repaired", LoneSurrogatesRepaired, "PROTO-JSON-002"),
     broken_engine("unclaimed_ops_served", UnclaimedOpsServed, "PROTO-CAPS-001"),
     broken_engine("shutdown_fails", ShutdownFails, "PROTO-EOF-001"),

@@ -9,6 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+import reference.truth.grammar as truth_grammar
+import reference.truth.intent as truth_intent
+import reference.truth.text as truth_text
 from reference.protocol.envelope import (
     BAD_JSON,
     ProtocolError,
@@ -225,3 +228,39 @@ class OneSidedAlgebraBounds(ProtocolHandler):
         if type(angle) in (int, float) and angle < -64:
             clamped["angle"] = -64.0
         return super().dispatch({**request, "args": clamped})
+
+
+def _utf16_len(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value.encode("utf-16-le")) // 2
+    return len(value)
+
+
+def _utf8_len(value: Any) -> int:
+    return len(value.encode("utf-8")) if isinstance(value, str) else len(value)
+
+
+class LettersInUtf16Units(ProtocolHandler):
+    """Words are measured in UTF-16 code units (JavaScript's ``length``): one astral letter is
+    a content word of two letters."""
+
+    measure: Any = staticmethod(_utf16_len)
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        modules = (truth_text, truth_grammar)
+        for module in modules:
+            module.len = self.measure  # type: ignore[attr-defined]
+        truth_intent.forget_readings()
+        try:
+            return super().chat(runtime, text)
+        finally:
+            for module in modules:
+                del module.len  # type: ignore[attr-defined]
+            truth_intent.forget_readings()
+
+
+class LettersInUtf8Bytes(LettersInUtf16Units):
+    """Words are measured in UTF-8 bytes (a byte string's length): ``é`` alone is a content
+    word of two letters."""
+
+    measure = staticmethod(_utf8_len)

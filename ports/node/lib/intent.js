@@ -7,7 +7,7 @@
 // refer back).
 
 const fs = require('node:fs');
-const { contentTerms, tokenize, wordBase, readingText, FUNCTION_WORDS } = require('./text');
+const { contentTerms, letterCount, tokenize, wordBase, readingText, FUNCTION_WORDS } = require('./text');
 
 const WH = ",? (?=(?:what|why|how|who|whether|if|which|where|when) )";
 const INTERJECTIONS =
@@ -93,7 +93,7 @@ function slotHasContent(text, refers) {
 
 function contentBase(token) {
   const base = wordBase(token);
-  return base === null || FUNCTION_WORDS.has(base) || base.length < 2 ? null : base;
+  return base === null || FUNCTION_WORDS.has(base) || letterCount(base) < 2 ? null : base;
 }
 
 /** A slot's content words: not verbs by position first, then those that are; then known lemmas first. */

@@ -46,12 +46,15 @@ function wordBase(token) {
   return CLITICS.has(clitic) ? token.slice(0, at) : token.replace("'", '');
 }
 
+/** A word's length in letters: Unicode code points, so an astral letter counts once (not as two UTF-16 units). */
+const letterCount = (word) => [...word].length;
+
 /** The tokens that are neither function words nor contractions of them, in order, once each. */
 function contentTerms(tokens) {
   const terms = [];
   for (const token of tokens) {
     const base = wordBase(token);
-    if (base !== null && !FUNCTION_WORDS.has(base) && base.length > 1 && !terms.includes(base)) terms.push(base);
+    if (base !== null && !FUNCTION_WORDS.has(base) && letterCount(base) > 1 && !terms.includes(base)) terms.push(base);
   }
   return terms;
 }
@@ -112,7 +115,7 @@ const oneEdit = (word, target) => transposed(word, target) || innerLeftOut(word,
 
 /** The typo target *word* is one edit from, when exactly one is and the word is no known word (step 2). */
 function mend(word, known) {
-  if (word.length < 3 || word.includes("'") || FUNCTION_WORDS.has(word) || known(word)) return word;
+  if (letterCount(word) < 3 || word.includes("'") || FUNCTION_WORDS.has(word) || known(word)) return word;
   const found = TYPO_TARGETS.filter((target) => oneEdit(word, target));
   return found.length === 1 ? found[0] : word;
 }
@@ -128,14 +131,15 @@ const readingText = (normalized, known) => expand(normalized.replace(WORD, (w) =
 /** *word*, then the forms word folding looks it up as (docs/intents.md § Subjects, word folding). */
 function baseForms(word) {
   const forms = [word];
-  if (word.endsWith('ies') && word.length > 4) forms.push(`${word.slice(0, -3)}y`);
-  if (word.endsWith('ves') && word.length > 4) forms.push(`${word.slice(0, -3)}f`, `${word.slice(0, -3)}fe`);
-  if (word.endsWith('es') && word.length > 4) forms.push(word.slice(0, -2));
-  if (word.endsWith('s') && !word.endsWith('ss') && word.length > 3) forms.push(word.slice(0, -1));
-  if (word.endsWith('ing') && word.length > 5) {
+  if (word.endsWith('ies') && letterCount(word) > 4) forms.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith('ves') && letterCount(word) > 4) forms.push(`${word.slice(0, -3)}f`, `${word.slice(0, -3)}fe`);
+  if (word.endsWith('es') && letterCount(word) > 4) forms.push(word.slice(0, -2));
+  if (word.endsWith('s') && !word.endsWith('ss') && letterCount(word) > 3) forms.push(word.slice(0, -1));
+  if (word.endsWith('ing') && letterCount(word) > 5) {
     const stem = word.slice(0, -3);
     forms.push(stem, `${stem}e`);
-    if (stem.length > 2 && stem[stem.length - 1] === stem[stem.length - 2]) forms.push(stem.slice(0, -1));
+    const letters = [...stem];
+    if (letters.length > 2 && letters[letters.length - 1] === letters[letters.length - 2]) forms.push(letters.slice(0, -1).join(''));
   }
   return forms;
 }
@@ -146,4 +150,4 @@ function sameWord(a, b) {
   return baseForms(b).some((form) => forms.has(form));
 }
 
-module.exports = { normalize, tokenize, contentTerms, wordBase, readingText, baseForms, sameWord, FUNCTION_WORDS };
+module.exports = { letterCount, normalize, tokenize, contentTerms, wordBase, readingText, baseForms, sameWord, FUNCTION_WORDS };
