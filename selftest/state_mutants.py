@@ -24,7 +24,14 @@ from reference.state import JournalRecovery, StateStore
 from reference.state.soak import Emit
 from selftest import state_broken_stores as stores
 from selftest.engines import BrokenEngine, broken_engine
-from selftest.mutants.bounds import DeleteKeyUnbounded, SaidCutBefore160, SaidCutInUtf16Units
+from selftest.mutants.bounds import (
+    DeleteKeyUnbounded,
+    RotorDigitsUncounted,
+    SaidCutBefore160,
+    SaidCutInUtf16Units,
+    SaidKeptFour,
+    VaultKeyAnyCase,
+)
 from selftest.mutants.check_order import ChecksumBeforeSchema
 from selftest.mutants.porting_state import (
     DirtyAsInteger,
@@ -692,6 +699,9 @@ _TABLE = (
     broken_engine("delete_key_unbounded", DeleteKeyUnbounded, "STATE-KEY-001"),
     broken_engine("said_cut_in_utf16_units", SaidCutInUtf16Units, "STATE-SAID-001"),
     broken_engine("said_cut_before_160", SaidCutBefore160, "STATE-SAID-001"),
+    broken_engine("said_kept_four", SaidKeptFour, "STATE-VAULT-001"),
+    broken_engine("vault_key_any_case", VaultKeyAnyCase, "STATE-VAULT-001"),
+    broken_engine("rotor_digits_uncounted", RotorDigitsUncounted, "STATE-VAULT-001"),
     broken_engine("utf16_key_order", Utf16KeyOrder, "STATE-SORT-001"),
     broken_engine("lineage_forgets_recovery", LineageForgetsRecovery, "STATE-RECOVER-001"),
     broken_engine("turns_forgotten", TurnsForgotten, "STATE-REOPEN-001"),

@@ -264,3 +264,66 @@ class LettersInUtf8Bytes(LettersInUtf16Units):
     word of two letters."""
 
     measure = staticmethod(_utf8_len)
+
+
+def _records_mapped(mutations: list[dict[str, Any]], change: Any) -> list[dict[str, Any]]:
+    """*mutations* with each put's record passed through *change* (a record to a record)."""
+    out = []
+    for m in mutations:
+        record = m.get("record") if isinstance(m, dict) else None
+        out.append({**m, "record": change(record)} if isinstance(record, dict) else m)
+    return out
+
+
+class _SaidKeptFourStore(StateStore):
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        def change(r: dict[str, Any]) -> dict[str, Any]:
+            said = r.get("said")
+            return {**r, "said": said[:3]} if isinstance(said, list) and len(said) == 4 else r
+
+        super().apply(_records_mapped(mutations, change))
+
+
+class SaidKeptFour(ProtocolHandler):
+    """A vault record of four things said is accepted (the bound read as "fewer than 5")."""
+
+    def store_class(self) -> type[StateStore]:
+        return _SaidKeptFourStore
+
+
+class _VaultKeyAnyCaseStore(StateStore):
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        def change(r: dict[str, Any]) -> dict[str, Any]:
+            key = r.get("key")
+            return (
+                {**r, "key": key.lower()}
+                if r.get("kind") == "vault" and isinstance(key, str)
+                else r
+            )
+
+        super().apply(_records_mapped(mutations, change))
+
+
+class VaultKeyAnyCase(ProtocolHandler):
+    """A vault key's hex digits are read in either case (``int(key, 16)`` accepts both)."""
+
+    def store_class(self) -> type[StateStore]:
+        return _VaultKeyAnyCaseStore
+
+
+class _RotorDigitsUncountedStore(StateStore):
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        def change(r: dict[str, Any]) -> dict[str, Any]:
+            rotor = r.get("rotor")
+            if not isinstance(rotor, list) or not all(isinstance(p, str) for p in rotor):
+                return r
+            return {**r, "rotor": [p.lower().rjust(16, "0")[-16:] for p in rotor]}
+
+        super().apply(_records_mapped(mutations, change))
+
+
+class RotorDigitsUncounted(ProtocolHandler):
+    """A bit pattern is read as any hex number (``int(p, 16)``), whatever its digit count."""
+
+    def store_class(self) -> type[StateStore]:
+        return _RotorDigitsUncountedStore
