@@ -157,6 +157,10 @@ BAD_MUTATIONS: dict[str, tuple[object, str]] = {
     "delete of an unknown kind": ({"op": "delete", "kind": "ghost", "key": "k"}, ".kind"),
     "delete with an empty key": ({"op": "delete", "kind": "candidate", "key": ""}, ".key"),
     "delete key not a string": ({"op": "delete", "kind": "candidate", "key": 3}, ".key"),
+    "delete key of 129 characters": (
+        {"op": "delete", "kind": "candidate", "key": "\U0001f600" * 129},
+        ".key",
+    ),
     **{
         name: ({"op": "put", "record": record}, ".record" + path)
         for name, (record, path) in RECORD_FAULTS.items()
