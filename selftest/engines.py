@@ -33,6 +33,7 @@ from selftest.mutants.bounds import (
     PackMinusCounted,
     PackReadUnguarded,
     RequestNotALevel,
+    TwoLetterWordsMended,
 )
 from selftest.mutants.check_order import (
     LastBadMutationNamed,
@@ -383,6 +384,7 @@ _TABLE = (
     broken_engine("one_sided_algebra_bounds", OneSidedAlgebraBounds, "ALG-ARGS-001"),
     broken_engine("letters_in_utf16_units", LettersInUtf16Units, "COG-RULE-001"),
     broken_engine("letters_in_utf8_bytes", LettersInUtf8Bytes, "COG-RULE-001"),
+    broken_engine("two_letter_words_mended", TwoLetterWordsMended, "COG-RULE-001"),
     broken_engine("lone_surrogates_repaired", LoneSurrogatesRepaired, "PROTO-JSON-002"),
     broken_engine("unclaimed_ops_served", UnclaimedOpsServed, "PROTO-CAPS-001"),
     broken_engine("shutdown_fails", ShutdownFails, "PROTO-EOF-001"),

@@ -11,6 +11,7 @@ from typing import Any
 
 import reference.truth.grammar as truth_grammar
 import reference.truth.intent as truth_intent
+import reference.truth.spelling as spelling
 import reference.truth.text as truth_text
 from reference.protocol.envelope import (
     BAD_JSON,
@@ -327,3 +328,25 @@ class RotorDigitsUncounted(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return _RotorDigitsUncountedStore
+
+
+def _mend_two_letters(word: str, known: Any) -> str:
+    if len(word) < 2 or "'" in word or word in spelling.STOPWORDS or known(word):
+        return word
+    found = [target for target in spelling.TYPO_TARGETS if spelling.one_edit(word, target)]
+    return found[0] if len(found) == 1 else word
+
+
+class TwoLetterWordsMended(ProtocolHandler):
+    """Step 2 mends words of two or more letters (the bound read as "at least 2"): ``wy`` is
+    read as ``why``."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = spelling.mend
+        spelling.mend = _mend_two_letters
+        truth_intent.forget_readings()
+        try:
+            return super().chat(runtime, text)
+        finally:
+            spelling.mend = kept
+            truth_intent.forget_readings()
