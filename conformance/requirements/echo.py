@@ -17,12 +17,15 @@ IDS: tuple[int | str, ...] = (
     2**64 + 1,
     -(2**63) - 3,
     10**40 + 1,
+    10**999 + 7,
+    -(10**999) - 7,
     "",
     "\U0001f600",
     "\ue000\ud7ff",
     "line\nbreak\u0000",
 )
-"""Ids a double, a 64-bit integer or a C string would not carry back unchanged."""
+"""Ids a double, a 64-bit integer or a C string would not carry back unchanged; integers of
+1,000 digits, the most the guarded reader accepts (the minus sign is not a digit)."""
 
 
 @requirement(
