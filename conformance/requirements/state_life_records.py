@@ -24,7 +24,7 @@ def _said(count: int, turn_idx: int = 0) -> list[dict[str, Any]]:
     return [{"claim": None, "text": f"t{i}", "turn_idx": turn_idx + i} for i in range(count)]
 
 
-VAULT = {
+VAULT: dict[str, Any] = {
     "kind": "vault",
     "key": ADDRESS,
     "lemma": "light",
@@ -34,7 +34,7 @@ VAULT = {
     "latest_claim": None,
     "said": _said(3),
 }
-LIFE_RECORD = {
+LIFE_RECORD: dict[str, Any] = {
     "kind": "life",
     "key": "life",
     "turns": 3,
@@ -98,7 +98,7 @@ def life_record_bounds(engine: EngineClient, name: str) -> None:
             return
         assert field is None, f"{name}: stored, but past the bound of {field}"
         stores.close(store)
-        want = oracle.identity(
+        identity = oracle.identity(
             oracle.schema_of(engine.capabilities()), oracle.encode_core([record])
         )
-        assert load(engine, root)["identity"] == want, f"{name}: stored differently"
+        assert load(engine, root)["identity"] == identity, f"{name}: stored differently"
