@@ -26,6 +26,8 @@ from selftest import state_broken_stores as stores
 from selftest.engines import BrokenEngine, broken_engine
 from selftest.mutants.bounds import (
     DeleteKeyUnbounded,
+    JournalHexAnyCase,
+    JournalReadsDeclaredLength,
     RotorDigitsUncounted,
     SaidCutBefore160,
     SaidCutInUtf16Units,
@@ -700,6 +702,8 @@ _TABLE = (
     broken_engine("said_cut_in_utf16_units", SaidCutInUtf16Units, "STATE-SAID-001"),
     broken_engine("said_cut_before_160", SaidCutBefore160, "STATE-SAID-001"),
     broken_engine("said_kept_four", SaidKeptFour, "STATE-VAULT-001"),
+    broken_engine("journal_hex_any_case", JournalHexAnyCase, "STATE-JOURNAL-002"),
+    broken_engine("journal_reads_declared_length", JournalReadsDeclaredLength, "STATE-JOURNAL-002"),
     broken_engine("vault_key_any_case", VaultKeyAnyCase, "STATE-VAULT-001"),
     broken_engine("rotor_digits_uncounted", RotorDigitsUncounted, "STATE-VAULT-001"),
     broken_engine("utf16_key_order", Utf16KeyOrder, "STATE-SORT-001"),

@@ -170,7 +170,34 @@ def _damaged(
             items,
         ),
         "an empty first line": ([b"\n", *lines], [1], items),
+        "a middle line with bytes past its length": (
+            [*lines[:index], _trailed(items[index]), *lines[index + 1 :]],
+            [index + 1],
+            rest,
+        ),
+        "a middle line with its header in upper case hex": (
+            [*lines[:index], _upper_header(), *lines[index:]],
+            [index + 1],
+            items,
+        ),
     }
+
+
+def _trailed(payload: dict[str, Any]) -> bytes:
+    """A line whose length and CRC are those of *payload* but which holds three more bytes
+    after it: the whole line does not match its length (docs/state.md § Journals)."""
+    line = oracle.frame(payload)
+    return line[:-1] + b"   \n"
+
+
+def _upper_header() -> bytes:
+    """A well-framed line but for its header's hex letters in upper case: the header is
+    8 lowercase hex digits, so this line has none (docs/state.md § Journals)."""
+    for pad in range(64):
+        line = oracle.frame({"lemma": "upper", "pad": pad})
+        if line[:17] != line[:17].upper():
+            return line[:17].upper() + line[17:]
+    raise AssertionError("no payload of 64 has a hex letter in its header")
 
 
 def _tear(path: Path, cut: int) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from reference.registers.pending import effective_pair
 from reference.registers.validate import fail, parse_pack
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
-from reference.state import StateStore
+from reference.state import JournalRecovery, StateStore, journal
 from reference.truth.vault import Vault, VaultEntry
 
 _NEGATIVE_INTEGER = re.compile(r"-(\d+)(?![\d.eE])")
@@ -350,3 +351,55 @@ class TwoLetterWordsMended(ProtocolHandler):
         finally:
             spelling.mend = kept
             truth_intent.forget_readings()
+
+
+_ANY_CASE_HEADER = re.compile(rb"([0-9a-fA-F]{8}) ([0-9a-fA-F]{8}) ")
+
+
+def _lenient_entry(line: bytes, *, any_case: bool, declared_only: bool) -> dict[str, Any] | None:
+    match = (_ANY_CASE_HEADER if any_case else re.compile(rb"([0-9a-f]{8}) ([0-9a-f]{8}) ")).match(
+        line
+    )
+    if match is None:
+        return None
+    declared = int(match.group(1), 16)
+    payload = line[18:]
+    if declared_only:
+        payload = payload[:declared]
+    if len(payload) != declared or zlib.crc32(payload) != int(match.group(2), 16):
+        return None
+    try:
+        value = json.loads(payload.decode("utf-8"))
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _recover_lenient(path: Path, repair: bool, **how: bool) -> JournalRecovery:
+    found = journal.recover(path, repair=repair)
+    if not found.skipped:
+        return found
+    lines = Path(path).read_bytes().split(b"\n")
+    good, entries, skipped = iter(found.entries), [], []
+    for number in range(1, len(found.entries) + len(found.skipped) + 1):
+        skipped_line = lines[number - 1] if number in found.skipped else None
+        entry = next(good) if skipped_line is None else _lenient_entry(skipped_line, **how)
+        if entry is None:
+            skipped.append(number)
+        else:
+            entries.append(entry)
+    return JournalRecovery(tuple(entries), tuple(skipped), found.cut_bytes)
+
+
+class JournalHexAnyCase(ProtocolHandler):
+    """A journal line's header is read with ``int(x, 16)``: upper case hex digits pass."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return _recover_lenient(path, repair, any_case=True, declared_only=False)
+
+
+class JournalReadsDeclaredLength(ProtocolHandler):
+    """A journal line's payload is the declared number of bytes; bytes after it are ignored."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return _recover_lenient(path, repair, any_case=False, declared_only=True)
