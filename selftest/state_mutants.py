@@ -31,6 +31,7 @@ from selftest.mutants.bounds import (
     RotorDigitsUncounted,
     SaidCutBefore160,
     SaidCutInUtf16Units,
+    SaidKeptAsSent,
     SaidKeptFour,
     VaultKeyAnyCase,
 )
@@ -701,6 +702,7 @@ _TABLE = (
     broken_engine("delete_key_unbounded", DeleteKeyUnbounded, "STATE-KEY-001"),
     broken_engine("said_cut_in_utf16_units", SaidCutInUtf16Units, "STATE-SAID-001"),
     broken_engine("said_cut_before_160", SaidCutBefore160, "STATE-SAID-001"),
+    broken_engine("said_kept_as_sent", SaidKeptAsSent, "STATE-SAID-001"),
     broken_engine("said_kept_four", SaidKeptFour, "STATE-VAULT-001"),
     broken_engine("journal_hex_any_case", JournalHexAnyCase, "STATE-JOURNAL-002"),
     broken_engine("journal_reads_declared_length", JournalReadsDeclaredLength, "STATE-JOURNAL-002"),

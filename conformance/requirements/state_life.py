@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import unicodedata
 from typing import Any
 
 from hypothesis import strategies as st
@@ -151,9 +152,18 @@ SAID_CHARS = 160
 """docs/state.md § The life: a thing said is kept cut at 160 characters (code points)."""
 SAID_KEPT = 3
 """docs/state.md § The life: a tally keeps the latest three things said."""
-PADS = {"ASCII": "x", "two-byte": "\u00e9", "three-byte": "\u4e2d", "astral": "\U0001f600"}
+PADS = {
+    "ASCII": "x",
+    "two-byte": "\u00e9",
+    "three-byte": "\u4e2d",
+    "astral": "\U0001f600",
+    "upper case, doubled spaces, decomposed": "e\u0301",
+}
 """Characters of each UTF-8 width that a prompt is padded with (already normalised: NFC,
-lower case), so its normalised input is exactly as long as asked."""
+lower case), so its normalised input is exactly as long as asked; the last is sent
+unnormalised (upper case, spaces doubled, ``é`` decomposed) and normalises to as many
+code points as asked, so its raw text is longer than what the vault keeps."""
+UNNORMALISED = "upper case, doubled spaces, decomposed"
 SAID_SCENARIO = st.tuples(
     st.sampled_from(sorted(PADS)),
     st.lists(st.sampled_from([0, 159, 160, 161, 162, 321]), min_size=1, max_size=5),
@@ -161,13 +171,26 @@ SAID_SCENARIO = st.tuples(
 """``[pad, lengths]``: one turn per length, each a prompt of that many code points (0: the
 bare question)."""
 SAID_COVER = [[pad, [159, 160, 161, 0]] for pad in sorted(PADS)] + [["astral", [321]]]
+"""Each pad at the bound and one past it on both sides, four turns (the first falls out)."""
 
 
 def _said_prompt(lemma: str, length: int, pad: str) -> str:
-    """``what is <lemma>?`` padded with *pad* characters to *length* code points."""
+    """``what is <lemma>?`` padded with *pad* characters to *length* code points (once
+    normalised: a decomposed pad character is one code point after NFC)."""
     bare = f"what is {lemma}?"
     room = length - len(bare) - 1
     return bare if room < 1 else f"{bare} {pad * room}"
+
+
+def _sent(prompt: str, pad: str) -> str:
+    """*prompt* as sent: unnormalised for the unnormalised pad, else as it is."""
+    return prompt.upper().replace(" ", "  ") + "  " if pad == UNNORMALISED else prompt
+
+
+def _normalised(prompt: str) -> str:
+    """docs/intents.md step 1 on the prompts of this requirement (NFC, lower case, single
+    spaces, stripped)."""
+    return " ".join(unicodedata.normalize("NFC", prompt).lower().split())
 
 
 def _vault_said(root: Any, lemma: str) -> object:
@@ -195,7 +218,7 @@ def _vault_said(root: Any, lemma: str) -> object:
 def said_is_bounded(engine: EngineClient, scenario: list[Any]) -> None:
     pad, lengths = scenario
     lemma = lemmas_of(engine, 0)[0]
-    prompts = [_said_prompt(lemma, length, PADS[pad]) for length in lengths]
+    prompts = [_sent(_said_prompt(lemma, length, PADS[pad]), pad) for length in lengths]
     with scratch() as root:
         store = engine.call("state.open", {"dir": str(root / "life")})["store"]
         session = engine.call("session.open", {"register_id": None, "store": store})["session"]
@@ -210,7 +233,7 @@ def said_is_bounded(engine: EngineClient, scenario: list[Any]) -> None:
             engine.call("state.close", {"store": store})
         said = _vault_said(root / "life", lemma)
     want = [
-        {"claim": None, "text": prompts[i][:SAID_CHARS], "turn_idx": i}
+        {"claim": None, "text": _normalised(prompts[i])[:SAID_CHARS], "turn_idx": i}
         for i in reversed(range(len(prompts)))
     ][:SAID_KEPT]
     assert said == want, (

@@ -403,3 +403,23 @@ class JournalReadsDeclaredLength(ProtocolHandler):
 
     def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
         return _recover_lenient(path, repair, any_case=False, declared_only=True)
+
+
+class _RawTextVault(Vault):
+    raw = ""
+
+    def store(
+        self, lemma: str, turn_idx: int, claim: str | None = None, text: str | None = None
+    ) -> VaultEntry:
+        return super().store(lemma, turn_idx, claim, None if text is None else self.raw[:160])
+
+
+class SaidKeptAsSent(ProtocolHandler):
+    """A thing said is the prompt as sent, cut at 160, not its normalised text."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        vault = runtime.truth.vault
+        vault.__class__ = _RawTextVault
+        assert isinstance(vault, _RawTextVault)
+        vault.raw = text
+        return super().chat(runtime, text)
