@@ -197,8 +197,15 @@ def _vault_said(root: Any, lemma: str) -> object:
     """The ``said`` member of *lemma*'s vault record in the live generation's core.jsonl."""
     pointer = (root / "CURRENT").read_text(encoding="ascii").strip()
     core = (root / pointer / "core.jsonl").read_text(encoding="utf-8")
-    records = [json.loads(line) for line in core.splitlines() if line]
-    found = [r for r in records if r.get("kind") == "vault" and r.get("lemma") == lemma]
+    try:
+        records = [json.loads(line) for line in core.splitlines() if line]
+    except ValueError as exc:
+        raise AssertionError(f"core.jsonl holds a line that is not JSON: {exc}") from None
+    found = [
+        r
+        for r in records
+        if isinstance(r, dict) and r.get("kind") == "vault" and r.get("lemma") == lemma
+    ]
     assert len(found) == 1, f"core.jsonl holds {len(found)} vault records of {lemma!r}"
     return found[0].get("said")
 
