@@ -32,6 +32,7 @@ KEY_LENGTHS = {
     "129 ASCII": ("x" * 129, False),
     "129 astral": ("\U0001f600" * 129, False),
     "empty": ("", False),
+    "delete: 1 ASCII (the record put)": ("k", True),
     "delete: 128 astral": ("\U0001f600" * 128, True),
     "delete: 64 astral and 64 ASCII": ("\U0001f600x" * 64, True),
     "delete: 129 ASCII": ("x" * 129, False),
