@@ -93,6 +93,11 @@ def _delete_key_bound(engine: EngineClient, name: str, key: str, valid: bool) ->
             assert refusal.code == REFUSED, f"key {name}: refused with {refusal.code}"
             return
         assert valid, f"key {name}: accepted"
+        left = [] if key == kept["key"] else [kept]
+        schema = oracle.schema_of(engine.capabilities())
+        identity = oracle.identity(schema, oracle.encode_core(left))
+        digest = engine.call("state.digest", {"store": store})
+        assert digest["identity"] == identity, f"key {name}: the delete left {digest}"
 
 
 ORDER_KEYS = ("\ue000", "\U0001f600", "\uffff", "\U00010000", "a\ue000b", "a\U0001f600", "b")
