@@ -24,6 +24,7 @@ from selftest.mutants.algebra import (
 )
 from selftest.mutants.bounds import (
     DoubleBoundAt1e308,
+    DoubleBoundExact,
     IdDigitsUnchecked,
     LettersInUtf8Bytes,
     LettersInUtf16Units,
@@ -378,6 +379,7 @@ _TABLE = (
     broken_engine("objects_not_nested", ObjectsNotNested, "PROTO-JSON-001"),
     broken_engine("request_not_a_level", RequestNotALevel, "PROTO-JSON-001"),
     broken_engine("double_bound_at_1e308", DoubleBoundAt1e308, "PROTO-JSON-001"),
+    broken_engine("double_bound_exact", DoubleBoundExact, "PROTO-JSON-001"),
     broken_engine("id_digits_unchecked", IdDigitsUnchecked, "PROTO-JSON-001"),
     broken_engine("pack_read_unguarded", PackReadUnguarded, "LOAD-READ-001"),
     broken_engine("pack_minus_counted", PackMinusCounted, "LOAD-READ-001"),

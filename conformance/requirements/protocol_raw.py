@@ -204,6 +204,10 @@ NUMBER_LINES: dict[str, tuple[Line, bool]] = {
         _padded("[1.7976931348623157e308,-1.7976931348623157e308]"),
         True,
     ),
+    "1.7976931348623158e308, which rounds to the largest double": (
+        _padded("1.7976931348623158e308"),
+        True,
+    ),
     "1e-400, which rounds to zero": (_padded("1e-400"), True),
     "nesting 65 levels deep": (_padded(_nested(65)), False),
     "nesting 64 levels deep": (_padded(_nested(64)), True),

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 import re
+import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -108,6 +110,19 @@ class DoubleBoundAt1e308(ProtocolHandler):
             for literal in _FLOAT.findall(text):
                 value = float(literal)
                 if math.isfinite(value) and abs(value) > 1e308:
+                    return _bad_json_line(f"the number {literal[:20]} is too large for a double")
+        return super().handle_line(line)
+
+
+class DoubleBoundExact(ProtocolHandler):
+    """A number is too large when its exact decimal value passes the largest double, even
+    where it rounds to that double."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _text(line)
+        if text is not None:
+            for literal in _FLOAT.findall(text):
+                if abs(decimal.Decimal(literal)) > decimal.Decimal(sys.float_info.max):
                     return _bad_json_line(f"the number {literal[:20]} is too large for a double")
         return super().handle_line(line)
 
