@@ -217,6 +217,18 @@ ROTOR_KINDS: dict[str, tuple[str, list[float]]] = {
         "simple",
         [1.0 if m == 0b00011 else 1e-10 / 2 if m == 0b01100 else 0.0 for m in range(SIZE)],
     ),
+    "e12 + 6e-11 e34, just past the simplicity bound": (
+        "refused",
+        [1.0 if m == 0b00011 else 6e-11 if m == 0b01100 else 0.0 for m in range(SIZE)],
+    ),
+    "e1 ^ (2^-20 e2 + e4 + e5), σ inside the null band (|σ| ≈ 4.5e-13 |B|²)": (
+        "simple",
+        wedge(vector([1, 0, 0, 0, 0]), vector([0, 2.0**-20, 0, 1, 1])),
+    ),
+    "e1 ^ (2^-19 e2 + e4 + e5), σ just past the null band (|σ| ≈ 1.8e-12 |B|²)": (
+        "simple",
+        wedge(vector([1, 0, 0, 0, 0]), vector([0, 2.0**-19, 0, 1, 1])),
+    ),
     "not simple": ("refused", [1.0 if m in (0b00011, 0b01100) else 0.0 for m in range(SIZE)]),
     "a part outside grade 2": (
         "refused",
@@ -225,7 +237,9 @@ ROTOR_KINDS: dict[str, tuple[str, list[float]]] = {
 }
 """The bivectors of the coverage sample, each with what the spec makes of it. On the bound,
 ``|<B B>_4| = 1e-10`` and ``|B|² = 1 + 2.5e-21``: simple in exact arithmetic, and in doubles
-the two sides are equal ("at most" accepts it)."""
+the two sides are equal ("at most" accepts it); 6e-11 is past it. The two planes by the null
+band have ``σ = -d²`` exactly in doubles (``d`` a power of two), on either side of
+``1e-12 |B|²``: the null form inside, the elliptic one just past."""
 ROTOR_SCALES = (-100, -40, 0, 40, 100)
 """Powers of two each is scaled by: an absolute tolerance fails at one end or the other."""
 

@@ -438,3 +438,63 @@ class SaidKeptAsSent(ProtocolHandler):
         assert isinstance(vault, _RawTextVault)
         vault.raw = text
         return super().chat(runtime, text)
+
+
+def _rotor_with(args: dict[str, Any], *, simple: float, null: float) -> dict[str, Any] | None:
+    """algebra.rotor with its two relative tolerances replaced; None when an argument is
+    not one the op would answer (the reference then refuses it as it does)."""
+    import numpy as np
+
+    from reference.algebra.multivector import product_grades
+    from reference.protocol.algebra_ops import multivector_arg
+
+    bivector, angle = args.get("bivector"), args.get("angle")
+    if not isinstance(bivector, list) or type(angle) not in (int, float):
+        return None
+    try:
+        mv = multivector_arg(args, "bivector")
+    except ProtocolError:
+        return None
+    grade2 = np.array([1.0 if bin(m).count("1") == 2 else 0.0 for m in range(32)])
+    size = float(np.sum(mv * mv))
+    if np.any(mv * (1 - grade2)) or size == 0.0 or abs(angle) > 64:
+        return None
+    square = product_grades(mv, mv, (0, 4))
+    grade4 = np.array([1.0 if bin(m).count("1") == 4 else 0.0 for m in range(32)])
+    if float(np.sqrt(np.sum((square * grade4) ** 2))) > simple * size:
+        return None
+    sigma, half = float(square[0]), 0.5 * float(angle)
+    if sigma < -null * size:
+        out = mv * (-math.sin(half) / math.sqrt(-sigma))
+        out[0] = math.cos(half)
+    elif sigma > null * size:
+        out = mv * (-math.sinh(half) / math.sqrt(sigma))
+        out[0] = math.cosh(half)
+    else:
+        out = mv * -half
+        out[0] = 1.0
+    return {"multivector": [float(c) + 0.0 for c in out]}
+
+
+class LooseSimplicityBound(ProtocolHandler):
+    """algebra.rotor calls a bivector simple when |<B B>_4| <= 1e-9 |B|², not 1e-10 |B|²."""
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        answer = _rotor_with(args, simple=1e-9, null=1e-12)
+        return super().op_algebra_rotor(args) if answer is None else answer
+
+
+class WideNullBand(ProtocolHandler):
+    """algebra.rotor's null branch covers |σ| <= 1e-11 |B|², not 1e-12 |B|²."""
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        answer = _rotor_with(args, simple=1e-10, null=1e-11)
+        return super().op_algebra_rotor(args) if answer is None else answer
+
+
+class NarrowNullBand(ProtocolHandler):
+    """algebra.rotor's null branch covers |σ| <= 1e-13 |B|², not 1e-12 |B|²."""
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        answer = _rotor_with(args, simple=1e-10, null=1e-13)
+        return super().op_algebra_rotor(args) if answer is None else answer
