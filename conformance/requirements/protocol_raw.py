@@ -164,6 +164,16 @@ def _with_id(literal: str) -> Line:
     return lambda rid: f'{{"id":{literal},"op":"hello"}}'.encode()
 
 
+def _in_batch(element_member: str) -> Line:
+    """A batch line whose one element (a hello) carries *element_member* (JSON text after
+    the element's own members): the line is read whole, so a bound past in the element
+    refuses the whole line, whatever the element would get alone."""
+    return lambda rid: (
+        f'{{"id":"{rid}","op":"batch","args":{{"requests":'
+        f'[{{"id":1,"op":"hello",{element_member}}}]}}}}'
+    ).encode()
+
+
 def _in_args(value: str) -> Line:
     """A variation.select line carrying *value* (JSON text) inside an argument, in a list
     in an object: the guarded reader refuses it before any argument is read."""
@@ -217,6 +227,14 @@ NUMBER_LINES: dict[str, tuple[Line, bool]] = {
     "arrays and objects nested 64 levels deep": (_padded(_nested_mixed(64)), True),
     "nesting 65 levels deep in the id": (_with_id(_nested(65)), False),
     "nesting 65 levels deep inside an argument": (_in_args(_nested(61)), False),
+    "nesting 65 levels deep in a batch element (62 from the element)": (
+        _in_batch(f'"pad":{_nested(62)}'),
+        False,
+    ),
+    "an integer of 1,001 digits as a batch element's member": (
+        _in_batch(f'"pad":{"5" * 1001}'),
+        False,
+    ),
     "the id named twice": (
         lambda rid: f'{{"id":"first","op":"hello","id":"{rid}"}}'.encode(),
         True,

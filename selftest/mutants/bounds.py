@@ -101,6 +101,23 @@ class RequestNotALevel(ProtocolHandler):
         return super().handle_line(line)
 
 
+class DepthPerBatchElement(ProtocolHandler):
+    """A batch line's depth is checked per element, each from its own object: an element 62
+    levels deep inside a line 65 levels deep is answered."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        request = _loads_plain(line)
+        args = request.get("args") if isinstance(request, dict) else None
+        elements = args.get("requests") if isinstance(args, dict) else None
+        if (
+            isinstance(elements, list)
+            and _depth(request, (dict, list)) > 64
+            and all(_depth(e, (dict, list)) <= 64 for e in elements)
+        ):
+            return encode_response(self.handle(request))
+        return super().handle_line(line)
+
+
 class DoubleBoundAt1e308(ProtocolHandler):
     """A number past 1e308 is refused as too large for a double, the largest double too."""
 
