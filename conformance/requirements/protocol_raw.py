@@ -246,8 +246,9 @@ NUMBER_LINES: dict[str, tuple[Line, bool]] = {
     "PROTO-JSON-001",
     "NaN and Infinity, an integer of more than 1,000 digits, a number too large for a double "
     "and nesting deeper than 64 levels are refused with PROTOCOL_BAD_JSON (id null, no "
-    "field), anywhere in the line; 1,000 digits, 1e308 and 64 levels are accepted; of a "
-    "member named twice the last counts",
+    "field), anywhere in the line (the id, an argument, a batch element); 1,000 digits (the "
+    "sign not counted), the largest double and 64 levels (arrays and objects alike) are "
+    "accepted; of a member named twice the last counts",
     family="protocol",
     capabilities=(),
     seed=NUMBERS,
