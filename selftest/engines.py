@@ -23,6 +23,7 @@ from selftest.mutants.algebra import (
     TinyProductsFlushed,
 )
 from selftest.mutants.bounds import (
+    DecorateTurnIndexUnsigned,
     DepthPerBatchElement,
     DoubleBoundAt1e308,
     DoubleBoundExact,
@@ -386,6 +387,7 @@ _TABLE = (
     broken_engine("double_bound_exact", DoubleBoundExact, "PROTO-JSON-001"),
     broken_engine("id_digits_unchecked", IdDigitsUnchecked, "PROTO-JSON-001"),
     broken_engine("depth_per_batch_element", DepthPerBatchElement, "PROTO-JSON-001"),
+    broken_engine("decorate_turn_index_unsigned", DecorateTurnIndexUnsigned, "PROTO-ARGS-001"),
     broken_engine("pack_read_unguarded", PackReadUnguarded, "LOAD-READ-001"),
     broken_engine("pack_minus_counted", PackMinusCounted, "LOAD-READ-001"),
     broken_engine("one_sided_algebra_bounds", OneSidedAlgebraBounds, "ALG-ARGS-001"),

@@ -240,6 +240,8 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
     "turn_idx a string": ("variation.select", {**SELECT, "turn_idx": "0"}, "turn_idx"),
     "decorate turn_idx true": ("variation.decorate", {**DECORATE, "turn_idx": True}, "turn_idx"),
     "decorate turn_idx 2.0": ("variation.decorate", {**DECORATE, "turn_idx": 2.0}, "turn_idx"),
+    "decorate turn_idx -1": ("variation.decorate", {**DECORATE, "turn_idx": -1}, "turn_idx"),
+    "turn_idx -(2^64)": ("variation.select", {**SELECT, "turn_idx": -(2**64)}, "turn_idx"),
     "bucket of numbers": ("variation.select", {**SELECT, "bucket": [1, 2]}, "bucket"),
     "register_id a number": ("variation.select", {**SELECT, "register_id": 3}, "register_id"),
     "intent unknown": (

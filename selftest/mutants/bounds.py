@@ -515,3 +515,14 @@ class NarrowNullBand(ProtocolHandler):
     def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
         answer = _rotor_with(args, simple=1e-10, null=1e-13)
         return super().op_algebra_rotor(args) if answer is None else answer
+
+
+class DecorateTurnIndexUnsigned(ProtocolHandler):
+    """variation.decorate checks that turn_idx is an integer but not that it is >= 0 (the
+    seed then holds its digits with a sign)."""
+
+    def op_variation_decorate(self, args: dict[str, Any]) -> dict[str, Any]:
+        turn_idx = args.get("turn_idx")
+        if type(turn_idx) is int and turn_idx < 0:
+            return super().op_variation_decorate({**args, "turn_idx": -turn_idx})
+        return super().op_variation_decorate(args)
