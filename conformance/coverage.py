@@ -336,22 +336,40 @@ def _other_intent(intent: str) -> str:
 
 
 def precedence_cases(ctx: SuiteContext) -> Plan:
-    """Every intent under each layering: nothing, flat only, per_intent only, both, and a
-    per_intent entry for another intent."""
+    """Every intent under every layering: each way ``per_intent`` can be present or not
+    (absent, not an object, no entry for the intent, an entry that is not an object, an
+    entry without the depth key, with a good or a malformed depth) beside each way the flat
+    depth can be (absent, good, malformed)."""
     depth, scoped = oracle.DEPTH_KEY, oracle.PER_INTENT_KEY
-    layerings: dict[str, Callable[[str], dict[str, Any]]] = {
-        "default": lambda intent: {},
-        "flat": lambda intent: {depth: 2},
-        "per_intent": lambda intent: {scoped: {intent: {depth: 1}}},
-        "both": lambda intent: {depth: 2, scoped: {intent: {depth: 1}}},
-        "other intent": lambda intent: {depth: 2, scoped: {_other_intent(intent): {depth: 1}}},
+    per_intent: dict[str, Callable[[str], dict[str, Any]]] = {
+        "no per_intent": lambda intent: {},
+        "per_intent not an object": lambda intent: {scoped: [{depth: 1}]},
+        "no entry for the intent": lambda intent: {scoped: {_other_intent(intent): {depth: 1}}},
+        "entry not an object": lambda intent: {scoped: {intent: 1}},
+        "entry without the depth": lambda intent: {scoped: {intent: {}}},
+        "entry with a depth": lambda intent: {scoped: {intent: {depth: 1}}},
+        "entry with a malformed depth": lambda intent: {scoped: {intent: {depth: 0}}},
+    }
+    flat: dict[str, dict[str, Any]] = {
+        "no flat depth": {},
+        "flat depth": {depth: 2},
+        "malformed flat depth": {depth: 9},
     }
     cases = tuple(
-        Case([build(intent), intent], (("intents", intent), ("layerings", name)))
+        Case(
+            [{**flat_value, **build(intent)}, intent],
+            (("intents", intent), ("per_intent forms", name), ("flat forms", flat_name)),
+        )
         for intent in oracle.INTENT_NAMES
-        for name, build in layerings.items()
+        for name, build in per_intent.items()
+        for flat_name, flat_value in flat.items()
     )
-    return Plan(cases, (("intents", len(oracle.INTENT_NAMES)), ("layerings", len(layerings))))
+    classes = (
+        ("intents", len(oracle.INTENT_NAMES)),
+        ("per_intent forms", len(per_intent)),
+        ("flat forms", len(flat)),
+    )
+    return Plan(cases, classes)
 
 
 def malformed_depth_cases(ctx: SuiteContext) -> Plan:

@@ -107,6 +107,8 @@ from selftest.mutants.loader import (
     WrongMissingFieldCode,
 )
 from selftest.mutants.overrides import (
+    EntryNotObjectPresent,
+    EntryWithoutDepthPresent,
     FlatBeatsPerIntent,
     LenientResolve,
     NoClamp,
@@ -263,6 +265,8 @@ _TABLE = (
     broken_engine("per_intent_ignored", PerIntentIgnored, "OVR-RESOLVE-001", "OVR-CHAT-001"),
     broken_engine("flat_beats_per_intent", FlatBeatsPerIntent, "OVR-RESOLVE-001"),
     broken_engine("no_clamp", NoClamp, "OVR-RESOLVE-002"),
+    broken_engine("entry_without_depth_present", EntryWithoutDepthPresent, "OVR-RESOLVE-001"),
+    broken_engine("entry_not_object_present", EntryNotObjectPresent, "OVR-RESOLVE-001"),
     broken_engine("unknown_intent_accepted", UnknownIntentAccepted, "OVR-GATE-001"),
     broken_engine("lenient_resolve", LenientResolve, "PROTO-ERROR-002"),
     broken_engine("register_in_trace_hash", RegisterInTraceHash, "REG-INV-003", "VAR-CHAT-001"),

@@ -52,6 +52,33 @@ class NoClamp(ProtocolHandler):
         return DEFAULT_DISCLOSURE_DOMAIN_COUNT
 
 
+class EntryWithoutDepthPresent(ProtocolHandler):
+    """A per_intent entry counts as present even without the depth key (it clamps to 3)."""
+
+    def resolve_overrides(self, overrides: Mapping[str, object], intent_name: str) -> int:
+        scoped = overrides.get(PER_INTENT_KEY)
+        entry = scoped.get(intent_name) if isinstance(scoped, Mapping) else None
+        if isinstance(entry, Mapping):
+            return _raw_or_default(entry.get(DISCLOSURE_KEY))
+        return super().resolve_overrides(overrides, intent_name)
+
+
+class EntryNotObjectPresent(ProtocolHandler):
+    """A per_intent entry that is not an object counts as present (it clamps to 3)."""
+
+    def resolve_overrides(self, overrides: Mapping[str, object], intent_name: str) -> int:
+        scoped = overrides.get(PER_INTENT_KEY)
+        if isinstance(scoped, Mapping) and intent_name in scoped:
+            entry = scoped[intent_name]
+            if not isinstance(entry, Mapping):
+                return DEFAULT_DISCLOSURE_DOMAIN_COUNT
+        return super().resolve_overrides(overrides, intent_name)
+
+
+def _raw_or_default(value: object) -> int:
+    return value if type(value) is int and value in (1, 2, 3) else DEFAULT_DISCLOSURE_DOMAIN_COUNT
+
+
 class UnknownIntentAccepted(ProtocolHandler):
     """Validation never checks per_intent keys against the IntentTag names."""
 
