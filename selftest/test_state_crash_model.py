@@ -25,7 +25,9 @@ from conformance.state.crashstates import (
     crash_states,
     expand,
     fate_menu,
+    image_digest,
     prefix_images,
+    settled_prefixes,
 )
 from conformance.state.judge import allowed_at, distinct_states
 from conformance.state.traces import Trace
@@ -78,6 +80,32 @@ def test_sampling_is_seeded_and_several_losses_are_tried_together():
     first = list(crash_states(COMMIT, seed=7, samples=4))
     assert first == list(crash_states(COMMIT, seed=7, samples=4))
     assert any(len(state.fates) > 1 for state in first)
+
+
+def test_a_state_leaves_the_image_of_its_settled_prefix_with_the_same_fates():
+    ops = [*COMMIT, {"op": "ack", "generation": 2, "identity": "b"}, {"op": "fsync", "path": "j"}]
+    prefixes, settled = prefix_images({}, ops), settled_prefixes(ops)
+    assert settled == [0, 1, 2, 2, 2, 5, 6, 6, 6]
+    for state in crash_states(ops, seed=3, samples=4):
+        same = CrashState(settled[state.prefix], state.fates)
+        assert image_digest(build(prefixes, ops, state)) == image_digest(
+            build(prefixes, ops, same)
+        )
+
+
+def test_equal_states_are_built_once_and_still_narrow_what_their_image_may_load():
+    ops = [
+        {"op": "write", "path": "x", "data": _data(b"1")},
+        {"op": "fsync", "path": "x"},
+        {"op": "ack", "generation": 2, "identity": "b"},
+    ]
+    states, _, generated = distinct_states(
+        Trace({}, ops, (1, "a"), "test"), seed=0, samples=2
+    )
+    assert generated > len(states)
+    after_ack = next(d for d in states if d.state == CrashState(1))
+    assert after_ack.allowed == {(2, "b")}
+    assert after_ack.narrowed_by == CrashState(3)
 
 
 def test_remove_tree_expands_into_removals_deepest_first():

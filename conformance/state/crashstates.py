@@ -200,6 +200,16 @@ def build(prefixes: list[Image], ops: list[dict[str, Any]], state: CrashState) -
     return result
 
 
+def settled_prefixes(ops: list[dict[str, Any]]) -> list[int]:
+    """For each crash point 0..len(ops), the shortest prefix with the same operations that
+    change files: trailing barriers dropped. A crash state after *k* operations leaves the
+    same image as the state with the same fates after ``settled_prefixes(ops)[k]``."""
+    settled = [0]
+    for index, op in enumerate(ops, 1):
+        settled.append(settled[-1] if op["op"] in BARRIERS else index)
+    return settled
+
+
 def image_digest(image: Image) -> str:
     """A digest naming a directory image, equal for equal images."""
     hasher = hashlib.sha256()

@@ -21,6 +21,7 @@ from conformance.state.crashstates import (
     image_digest,
     materialise,
     prefix_images,
+    settled_prefixes,
 )
 from conformance.state.driver import load_many
 from conformance.state.traces import Trace
@@ -54,19 +55,28 @@ def allowed_at(ops: list[dict[str, Any]], start: tuple[int, str]) -> list[set[tu
 def distinct_states(
     trace: Trace, *, seed: int, samples: int
 ) -> tuple[list[Distinct], list[dict[str, Any]], int]:
-    """The distinct crash images of *trace*, the expanded ops, and how many states made them."""
+    """The distinct crash images of *trace*, the expanded ops, and how many states made them.
+
+    A state's image is built once per (settled prefix, fates): states that differ only by
+    barriers at the end of their prefix, or that were drawn twice, leave the same image,
+    and are only counted (and narrow what that image may load)."""
     unmodelled = sorted({op["call"] for op in trace.ops if op["op"] == "unmodelled"})
     if unmodelled:
         raise AssertionError(f"the engine used {unmodelled}, which the crash model does not cover")
     ops = expand(trace.image, trace.ops)
     allowed = allowed_at(ops, trace.start)
     prefixes = prefix_images(trace.image, ops)
+    settled = settled_prefixes(ops)
     found: dict[str, Distinct] = {}
+    digests: dict[tuple[int, tuple[tuple[int, str], ...]], str] = {}
     generated = 0
     for state in crash_states(ops, seed=seed, samples=samples):
         generated += 1
-        image = build(prefixes, ops, state)
-        key = image_digest(image)
+        same = (settled[state.prefix], state.fates)
+        key = digests.get(same, "")
+        if not key:
+            image = build(prefixes, ops, state)
+            key = digests[same] = image_digest(image)
         if key in found:
             seen = found[key]
             if not seen.allowed <= allowed[state.prefix]:
