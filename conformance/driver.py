@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.engines.base import EngineClient
-from conformance.jsontypes import EncodableObject
 from conformance.oracle import FOUR_REGISTERS
 
 
@@ -40,10 +39,4 @@ def many(engine: EngineClient, op: str, arg_list: list[dict[str, Any]]) -> list[
     """Results of *op* for every args object, batched when the engine claims ``batch``."""
     if "batch" not in engine.capabilities():
         return [engine.call(op, args) for args in arg_list]
-    requests: list[EncodableObject] = [
-        {"id": i, "op": op, "args": args} for i, args in enumerate(arg_list)
-    ]
-    responses = engine.call("batch", {"requests": requests})["responses"]
-    if len(responses) != len(requests):
-        raise AssertionError(f"batch of {len(requests)} answered with {len(responses)}")
-    return [engine.unwrap(op, i, r) for i, r in enumerate(responses)]
+    return engine.call_batch(op, arg_list)

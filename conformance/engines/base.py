@@ -6,7 +6,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.engines.view import ObjectView, view
+from conformance.engines.view import ObjectView, member, view
 from conformance.jsontypes import EncodableObject, JSONEncodable, Result
 from conformance.stopping import Deadline, DeadlineReached
 
@@ -77,6 +77,25 @@ def shape_of(value: object) -> object:
     if type(value) is int:
         return "int<0" if value < 0 else "int"
     return type(value).__name__
+
+
+def shape_with(value: object, known: dict[int, object]) -> object:
+    """:func:`shape_of` *value*, taking the shape of each object found in *known* (by
+    ``id``) from there instead of walking it again."""
+    if id(value) in known:
+        return known[id(value)]
+    if isinstance(value, dict):
+        return tuple([(k, shape_with(v, known)) for k, v in dict.items(value)])
+    if isinstance(value, list):
+        return frozenset([shape_with(v, known) for v in list.__iter__(value)])
+    return shape_of(value)
+
+
+def _inner_responses(response: object) -> list[Any]:
+    """The inner responses of a batch response, as parsed (none when it has no such list)."""
+    result = response.get("result") if isinstance(response, dict) else None
+    items = result.get("responses") if isinstance(result, dict) else None
+    return list(items) if isinstance(items, list) else []
 
 
 class EngineClient(abc.ABC):
@@ -193,15 +212,46 @@ class EngineClient(abc.ABC):
         response = self._send(request, checked=checked)
         return self.unwrap(op, request["id"], response)
 
-    def unwrap(self, op: str, request_id: object, response: object) -> Result:
+    def call_batch(self, op: str, arg_list: list[dict[str, Any]]) -> list[Result]:
+        """The results of *op* for every args object, sent as one ``batch`` request.
+
+        The same checks as :meth:`call` of the batch followed by :meth:`unwrap` of each
+        inner response, with every inner response's shape walked once: the batch's shape
+        is built from the shapes of its items."""
+        requests: list[JSONEncodable] = [
+            {"id": i, "op": op, "args": args} for i, args in enumerate(arg_list)
+        ]
+        self._next_id += 1
+        request: dict[str, JSONEncodable] = {
+            "id": self._next_id,
+            "op": "batch",
+            "args": {"requests": requests},
+        }
+        response = self._send(request, checked=True)
+        items = _inner_responses(response)
+        shapes = {} if self.strict else {id(item): shape_of(item) for item in items}
+        result = self.unwrap("batch", request["id"], response, shapes)
+        responses = member(result, "responses", "array")
+        if len(responses) != len(requests):
+            raise AssertionError(f"batch of {len(requests)} answered with {len(responses)}")
+        return [self.unwrap(op, i, item, shapes) for i, item in enumerate(items)]
+
+    def unwrap(
+        self,
+        op: str,
+        request_id: object,
+        response: object,
+        shapes: dict[int, object] | None = None,
+    ) -> Result:
         """Check a response's envelope (and, strictly, its schema); return its result as a
-        :mod:`view <conformance.engines.view>`: a missing member read from it is a FAIL."""
+        :mod:`view <conformance.engines.view>`: a missing member read from it is a FAIL.
+        *shapes* holds shapes already walked, by the ``id`` of their object."""
         if not isinstance(response, dict) or response.get("id") != request_id:
             raise EngineFault(
                 "protocol",
                 f"response to {op} #{request_id} has the wrong id: {str(response)[:200]}",
             )
-        self._check_schema(op, response)
+        self._check_schema(op, response, shapes)
         result = response.get("result")
         if response.get("ok") is True and isinstance(result, dict):
             return ObjectView(result, f"{op} $.result")
@@ -212,9 +262,12 @@ class EngineClient(abc.ABC):
                 raise EngineRefused(code, message, error.get("field"))
         raise EngineFault("protocol", f"malformed response to {op}: {str(response)[:200]}")
 
-    def _check_schema(self, op: str, response: dict[str, Any]) -> None:
+    def _check_schema(
+        self, op: str, response: dict[str, Any], shapes: dict[int, object] | None = None
+    ) -> None:
         """Validate *response* against *op*'s schemas unless its shape already passed."""
-        seen = None if self.strict else (op, shape_of(response))
+        shape = shape_with(response, shapes) if shapes else shape_of(response)
+        seen = None if self.strict else (op, shape)
         if seen in self._shapes_passed:
             return
         from conformance.protocol.validate import ProtocolViolation, validate_response
