@@ -28,6 +28,7 @@ from reference.lexicon.versors import lemma_versor
 from reference.runtime import ChatRuntime
 from reference.runtime.probe_script import lexicon_script
 from reference.truth.field import SessionField
+from tools.benchrecord import Recording
 
 WORDS = ("light", "water", "stone", "tree", "river", "fire", "wind", "salt")
 
@@ -90,18 +91,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=2_000)
     parser.add_argument("--repeats", type=int, default=51)
+    parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args(argv)
+    run = Recording("algebra", argv)
     timed = operations()
     medians: dict[str, list[float]] = {name: [] for name in timed}
     for _ in range(args.repeats):
         for name, operation in timed.items():
             medians[name].append(microseconds_per_call(operation, args.calls, 1))
     anchor = statistics.median(medians["np.add (anchor)"])
+    calls = []
     for name, batches in medians.items():
         median = statistics.median(batches)
+        calls.append({"call": name, "median_us": round(median, 2)})
         print(f"{name:20s} {median:8.2f} us   {median / anchor:6.2f}x np.add")
     per_turn = products_per_turn()
     print("per chat turn        " + ", ".join(f"{n} {c:.2f}" for n, c in per_turn.items()))
+    if not args.no_record:
+        run.write(
+            {
+                "repeats": args.repeats,
+                "calls_per_batch": args.calls,
+                "calls": calls,
+                "per_turn": {n: round(c, 2) for n, c in per_turn.items()},
+            }
+        )
     return 0
 
 

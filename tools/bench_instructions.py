@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tools.benchrecord import Recording, load
+
 ROOT = Path(__file__).resolve().parents[1]
 REGISTERS = ("none", "default_neutral_v1", "terse_v1", "convivial_v1")
 
@@ -57,7 +59,9 @@ def instructions_per_turn(register: str, turns: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=400)
+    parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args(argv)
+    run = Recording("instructions", argv)
     if shutil.which("valgrind") is None:
         print("instructions: valgrind is not installed; not counted")
         return 0
@@ -68,7 +72,30 @@ def main(argv: list[str] | None = None) -> int:
             f"instructions per chat turn   {register:<19} {count / 1e6:6.3f} M"
             f"   ({ratio:4.2f}x none, {args.turns} turns)"
         )
+    if not args.no_record:
+        run.write(
+            {
+                "turns": args.turns,
+                "millions": {r: round(c / 1e6, 3) for r, c in counts.items()},
+                "earlier": earlier_runs(),
+            }
+        )
     return 0
+
+
+def earlier_runs(keep: int = 2) -> list[dict[str, object]]:
+    """The runs the recorded file holds (its own and its earlier ones), latest first, so a
+    new record keeps the *keep* latest before it to compare commits by."""
+    try:
+        previous = load("instructions")
+    except FileNotFoundError:
+        return []
+    own = {
+        "commit": previous["commit"],
+        "date": previous["date"],
+        "millions": previous["figures"]["millions"],
+    }
+    return [own, *previous["figures"].get("earlier", [])][:keep]
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from reference.runtime.persistence import PersistedSession
 from reference.state import frame
 from reference.truth.pipeline import Life
 from reference.truth.vault import SAID_CHARS, SAID_KEPT, Said, VaultHit, lemma_address
+from tools.benchrecord import Recording
 
 SAMPLES = 30
 
@@ -115,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args(argv)
+    run = Recording("life", argv)
     names = lemmas()
     prompts = conversation(names, args.turns + SAMPLES, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -157,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| measure | value |\n|---|---|")
     for name, value in rows:
         print(f"| {name} | {value} |")
+    if not args.no_record:
+        run.write({"rows": [list(row) for row in rows]})
     return 0
 
 

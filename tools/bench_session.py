@@ -13,6 +13,7 @@ import statistics
 import time
 
 from reference.runtime import ChatRuntime
+from tools.benchrecord import Recording
 
 PROMPT = "What is light?"
 
@@ -36,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=100_000)
     parser.add_argument("--samples", type=int, default=4000, help="turns timed per session")
+    parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args(argv)
+    run = Recording("session", argv)
     long = ChatRuntime()
     long.chat(PROMPT)
     first = resident_bytes()
@@ -59,6 +62,17 @@ def main(argv: list[str] | None = None) -> int:
         f"long session RSS growth over {args.turns:,} turns: {grown / 2**20:5.2f} MiB"
         f"   ({first / 2**20:.1f} MiB after turn 1)"
     )
+    if not args.no_record:
+        run.write(
+            {
+                "turns": args.turns,
+                "samples": args.samples,
+                "long_median_ms": round(long_median * 1e3, 3),
+                "fresh_median_ms": round(fresh_median * 1e3, 3),
+                "rss_first_mib": round(first / 2**20, 1),
+                "rss_growth_mib": round(grown / 2**20, 2),
+            }
+        )
     return 0
 
 

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from tools.benchrecord import Recording
+
 ROOT = Path(__file__).resolve().parents[1]
 SELECTION = ("lanes/", "selftest/")
 OPTIONS = ("-q", "-p", "no:cacheprovider")
@@ -37,7 +39,9 @@ def pytest_seconds(workers: list[str], selection: tuple[str, ...]) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("selection", nargs="*", default=list(SELECTION))
+    parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args(argv)
+    run = Recording("tests", argv)
     selection = tuple(args.selection)
     serial = pytest_seconds(["-n", "0"], selection)
     parallel = pytest_seconds(["-n", "auto", "--dist", "worksteal"], selection)
@@ -45,6 +49,15 @@ def main(argv: list[str] | None = None) -> int:
         f"tests       -n auto ({os.cpu_count()} cores)        {parallel:7.1f} s"
         f"   -n 0 {serial:7.1f} s   speed-up {serial / parallel:5.2f}x"
     )
+    if not args.no_record:
+        run.write(
+            {
+                "selection": list(selection),
+                "cores": os.cpu_count(),
+                "serial_s": round(serial, 1),
+                "parallel_s": round(parallel, 1),
+            }
+        )
     return 0
 
 

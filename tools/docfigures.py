@@ -30,6 +30,7 @@ from conformance.requirements import REGISTRY
 from conformance.requirements.state_crash import KILLS_PER_EXAMPLE
 from conformance.runner import PROFILES
 from conformance.shard import Shard, window
+from tools import benchfigures
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT / "docs" / "figures"
@@ -168,6 +169,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "skip-cost": skip_cost,
     "scale-digest": scale_digest,
     "scale-table": scale_table,
+    **benchfigures.FIGURES,
 }
 
 

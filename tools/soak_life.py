@@ -32,6 +32,7 @@ from conformance.state.conversation import conversation
 from conformance.state.life import LifeProcess, open_session, record_of
 from reference.lexicon import default_lexicon
 from reference.runtime import ChatRuntime
+from tools.benchrecord import Recording
 
 VERSOR_BOUND = 1e-6
 TIME_RATIO = 1.1
@@ -136,7 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=100)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--no-time-check", action="store_true")
+    parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args(argv)
+    run = Recording(f"soak-{args.turns}", argv)
     if args.turns < 2 * WINDOW and not args.no_time_check:
         parser.error(f"--turns below {2 * WINDOW} needs --no-time-check")
     started = time.monotonic()
@@ -188,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| measure | value |\n|---|---|")
     for name, value in rows:
         print(f"| {name} | {value} |")
+    if not args.no_record:
+        run.write({"rows": [list(row) for row in rows]})
     for problem in soak.problems[:10]:
         print(f"problem: {problem}", file=sys.stderr)
     slow = not args.no_time_check and ratio > TIME_RATIO
