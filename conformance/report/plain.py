@@ -33,6 +33,13 @@ def _float(value: float) -> Any:
 
 def to_plain(value: Any) -> Any:
     """*value* as plain JSON data (see the module docstring for the tags)."""
+    kind = type(value)
+    if kind is str:
+        return value if value.isascii() or _is_unicode(value) else {REPR_TAG: repr(value)}
+    if kind is dict:
+        return {_key(k): to_plain(v) for k, v in value.items()}
+    if kind is list:
+        return [to_plain(item) for item in value]
     if value is None or isinstance(value, bool | int):
         return value
     if isinstance(value, float):
@@ -51,7 +58,7 @@ def to_plain(value: Any) -> Any:
 
 
 def _key(key: Any) -> str:
-    if isinstance(key, str) and _is_unicode(key):
+    if isinstance(key, str) and (key.isascii() or _is_unicode(key)):
         return key
     return repr(key)
 
