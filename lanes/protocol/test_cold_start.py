@@ -1,5 +1,6 @@
 """Protocol lane: ``python -m reference serve`` leaves the algebra (and numpy) unloaded
-until an algebra op needs it, and the wire size of a multivector is the algebra's."""
+until an algebra op needs it, and the state store and ``importlib.metadata`` unloaded for a
+``hello``; the wire size of a multivector is the algebra's."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import subprocess
 import sys
 
+import reference
 from reference.algebra import SIZE
 from reference.protocol import algebra_ops
 
@@ -18,6 +20,13 @@ before = "numpy" in sys.modules
 request = sys.argv[1] + "\\n"
 serve(io.StringIO(request), io.StringIO())
 print(json.dumps([before, "numpy" in sys.modules]))
+"""
+HELLO_PROBE = """
+import io, json, sys
+from reference.serve import serve
+serve(io.StringIO('{"id": 1, "op": "hello"}\\n'), io.StringIO())
+print(json.dumps(sorted(m for m in ("importlib.metadata", "reference.state", "numpy")
+                        if m in sys.modules)))
 """
 
 
@@ -41,3 +50,20 @@ def test_serving_imports_numpy_only_for_an_algebra_op() -> None:
 
 def test_the_wire_size_is_the_algebra_size() -> None:
     assert algebra_ops.SIZE == SIZE
+
+
+def test_a_hello_loads_no_state_store_and_no_metadata_machinery() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", HELLO_PROBE],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=True,
+    )
+    assert json.loads(done.stdout) == []
+
+
+def test_the_version_read_from_metadata_files_is_importlib_metadatas() -> None:
+    from importlib import metadata
+
+    assert reference._installed_version() == metadata.version(reference.DISTRIBUTION)

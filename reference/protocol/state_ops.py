@@ -88,9 +88,11 @@ class StateOps:
     def close(self) -> None:
         """At the end of serving (end of input, SIGTERM, SIGINT): release every store still
         open, committing nothing (docs/state.md § Shutdown); ``LOCK`` is cleared."""
+        stores, self.stores = self.stores, {}
+        if not stores:
+            return
         from reference.state import StateError
 
-        stores, self.stores = self.stores, {}
         for opened in stores.values():
             with contextlib.suppress(StateError):
                 opened.release()
