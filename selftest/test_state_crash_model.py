@@ -88,9 +88,7 @@ def test_a_state_leaves_the_image_of_its_settled_prefix_with_the_same_fates():
     assert settled == [0, 1, 2, 2, 2, 5, 6, 6, 6]
     for state in crash_states(ops, seed=3, samples=4):
         same = CrashState(settled[state.prefix], state.fates)
-        assert image_digest(build(prefixes, ops, state)) == image_digest(
-            build(prefixes, ops, same)
-        )
+        assert image_digest(build(prefixes, ops, state)) == image_digest(build(prefixes, ops, same))
 
 
 def test_equal_states_are_built_once_and_still_narrow_what_their_image_may_load():
@@ -99,9 +97,7 @@ def test_equal_states_are_built_once_and_still_narrow_what_their_image_may_load(
         {"op": "fsync", "path": "x"},
         {"op": "ack", "generation": 2, "identity": "b"},
     ]
-    states, _, generated = distinct_states(
-        Trace({}, ops, (1, "a"), "test"), seed=0, samples=2
-    )
+    states, _, generated = distinct_states(Trace({}, ops, (1, "a"), "test"), seed=0, samples=2)
     assert generated > len(states)
     after_ack = next(d for d in states if d.state == CrashState(1))
     assert after_ack.allowed == {(2, "b")}

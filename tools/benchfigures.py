@@ -77,8 +77,8 @@ def summary() -> str:
         f"| RSS after turn 1, {session['rss_first_mib']:.1f} MiB | | <= 5 MB: "
         f"{_verdict(session['rss_growth_mib'], RSS_TARGET_MIB)} |",
         f"| variation selector | {anchors['selector_us']:.3f} us | one bare SHA-256 of the "
-        f"seed, {anchors['sha256_us']:.3f} us | {anchors['selector_us'] / anchors['sha256_us']:.2f}x"
-        " | |",
+        f"seed, {anchors['sha256_us']:.3f} us "
+        f"| {anchors['selector_us'] / anchors['sha256_us']:.2f}x | |",
         f"| protocol round trip (`hello`) | {anchors['hello_round_trip_us']:.1f} us | a Python "
         f"echo process, {anchors['echo_round_trip_us']:.1f} us "
         f"| {anchors['hello_round_trip_us'] / anchors['echo_round_trip_us']:.2f}x | |",
@@ -181,7 +181,7 @@ def anchors_list() -> str:
             f"`python -c pass` ({a['runs']} interleaved runs each).",
             f"* **Cold start, `chat --once`**: {a['chat_ms']:.1f} ms wall, {a['chat_cpu_ms']:.1f}"
             f" ms CPU (**{a['chat_ms'] / a['bare_ms']:.2f}x** the bare start); importing numpy "
-            f"({a['numpy_ms']:.1f} ms for `python -c \"import numpy\"`) is "
+            f'({a["numpy_ms"]:.1f} ms for `python -c "import numpy"`) is '
             f"**{a['numpy_share']:.0%}** of the {chat_over:.1f} ms over the bare start.",
             "",
             _from("anchors"),
