@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 
@@ -48,6 +49,13 @@ def _parse_float(literal: str) -> float:
     return value
 
 
+_OUT_OF_RANGE = re.compile(r"\d{300}|[eE][+-]?0*\d{3}")
+"""What any number that :func:`_parse_int` or :func:`_parse_float` refuses must contain (a
+run of 300 digits, below :data:`MAX_INTEGER_DIGITS` and any double's overflow, or a
+three-digit exponent): text without it is parsed with the default number hooks, which give
+the same values without a Python call per number."""
+
+
 def _too_deep(value: Any) -> bool:
     """Whether a container sits more than MAX_DEPTH levels deep, walked one level at a time
     over containers only."""
@@ -70,9 +78,15 @@ def read_json(data: bytes | str) -> Any:
     """
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        value = json.loads(
-            text, parse_constant=_refuse_constant, parse_int=_parse_int, parse_float=_parse_float
-        )
+        if _OUT_OF_RANGE.search(text) is None:
+            value = json.loads(text, parse_constant=_refuse_constant)
+        else:
+            value = json.loads(
+                text,
+                parse_constant=_refuse_constant,
+                parse_int=_parse_int,
+                parse_float=_parse_float,
+            )
     except RefusedJSON:
         raise
     except UnicodeDecodeError as exc:

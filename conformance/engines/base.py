@@ -70,13 +70,21 @@ def shape_of(value: object) -> object:
     (a list by the set of its items' shapes), an integer also by whether it is negative;
     hashable. A view of engine output has the shape of what it wraps; any other type is a
     shape of its own, named by its type."""
+    kind = type(value)
+    leaf = _LEAVES.get(kind)
+    if leaf is not None:
+        return leaf
+    if kind is int:
+        return "int<0" if value < 0 else "int"
     if isinstance(value, dict):
         return tuple([(k, shape_of(v)) for k, v in dict.items(value)])
     if isinstance(value, list):
         return frozenset([shape_of(v) for v in list.__iter__(value)])
-    if type(value) is int:
-        return "int<0" if value < 0 else "int"
-    return type(value).__name__
+    return kind.__name__
+
+
+_LEAVES: dict[type, str] = {str: "str", float: "float", bool: "bool", type(None): "NoneType"}
+"""The shapes of JSON's scalars other than integers, by exact type."""
 
 
 def shape_with(value: object, known: dict[int, object]) -> object:
