@@ -75,7 +75,7 @@ def shape_of(value: object) -> object:
     if leaf is not None:
         return leaf
     if kind is int:
-        return "int<0" if value < 0 else "int"
+        return "int<0" if value < 0 else "int"  # type: ignore[operator]  # an int: kind is int
     if isinstance(value, dict):
         return tuple([(k, shape_of(v)) for k, v in dict.items(value)])
     if isinstance(value, list):
