@@ -32,7 +32,8 @@ def _verdict(value: float, target: float) -> str:
 
 
 def _from(name: str) -> str:
-    return f"From {provenance(load(name))}"
+    document = load(name)
+    return ("Figures " if "transcribed" in document else "From ") + provenance(document)
 
 
 def _rows_table(name: str) -> str:
@@ -292,6 +293,24 @@ def kill_soak_figures() -> str:
     )
 
 
+def kill_soak_short() -> str:
+    k = _figures("kill-soak-10000")
+    return (
+        f"{k['kills']:,} SIGKILLs gave {k['invalid']} invalid loads and {k['lost']} lost "
+        f"acknowledged checkpoints, at {k['kills'] / k['seconds']:.1f} kills per second"
+    )
+
+
+def smoke_wall() -> str:
+    document = load("smoke")
+    s = document["figures"]
+    source = "copied by hand, not re-measured" if "transcribed" in document else document["date"]
+    return (
+        f"{s['wall_s_low']}-{s['wall_s_high']} s wall here, on two cores at load average "
+        f"{s['load']}: `docs/figures/smoke.json`, {source}"
+    )
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     "bench-summary": summary,
     "bench-turns": turns_table,
@@ -307,4 +326,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "bench-life": lambda: _rows_table("life"),
     "bench-soak-10000": lambda: _rows_table("soak-10000"),
     "bench-soak-20000": lambda: _rows_table("soak-20000"),
+    "campaign-c4c9373": lambda: _rows_table("campaign-c4c9373"),
+    "kill-soak-short": kill_soak_short,
+    "smoke-wall": smoke_wall,
 }

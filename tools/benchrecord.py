@@ -115,8 +115,7 @@ def provenance(document: dict[str, Any]) -> str:
     load_words = f"load average {start} at the start, {end} at the end" if start else ""
     source = document.get("transcribed")
     taken = (
-        f"copied from the hand-written page of {source}; not yet re-measured by "
-        f"`{document['command']}`"
+        f"copied by hand from {source}, not yet re-measured by `{document['command']}`"
         if source
         else f"`{document['command']}` on {document['date']} at commit `{document['commit'][:7]}`"
     )
