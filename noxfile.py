@@ -159,7 +159,8 @@ def demo(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks: medians and ratios, measured in one run."""
+    """Benchmarks: medians and ratios, measured in one run, recorded in docs/figures/*.json
+    and rendered into docs/benchmarks.md (commit both)."""
     _install(session)
     session.run("python", "-m", "tools.bench", *session.posargs)
     session.run("python", "-m", "tools.bench_anchors")
@@ -167,6 +168,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "tools.bench_algebra")
     session.run("python", "-m", "tools.bench_tests")
     session.run("python", "-m", "tools.bench_instructions")
+    session.run("python", "-m", "tools.docfigures")
 
 
 @nox.session
