@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tools.benchrecord import load, provenance
+from tools.benchrecord import load, provenance, short
 
 TURN_TARGET_MS = 0.2
 LONG_TURN_TARGET = 1.1
@@ -67,7 +67,7 @@ def summary() -> str:
         before = list(earlier[0]["millions"].values())
         rows.append(
             f"| instructions per chat turn, every register | {min(millions):.3f}-"
-            f"{max(millions):.3f} M | commit `{earlier[0]['commit'][:7]}`, {min(before):.3f}-"
+            f"{max(millions):.3f} M | commit `{short(earlier[0]['commit'])}`, {min(before):.3f}-"
             f"{max(before):.3f} M | {min(millions) / min(before):.2f} | |"
         )
     rows += [
@@ -145,7 +145,9 @@ def instructions_table() -> str:
     figures = document["figures"]
     runs = [*reversed(figures.get("earlier", [])), {**document, **figures}]
     registers = list(figures["millions"])
-    head = "| register | " + " | ".join(f"`{r['commit'][:7]}` ({r['date']})" for r in runs) + " |"
+    head = (
+        "| register | " + " | ".join(f"`{short(r['commit'])}` ({r['date']})" for r in runs) + " |"
+    )
     rows = [head, "|---|" + "---:|" * len(runs)]
     rows += [
         f"| {register} | " + " | ".join(f"{r['millions'][register]:.3f} M" for r in runs) + " |"

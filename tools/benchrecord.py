@@ -35,10 +35,18 @@ REQUIRED = ("name", "command", "date", "commit", "machine", "figures")
 
 
 def _commit() -> str:
+    """HEAD, with ``+changes`` when tracked files differ from it (the run measured those)."""
     done = subprocess.run(
         ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT, check=False
     )
-    return done.stdout.strip() or "unknown"
+    changed = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs/figures"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    ).stdout.strip()
+    return (done.stdout.strip() or "unknown") + ("+changes" if changed else "")
 
 
 def _numpy_version() -> str:
@@ -95,6 +103,12 @@ def _module() -> str:
     return str(name).removeprefix("tools.")
 
 
+def short(commit: str) -> str:
+    """A recorded commit shortened to 7 hex digits, keeping its ``+changes`` mark."""
+    sha, mark, rest = commit.partition("+")
+    return sha[:7] + mark + rest
+
+
 def load(name: str, root: Path = RECORDED) -> dict[str, Any]:
     """``docs/figures/NAME.json``, checked to carry every member of :data:`REQUIRED`."""
     document: dict[str, Any] = json.loads((root / f"{name}.json").read_text(encoding="utf-8"))
@@ -117,7 +131,8 @@ def provenance(document: dict[str, Any]) -> str:
     taken = (
         f"copied by hand from {source}, not yet re-measured by `{document['command']}`"
         if source
-        else f"`{document['command']}` on {document['date']} at commit `{document['commit'][:7]}`"
+        else f"`{document['command']}` on {document['date']} at commit "
+        f"`{short(document['commit'])}`"
     )
     parts = [taken, where] + ([load_words] if load_words and not source else [])
     note = document.get("note")
