@@ -170,8 +170,10 @@ _NAMED: dict[str, tuple[tuple[int | None, int], ...]] = {
 }
 
 
-def calls(log: str) -> list[tuple[int, _Call]]:
-    """Every completed system call in a strace log, with its pid, in order."""
+@functools.lru_cache(maxsize=16)
+def calls(log: str) -> tuple[tuple[int, _Call], ...]:
+    """Every completed system call in a strace log, with its pid, in order; parsed once for
+    the several readers of one log (kept for the latest few logs; nothing here mutates)."""
     pending: dict[str, str] = {}
     found = []
     for line in log.splitlines():
@@ -183,7 +185,7 @@ def calls(log: str) -> list[tuple[int, _Call]]:
         if match := _LINE.match(line):
             pid, name, args, result = match.groups()
             found.append((int(pid), _Call(name, args.split(", "), result)))
-    return found
+    return tuple(found)
 
 
 ANSWER_CALLS = ("write", "writev", "sendto", "sendmsg")
