@@ -189,15 +189,8 @@ class BudgetRun:
         began = time.monotonic()
         outcome = run_requirement(req, self.engine, self.ctx, profile, examples, limits)
         seconds = time.monotonic() - began
-        track.tried.update(step.cases or (-1,))
-        ran = step.cases[: outcome.cases_run]
-        track.ran += [i for i in ran if i not in track.ran]
-        if step.first_example:
-            track.first_example = True
-        if step.examples and not outcome.cut:
-            track.examples_ran = step.share or track.examples_asked <= 1
         self.fold(req, step, outcome, seconds)
-        track.done = outcome.verdict != "pass" or track.complete()
+        track.record(step, outcome.cases_run, outcome.cut, outcome.verdict != "pass")
         return seconds
 
     def fold(self, req: Requirement, step: Step, outcome: Outcome, seconds: float) -> None:

@@ -99,6 +99,17 @@ class Track:
     def started(self) -> bool:
         return bool(self.tried)
 
+    def record(self, step: Step, cases_run: int, cut: bool, settled: bool) -> None:
+        """What *step* ran: its first *cases_run* cases, its examples unless *cut*; the
+        track is done when *settled* (a verdict other than pass) or complete."""
+        self.tried.update(step.cases or (-1,))
+        self.ran += [i for i in step.cases[:cases_run] if i not in self.ran]
+        if step.first_example:
+            self.first_example = True
+        if step.examples and not cut:
+            self.examples_ran = step.share or self.examples_asked <= 1
+        self.done = settled or self.complete()
+
 
 @dataclass(frozen=True)
 class Step:
