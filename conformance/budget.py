@@ -153,8 +153,9 @@ class BudgetRun:
                 if step is None:
                     break
                 req = by_id[step.track.req_id]
-                seconds = self.run_step(req, step, planner, deadline)
-                planner.ran(step, seconds)
+                seconds, outcome = self.run_step(req, step, planner, deadline)
+                if outcome.verdict == "pass":  # a failure's time is mostly its shrinking
+                    planner.ran(step, seconds)
                 tier = TIER_NAMES[step.tier]
                 self.tiers_s[tier] = self.tiers_s.get(tier, 0.0) + seconds
                 if step.track.done:
@@ -164,8 +165,11 @@ class BudgetRun:
                 if req.id in self.looks and req.id not in self.streamed:
                     self.stream(req, plans[req.id], tracks[req.id])
 
-    def run_step(self, req: Requirement, step: Step, planner: Planner, deadline: Deadline) -> float:
-        """Run *step* within its limits; fold its outcome into the requirement's look."""
+    def run_step(
+        self, req: Requirement, step: Step, planner: Planner, deadline: Deadline
+    ) -> tuple[float, Outcome]:
+        """Run *step* within its limits; fold its outcome into the requirement's look.
+        Returns the step's seconds and outcome."""
         track = step.track
         if step.share:
             share = deadline.left() / max(1, planner.waiting())
@@ -191,7 +195,7 @@ class BudgetRun:
         seconds = time.monotonic() - began
         self.fold(req, step, outcome, seconds)
         track.record(step, outcome.cases_run, outcome.cut, outcome.verdict != "pass")
-        return seconds
+        return seconds, outcome
 
     def fold(self, req: Requirement, step: Step, outcome: Outcome, seconds: float) -> None:
         look = self.looks.setdefault(req.id, Look(Outcome(req.id, "pass")))

@@ -10,9 +10,9 @@ Tiers, each finished (or left as not fitting) before the next starts:
 0. **First look** (class coverage first): one step of every requirement, its most
    valuable case (:func:`conformance.case_value.by_value`, which prefers, among cases
    adding new classes, those that found defects before) or its first example. Ranked by
-   value per estimated second, value being 1 plus the recorded defects the step exposed
-   (:mod:`conformance.case_history`): cheap looks, and looks that found defects before,
-   come first.
+   value per estimated second, value being 1 plus :data:`HIT_WEIGHT` per recorded defect
+   the step exposed (:mod:`conformance.case_history`): cheap looks, and looks that found
+   defects before, come first.
 1. **History**: every remaining case that found a defect before, by recorded defects
    per estimated second.
 2. **Classes**: the remaining cases that add a class the requirement has not exercised,
@@ -39,6 +39,9 @@ from conformance.case_value import by_value, weight
 from conformance.coverage import Case
 
 FIRST, HISTORY, CLASSES, REST = range(4)
+HIT_WEIGHT = 2.0
+"""What one recorded defect a step exposed adds to its value, against the 1 of a first
+look at a requirement: a defect an engine had is likelier than one none had."""
 TIER_NAMES = ("first look", "history", "classes", "rest")
 
 
@@ -229,7 +232,7 @@ class Planner:
         seconds = max(step.estimate_s, 1e-6)
         if step.tier == FIRST:
             hits = track.example_hits if step.first_example else track.hits[step.cases[0]]
-            return (seconds / (1 + hits), track.req_id)
+            return (seconds / (1 + HIT_WEIGHT * hits), track.req_id)
         if step.tier == HISTORY:
             return (seconds / track.hits[step.cases[0]], track.req_id)
         if step.tier == CLASSES:

@@ -376,6 +376,7 @@ def _run_cover(
         try:
             body(case.scenario)
         except AssertionError as exc:
+            attempt.cases_run = ran - skip
             if shrinker is not None:
                 shrinker(case.scenario, check_key(exc))
         attempt.cases_run = ran - skip
