@@ -158,6 +158,48 @@ def scale_table() -> str:
     return "\n".join(rows)
 
 
+def budget_table() -> str:
+    """The budgeted runs of the slow planted engine (``python -m tools.bench_budget``)."""
+    runs = recorded("budget.json")["runs"]
+    rows = ["| figure | " + " | ".join(f"`--chat {r['chat_s']:g}`" for r in runs) + " |"]
+    rows.append("|---|" + "---|" * len(runs))
+
+    def row(label: str, cell: Callable[[dict[str, Any]], str]) -> None:
+        rows.append(f"| {label} | " + " | ".join(cell(r) for r in runs) + " |")
+
+    row("budget", lambda r: f"{r['budget_s']:g} s")
+    row(
+        "wall time of the whole `certify` (start-up and report included)",
+        lambda r: f"{r['wall_s']:.1f} s ({r['wall_s'] / r['budget_s']:.2f}x the budget)",
+    )
+    row("time the budget accounts (calibration included)", lambda r: f"{r['spent_s']:.1f} s")
+    row("calibration (a few requests per op)", lambda r: f"{r['calibration_s']:.2f} s")
+    row("measured chat turn", lambda r: f"{(r['rates_ms'] or {}).get('chat', 0) / 1000:.2f} s")
+    row(
+        "time per tier of steps",
+        lambda r: ", ".join(f"{tier} {s:.0f} s" for tier, s in r["tiers_s"].items()),
+    )
+    row("verdict, exit status", lambda r: f"{r['verdict']}, {r['exit_status']}")
+    row("requirements run / selected", lambda r: f"{r['ran']} / {r['selected']}")
+    row("cut short / not run", lambda r: f"{r['cut']} / {r['not_run']}")
+    for index, planted in enumerate(runs[0]["planted"]):
+        row(
+            f"planted {planted['defect']}: `{planted['id']}`",
+            lambda r, i=index: (
+                f"{r['planted'][i]['outcome']} ({r['planted'][i]['ms'] / 1000:.0f} s on it)"
+            ),
+        )
+    row("other requirements not passing", lambda r: ", ".join(r["others_not_passing"]) or "none")
+    rows.append("")
+    rows += [
+        f"`{r['command']}` at `{r['commit'][:7]}`, {r['date']}, load average "
+        + ", ".join(f"{x:.1f}" for x in r["load_average"])
+        + " when it started."
+        for r in runs
+    ]
+    return "\n".join(rows)
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     "requirements": requirement_count,
     "kill-layout": kill_layout,
@@ -168,6 +210,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "skip-cost": skip_cost,
     "scale-digest": scale_digest,
     "scale-table": scale_table,
+    "budget-table": budget_table,
 }
 
 
