@@ -191,12 +191,12 @@ def budget_table() -> str:
         )
     row("other requirements not passing", lambda r: ", ".join(r["others_not_passing"]) or "none")
     rows.append("")
-    rows += [
-        f"`{r['command']}` at `{r['commit'][:7]}`, {r['date']}, load average "
-        + ", ".join(f"{x:.1f}" for x in r["load_average"])
-        + " when it started."
-        for r in runs
-    ]
+    for r in runs:
+        load = ", ".join(f"{x:.1f}" for x in r["load_average"]) or "not recorded"
+        rows.append(
+            f"`{r['command']}` at `{r['commit'][:7]}`, {r['date']}; load average {load} "
+            "when it started."
+        )
     return "\n".join(rows)
 
 
