@@ -153,7 +153,7 @@ class BudgetRun:
                 if step is None:
                     break
                 req = by_id[step.track.req_id]
-                seconds, outcome = self.run_step(req, step, planner, deadline)
+                seconds, outcome = self.run_step(req, step, planner, deadline, plans[req.id])
                 if outcome.verdict == "pass":  # a failure's time is mostly its shrinking
                     planner.ran(step, seconds)
                 tier = TIER_NAMES[step.tier]
@@ -166,7 +166,12 @@ class BudgetRun:
                     self.stream(req, plans[req.id], tracks[req.id])
 
     def run_step(
-        self, req: Requirement, step: Step, planner: Planner, deadline: Deadline
+        self,
+        req: Requirement,
+        step: Step,
+        planner: Planner,
+        deadline: Deadline,
+        plan: Plan | None = None,
     ) -> tuple[float, Outcome]:
         """Run *step* within its limits; fold its outcome into the requirement's look.
         Returns the step's seconds and outcome."""
@@ -186,6 +191,7 @@ class BudgetRun:
             cover_take=None if step.share else len(step.cases),
             examples=step.examples,
             shrink_s=SHRINK_SHARE * self.budget_s,
+            plan=plan,
         )
         profile, examples = (
             profile_for(req, self.profile, 1) if step.first_example else (self.profile, None)

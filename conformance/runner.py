@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
 from conformance import details, shrink
 from conformance.case_value import by_value
+from conformance.coverage import Plan
 from conformance.engines import view as view_module
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.model import NOT_CHECKABLE, NotCheckable, Requirement, SuiteContext
@@ -103,6 +104,8 @@ class Limits:
     shrink_s: float | None = None
     """Seconds a failing coverage case's shrink may take from its start (None: no bound);
     the smallest failure found when it ends is kept."""
+    plan: Plan | None = None
+    """The requirement's coverage plan, when the caller built it already."""
 
 
 class _EngineDown(BaseException):
@@ -362,7 +365,7 @@ def _run_cover(
     (:mod:`conformance.shrink`) before the plan goes on."""
     if req.cover is None:
         return
-    plan = req.cover(ctx)
+    plan = limits.plan if limits is not None and limits.plan is not None else req.cover(ctx)
     if limits is not None:
         order = limits.order if limits.order is not None else by_value(plan.cases)
         plan = replace(plan, cases=tuple(plan.cases[i] for i in order))
