@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance import case_history as history
+from conformance.backstop import backstop
 from conformance.budget_plan import TIER_NAMES, Planner, Rates, Step, Track, track_for
 from conformance.budget_rates import calibrate
 from conformance.case_history import Cost
@@ -33,7 +34,7 @@ from conformance.report.expected import ExpectedFailures
 from conformance.report.model import build_report
 from conformance.requirements import Requirement, SuiteContext
 from conformance.runner import Limits, Outcome, Profile, run_requirement
-from conformance.stopping import Deadline
+from conformance.stopping import Deadline, DeadlineReached
 
 _BUDGET = re.compile(r"([0-9]+(?:\.[0-9]+)?)([smh]?)")
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600}
@@ -72,6 +73,9 @@ GRACE = 2.0
 """A step stops mid-case once it has taken this many times its estimate (or its share)."""
 FLOOR_SHARE = 0.02
 """Of the budget, what a step may overrun its estimate by in any case."""
+BACKSTOP_SHARE = 0.05
+"""Past the budget's end, after this part of the budget, work still running is stopped
+wherever it is (:mod:`conformance.backstop`), not only before its next request."""
 SHRINK_SHARE = 0.05
 """Of the budget, what shrinking one failing coverage case may take."""
 
@@ -126,6 +130,8 @@ class BudgetRun:
     tiers_s: dict[str, float] = dataclasses.field(default_factory=dict)
     rates: Rates | None = None
     calibration_s: float = 0.0
+    found_ms: dict[str, int] = dataclasses.field(default_factory=dict)
+    """When (ms into the run) each failing requirement's failing step ended."""
 
     def run(self, requirements: list[Requirement]) -> None:
         """Calibrate, then run steps until none is left or the budget ends; every
@@ -143,23 +149,36 @@ class BudgetRun:
             )
             for req, cases in zip(requirements, _cases(plans, requirements), strict=True)
         }
+        stepping = False
         try:
-            began = time.monotonic()
-            self.rates = calibrate(self.engine, self.ctx)
-            self.calibration_s = time.monotonic() - began
-            planner = Planner(list(tracks.values()), self.rates)
-            while not deadline.passed():
-                step = planner.next_step(deadline.left())
-                if step is None:
-                    break
-                req = by_id[step.track.req_id]
-                seconds, outcome = self.run_step(req, step, planner, deadline, plans[req.id])
-                if outcome.verdict == "pass":  # a failure's time is mostly its shrinking
-                    planner.ran(step, seconds)
-                tier = TIER_NAMES[step.tier]
-                self.tiers_s[tier] = self.tiers_s.get(tier, 0.0) + seconds
-                if step.track.done:
-                    self.stream(req, plans[req.id], step.track)
+            end = self.started + self.budget_s * (1 + BACKSTOP_SHARE)
+            with backstop(end, lambda: stepping):
+                began = time.monotonic()
+                self.rates = calibrate(self.engine, self.ctx)
+                self.calibration_s = time.monotonic() - began
+                planner = Planner(list(tracks.values()), self.rates)
+                while not deadline.passed():
+                    step = planner.next_step(deadline.left())
+                    if step is None:
+                        break
+                    req = by_id[step.track.req_id]
+                    stepping = True
+                    try:
+                        seconds, outcome = self.run_step(
+                            req, step, planner, deadline, plans[req.id]
+                        )
+                    except DeadlineReached:
+                        break
+                    finally:
+                        stepping = False
+                    if outcome.verdict == "pass":  # a failure's time is mostly its shrinking
+                        planner.ran(step, seconds)
+                    tier = TIER_NAMES[step.tier]
+                    self.tiers_s[tier] = self.tiers_s.get(tier, 0.0) + seconds
+                    if outcome.verdict in ("fail", "error"):
+                        self.found_ms[req.id] = int((time.monotonic() - self.started) * 1000)
+                    if step.track.done:
+                        self.stream(req, plans[req.id], step.track)
         finally:
             for req in requirements:
                 if req.id in self.looks and req.id not in self.streamed:
@@ -295,6 +314,7 @@ def certify_within(
         "spent_ms": int(spent_s * 1000),
         "tiers_ms": {tier: int(seconds * 1000) for tier, seconds in run.tiers_s.items()},
         "calibration_ms": int(run.calibration_s * 1000),
+        "found_ms": run.found_ms,
         "rates_ms": run.rates
         and {
             "chat": round(run.rates.chat * 1000, 3),

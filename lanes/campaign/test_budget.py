@@ -104,10 +104,12 @@ def test_a_slow_engine_is_cut_by_the_budget_and_every_cut_is_reported(tmp_path):
 
 
 PLANTED = {"VAR-CHAT-001": "seeding", "REG-INV-003": "invariant C"}
-CHAT_S = 0.1
-"""The slow engine's wait before each chat turn in this lane: 1.5 s / 15."""
-BUDGET = "20s"
-"""5 minutes / 15: room for the same 200 chat turns as the 5-minute run at 1.5 s a turn."""
+CHAT_S = 0.15
+"""The slow engine's wait before each chat turn in this lane: 1.5 s / 10."""
+BUDGET = "40s"
+"""5 minutes / 10 (room for the same 200 chat turns as the 5-minute run at 1.5 s a turn),
+plus 10 s for the suite's own work, which does not scale down with the engine's wait and
+grows on a loaded CI machine."""
 
 
 def chat_requirements() -> list[str]:
