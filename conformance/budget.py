@@ -1,15 +1,16 @@
 """Budgeted certification: every requirement checked within a wall-clock budget.
 
-``--budget T`` is a promise about the clock: the run ends within T plus the one case or
-example that is running when it ends (and the engine's start-up). There is no
-calibration pass that runs whole plans. The first pass gives every requirement one
-look (its most valuable coverage cases, :mod:`conformance.case_value`, then its first
-generated example) within a fair share of half the budget, cheapest requirements
-first; a requirement whose look failed, or that ran everything it asks for, is done.
-The second pass resumes the others (their remaining coverage cases, then the examples
-the profile asks) cheapest per example first, each within a fair share of the time
-left. Whatever the deadline stopped is cut: the report's ``scope.left_out`` names every
-requirement not run or cut short with what it ran, and the run is at best PARTIAL.
+``--budget T`` is a promise about the clock: no request is sent after T (counted from
+*started*; the engine's start-up aside), so the run ends within T plus the one request
+running then; work that sends no request through the engine client is stopped at
+T plus :data:`BACKSTOP_SHARE` of it (:mod:`conformance.backstop`). Calibration is a few
+requests per op (:mod:`conformance.budget_rates`), never a coverage plan. The work is
+cut into steps, handed out by expected defect-finding per second of engine time
+(:mod:`conformance.budget_plan`, with the history of :mod:`conformance.case_history`);
+each step runs through :func:`conformance.runner.run_requirement` within its limits, and
+a requirement's steps fold into one outcome, streamed once it is final. Whatever the
+deadline left unrun is cut: the report's ``scope.left_out`` names every requirement not
+run or cut short with what it ran, and the run is at best PARTIAL.
 """
 
 from __future__ import annotations
