@@ -51,22 +51,27 @@ def _commit() -> str:
 
 
 def figures(
-    budget: str, chat: float, wall: float, status: int, report: dict[str, Any], load: list[float]
+    budget: str,
+    chat: float,
+    wall: float,
+    status: int,
+    report: dict[str, Any],
+    started: dict[str, Any],
 ) -> dict[str, Any]:
-    """The recorded figures of one run (plain data for docs/figures/budget.json)."""
+    """The recorded figures of one run (plain data for docs/figures/budget.json);
+    *started* holds the commit, date and load average taken when it started."""
     results = {r["id"]: r for r in report["results"]}
     block = report["budget"]
     rows = {row["id"]: row for row in block["requirements"]}
     return {
         "command": f"python -m tools.bench_budget --budget {budget} --chat {chat:g}",
-        "date": f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC",
-        "commit": _commit(),
-        "load_average": [round(x, 1) for x in load],
+        **started,
         "budget_s": block["seconds"],
         "chat_s": chat,
         "wall_s": round(wall, 1),
         "spent_s": round(block["spent_ms"] / 1000, 1),
         "calibration_s": round(block["calibration_ms"] / 1000, 2),
+        "found_s": {i: round(ms / 1000, 1) for i, ms in block.get("found_ms", {}).items()},
         "tiers_s": {tier: round(ms / 1000, 1) for tier, ms in block["tiers_ms"].items()},
         "rates_ms": block["rates_ms"],
         "verdict": report["summary"]["verdict"],
@@ -81,6 +86,7 @@ def figures(
                 "defect": defect,
                 "outcome": results.get(req_id, {}).get("outcome", "not run"),
                 "ms": rows.get(req_id, {}).get("ms", 0),
+                "found_s": round(block.get("found_ms", {}).get(req_id, 0) / 1000, 1),
             }
             for req_id, defect in PLANTED.items()
         ],
@@ -109,11 +115,15 @@ def main() -> int:
     parser.add_argument("--report", type=Path, help="keep the report in this directory")
     parser.add_argument("--no-record", action="store_true", help="print, do not record")
     args = parser.parse_args()
-    load = list(os.getloadavg())
+    started = {
+        "date": f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC",
+        "commit": _commit(),
+        "load_average": [round(x, 1) for x in os.getloadavg()],
+    }
     with tempfile.TemporaryDirectory() as scratch:
         where = args.report or Path(scratch) / "report"
         wall, status, report = run(args.budget, args.chat, where)
-    found = figures(args.budget, args.chat, wall, status, report, load)
+    found = figures(args.budget, args.chat, wall, status, report, started)
     print(json.dumps(found, indent=2, ensure_ascii=False))
     if not args.no_record:
         record(found)

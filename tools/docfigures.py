@@ -158,6 +158,12 @@ def scale_table() -> str:
     return "\n".join(rows)
 
 
+def _planted_cell(planted: dict[str, Any]) -> str:
+    """A planted defect's verdict, when its failing step ended and the time spent on it."""
+    found = f", found at {planted['found_s']:.0f} s" if planted.get("found_s") else ""
+    return f"{planted['outcome']}{found} ({planted['ms'] / 1000:.0f} s on it)"
+
+
 def budget_table() -> str:
     """The budgeted runs of the slow planted engine (``python -m tools.bench_budget``)."""
     runs = recorded("budget.json")["runs"]
@@ -185,9 +191,7 @@ def budget_table() -> str:
     for index, planted in enumerate(runs[0]["planted"]):
         row(
             f"planted {planted['defect']}: `{planted['id']}`",
-            lambda r, i=index: (
-                f"{r['planted'][i]['outcome']} ({r['planted'][i]['ms'] / 1000:.0f} s on it)"
-            ),
+            lambda r, i=index: _planted_cell(r["planted"][i]),
         )
     row("other requirements not passing", lambda r: ", ".join(r["others_not_passing"]) or "none")
     rows.append("")
