@@ -80,6 +80,8 @@ class Track:
     """Whether a step ran the first example (or the fixed check) alone."""
     examples_ran: bool = False
     """Whether all the generated examples asked (or the fixed check) ran."""
+    rested: bool = False
+    """Whether its tier-3 step ran (one per requirement: what it left stays left)."""
     done: bool = False
     """Settled (failed, errored, not claimed) or everything ran."""
 
@@ -111,6 +113,7 @@ class Track:
             self.first_example = True
         if step.examples and not cut:
             self.examples_ran = step.share or self.examples_asked <= 1
+        self.rested = self.rested or step.share
         self.done = settled or self.complete()
 
 
@@ -204,7 +207,7 @@ class Planner:
                 steps += [self._case(track, i, HISTORY) for i in fresh if track.hits[i]]
             elif tier == CLASSES and track.started:
                 steps += [self._case(track, i, CLASSES) for i in fresh if track.new_classes(i)][:1]
-            elif tier == REST and track.started and not track.complete():
+            elif tier == REST and track.started and not track.rested and not track.complete():
                 steps.append(self._rest(track))
         return steps
 
