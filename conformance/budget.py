@@ -77,7 +77,7 @@ FLOOR_SHARE = 0.02
 BACKSTOP_SHARE = 0.05
 """Past the budget's end, after this part of the budget, work still running is stopped
 wherever it is (:mod:`conformance.backstop`), not only before its next request."""
-SHRINK_SHARE = 0.05
+SHRINK_SHARE = 0.02
 """Of the budget, what shrinking one failing coverage case may take."""
 
 

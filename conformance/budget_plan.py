@@ -39,7 +39,7 @@ from conformance.case_value import by_value, weight
 from conformance.coverage import Case
 
 FIRST, HISTORY, CLASSES, REST = range(4)
-HIT_WEIGHT = 2.0
+HIT_WEIGHT = 4.0
 """What one recorded defect a step exposed adds to its value, against the 1 of a first
 look at a requirement: a defect an engine had is likelier than one none had."""
 TIER_NAMES = ("first look", "history", "classes", "rest")
