@@ -159,9 +159,10 @@ def scale_table() -> str:
 
 
 def _planted_cell(planted: dict[str, Any]) -> str:
-    """A planted defect's verdict, when its failing step ended and the time spent on it."""
-    found = f", found at {planted['found_s']:.0f} s" if planted.get("found_s") else ""
-    return f"{planted['outcome']}{found} ({planted['ms'] / 1000:.0f} s on it)"
+    """A planted defect's verdict, when its failing step (case and shrinking) ended, and
+    the time spent on its requirement."""
+    ended = f"step ended at {planted['found_s']:.0f} s, " if planted.get("found_s") else ""
+    return f"{planted['outcome']} ({ended}{planted['ms'] / 1000:.0f} s on it)"
 
 
 def budget_table() -> str:
