@@ -1,15 +1,16 @@
 """Budgeted certification: every requirement checked within a wall-clock budget.
 
-``--budget T`` is a promise about the clock: the run ends within T plus the one case or
-example that is running when it ends (and the engine's start-up). There is no
-calibration pass that runs whole plans. The first pass gives every requirement one
-look (its most valuable coverage cases, :mod:`conformance.case_value`, then its first
-generated example) within a fair share of half the budget, cheapest requirements
-first; a requirement whose look failed, or that ran everything it asks for, is done.
-The second pass resumes the others (their remaining coverage cases, then the examples
-the profile asks) cheapest per example first, each within a fair share of the time
-left. Whatever the deadline stopped is cut: the report's ``scope.left_out`` names every
-requirement not run or cut short with what it ran, and the run is at best PARTIAL.
+``--budget T`` is a promise about the clock: no request is sent after T (counted from
+*started*; the engine's start-up aside), so the run ends within T plus the one request
+running then; work that sends no request through the engine client is stopped at
+T plus :data:`BACKSTOP_SHARE` of it (:mod:`conformance.backstop`). Calibration is a few
+requests per op (:mod:`conformance.budget_rates`), never a coverage plan. The work is
+cut into steps, handed out by expected defect-finding per second of engine time
+(:mod:`conformance.budget_plan`, with the history of :mod:`conformance.case_history`);
+each step runs through :func:`conformance.runner.run_requirement` within its limits, and
+a requirement's steps fold into one outcome, streamed once it is final. Whatever the
+deadline left unrun is cut: the report's ``scope.left_out`` names every requirement not
+run or cut short with what it ran, and the run is at best PARTIAL.
 """
 
 from __future__ import annotations
@@ -17,19 +18,24 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance import case_history as history
+from conformance.backstop import backstop
+from conformance.budget_plan import TIER_NAMES, Planner, Rates, Step, Track, track_for
+from conformance.budget_rates import calibrate
+from conformance.case_history import Cost
 from conformance.certify import describe_scope, engine_unavailable, greet
+from conformance.coverage import Case, Plan
 from conformance.engines import EngineClient, EngineFault
 from conformance.merge import with_digest
 from conformance.report.expected import ExpectedFailures
 from conformance.report.model import build_report
 from conformance.requirements import Requirement, SuiteContext
 from conformance.runner import Limits, Outcome, Profile, run_requirement
-from conformance.stopping import Deadline
+from conformance.stopping import Deadline, DeadlineReached
 
 _BUDGET = re.compile(r"([0-9]+(?:\.[0-9]+)?)([smh]?)")
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600}
@@ -64,61 +70,55 @@ def profile_for(req: Requirement, profile: Profile, examples: int) -> tuple[Prof
     return profile, examples
 
 
-FIRST_PASS_SHARE = 0.5
-"""The part of the budget the first pass (one look at every requirement) is shared out
-of; the second pass shares whatever is left of the whole budget."""
 GRACE = 2.0
-"""A run stops mid-case once it has taken this many times its share."""
+"""A step stops mid-case once it has taken this many times its estimate (or its share)."""
+FLOOR_SHARE = 0.02
+"""Of the budget, what a step may overrun its estimate by in any case."""
+BACKSTOP_SHARE = 0.05
+"""Past the budget's end, after this part of the budget, work still running is stopped
+wherever it is (:mod:`conformance.backstop`), not only before its next request."""
+SHRINK_SHARE = 0.02
+"""Of the budget, what shrinking one failing coverage case may take."""
+
+
+def examples_asked(req: Requirement, profile: Profile) -> int:
+    """Generated examples (or the one fixed check) *req* asks beyond its coverage cases."""
+    if req.strategy is None:
+        return 1 if req.cover is None else 0
+    return asked(req, profile)
+
+
+SCALED_EXAMPLE_MS = 250.0
+"""About what one example of a unit-scaled requirement costs (eight SIGKILLs of the kill
+soak): the estimate when the history has none."""
+
+
+def example_prior(req: Requirement, profile: Profile) -> Cost | None:
+    """What one example of *req* costs by its own statement (a unit scale, or
+    ``expected_ms`` for its whole run), for requirements the history cannot measure."""
+    if req.scale is not None:
+        return Cost(chat=0.0, other=0.0, ms=SCALED_EXAMPLE_MS)
+    if req.expected_ms:
+        return Cost(chat=0.0, other=0.0, ms=req.expected_ms / max(1, asked(req, profile)))
+    return None
 
 
 @dataclass
 class Look:
-    """What one requirement's runs gave so far."""
+    """What one requirement's steps gave so far."""
 
     outcome: Outcome
-    seconds: float
-    cases: int
-    """Coverage cases run, in value order (a second run resumes after them)."""
-
-    @property
-    def seconds_per_body(self) -> float:
-        return self.seconds / max(1, self.outcome.examples)
-
-
-def first_order(requirements: list[Requirement], profile: Profile) -> list[Requirement]:
-    """The first pass's order: requirements expected to be cheap first (a unit-scaled one,
-    such as the kill soak, or one stating a long ``expected_ms``, last), then by id."""
-
-    def cost(req: Requirement) -> int:
-        if req.scale is not None:
-            return req.scale.examples_for(profile) * 250
-        return req.expected_ms or 0
-
-    return sorted(requirements, key=lambda req: (cost(req), req.id))
-
-
-def settled(req: Requirement, outcome: Outcome, profile: Profile) -> bool:
-    """Whether a first look is the requirement's final outcome: a failure, error or
-    not-claimed needs nothing more, nor a pass that ran all it asks for."""
-    if outcome.verdict != "pass":
-        return True
-    return not outcome.cut and (req.strategy is None or asked(req, profile) <= 1)
-
-
-def merged(first: Look, second: Outcome) -> Outcome:
-    """The second run's outcome counted with the first run's coverage cases (its one
-    generated example runs again in the second run, so it is not added)."""
-    return dataclasses.replace(
-        second,
-        examples=first.cases + second.examples,
-        duration_ms=first.outcome.duration_ms + second.duration_ms,
-        cases_run=first.cases + second.cases_run,
-    )
+    seconds: float = 0.0
+    cases: int = 0
+    """Coverage cases run."""
+    generated: int = 0
+    """Generated examples (or the fixed check) run by the latest step that ran any."""
 
 
 @dataclass
 class BudgetRun:
-    """One budgeted run on one engine: two passes against one deadline."""
+    """One budgeted run on one engine: steps handed out by a :class:`Planner` against one
+    deadline; each requirement's outcome is streamed once, when final."""
 
     engine: EngineClient
     ctx: SuiteContext
@@ -127,87 +127,148 @@ class BudgetRun:
     on_result: Callable[[Requirement, Outcome], None]
     looks: dict[str, Look] = dataclasses.field(default_factory=dict)
     streamed: set[str] = dataclasses.field(default_factory=set)
-    first_pass_s: float = 0.0
     started: float = dataclasses.field(default_factory=time.monotonic)
+    tiers_s: dict[str, float] = dataclasses.field(default_factory=dict)
+    rates: Rates | None = None
+    calibration_s: float = 0.0
+    found_ms: dict[str, int] = dataclasses.field(default_factory=dict)
+    """When (ms into the run) each failing requirement's failing step ended."""
 
     def run(self, requirements: list[Requirement]) -> None:
-        """Both passes; every outcome is streamed once, when final (and on the way out
-        when interrupted)."""
-        started = self.started
-        deadline = Deadline(started + self.budget_s)
-        try:
-            deeper = self.first_pass(
-                requirements, deadline, Deadline(started + self.budget_s * FIRST_PASS_SHARE)
+        """Calibrate, then run steps until none is left or the budget ends; every
+        requirement that ran is streamed (on the way out too when interrupted)."""
+        by_id = {req.id: req for req in requirements}
+        deadline = Deadline(self.started + self.budget_s)
+        plans = {req.id: _plan(req, self.ctx) for req in requirements}
+        tracks = {
+            req.id: track_for(
+                req.id,
+                cases,
+                history.load(),
+                examples_asked(req, self.profile),
+                example_prior(req, self.profile),
             )
-            self.first_pass_s = time.monotonic() - started
-            self.second_pass(deeper, deadline)
+            for req, cases in zip(requirements, _cases(plans, requirements), strict=True)
+        }
+        stepping = False
+        try:
+            end = self.started + self.budget_s * (1 + BACKSTOP_SHARE)
+            with backstop(end, lambda: stepping):
+                began = time.monotonic()
+                self.rates = calibrate(self.engine, self.ctx)
+                self.calibration_s = time.monotonic() - began
+                planner = Planner(list(tracks.values()), self.rates)
+                while not deadline.passed():
+                    step = planner.next_step(deadline.left())
+                    if step is None:
+                        break
+                    req = by_id[step.track.req_id]
+                    stepping = True
+                    try:
+                        seconds, outcome = self.run_step(
+                            req, step, planner, deadline, plans[req.id]
+                        )
+                    except DeadlineReached:
+                        break
+                    finally:
+                        stepping = False
+                    if outcome.verdict == "pass":  # a failure's time is mostly its shrinking
+                        planner.ran(step, seconds)
+                    tier = TIER_NAMES[step.tier]
+                    self.tiers_s[tier] = self.tiers_s.get(tier, 0.0) + seconds
+                    if outcome.verdict in ("fail", "error"):
+                        self.found_ms[req.id] = int((time.monotonic() - self.started) * 1000)
+                    if step.track.done:
+                        self.stream(req, plans[req.id], step.track)
         finally:
             for req in requirements:
                 if req.id in self.looks and req.id not in self.streamed:
-                    self.stream(req)
+                    self.stream(req, plans[req.id], tracks[req.id])
 
-    def stream(self, req: Requirement) -> None:
+    def run_step(
+        self,
+        req: Requirement,
+        step: Step,
+        planner: Planner,
+        deadline: Deadline,
+        plan: Plan | None = None,
+    ) -> tuple[float, Outcome]:
+        """Run *step* within its limits; fold its outcome into the requirement's look.
+        Returns the step's seconds and outcome."""
+        track = step.track
+        if step.share:
+            share = deadline.left() / max(1, planner.waiting())
+            soft = Deadline.after(share).sooner(deadline)
+            hard = Deadline.after(GRACE * share).sooner(deadline)
+        else:
+            soft = deadline
+            overrun = GRACE * step.estimate_s + FLOOR_SHARE * self.budget_s
+            hard = Deadline.after(overrun).sooner(deadline)
+        limits = Limits(
+            soft,
+            hard=hard,
+            order=step.cases,
+            cover_take=None if step.share else len(step.cases),
+            examples=step.examples,
+            shrink_s=SHRINK_SHARE * self.budget_s,
+            plan=plan,
+        )
+        profile, examples = (
+            profile_for(req, self.profile, 1) if step.first_example else (self.profile, None)
+        )
+        began = time.monotonic()
+        outcome = run_requirement(req, self.engine, self.ctx, profile, examples, limits)
+        seconds = time.monotonic() - began
+        self.fold(req, step, outcome, seconds)
+        track.record(step, outcome.cases_run, outcome.cut, outcome.verdict != "pass")
+        return seconds, outcome
+
+    def fold(self, req: Requirement, step: Step, outcome: Outcome, seconds: float) -> None:
+        look = self.looks.setdefault(req.id, Look(Outcome(req.id, "pass")))
+        look.seconds += seconds
+        look.cases += outcome.cases_run
+        if step.examples and outcome.examples > outcome.cases_run:
+            look.generated = outcome.examples - outcome.cases_run
+        previous = look.outcome
+        base = outcome if outcome.verdict != "pass" or previous.verdict == "pass" else previous
+        look.outcome = dataclasses.replace(
+            base,
+            examples=look.cases + look.generated,
+            duration_ms=previous.duration_ms + outcome.duration_ms,
+            cases_run=look.cases,
+            details=base.details or previous.details,
+        )
+
+    def stream(self, req: Requirement, plan: Plan | None, track: Track) -> None:
+        """Hand the requirement's final outcome on: its coverage is that of the cases it
+        ran, and it is cut unless everything it asks ran."""
+        look = self.looks[req.id]
+        coverage = look.outcome.coverage
+        if plan is not None:
+            ran = tuple(plan.cases[i] for i in track.ran)
+            coverage = dataclasses.replace(plan, cases=ran).coverage(len(ran))
+        complete = track.complete() or look.outcome.verdict != "pass"
+        look.outcome = dataclasses.replace(look.outcome, coverage=coverage, cut=not complete)
         self.streamed.add(req.id)
-        self.on_result(req, self.looks[req.id].outcome)
+        self.on_result(req, look.outcome)
 
-    def first_pass(
-        self, requirements: list[Requirement], deadline: Deadline, first_end: Deadline
-    ) -> list[Requirement]:
-        """One look at each requirement (its most valuable coverage cases and its first
-        example) within a fair share of the first pass; returns those that want more.
 
-        A look may overrun its share by one share at most: then it stops mid-case (and
-        is resumed in the second pass). A family whose look overran is slow on this
-        engine: its other requirements move to the end of the pass, so the cheap
-        families are all looked at first."""
-        queue, deeper, slow = deque(first_order(requirements, self.profile)), [], set()
-        while queue:
-            req = queue.popleft()
-            if deadline.passed():
-                queue.appendleft(req)
-                break
-            share = first_end.left() / (len(queue) + 1)
-            hard = Deadline.after(GRACE * share).sooner(deadline)
-            limits = Limits(Deadline.after(share).sooner(deadline), hard=hard)
-            started = time.monotonic()
-            outcome = run_requirement(
-                req, self.engine, self.ctx, *profile_for(req, self.profile, 1), limits
-            )
-            seconds = time.monotonic() - started
-            self.looks[req.id] = Look(outcome, seconds, outcome.cases_run)
-            if settled(req, outcome, self.profile):
-                self.stream(req)
-            else:
-                deeper.append(req)
-            if seconds > share and req.family not in slow:
-                slow.add(req.family)
-                same = [r for r in queue if r.family == req.family]
-                queue = deque([r for r in queue if r.family != req.family] + same)
-        return deeper
+def _plan(req: Requirement, ctx: SuiteContext) -> Plan | None:
+    """*req*'s coverage plan (None without one, or when building it fails: the runner
+    then meets the same failure and reports it)."""
+    if req.cover is None:
+        return None
+    try:
+        plan: Plan = req.cover(ctx)
+    except Exception:  # reported by the requirement's own run
+        return None
+    return plan
 
-    def second_pass(self, deeper: list[Requirement], deadline: Deadline) -> None:
-        """The rest of each unsettled requirement (its remaining coverage cases, then the
-        examples the profile asks), cheapest per example first, each within a fair share
-        of the time left (stopping mid-case at twice it); what the deadline leaves unrun
-        is marked cut."""
-        order = sorted(deeper, key=lambda req: (self.looks[req.id].seconds_per_body, req.id))
-        for position, req in enumerate(order):
-            look = self.looks[req.id]
-            if deadline.passed():
-                look.outcome = dataclasses.replace(look.outcome, cut=True)
-                self.stream(req)
-                continue
-            share = deadline.left() / (len(order) - position)
-            hard = Deadline.after(GRACE * share).sooner(deadline)
-            limits = Limits(
-                Deadline.after(share).sooner(deadline), cover_skip=look.cases, hard=hard
-            )
-            started = time.monotonic()
-            second = run_requirement(req, self.engine, self.ctx, self.profile, None, limits)
-            look.outcome = merged(look, second)
-            look.seconds += time.monotonic() - started
-            look.cases = look.outcome.cases_run
-            self.stream(req)
+
+def _cases(
+    plans: dict[str, Plan | None], requirements: list[Requirement]
+) -> list[tuple[Case, ...]]:
+    return [plan.cases if (plan := plans[req.id]) is not None else () for req in requirements]
 
 
 def certify_within(
@@ -252,7 +313,14 @@ def certify_within(
     budget = {
         "seconds": budget_s,
         "spent_ms": int(spent_s * 1000),
-        "first_pass_ms": int(run.first_pass_s * 1000),
+        "tiers_ms": {tier: int(seconds * 1000) for tier, seconds in run.tiers_s.items()},
+        "calibration_ms": int(run.calibration_s * 1000),
+        "found_ms": run.found_ms,
+        "rates_ms": run.rates
+        and {
+            "chat": round(run.rates.chat * 1000, 3),
+            "other": round(run.rates.other * 1000, 3),
+        },
         "cost_per_op_ms": round(1000 * spent_s / ops, 3) if ops > 0 else None,
         "requirements": rows,
         "cut": [row["id"] for row in rows if row["cut"] and row["ran"]],

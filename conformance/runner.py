@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
 from conformance import details, shrink
 from conformance.case_value import by_value
+from conformance.coverage import Plan
 from conformance.engines import view as view_module
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.model import NOT_CHECKABLE, NotCheckable, Requirement, SuiteContext
@@ -86,16 +87,25 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Limits:
-    """How far one run may go (a budgeted run's): no new case or example starts after
-    *deadline* (the first one always does), coverage cases are taken most valuable first
-    (:mod:`conformance.case_value`) and the first *cover_skip* of them are skipped (an
-    earlier run of the same requirement ran them)."""
+    """How far one run may go (a budgeted run's step): no new case or example starts after
+    *deadline* (the first one always does); coverage cases are taken in *order* (indices
+    into the plan; default most valuable first, :mod:`conformance.case_value`), the first
+    *cover_skip* of them skipped (an earlier run of the same requirement ran them) and at
+    most *cover_take* run; generated examples run after them only with *examples*."""
 
     deadline: Deadline = Deadline()
     cover_skip: int = 0
     hard: Deadline = Deadline()
     """No request at all after this one (the budget's end): the case or example running
     then stops mid-way and does not count."""
+    order: tuple[int, ...] | None = None
+    cover_take: int | None = None
+    examples: bool = True
+    shrink_s: float | None = None
+    """Seconds a failing coverage case's shrink may take from its start (None: no bound);
+    the smallest failure found when it ends is kept."""
+    plan: Plan | None = None
+    """The requirement's coverage plan, when the caller built it already."""
 
 
 class _EngineDown(BaseException):
@@ -264,20 +274,12 @@ def run_requirement(
     collecting = details.start()
     engine.stop_at = limits.hard if limits else Deadline()
     try:
-        shrinker = _case_shrinker(req, engine, attempt) if profile.shrink else None
+        shrink_s = limits.shrink_s if limits else None
+        shrinker = _case_shrinker(req, engine, attempt, shrink_s) if profile.shrink else None
         try:
             _run_cover(req, ctx, body, attempt, limits, shrinker)
-            if req.strategy is None:
-                if req.cover is None:
-                    body(None)
-            else:
-                examples = _examples(req, profile, max_examples)
-                runner = profile.settings(examples)(given(req.strategy(ctx))(body))
-                if profile.seed is not None:
-                    runner = seed(profile.seed)(runner)
-                elif profile.derandomize:
-                    runner = seed(requirement_seed(req))(runner)
-                runner()
+            if limits is None or limits.examples:
+                _run_examples(req, ctx, profile, max_examples, body)
         except DeadlineReached:
             attempt.cut = True
         finally:
@@ -317,6 +319,28 @@ def run_requirement(
     )
 
 
+def _run_examples(
+    req: Requirement,
+    ctx: SuiteContext,
+    profile: Profile,
+    max_examples: int | None,
+    body: Callable[[Any], None],
+) -> None:
+    """The requirement's generated examples (or its one fixed check when it has neither a
+    strategy nor a coverage plan)."""
+    if req.strategy is None:
+        if req.cover is None:
+            body(None)
+        return
+    examples = _examples(req, profile, max_examples)
+    runner = profile.settings(examples)(given(req.strategy(ctx))(body))
+    if profile.seed is not None:
+        runner = seed(profile.seed)(runner)
+    elif profile.derandomize:
+        runner = seed(requirement_seed(req))(runner)
+    runner()
+
+
 def requirement_seed(req: Requirement) -> int:
     """The Hypothesis seed of a derandomized run: a function of the requirement id alone.
 
@@ -341,33 +365,40 @@ def _run_cover(
     (:mod:`conformance.shrink`) before the plan goes on."""
     if req.cover is None:
         return
-    plan = req.cover(ctx)
+    plan = limits.plan if limits is not None and limits.plan is not None else req.cover(ctx)
     if limits is not None:
-        order = by_value(plan.cases)
+        order = limits.order if limits.order is not None else by_value(plan.cases)
         plan = replace(plan, cases=tuple(plan.cases[i] for i in order))
     skip = limits.cover_skip if limits is not None else 0
-    for ran, case in enumerate(plan.cases[skip:], start=skip + 1):
+    take = limits.cover_take if limits is not None else None
+    stop = len(plan.cases) if take is None else min(len(plan.cases), skip + take)
+    for ran, case in enumerate(plan.cases[skip:stop], start=skip + 1):
         if attempt.due():
             raise DeadlineReached
         attempt.coverage = plan.coverage(ran)
         try:
             body(case.scenario)
         except AssertionError as exc:
+            attempt.cases_run = ran - skip
             if shrinker is not None:
                 shrinker(case.scenario, check_key(exc))
         attempt.cases_run = ran - skip
-    attempt.coverage = plan.coverage(len(plan.cases))
+    attempt.coverage = plan.coverage(stop)
 
 
 def _case_shrinker(
-    req: Requirement, engine: EngineClient, attempt: _Attempt
+    req: Requirement, engine: EngineClient, attempt: _Attempt, seconds: float | None = None
 ) -> Callable[[Any, str], None]:
     """Shrink a failing coverage case; the smallest failure of the same check is recorded
     as the counterexample. An engine fault while shrinking ends the shrink quietly (the
-    original failure stands)."""
+    original failure stands), and so does the end of *seconds* from its start."""
 
     def shrink_case(scenario: Any, key: str) -> None:
+        until = Deadline() if seconds is None else Deadline.after(seconds)
+
         def fails(candidate: Any) -> bool:
+            if until.passed():
+                raise _StopShrinking
             engine.begin_example()
             try:
                 check_once(req, engine, candidate)

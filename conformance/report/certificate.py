@@ -133,7 +133,7 @@ def _budget_line(report: dict[str, Any]) -> list[str]:
         return []
     return [
         f"- budget: {budget['seconds']:g} s, spent {budget['spent_ms'] / 1000:.1f} s "
-        f"(first pass {budget['first_pass_ms'] / 1000:.1f} s); "
+        f"(first looks {budget['tiers_ms'].get('first look', 0) / 1000:.1f} s); "
         + (
             "what it left out is listed above"
             if budget["cut"] or budget["not_run"]

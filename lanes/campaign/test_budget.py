@@ -1,4 +1,5 @@
-"""Budgeted certification: a wall-clock budget, every cut reported, planted defects still found."""
+"""Budgeted certification: a wall-clock budget, steps ranked by expected defect-finding per
+second, every cut reported, planted defects still found."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import pytest
 from campaign_helpers import conformance, id_args, read_report
 
 from conformance.budget import BudgetError, parse_budget
+from conformance.budget_plan import TIER_NAMES, Planner, Rates, track_for
+from conformance.case_history import CaseHistory, case_key
 from conformance.case_value import by_value
 from conformance.coverage import Case
 from conformance.report.validation import validate
+from conformance.requirements import REGISTRY
 from conformance.stopping import Deadline
 
 SLOW_ENGINE = Path(__file__).resolve().parents[2] / "selftest/programs/slow_engine.py"
@@ -100,22 +104,35 @@ def test_a_slow_engine_is_cut_by_the_budget_and_every_cut_is_reported(tmp_path):
 
 
 PLANTED = {"VAR-CHAT-001": "seeding", "REG-INV-003": "invariant C"}
+CHAT_S = 0.15
+"""The slow engine's wait before each chat turn in this lane: 1.5 s / 10."""
+BUDGET = "40s"
+"""5 minutes / 10 (room for the same 200 chat turns as the 5-minute run at 1.5 s a turn),
+plus 10 s for the suite's own work, which does not scale down with the engine's wait and
+grows on a loaded CI machine."""
+
+
+def chat_requirements() -> list[str]:
+    """Every requirement that chats (claims sessions), where a slow engine's time goes."""
+    return sorted(r.id for r in REGISTRY.values() if "sessions" in r.capabilities)
 
 
 def test_a_slow_engine_with_planted_defects_fails_each_under_its_own_id(tmp_path):
-    """The slow self-test engine (a delay before every chat turn) with a planted seeding
-    defect and a planted invariant-C defect: the budget cuts the run, and both defects
-    are still reported, each under its own id (docs/benchmarks.md has the 5-minute run)."""
-    engine = shlex.join([sys.executable, str(SLOW_ENGINE), "0", "--chat", "0.01", "--planted"])
-    ids = (*PLANTED, "PROTO-HELLO-001", "VAR-SELECT-002", "OVR-RESOLVE-001", "REG-INV-001")
+    """The slow self-test engine with a planted seeding defect and a planted invariant-C
+    defect, over every chatting requirement (where the budget's choices are made), with
+    the engine's wait and the budget scaled down alike from 1.5 s and 5 minutes: both
+    defects are reported, each under its own id, and the verdict is at most PARTIAL
+    (docs/benchmarks.md has the 5-minute run). Asserts on verdicts, never on times."""
+    engine = shlex.join([sys.executable, str(SLOW_ENGINE), "0", "--chat", str(CHAT_S), "--planted"])
     out = tmp_path / "planted"
+    ids = chat_requirements()
     done = conformance(
         "certify",
         "--quiet",
         "--engine",
         engine,
         "--budget",
-        "20s",
+        BUDGET,
         "--timeout",
         "60",
         "--report",
@@ -125,8 +142,87 @@ def test_a_slow_engine_with_planted_defects_fails_each_under_its_own_id(tmp_path
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
     report = read_report(out)
     validate("report", report)
-    failed = {r["id"] for r in report["results"] if r["outcome"] == "fail"}
-    assert failed == set(PLANTED), report["summary"]
-    assert not report["scope"]["complete"] and report["scope"]["ended"] == "budget"
+    results = {r["id"]: r["outcome"] for r in report["results"]}
+    budget = report["budget"]
+    seen = {k: v for k, v in budget.items() if k != "requirements"}
     for req_id in PLANTED:
+        assert results.get(req_id) == "fail", (req_id, results, seen)
         assert (out / "counterexamples" / f"{req_id}.json").is_file()
+    assert report["summary"]["verdict"] in ("not-certified", "partial")
+    assert not report["summary"]["certified"] and not report["scope"]["complete"]
+    said = "\n".join(report["scope"]["left_out"])
+    assert all(req_id in said for req_id in budget["cut"] + budget["not_run"])
+
+
+def history_of(found: dict[str, dict[str, list[str]]]) -> CaseHistory:
+    """A history where every case costs one chat turn per weight unit."""
+    one = {"chat": 1, "other": 0, "ms": 0}
+    return CaseHistory(
+        {
+            req_id: {"found": cases, "cost": {"case": one, "example": one}}
+            for req_id, cases in found.items()
+        }
+    )
+
+
+def drive(planner: Planner, left_s: float) -> list[tuple[str, str, tuple[int, ...]]]:
+    """Every step the planner hands out, each taking its estimate, until none is left."""
+    steps = []
+    while (step := planner.next_step(left_s)) is not None:
+        steps.append((TIER_NAMES[step.tier], step.track.req_id, step.cases))
+        step.track.record(step, len(step.cases), cut=False, settled=False)
+        left_s -= step.estimate_s
+    return steps
+
+
+def named(name: str, turns: int = 1) -> Case:
+    """A case of *turns* distinct prompts exercising the one class *name*."""
+    return Case([f"{name} {i}" for i in range(turns)], (("lemmas", name),))
+
+
+def test_among_cases_adding_classes_those_that_found_defects_lead():
+    cases = [named("a"), named("b"), named("c", turns=12), named("a")]
+    assert by_value(cases, [0, 0, 2, 1]) == [2, 3, 1, 0]
+
+
+def test_first_looks_then_recorded_defects_then_classes_round_robin_then_the_rest():
+    cheap = [named("a"), named("b"), named("c")]
+    dear = [named("x", turns=12), named("y", turns=12)]
+    history = history_of({"A": {case_key(cheap[2].scenario): ["e1"]}, "B": {}, "C": {}})
+    tracks = [track_for("A", cheap, history, 0), track_for("B", dear, history, 0)]
+    tracks.append(track_for("C", [], history, examples_asked=3))
+    steps = drive(Planner(tracks, Rates(chat=1.0, other=0.0)), left_s=1000)
+    assert steps == [
+        ("first look", "A", (2,)),  # the case that found a defect before, at one turn
+        ("first look", "C", ()),  # one example, one turn
+        ("first look", "B", (0,)),  # twelve turns
+        ("classes", "A", (0,)),  # round one: A and B each a second case, cheapest first
+        ("classes", "B", (1,)),
+        ("classes", "A", (1,)),
+        ("rest", "C", ()),  # C's examples
+    ]
+
+
+def test_recorded_defect_cases_come_before_new_classes():
+    cases = [named("a"), named("b"), named("c")]
+    history = history_of({"A": {case_key(cases[2].scenario): ["e1"]}, "B": {}})
+    history.requirements["A"]["found"][case_key(cases[1].scenario)] = ["e2", "e3"]
+    tracks = [track_for("A", cases, history, 0), track_for("B", [named("z")], history, 0)]
+    steps = drive(Planner(tracks, Rates(chat=1.0, other=0.0)), left_s=1000)
+    assert steps == [
+        ("first look", "A", (1,)),  # two recorded defects
+        ("first look", "B", (0,)),
+        ("history", "A", (2,)),  # one recorded defect
+        ("classes", "A", (0,)),
+    ]
+
+
+def test_a_step_that_cannot_fit_in_the_time_left_is_not_started():
+    history = history_of({"A": {}, "B": {}})
+    tracks = [
+        track_for("A", [named("a"), named("b")], history, 0),
+        track_for("B", [named("x", turns=50)], history, 0),
+    ]
+    steps = drive(Planner(tracks, Rates(chat=1.0, other=0.0)), left_s=10)
+    assert ("first look", "B", (0,)) not in steps
+    assert steps == [("first look", "A", (0,)), ("classes", "A", (1,))]
