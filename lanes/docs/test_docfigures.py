@@ -12,6 +12,9 @@ from tools import benchfigures, benchrecord, docfigures
 
 LEGACY = {"scale"}
 """Recorded before runs carried their command and machine (docs/campaigns.md renders it)."""
+RUN_LISTS = {"budget": "budget-table"}
+"""Files that keep several runs, each naming its own command, date, commit and load, with
+the figure that renders them (``tools.bench_budget`` keeps one run per budget and wait)."""
 
 
 def test_no_marked_figure_is_stale() -> None:
@@ -50,7 +53,8 @@ def test_an_unknown_figure_is_an_error() -> None:
 
 
 def test_every_recorded_run_names_its_command_date_commit_and_machine() -> None:
-    names = sorted(p.stem for p in benchrecord.RECORDED.glob("*.json") if p.stem not in LEGACY)
+    skipped = LEGACY | set(RUN_LISTS)
+    names = sorted(p.stem for p in benchrecord.RECORDED.glob("*.json") if p.stem not in skipped)
     assert names, "no recorded runs under docs/figures/"
     for name in names:
         document = benchrecord.load(name)
@@ -71,7 +75,7 @@ def test_every_recorded_run_is_rendered_somewhere(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(benchfigures, "load", spy)
     for render in benchfigures.FIGURES.values():
         render()
-    recorded = {p.stem for p in benchrecord.RECORDED.glob("*.json")} - LEGACY
+    recorded = {p.stem for p in benchrecord.RECORDED.glob("*.json")} - LEGACY - set(RUN_LISTS)
     assert recorded <= read, f"recorded but never shown: {sorted(recorded - read)}"
 
 
@@ -103,3 +107,15 @@ def test_a_transcribed_run_says_it_was_not_measured_by_its_command() -> None:
         "transcribed": "`e0c71df`",
     }
     assert "not yet re-measured" in benchrecord.provenance(document)
+
+
+@pytest.mark.parametrize("name", sorted(RUN_LISTS))
+def test_every_run_of_a_run_list_names_its_command_and_is_rendered(name: str) -> None:
+    runs = docfigures.recorded(f"{name}.json")["runs"]
+    assert runs, name
+    for run in runs:
+        assert run["command"].startswith("python -m "), run
+        assert {"date", "commit", "load_average"} <= set(run), run
+    assert RUN_LISTS[name] in docfigures.FIGURES
+    rendered = docfigures.FIGURES[RUN_LISTS[name]]()
+    assert all(run["command"] in rendered for run in runs)
