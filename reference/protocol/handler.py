@@ -61,6 +61,7 @@ CAPABILITIES = (
     "registers.validate",
     "sessions",
     "variation",
+    "answers",
     *STATE_CAPABILITIES,
     "state.life",
     *ALGEBRA_CAPABILITIES,

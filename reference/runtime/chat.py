@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+import copy
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from reference.lexicon import Lexicon
 from reference.realize.steps import TurnSteps
@@ -13,6 +14,7 @@ from reference.runtime.audit import AuditLog
 from reference.runtime.config import RuntimeConfig
 from reference.runtime.turn_log import TurnLog
 from reference.truth.pipeline import Life, TruthPipeline
+from reference.truth.says import says
 
 if TYPE_CHECKING:
     from reference.runtime.persistence import PersistedSession
@@ -32,10 +34,12 @@ class ChatResponse:
     versor_condition: float
     register_id: str | None
     register_variant_id: str
+    says: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    """What the answer says, as data (docs/intents.md § What an answer says, as data)."""
 
     def as_json(self) -> dict[str, object]:
-        """Every field by name (all are JSON scalars, so no deep copy is needed)."""
-        return dict(vars(self))
+        """Every field by name; ``says`` is copied deep (it holds lists and objects)."""
+        return {**vars(self), "says": copy.deepcopy(self.says)}
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,7 @@ class ChatRuntime:
             versor_condition=record.versor_condition,
             register_id=self.register_id,
             register_variant_id=decoration.variant_id,
+            says=says(record.content()),
         )
         event = TurnEvent(
             turn_idx,

@@ -87,6 +87,18 @@ class TruthRecord:
             sealed["answer"] = grounding.answer.as_json()
         return sealed
 
+    def content(self) -> dict[str, object]:
+        """The sealed content of this record (the object its trace hash is taken over)."""
+        return self.sealed_content(
+            turn_idx=self.turn_idx,
+            normalized_input=self.normalized_input,
+            tokens=self.tokens,
+            intent=self.intent,
+            subject=self.subject,
+            grounding=self.grounding,
+            field_digest=self.field_digest,
+        )
+
     @classmethod
     def seal(cls, *, versor_condition: float, **content: Unpack[SealedFields]) -> TruthRecord:
         """Build the record and compute its trace hash from the sealed content."""

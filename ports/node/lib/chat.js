@@ -5,6 +5,7 @@
 
 const { TruthPipeline } = require('./truth');
 const variation = require('./variation');
+const { says } = require('./says');
 
 const UNREGISTERED = { register_id: null, realizer_overrides: {}, discourse_markers: null };
 
@@ -108,9 +109,11 @@ function compose(record, depth) {
 }
 
 class ChatSession {
-  constructor(lexicon, register) {
+  /** *answers*: carry `says` in every result (capability `answers`). */
+  constructor(lexicon, register, answers = false) {
     this.truth = new TruthPipeline(lexicon);
     this.register = register || UNREGISTERED;
+    this.answers = answers;
   }
 
   chat(text) {
@@ -133,6 +136,7 @@ class ChatSession {
       versor_condition: record.versor_condition,
       register_id: registerId,
       register_variant_id: decoration.register_variant_id,
+      ...(this.answers ? { says: says(record) } : {}),
     };
   }
 }

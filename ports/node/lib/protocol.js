@@ -150,7 +150,11 @@ class Engine {
     this.sessions = new Map();
     this.sessionsOpened = 0;
     this.lexicon = null;
-    this.capabilities = [...new Set(Object.values(this.ops).map((op) => op.cap).filter(Boolean))].sort();
+    const claimed = Object.values(this.ops).map((op) => op.cap).filter(Boolean);
+    // `answers` gates no op: it puts `says` in every session.chat result.
+    this.answers = claimed.includes('sessions') && (only === null || only.includes('answers'));
+    if (this.answers) claimed.push('answers');
+    this.capabilities = [...new Set(claimed)].sort();
   }
 
   hello() {
@@ -172,7 +176,7 @@ class Engine {
     if (this.lexicon === null) this.lexicon = loadLexicon(this.lexiconDir, this.formsFile);
     this.sessionsOpened += 1;
     const id = `s${this.sessionsOpened}`;
-    this.sessions.set(id, new ChatSession(this.lexicon, pack));
+    this.sessions.set(id, new ChatSession(this.lexicon, pack, this.answers));
     return { session: id };
   }
 
