@@ -1,0 +1,38 @@
+"""The answer catalogue: what an answer says, rule by rule (docs/intents.md § Answers).
+
+``conformance/data/cognition/answers.json`` names every normative sentence of § Answers that
+an answer's ``says`` object states (capability ``answers``), each by an ``A-*`` id with the
+sentence it comes from, and holds cases labeled from the docs, each tagged with the rules it
+exercises. A case is plain JSON: the turns of one fresh unregistered session, the intent of
+its last turn and the members of that turn's ``says`` the case fixes.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from conformance.coverage import Case, Plan
+from conformance.model import SuiteContext
+
+PACKAGE = "conformance.data.cognition"
+DIMENSION = "answer rules"
+SAYS_MEMBERS = ("by", "checked", "claim", "earlier", "said", "steps", "unknown", "verdict", "way")
+"""Every member of ``says``, in sorted order (docs/intents.md § What an answer says)."""
+
+
+def catalogue() -> dict[str, Any]:
+    """The shipped answer catalogue: ``rules`` (id and sentence) and ``cases``, in file order."""
+    text = resources.files(PACKAGE).joinpath("answers.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def answer_plan(ctx: SuiteContext) -> Plan:
+    """Every case of the catalogue as one scenario, tagged with the rules its cases exercise."""
+    del ctx
+    data = catalogue()
+    cases = data["cases"]
+    classes = tuple((DIMENSION, rule) for case in cases for rule in case["rules"])
+    return Plan((Case(cases, classes),), ((DIMENSION, len(data["rules"])),))

@@ -1,0 +1,245 @@
+"""What an answer says, judged from its ``says`` object (capability ``answers``).
+
+docs/intents.md § Answers fixes what an answer says (a verdict and what decides it, the
+teaching steps told, the user's own words for a RECALL, a correction's claim, the words not
+grounded) while its words are each engine's own; an engine claiming ``answers`` states those
+items in ``says`` (§ What an answer says, as data). COG-ANSWER-001 holds them to the answer
+catalogue, case by case; COG-ANSWER-002 to 004 check relations that hold for any lexicon,
+where the value itself is the engine's to decide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import answer_rules
+from conformance import cases as cases_
+from conformance import rules
+from conformance.coverage import GLOSSED_SPREAD, Case, Plan
+from conformance.driver import run_four, run_script
+from conformance.engines.base import EngineClient
+from conformance.engines.view import member
+from conformance.model import SuiteContext
+from conformance.requirements.registry import requirement
+
+CAPABILITIES = ("sessions", "answers")
+SEED = "docs/intents.md § Answers; § What an answer says, as data (says)"
+CANDIDATES = 2
+"""Words of an answer tried as predicates per lemma by COG-ANSWER-002."""
+NAMINGS = ("Tell me about {a}.", "What is {a}?", "Describe {a}.")
+FILLER = "What is {a}?"
+RECALL = "Remind me what I said about {a}."
+
+
+def says_of(result: Any) -> Any:
+    """The ``says`` object of a ``session.chat`` result (a FAIL naming it when missing)."""
+    return member(result, "says", "object")
+
+
+def _differences(case: dict[str, Any], last: Any) -> list[str]:
+    found = []
+    if "intent" in case and last.get("intent") != case["intent"]:
+        found.append(f"intent {last.get('intent')!r}, the docs say {case['intent']!r}")
+    says = says_of(last)
+    for key, expected in case["says"].items():
+        value = member(says, key)
+        if value != expected:
+            found.append(f"says.{key} {value!r}, the docs say {expected!r}")
+    return found
+
+
+@requirement(
+    "COG-ANSWER-001",
+    "every rule of the answer catalogue (each sentence of docs/intents.md § Answers, by id) "
+    "holds on its cases: the says object states the verdict and what decides it, the checked "
+    "statement, the teaching steps told, the RECALL quotes and counts, the claim and the "
+    "words not grounded, as the docs say",
+    family="cognition",
+    capabilities=CAPABILITIES,
+    seed=SEED,
+    cover=answer_rules.answer_plan,
+)
+def answers_say_what_the_docs_say(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
+    found = []
+    for case in cases:
+        last = run_script(engine, None, case["turns"])[-1]
+        wrong = _differences(case, last)
+        if wrong:
+            found.append(
+                cases_.Disagreement(
+                    case["id"],
+                    "; ".join(wrong),
+                    f"rules {', '.join(case['rules'])}; {' / '.join(case['turns'])!r}",
+                    rank=len(case["turns"]),
+                )
+            )
+    assert not found, cases_.listing(
+        f"{len(found)} of {len(cases)} answer cases say something else:", found
+    )
+
+
+def _spread(items: list[str], count: int) -> list[str]:
+    if len(items) <= count:
+        return items
+    return [items[i * len(items) // count] for i in range(count)]
+
+
+def lemma_plan(ctx: SuiteContext) -> Plan:
+    """A spread of glossed lemmas and of gloss-less ones, each asked about once."""
+    glossed = sorted({e.lemma for e in ctx.lexicon if e.has_gloss})
+    glossless = sorted({e.lemma for e in ctx.lexicon if not e.has_gloss})
+    chosen = [
+        *(("glossed lemmas", w) for w in _spread(glossed, GLOSSED_SPREAD)),
+        *(("gloss-less lemmas", w) for w in _spread(glossless, GLOSSED_SPREAD // 2)),
+    ]
+    universe = (
+        ("glossed lemmas", min(len(glossed), GLOSSED_SPREAD)),
+        ("gloss-less lemmas", min(len(glossless), GLOSSED_SPREAD // 2)),
+    )
+    lemmas = sorted({e.lemma for e in ctx.lexicon})
+    cases = []
+    for kind, lemma in chosen:
+        other = lemmas[(lemmas.index(lemma) + 1) % len(lemmas)]
+        cases.append(Case([lemma, other], ((kind, lemma),)))
+    return Plan(tuple(cases), universe)
+
+
+def _predicates(engine: EngineClient, session: str, lemma: str) -> list[str]:
+    """Candidate predicate words: the first content-looking words the engine's own answer
+    about *lemma* uses (any word does: the relations hold whatever the predicate)."""
+    said = engine.call("session.chat", {"session": session, "text": f"What is {lemma}?"})
+    words = member(said, "pre_decoration_surface", "string").lower().replace("'", " ").split()
+    closed = set(rules.function_words())
+    found: list[str] = []
+    for raw in words:
+        word = raw.strip(".,;:!?()\"")
+        if len(word) > 3 and word.isalpha() and word not in closed and word != lemma:
+            if word not in found:
+                found.append(word)
+    return found[:CANDIDATES]
+
+
+def _verdict(engine: EngineClient, session: str, text: str, lemma: str) -> tuple[Any, Any] | None:
+    result = engine.call("session.chat", {"session": session, "text": text})
+    if result.get("intent") != "VERIFICATION" or result.get("subject") != lemma:
+        return None
+    says = says_of(result)
+    return member(says, "verdict"), member(says, "by")
+
+
+@requirement(
+    "COG-ANSWER-002",
+    "verdicts obey the negation rules for any predicate: 'Isn't X a W?' says the verdict and "
+    "evidence of 'Is X a W?'; when 'Is X a W?' is yes by a teaching step or the gloss, 'Is "
+    "it true that X is not a W?' is no by the same evidence, and a not known stays not known",
+    family="cognition",
+    capabilities=(*CAPABILITIES, "lexicon"),
+    seed="docs/intents.md § Answers (VERIFICATION: a statement that says not, never or no "
+    "after its first word is negated; a first not only makes a negative question)",
+    cover=lemma_plan,
+)
+def negation_relations(engine: EngineClient, pair: list[str]) -> None:
+    lemma = pair[0]
+    session = engine.call("session.open", {"register_id": None})["session"]
+    try:
+        found = []
+        for word in _predicates(engine, session, lemma):
+            asked = f"Is {lemma} a {word}?"
+            plain = _verdict(engine, session, asked, lemma)
+            if plain is None:
+                continue
+            negative = _verdict(engine, session, f"Isn't {lemma} a {word}?", lemma)
+            if negative is not None and negative != plain:
+                found.append(f"{asked!r} says {plain}, 'Isn't {lemma} a {word}?' says {negative}")
+            denied = f"Is it true that {lemma} is not a {word}?"
+            flipped = _verdict(engine, session, denied, lemma)
+            if flipped is None:
+                continue
+            if plain[0] == "yes" and plain[1] in ("teaching", "gloss"):
+                expected: tuple[Any, Any] = ("no", plain[1])
+            elif plain[0] == "unknown":
+                expected = ("unknown", None)
+            else:
+                continue
+            if flipped != expected:
+                found.append(f"{asked!r} says {plain}, {denied!r} says {flipped}, not {expected}")
+        assert not found, "; ".join(found)
+    finally:
+        engine.call("session.close", {"session": session})
+
+
+def _positions(lemma: str) -> tuple[int, ...]:
+    """Where *lemma* is named in a six-turn script (a pattern drawn from its letters)."""
+    code = sum(map(ord, lemma))
+    picked = tuple(i for i in range(6) if (code >> i) & 1)
+    return picked or (code % 6,)
+
+
+@requirement(
+    "COG-ANSWER-003",
+    "a RECALL quotes the turns that named its subject, the latest first, each as the turn "
+    "counted from 1 (position + 1) with its normalised words, and says how many earlier "
+    "turns named it, wherever in the session they were",
+    family="cognition",
+    capabilities=(*CAPABILITIES, "lexicon"),
+    seed="docs/intents.md § Answers (RECALL: the turn of each, counted from 1 for people; "
+    "how many earlier turns named the subject)",
+    cover=lemma_plan,
+)
+def recall_turns_relation(engine: EngineClient, pair: list[str]) -> None:
+    lemma, filler = pair
+    named = _positions(lemma)
+    script = [
+        NAMINGS[i % len(NAMINGS)].format(a=lemma) if i in named else FILLER.format(a=filler)
+        for i in range(6)
+    ]
+    responses = run_script(engine, None, [*script, RECALL.format(a=lemma)])
+    if any(responses[i].get("subject") != lemma for i in named):
+        return
+    recalled = responses[-1]
+    if recalled.get("intent") != "RECALL" or recalled.get("subject") != lemma:
+        return
+    says = says_of(recalled)
+    latest = sorted(named, reverse=True)[:3]
+    expected = [{"turn": i + 1, "text": script[i].lower(), "claim": None} for i in latest]
+    assert member(says, "said") == expected, (
+        f"after {script!r}, {RECALL.format(a=lemma)!r} quotes {member(says, 'said')!r}; "
+        f"the turns that named {lemma} were {[i + 1 for i in latest]} counted from 1, "
+        f"the latest first: {expected!r}"
+    )
+    assert member(says, "earlier") == len(named), (
+        f"{RECALL.format(a=lemma)!r} says {member(says, 'earlier')!r} earlier turns named "
+        f"{lemma}; {len(named)} did"
+    )
+
+
+@requirement(
+    "COG-ANSWER-004",
+    "what an answer says does not depend on the register: every turn's says is the same "
+    "under UNREGISTERED and the three shipped registers",
+    family="cognition",
+    capabilities=(*CAPABILITIES, "lexicon"),
+    seed="docs/intents.md § Answers (a register changes only its markers and the disclosure "
+    "depth, never what it says)",
+    cover=lemma_plan,
+)
+def says_is_register_free(engine: EngineClient, pair: list[str]) -> None:
+    lemma = pair[0]
+    script = [
+        f"No, the {lemma} is a lantern.",
+        f"Is the {lemma} a lantern?",
+        f"Tell me about {lemma}.",
+        f"Give me an example of {lemma}.",
+        f"Why is there {lemma}?",
+        f"Remind me what I said about {lemma}.",
+        "What did I say?",
+    ]
+    runs = run_four(engine, script)
+    for index, prompt in enumerate(script):
+        first = says_of(runs[0][index])
+        for run in runs[1:]:
+            other = says_of(run[index])
+            assert other == first, (
+                f"{prompt!r} (turn {index + 1}) says {dict(other)!r} under register "
+                f"{run[index].get('register_id')!r} but {dict(first)!r} unregistered"
+            )
