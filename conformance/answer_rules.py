@@ -29,10 +29,18 @@ def catalogue() -> dict[str, Any]:
     return data
 
 
+def case(case_id: str) -> dict[str, Any]:
+    """The catalogue case *case_id* (``KeyError`` for an id the catalogue lacks)."""
+    cases: dict[str, dict[str, Any]] = {c["id"]: c for c in catalogue()["cases"]}
+    return cases[case_id]
+
+
 def answer_plan(ctx: SuiteContext) -> Plan:
-    """Every case of the catalogue as one scenario, tagged with the rules its cases exercise."""
+    """The ids of every case of the catalogue as one scenario (a shrunk failure is a shorter
+    list of ids, never an edited case), tagged with the rules its cases exercise."""
     del ctx
     data = catalogue()
     cases = data["cases"]
     classes = tuple((DIMENSION, rule) for case in cases for rule in case["rules"])
-    return Plan((Case(cases, classes),), ((DIMENSION, len(data["rules"])),))
+    ids = [case["id"] for case in cases]
+    return Plan((Case(ids, classes),), ((DIMENSION, len(data["rules"])),))

@@ -22,6 +22,20 @@ from selftest.mutants.algebra import (
     StrayPartTolerated,
     TinyProductsFlushed,
 )
+from selftest.mutants.answers import (
+    CauseStepSortedLast,
+    ClaimSplitAtLastCopula,
+    EarlierCountsQuoted,
+    NegationFromFirstWord,
+    NegationIgnoredByGloss,
+    NoIsNoNegation,
+    QuestionBangNotQuestion,
+    RecallOldestFirst,
+    RecallTurnsFromZero,
+    StepsCutByRegister,
+    TeachingStepsInFileOrder,
+    TransitiveWayReversed,
+)
 from selftest.mutants.bounds import (
     DecorateTurnIndexUnsigned,
     DepthPerBatchElement,
@@ -464,6 +478,38 @@ _TABLE = (
         "REG-INV-003",
         "OVR-RESOLVE-001",
         "OVR-CHAT-001",
+    ),
+    *(
+        broken_engine(name, factory, *catches)
+        for name, factory, *catches in (
+            ("answer_no_is_no_negation", NoIsNoNegation, "COG-ANSWER-001"),
+            (
+                "answer_negation_from_first_word",
+                NegationFromFirstWord,
+                "COG-ANSWER-001",
+                "COG-ANSWER-002",
+            ),
+            (
+                "answer_negation_ignored_by_gloss",
+                NegationIgnoredByGloss,
+                "COG-ANSWER-001",
+                "COG-ANSWER-002",
+            ),
+            ("answer_question_bang", QuestionBangNotQuestion, "COG-ANSWER-001"),
+            ("answer_claim_last_copula", ClaimSplitAtLastCopula, "COG-ANSWER-001"),
+            ("answer_steps_file_order", TeachingStepsInFileOrder, "COG-ANSWER-001"),
+            ("answer_cause_step_last", CauseStepSortedLast, "COG-ANSWER-001"),
+            ("answer_way_reversed", TransitiveWayReversed, "COG-ANSWER-001"),
+            ("answer_recall_from_zero", RecallTurnsFromZero, "COG-ANSWER-001", "COG-ANSWER-003"),
+            ("answer_recall_oldest_first", RecallOldestFirst, "COG-ANSWER-001", "COG-ANSWER-003"),
+            (
+                "answer_earlier_counts_quoted",
+                EarlierCountsQuoted,
+                "COG-ANSWER-001",
+                "COG-ANSWER-003",
+            ),
+            ("answer_steps_cut_by_register", StepsCutByRegister, "COG-ANSWER-004"),
+        )
     ),
 )
 

@@ -59,7 +59,8 @@ def _differences(case: dict[str, Any], last: Any) -> list[str]:
     seed=SEED,
     cover=answer_rules.answer_plan,
 )
-def answers_say_what_the_docs_say(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
+def answers_say_what_the_docs_say(engine: EngineClient, case_ids: list[str]) -> None:
+    cases = [answer_rules.case(case_id) for case_id in case_ids]
     found = []
     for case in cases:
         last = run_script(engine, None, case["turns"])[-1]
@@ -112,7 +113,7 @@ def _predicates(engine: EngineClient, session: str, lemma: str) -> list[str]:
     closed = set(rules.function_words())
     found: list[str] = []
     for raw in words:
-        word = raw.strip(".,;:!?()\"")
+        word = raw.strip('.,;:!?()"')
         if len(word) > 3 and word.isalpha() and word not in closed and word != lemma:
             if word not in found:
                 found.append(word)

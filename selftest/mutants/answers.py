@@ -1,0 +1,183 @@
+"""Broken answers: each class breaks one sentence of docs/intents.md § Answers, either in how
+the truth side decides it or in how ``says`` states it (capability ``answers``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from reference.lexicon import Lemma
+from reference.runtime import ChatRuntime
+from reference.serve import ProtocolHandler
+from reference.truth import answer, grounding, intent, teaching
+
+
+@contextmanager
+def _patched(module: object, name: str, value: object) -> Iterator[None]:
+    kept = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, kept)
+
+
+def _says(result: dict[str, Any], change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict:
+    return {**result, "says": change(dict(result["says"]))}
+
+
+class NoIsNoNegation(ProtocolHandler):
+    """``no`` after a statement's first word does not negate it (only ``not`` and ``never``)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with _patched(answer, "NEGATIONS", frozenset({"not", "never"})):
+            return super().chat(runtime, text)
+
+
+class NegationFromFirstWord(ProtocolHandler):
+    """A statement is negated by a negation word anywhere, its first word included.
+
+    ``Isn't the sun a star?`` is then read as a denial."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def negated(statement: str) -> bool:
+            return any(w in answer.NEGATIONS for w in answer.tokenize(statement))
+
+        with _patched(answer, "negated", negated):
+            return super().chat(runtime, text)
+
+
+class NegationIgnoredByGloss(ProtocolHandler):
+    """A negated statement the gloss states is still a yes: only a teaching step flips."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        decide = answer.verdict
+
+        def verdict(statement: str, subject: Lemma, claim: str | None, graph: Any) -> Any:
+            value, by, step = decide(statement, subject, claim, graph)
+            return ("yes" if by == "gloss" else value), by, step
+
+        with _patched(grounding, "verdict", verdict):
+            return super().chat(runtime, text)
+
+
+class QuestionBangNotQuestion(ProtocolHandler):
+    """An end mark ``?!`` is not read as a question's: only a mark that ends in ``?`` is."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        return super().chat(runtime, text.replace("?!", "!"))
+
+
+class _LastCopula:
+    pattern = re.compile(r"\b(?:is|are|was|were) ")
+
+    def search(self, text: str) -> re.Match[str] | None:
+        found = list(self.pattern.finditer(text))
+        return found[-1] if found else None
+
+
+class ClaimSplitAtLastCopula(ProtocolHandler):
+    """A correction's claim is split at its last copula, not its first.
+
+    ``the moon is a lantern that is bright`` keeps ``is bright``."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        intent.forget_readings()
+        try:
+            with _patched(intent, "_COPULA", _LastCopula()):
+                return super().chat(runtime, text)
+        finally:
+            intent.forget_readings()
+
+
+class _FileOrderGraph(teaching.TeachingGraph):
+    """Edges in the order the chains file lists them, not sorted."""
+
+    def __init__(self, chains: tuple[Any, ...]) -> None:
+        super().__init__(())
+        for chain in chains:
+            for step in chain.steps:
+                self._out.setdefault(step.source, []).append((step, chain.chain_id))
+                self._in.setdefault(step.target, []).append((step, chain.chain_id))
+
+
+class _LastOriginGraph(teaching.TeachingGraph):
+    """The step into a lemma is the sorted-last one."""
+
+    def origin(self, target: str) -> teaching.TeachingPath | None:
+        incoming = self._in.get(target)
+        if not incoming:
+            return None
+        step, chain_id = incoming[-1]
+        return teaching.TeachingPath((step,), (chain_id,))
+
+
+class _GraphSwapped(ProtocolHandler):
+    graph: type[teaching.TeachingGraph] = teaching.TeachingGraph
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        runtime = super().new_runtime(register_id, search_path)
+        runtime.truth.graph = self.graph(runtime.truth.lexicon.chains)
+        return runtime
+
+
+class TeachingStepsInFileOrder(_GraphSwapped):
+    """Teaching steps are walked and told in the chains file's order, not sorted."""
+
+    graph = _FileOrderGraph
+
+
+class CauseStepSortedLast(_GraphSwapped):
+    """A CAUSE without a path falls back to the last step into its subject, not the first."""
+
+    graph = _LastOriginGraph
+
+
+class TransitiveWayReversed(ProtocolHandler):
+    """``says.way`` names the direction backwards: forward for a path from the second subject."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        flip = {"forward": "backward", "backward": "forward", None: None}
+        result = super().chat(runtime, text)
+        return _says(result, lambda s: {**s, "way": flip[s["way"]]})
+
+
+class RecallTurnsFromZero(ProtocolHandler):
+    """A RECALL quotes turns counted from 0, as the record's ``turn_idx`` does."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        result = super().chat(runtime, text)
+        return _says(
+            result, lambda s: {**s, "said": [{**q, "turn": q["turn"] - 1} for q in s["said"]]}
+        )
+
+
+class RecallOldestFirst(ProtocolHandler):
+    """A RECALL quotes the turns that named its subject oldest first."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        result = super().chat(runtime, text)
+        return _says(result, lambda s: {**s, "said": sorted(s["said"], key=lambda q: q["turn"])})
+
+
+class EarlierCountsQuoted(ProtocolHandler):
+    """A RECALL counts only the turns it quotes as the earlier turns that named its subject."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        result = super().chat(runtime, text)
+        if result["says"]["earlier"] is None:
+            return result
+        return _says(result, lambda s: {**s, "earlier": len(s["said"])})
+
+
+class StepsCutByRegister(ProtocolHandler):
+    """Under a register, an answer tells only its first teaching step (a terser answer)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        result = super().chat(runtime, text)
+        if runtime.register_id is None:
+            return result
+        return _says(result, lambda s: {**s, "steps": s["steps"][:1]})
