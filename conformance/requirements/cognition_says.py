@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance import answer_rules
+from conformance import answer_rules, rules
 from conformance import cases as cases_
-from conformance import rules
 from conformance.coverage import GLOSSED_SPREAD, Case, Plan
 from conformance.driver import run_four, run_script
 from conformance.engines.base import EngineClient
@@ -114,9 +113,9 @@ def _predicates(engine: EngineClient, session: str, lemma: str) -> list[str]:
     found: list[str] = []
     for raw in words:
         word = raw.strip('.,;:!?()"')
-        if len(word) > 3 and word.isalpha() and word not in closed and word != lemma:
-            if word not in found:
-                found.append(word)
+        fresh = word not in closed and word != lemma and word not in found
+        if len(word) > 3 and word.isalpha() and fresh:
+            found.append(word)
     return found[:CANDIDATES]
 
 

@@ -45,11 +45,11 @@ def _recall(content: Mapping[str, Any]) -> tuple[list[dict[str, Any]], int | Non
 def says(content: Mapping[str, Any]) -> dict[str, Any]:
     """The ``says`` object of the turn whose sealed record content is *content*."""
     intent = content["intent"]
-    answer = content.get("answer")
+    answer: Mapping[str, Any] = content.get("answer") or {}
     source = content["grounding_source"]
-    verifies = intent == "VERIFICATION" and answer is not None
+    verifies = intent == "VERIFICATION" and bool(answer)
     path = content["teaching_path"]
-    told = answer["told"] if answer is not None else path
+    told = answer["told"] if answer else path
     way = None
     if intent == "TRANSITIVE_QUERY" and path:
         way = "forward" if path[0]["from"] == content["grounded"][0]["lemma"] else "backward"
