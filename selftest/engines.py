@@ -32,6 +32,7 @@ from selftest.mutants.answers import (
     QuestionBangNotQuestion,
     RecallOldestFirst,
     RecallTurnsFromZero,
+    SaidCutInUtf16Units,
     StepsCutByRegister,
     TeachingStepsInFileOrder,
     TransitiveWayReversed,
@@ -509,6 +510,7 @@ _TABLE = (
                 "COG-ANSWER-003",
             ),
             ("answer_steps_cut_by_register", StepsCutByRegister, "COG-ANSWER-004"),
+            ("answer_said_utf16_cut", SaidCutInUtf16Units, "COG-ANSWER-001"),
         )
     ),
 )

@@ -12,7 +12,7 @@ from typing import Any
 from reference.lexicon import Lemma
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
-from reference.truth import answer, grounding, intent, teaching
+from reference.truth import answer, grounding, intent, teaching, vault
 
 
 @contextmanager
@@ -181,3 +181,25 @@ class StepsCutByRegister(ProtocolHandler):
         if runtime.register_id is None:
             return result
         return _says(result, lambda s: {**s, "steps": s["steps"][:1]})
+
+
+class SaidCutInUtf16Units(ProtocolHandler):
+    """A thing said is cut at 160 UTF-16 code units, not 160 characters (code points)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        stored = vault.Vault.store
+
+        def store(
+            self: vault.Vault,
+            lemma: str,
+            turn_idx: int,
+            claim: str | None = None,
+            said: str | None = None,
+        ) -> Any:
+            if said is not None:
+                units = said.encode("utf-16-le")[: 2 * vault.SAID_CHARS]
+                said = units.decode("utf-16-le", errors="ignore")
+            return stored(self, lemma, turn_idx, claim, said)
+
+        with _patched(vault.Vault, "store", store):
+            return super().chat(runtime, text)
