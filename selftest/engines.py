@@ -23,6 +23,7 @@ from selftest.mutants.algebra import (
     TinyProductsFlushed,
 )
 from selftest.mutants.answers import (
+    CauseStepOverPath,
     CauseStepSortedLast,
     ClaimSplitAtLastCopula,
     EarlierCountsQuoted,
@@ -511,6 +512,7 @@ _TABLE = (
             ),
             ("answer_steps_cut_by_register", StepsCutByRegister, "COG-ANSWER-004"),
             ("answer_said_utf16_cut", SaidCutInUtf16Units, "COG-ANSWER-001"),
+            ("answer_cause_step_over_path", CauseStepOverPath, "COG-ANSWER-001"),
         )
     ),
 )

@@ -203,3 +203,19 @@ class SaidCutInUtf16Units(ProtocolHandler):
 
         with _patched(vault.Vault, "store", store):
             return super().chat(runtime, text)
+
+
+class CauseStepOverPath(ProtocolHandler):
+    """A CAUSE tells the step into its subject even when its first two known subjects are
+    joined by a teaching path."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        walk = grounding._teaching_path
+
+        def path(found: Any, lemmas: Any, graph: teaching.TeachingGraph) -> Any:
+            if found.intent is grounding.IntentTag.CAUSE and lemmas:
+                return graph.origin(lemmas[0].lemma)
+            return walk(found, lemmas, graph)
+
+        with _patched(grounding, "_teaching_path", path):
+            return super().chat(runtime, text)
