@@ -18,7 +18,18 @@ from conformance.model import SuiteContext
 
 PACKAGE = "conformance.data.cognition"
 DIMENSION = "answer rules"
-SAYS_MEMBERS = ("by", "checked", "claim", "earlier", "said", "steps", "unknown", "verdict", "way")
+SAYS_MEMBERS = (
+    "by",
+    "checked",
+    "claim",
+    "compared",
+    "earlier",
+    "said",
+    "steps",
+    "unknown",
+    "verdict",
+    "way",
+)
 """Every member of ``says``, in sorted order (docs/intents.md § What an answer says)."""
 
 

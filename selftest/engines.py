@@ -26,6 +26,7 @@ from selftest.mutants.answers import (
     CauseStepOverPath,
     CauseStepSortedLast,
     ClaimSplitAtLastCopula,
+    ComparedOverAllDomains,
     EarlierCountsQuoted,
     NegationFromFirstWord,
     NegationIgnoredByGloss,
@@ -513,6 +514,7 @@ _TABLE = (
             ("answer_steps_cut_by_register", StepsCutByRegister, "COG-ANSWER-004"),
             ("answer_said_utf16_cut", SaidCutInUtf16Units, "COG-ANSWER-001"),
             ("answer_cause_step_over_path", CauseStepOverPath, "COG-ANSWER-001"),
+            ("answer_compared_all_domains", ComparedOverAllDomains, "COG-ANSWER-001"),
         )
     ),
 )

@@ -42,6 +42,21 @@ def _recall(content: Mapping[str, Any]) -> tuple[list[dict[str, Any]], int | Non
     return _quoted(hit["said"]), int(hit["count"]), hit["latest_claim"]
 
 
+COMPARED = 3
+"""A COMPARISON compares this many first domains of each subject."""
+
+
+def _compared(content: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The shared and own domains of a COMPARISON's first two known subjects."""
+    grounded = content["grounded"]
+    if content["intent"] != "COMPARISON" or len(grounded) < 2:
+        return None
+    first, second = (list(entry["domains"][:COMPARED]) for entry in grounded[:2])
+    shared = [d for d in first if d in second]
+    own = [[d for d in domains if d not in shared] for domains in (first, second)]
+    return {"own": own, "shared": shared}
+
+
 def says(content: Mapping[str, Any]) -> dict[str, Any]:
     """The ``says`` object of the turn whose sealed record content is *content*."""
     intent = content["intent"]
@@ -66,6 +81,7 @@ def says(content: Mapping[str, Any]) -> dict[str, Any]:
         "by": answer["by"] if verifies else None,
         "checked": answer["checked"] if verifies else None,
         "claim": claim,
+        "compared": _compared(content),
         "earlier": earlier,
         "said": said,
         "steps": _steps(told),

@@ -12,7 +12,7 @@ from typing import Any
 from reference.lexicon import Lemma
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
-from reference.truth import answer, grounding, intent, teaching, vault
+from reference.truth import answer, grounding, intent, says, teaching, vault
 
 
 @contextmanager
@@ -218,4 +218,12 @@ class CauseStepOverPath(ProtocolHandler):
             return walk(found, lemmas, graph)
 
         with _patched(grounding, "_teaching_path", path):
+            return super().chat(runtime, text)
+
+
+class ComparedOverAllDomains(ProtocolHandler):
+    """A COMPARISON compares every domain of its subjects, not the first three of each."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with _patched(says, "COMPARED", None):
             return super().chat(runtime, text)

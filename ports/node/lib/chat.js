@@ -53,6 +53,14 @@ function verification(record, depth) {
   return `${word}: ${why}. ${about(subject, depth)}${others} ${grounded([subject])}`;
 }
 
+/** What two lemmas share and what each has alone, among the first three domains of each. */
+function compareLead(a, b) {
+  const [first, second] = [a, b].map((e) => e.domains.slice(0, 3));
+  const shared = first.filter((d) => second.includes(d));
+  const own = (e, ds) => `${e.lemma} alone: ${listed(ds.filter((d) => !shared.includes(d))) || 'nothing'}`;
+  return `${capitalize(a.lemma)} and ${b.lemma}: shared ${listed(shared) || 'nothing'}; ${own(a, first)}; ${own(b, second)}.`;
+}
+
 /** The answer over the known lemmas of a pack or partial turn, by intent. */
 function packAnswer(record, depth) {
   const { found, subject, answer } = record.grounding;
@@ -64,7 +72,7 @@ function packAnswer(record, depth) {
       intent === 'TRANSITIVE_QUERY'
         ? `No teaching chain links ${a.lemma} and ${b.lemma}, either way.`
         : intent === 'COMPARISON'
-          ? `${capitalize(a.lemma)} and ${b.lemma}: shared ${listed(a.domains.filter((d) => b.domains.includes(d))) || 'nothing'}.`
+          ? compareLead(a, b)
           : `${capitalize(a.lemma)} seen as ${b.lemma}.`;
     return `${lead} ${about(a, depth)} ${about(b, depth)} ${grounded([a, b])}`;
   }

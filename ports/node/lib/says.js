@@ -28,6 +28,17 @@ function recall(content) {
   return { said: quoted(hit.said), earlier: hit.count, claim: hit.latest_claim };
 }
 
+const COMPARED = 3;
+
+/** The shared and own domains of a COMPARISON's first two known subjects (first three of each). */
+function compared(content) {
+  const grounded = content.grounded;
+  if (content.intent !== 'COMPARISON' || grounded.length < 2) return null;
+  const [first, second] = grounded.slice(0, 2).map((e) => e.domains.slice(0, COMPARED));
+  const shared = first.filter((d) => second.includes(d));
+  return { own: [first, second].map((ds) => ds.filter((d) => !shared.includes(d))), shared };
+}
+
 /** The `says` object of the turn whose sealed record content is *content*. */
 function says(content) {
   const { intent, answer } = content;
@@ -53,6 +64,7 @@ function says(content) {
     by: verifies ? answer.by : null,
     checked: verifies ? answer.checked : null,
     claim,
+    compared: compared(content),
     earlier,
     said,
     steps: stepsOf(told),
