@@ -485,7 +485,7 @@ _TABLE = (
     *(
         broken_engine(name, factory, *catches)
         for name, factory, *catches in (
-            ("answer_no_is_no_negation", NoIsNoNegation, "COG-ANSWER-001"),
+            ("answer_no_is_no_negation", NoIsNoNegation, "COG-ANSWER-001", "COG-ANSWER-002"),
             (
                 "answer_negation_from_first_word",
                 NegationFromFirstWord,

@@ -129,9 +129,10 @@ def _verdict(engine: EngineClient, session: str, text: str, lemma: str) -> tuple
 
 @requirement(
     "COG-ANSWER-002",
-    "verdicts obey the negation rules for any predicate: 'Isn't X a W?' says the verdict and "
-    "evidence of 'Is X a W?'; when 'Is X a W?' is yes by a teaching step or the gloss, 'Is "
-    "it true that X is not a W?' is no by the same evidence, and a not known stays not known",
+    "verdicts obey the negation rules for any predicate: 'Isn't X a W?' and 'Is it true that "
+    "X is a W?' say the verdict and evidence of 'Is X a W?'; when that is yes by a teaching "
+    "step or the gloss, 'Is it true that X is not a W?' and '... is no W?' are no by the same "
+    "evidence, and a not known stays not known",
     family="cognition",
     capabilities=(*CAPABILITIES, "lexicon"),
     seed="docs/intents.md § Answers (VERIFICATION: a statement that says not, never or no "
@@ -151,18 +152,23 @@ def negation_relations(engine: EngineClient, pair: list[str]) -> None:
             negative = _verdict(engine, session, f"Isn't {lemma} a {word}?", lemma)
             if negative is not None and negative != plain:
                 found.append(f"{asked!r} says {plain}, 'Isn't {lemma} a {word}?' says {negative}")
-            denied = f"Is it true that {lemma} is not a {word}?"
-            flipped = _verdict(engine, session, denied, lemma)
-            if flipped is None:
-                continue
+            wrapped = f"Is it true that {lemma} is a {word}?"
+            same = _verdict(engine, session, wrapped, lemma)
+            if same is not None and same != plain:
+                found.append(f"{asked!r} says {plain}, {wrapped!r} says {same}")
             if plain[0] == "yes" and plain[1] in ("teaching", "gloss"):
                 expected: tuple[Any, Any] = ("no", plain[1])
             elif plain[0] == "unknown":
                 expected = ("unknown", None)
             else:
                 continue
-            if flipped != expected:
-                found.append(f"{asked!r} says {plain}, {denied!r} says {flipped}, not {expected}")
+            for negation in ("not a", "no"):
+                denied = f"Is it true that {lemma} is {negation} {word}?"
+                flipped = _verdict(engine, session, denied, lemma)
+                if flipped is not None and flipped != expected:
+                    found.append(
+                        f"{asked!r} says {plain}, {denied!r} says {flipped}, not {expected}"
+                    )
         assert not found, "; ".join(found)
     finally:
         engine.call("session.close", {"session": session})
