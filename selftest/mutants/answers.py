@@ -3,6 +3,7 @@ the truth side decides it or in how ``says`` states it (capability ``answers``).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,7 +13,8 @@ from typing import Any
 from reference.lexicon import Lemma
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
-from reference.truth import answer, grounding, intent, says, teaching, vault
+from reference.truth import answer, grounding, pipeline, says, teaching, vault
+from reference.truth.intent import IntentTag
 
 
 @contextmanager
@@ -71,12 +73,7 @@ class QuestionBangNotQuestion(ProtocolHandler):
         return super().chat(runtime, text.replace("?!", "!"))
 
 
-class _LastCopula:
-    pattern = re.compile(r"\b(?:is|are|was|were) ")
-
-    def search(self, text: str) -> re.Match[str] | None:
-        found = list(self.pattern.finditer(text))
-        return found[-1] if found else None
+_COPULAS = re.compile(r"\b(?:is|are|was|were) ")
 
 
 class ClaimSplitAtLastCopula(ProtocolHandler):
@@ -85,12 +82,19 @@ class ClaimSplitAtLastCopula(ProtocolHandler):
     ``the moon is a lantern that is bright`` keeps ``is bright``."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        intent.forget_readings()
-        try:
-            with _patched(intent, "_COPULA", _LastCopula()):
-                return super().chat(runtime, text)
-        finally:
-            intent.forget_readings()
+        classify = pipeline.classify_intent
+
+        def last_copula(*args: Any) -> Any:
+            found = classify(*args)
+            if found.intent is not IntentTag.CORRECTION or found.claim is None:
+                return found
+            copulas = list(_COPULAS.finditer(found.claim))
+            if len(copulas) < 2:
+                return found
+            return dataclasses.replace(found, claim=found.claim[copulas[-1].start() :])
+
+        with _patched(pipeline, "classify_intent", last_copula):
+            return super().chat(runtime, text)
 
 
 class _FileOrderGraph(teaching.TeachingGraph):
@@ -98,21 +102,52 @@ class _FileOrderGraph(teaching.TeachingGraph):
 
     def __init__(self, chains: tuple[Any, ...]) -> None:
         super().__init__(())
-        for chain in chains:
-            for step in chain.steps:
-                self._out.setdefault(step.source, []).append((step, chain.chain_id))
-                self._in.setdefault(step.target, []).append((step, chain.chain_id))
+        self.listed = [(step, chain.chain_id) for chain in chains for step in chain.steps]
+
+    def out_of(self, source: str) -> tuple[teaching.TeachingPath, ...]:
+        return tuple(
+            teaching.TeachingPath((s,), (c,)) for s, c in self.listed if s.source == source
+        )
+
+    def into(self, target: str) -> tuple[teaching.TeachingPath, ...]:
+        return tuple(
+            teaching.TeachingPath((s,), (c,)) for s, c in self.listed if s.target == target
+        )
+
+    def origin(self, target: str) -> teaching.TeachingPath | None:
+        incoming = self.into(target)
+        return incoming[0] if incoming else None
+
+    def path(self, source: str, target: str) -> teaching.TeachingPath | None:
+        """Breadth first over the file's order."""
+        if source == target:
+            return None
+        came: dict[str, teaching.TeachingPath] = {}
+        queue = [source]
+        while queue:
+            node = queue.pop(0)
+            for edge in self.out_of(node):
+                nxt = edge.steps[0].target
+                if nxt in came or nxt == source:
+                    continue
+                came[nxt] = edge
+                if nxt == target:
+                    steps, chains, at = [], [], target
+                    while at != source:
+                        steps.insert(0, came[at].steps[0])
+                        chains.insert(0, came[at].chain_ids[0])
+                        at = came[at].steps[0].source
+                    return teaching.TeachingPath(tuple(steps), tuple(chains))
+                queue.append(nxt)
+        return None
 
 
 class _LastOriginGraph(teaching.TeachingGraph):
     """The step into a lemma is the sorted-last one."""
 
     def origin(self, target: str) -> teaching.TeachingPath | None:
-        incoming = self._in.get(target)
-        if not incoming:
-            return None
-        step, chain_id = incoming[-1]
-        return teaching.TeachingPath((step,), (chain_id,))
+        incoming = self.into(target)
+        return incoming[-1] if incoming else None
 
 
 class _GraphSwapped(ProtocolHandler):
@@ -210,14 +245,18 @@ class CauseStepOverPath(ProtocolHandler):
     joined by a teaching path."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        walk = grounding._teaching_path
+        decide = pipeline.decide_grounding
 
-        def path(found: Any, lemmas: Any, graph: teaching.TeachingGraph) -> Any:
-            if found.intent is grounding.IntentTag.CAUSE and lemmas:
-                return graph.origin(lemmas[0].lemma)
-            return walk(found, lemmas, graph)
+        def step_only(found: Any, lexicon: Any, graph: teaching.TeachingGraph, held: Any) -> Any:
+            grounded = decide(found, lexicon, graph, held)
+            if found.intent is not IntentTag.CAUSE or grounded.path is None:
+                return grounded
+            step = graph.origin(grounded.lemmas[0].lemma)
+            if step is None:
+                return dataclasses.replace(grounded, path=None, source="pack")
+            return dataclasses.replace(grounded, path=step)
 
-        with _patched(grounding, "_teaching_path", path):
+        with _patched(pipeline, "decide_grounding", step_only):
             return super().chat(runtime, text)
 
 
