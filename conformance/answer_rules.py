@@ -25,6 +25,8 @@ SAYS_MEMBERS = (
     "compared",
     "earlier",
     "said",
+    "spans",
+    "start",
     "steps",
     "unknown",
     "verdict",

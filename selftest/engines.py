@@ -35,6 +35,7 @@ from selftest.mutants.answers import (
     RecallOldestFirst,
     RecallTurnsFromZero,
     SaidCutInUtf16Units,
+    SpansToDisclosureDepth,
     StepsCutByRegister,
     TeachingStepsInFileOrder,
     TransitiveWayReversed,
@@ -515,6 +516,7 @@ _TABLE = (
             ("answer_said_utf16_cut", SaidCutInUtf16Units, "COG-ANSWER-001"),
             ("answer_cause_step_over_path", CauseStepOverPath, "COG-ANSWER-001"),
             ("answer_compared_all_domains", ComparedOverAllDomains, "COG-ANSWER-001"),
+            ("answer_spans_to_depth", SpansToDisclosureDepth, "COG-ANSWER-001"),
         )
     ),
 )

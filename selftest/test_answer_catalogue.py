@@ -23,3 +23,19 @@ def test_every_rule_names_its_sentence_and_every_case_fixes_says_members() -> No
         assert case["turns"] and case["says"], case["id"]
         assert set(case["says"]) <= set(answer_rules.SAYS_MEMBERS), case["id"]
         assert answer_rules.case(case["id"]) == case
+
+
+def test_says_members_are_the_documented_ones() -> None:
+    """docs/intents.md's table of ``says``, the schema and the suite name the same members."""
+    import json
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / "docs" / "intents.md").read_text(encoding="utf-8")
+    section = doc[doc.index("### What an answer says") : doc.index("## Rule ids")]
+    documented = sorted(re.findall(r"^\| `([a-z]+)` \|", section, re.MULTILINE))
+    schema_path = root / "conformance" / "protocol" / "schemas" / "result.session.chat.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    required = sorted(schema["properties"]["says"]["required"])
+    assert documented == required == list(answer_rules.SAYS_MEMBERS)

@@ -57,6 +57,24 @@ def _compared(content: Mapping[str, Any]) -> dict[str, Any] | None:
     return {"own": own, "shared": shared}
 
 
+SPANNED = 2
+"""A PROCEDURE starts from, and a FRAME_TRANSFER spans, this many first domains."""
+
+
+def _start(content: Mapping[str, Any]) -> list[str] | None:
+    grounded = content["grounded"]
+    if content["intent"] != "PROCEDURE" or not grounded or content["subject"] in content["unknown"]:
+        return None
+    return list(grounded[0]["domains"][:SPANNED])
+
+
+def _spans(content: Mapping[str, Any]) -> list[list[str]] | None:
+    grounded = content["grounded"]
+    if content["intent"] != "FRAME_TRANSFER" or len(grounded) < 2:
+        return None
+    return [list(entry["domains"][:SPANNED]) for entry in grounded[:2]]
+
+
 def says(content: Mapping[str, Any]) -> dict[str, Any]:
     """The ``says`` object of the turn whose sealed record content is *content*."""
     intent = content["intent"]
@@ -84,6 +102,8 @@ def says(content: Mapping[str, Any]) -> dict[str, Any]:
         "compared": _compared(content),
         "earlier": earlier,
         "said": said,
+        "spans": _spans(content),
+        "start": _start(content),
         "steps": _steps(told),
         "unknown": list(content["unknown"]) if source in ("partial", "oov") else [],
         "verdict": answer["verdict"] if verifies else None,

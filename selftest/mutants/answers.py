@@ -266,3 +266,12 @@ class ComparedOverAllDomains(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with _patched(says, "COMPARED", None):
             return super().chat(runtime, text)
+
+
+class SpansToDisclosureDepth(ProtocolHandler):
+    """A PROCEDURE starts from, and a FRAME_TRANSFER spans, the first three domains (the
+    default disclosure depth), not the first two."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with _patched(says, "SPANNED", 3):
+            return super().chat(runtime, text)

@@ -73,7 +73,7 @@ function packAnswer(record, depth) {
         ? `No teaching chain links ${a.lemma} and ${b.lemma}, either way.`
         : intent === 'COMPARISON'
           ? compareLead(a, b)
-          : `${capitalize(a.lemma)} seen as ${b.lemma}.`;
+          : `${capitalize(a.lemma)} seen as ${b.lemma}: ${[a, b].map((e) => `${e.lemma} spans ${listed(e.domains.slice(0, 2))}`).join('; ')}.`;
     return `${lead} ${about(a, depth)} ${about(b, depth)} ${grounded([a, b])}`;
   }
   if (intent === 'VERIFICATION' && answer) return verification(record, depth);

@@ -39,6 +39,22 @@ function compared(content) {
   return { own: [first, second].map((ds) => ds.filter((d) => !shared.includes(d))), shared };
 }
 
+const SPANNED = 2;
+
+/** A PROCEDURE's start: its known subject's first two domains. */
+function start(content) {
+  const { grounded } = content;
+  if (content.intent !== 'PROCEDURE' || !grounded.length || content.unknown.includes(content.subject)) return null;
+  return grounded[0].domains.slice(0, SPANNED);
+}
+
+/** What a FRAME_TRANSFER's first two known subjects span: the first two domains of each. */
+function spans(content) {
+  const { grounded } = content;
+  if (content.intent !== 'FRAME_TRANSFER' || grounded.length < 2) return null;
+  return grounded.slice(0, 2).map((e) => e.domains.slice(0, SPANNED));
+}
+
 /** The `says` object of the turn whose sealed record content is *content*. */
 function says(content) {
   const { intent, answer } = content;
@@ -67,6 +83,8 @@ function says(content) {
     compared: compared(content),
     earlier,
     said,
+    spans: spans(content),
+    start: start(content),
     steps: stepsOf(told),
     unknown: source === 'partial' || source === 'oov' ? [...content.unknown] : [],
     verdict: verifies ? answer.verdict : null,
