@@ -32,6 +32,7 @@ from selftest.mutants.answers import (
     NegationIgnoredByGloss,
     NoIsNoNegation,
     QuestionBangNotQuestion,
+    RecallClaimInTurnOrder,
     RecallOldestFirst,
     RecallTurnsFromZero,
     SaidCutInUtf16Units,
@@ -517,6 +518,12 @@ _TABLE = (
             ("answer_cause_step_over_path", CauseStepOverPath, "COG-ANSWER-001"),
             ("answer_compared_all_domains", ComparedOverAllDomains, "COG-ANSWER-001"),
             ("answer_spans_to_depth", SpansToDisclosureDepth, "COG-ANSWER-001"),
+            (
+                "answer_recall_claim_in_turn_order",
+                RecallClaimInTurnOrder,
+                "COG-ANSWER-001",
+                "COG-ANSWER-003",
+            ),
         )
     ),
 )

@@ -183,9 +183,10 @@ def _positions(lemma: str) -> tuple[int, ...]:
 
 @requirement(
     "COG-ANSWER-003",
-    "a RECALL quotes the turns that named its subject, the latest first, each as the turn "
-    "counted from 1 (position + 1) with its normalised words, and says how many earlier "
-    "turns named it, wherever in the session they were",
+    "a RECALL quotes the turns that named its subject, the latest claim first and then the "
+    "latest first, each as the turn counted from 1 (position + 1) with its normalised words, "
+    "states the latest claim and says how many earlier turns named it, wherever in the "
+    "session they were",
     family="cognition",
     capabilities=(*CAPABILITIES, "lexicon"),
     seed="docs/intents.md § Answers (RECALL: the turn of each, counted from 1 for people; "
@@ -199,19 +200,50 @@ def recall_turns_relation(engine: EngineClient, pair: list[str]) -> None:
         NAMINGS[i % len(NAMINGS)].format(a=lemma) if i in named else FILLER.format(a=filler)
         for i in range(6)
     ]
+    latest = sorted(named, reverse=True)[:3]
+    _recall_quotes(engine, lemma, script, named, latest, None)
+    if len(latest) >= 2:
+        claimed = latest[-1]
+        script[claimed] = CLAIM.format(a=lemma)
+        order = [claimed, *latest[:-1]]
+        _recall_quotes(engine, lemma, script, named, order, claimed)
+
+
+CLAIM = "No, the {a} is a lantern."
+
+
+def _recall_quotes(
+    engine: EngineClient,
+    lemma: str,
+    script: list[str],
+    named: tuple[int, ...],
+    order: list[int],
+    claimed: int | None,
+) -> None:
+    """The RECALL after *script* quotes the turns *order* (positions), a correction at
+    *claimed* first with its claim, and counts every turn of *named*."""
     responses = run_script(engine, None, [*script, RECALL.format(a=lemma)])
     if any(responses[i].get("subject") != lemma for i in named):
+        return
+    if claimed is not None and responses[claimed].get("intent") != "CORRECTION":
         return
     recalled = responses[-1]
     if recalled.get("intent") != "RECALL" or recalled.get("subject") != lemma:
         return
     says = says_of(recalled)
-    latest = sorted(named, reverse=True)[:3]
-    expected = [{"turn": i + 1, "text": script[i].lower(), "claim": None} for i in latest]
+    claim = "is a lantern" if claimed is not None else None
+    expected = [
+        {"turn": i + 1, "text": script[i].lower(), "claim": claim if i == claimed else None}
+        for i in order
+    ]
     assert member(says, "said") == expected, (
         f"after {script!r}, {RECALL.format(a=lemma)!r} quotes {member(says, 'said')!r}; "
-        f"the turns that named {lemma} were {[i + 1 for i in latest]} counted from 1, "
-        f"the latest first: {expected!r}"
+        f"the turns that named {lemma} were {[i + 1 for i in order]} counted from 1, "
+        f"the latest claim first, then the latest first: {expected!r}"
+    )
+    assert member(says, "claim") == claim, (
+        f"after {script!r}, {RECALL.format(a=lemma)!r} states the claim "
+        f"{member(says, 'claim')!r}; the user's latest claim about {lemma} is {claim!r}"
     )
     assert member(says, "earlier") == len(named), (
         f"{RECALL.format(a=lemma)!r} says {member(says, 'earlier')!r} earlier turns named "

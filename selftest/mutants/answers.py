@@ -275,3 +275,11 @@ class SpansToDisclosureDepth(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with _patched(says, "SPANNED", 3):
             return super().chat(runtime, text)
+
+
+class RecallClaimInTurnOrder(ProtocolHandler):
+    """A RECALL quotes the latest first throughout: the latest claim is not moved first."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        result = super().chat(runtime, text)
+        return _says(result, lambda s: {**s, "said": sorted(s["said"], key=lambda q: -q["turn"])})
