@@ -21,6 +21,18 @@ def table(found: dict[str, Any]) -> str:
             f"{cpu['fresh_first_window']:.2f} ms / {cpu['life_last_window']:.2f} ms",
         ),
         ("last / first, CPU (interleaved)", f"{found['ratio_cpu']:.3f}"),
+        *(
+            [
+                (
+                    f"median CPU per turn: the life copied at turn {found['settle']:,}, "
+                    f"resumed for {window:,} turns (interleaved)",
+                    f"{cpu['settled_window']:.2f} ms",
+                ),
+                ("last / settled, CPU (interleaved)", f"{found['ratio_cpu_settled']:.3f}"),
+            ]
+            if "settle" in found
+            else []
+        ),
         (
             "median wall per turn (fsyncs included), same windows",
             f"{wall['fresh_first_window']:.2f} ms / {wall['life_last_window']:.2f} ms",

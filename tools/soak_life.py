@@ -14,13 +14,16 @@ are reported in wall time beside it. The predicate compares the median of the li
 :data:`WINDOW` turns with the median of a fresh life's first :data:`WINDOW` turns (a
 second engine on an empty directory, the same conversation), lived interleaved with them
 in blocks of :data:`BLOCK` turns, so a change of the machine's load between the start and
-the end of a long run weighs on both alike. No kill lands in the first or the last window
+the end of a long run weighs on both alike. A third engine lives the same blocks too: the
+life as it was at turn ``--settle`` (copied aside then, between turns), resumed for
+:data:`WINDOW` turns, so last / settled tells a drift with the turns lived from the growth
+of the core to its bound in the first turns. No kill lands in the first or the last window
 (when the life is long enough to have three windows).
 
 It passes (exit 0) when every turn's ``versor_condition`` is below 1e-6, every restart
 resumes at the last answered turn or the one in flight, every answered turn's record (the
 fresh life's too) is byte for byte the uninterrupted one's, and, unless
-``--no-time-check``, that last / first ratio is at most 1.1. Figures are printed as a
+``--no-time-check``, the last / first ratio is at most 1.1 (last / settled is reported). Figures are printed as a
 markdown table; ``--record PATH`` also writes them as JSON (``docs/figures/soak_life.json``,
 rendered into docs/benchmarks.md by ``python -m tools.docfigures``).
 
@@ -35,6 +38,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -114,6 +118,8 @@ class Soak:
 
     def __init__(self, args: argparse.Namespace, root: Path) -> None:
         self.args, self.directory, self.fresh_directory = args, root / "life", root / "fresh"
+        self.settled_directory = root / "settled"
+        self.settle = args.settle if args.settle is not None else args.turns // 10
         self.prompts = conversation(lemmas(), args.turns, args.seed)
         self.timed = not args.no_time_check and args.turns >= 3 * WINDOW
         lo, hi = (WINDOW, args.turns - WINDOW) if self.timed else (1, args.turns)
@@ -124,6 +130,7 @@ class Soak:
         self.whole_records: list[str] = []
         self.times = Turns.of(args.turns)
         self.fresh_times = Turns.of(WINDOW)
+        self.settled_times = Turns.of(args.turns)
         self.worst_versor = 0.0
         self.problems: list[str] = []
         self.rss: list[int] = []
@@ -184,6 +191,8 @@ class Soak:
                     self.problems.append(f"resumed at turn {life.index}, not {sorted(allowed)}")
                     return
                 while life.index < end:
+                    if life.index == self.settle and self.timed:
+                        self.copy_settled()
                     phase = self.kills.pop(life.index, "none")
                     if phase != "none":
                         break
@@ -205,17 +214,27 @@ class Soak:
             finally:
                 life.engine.kill()
 
+    def copy_settled(self) -> None:
+        """Copy the life aside between turns (its last checkpoint is durable, the engine idle)."""
+        if not self.settled_directory.exists():
+            shutil.copytree(self.directory, self.settled_directory, symlinks=True)
+
     def interleave(self, life: Life) -> None:
-        """The life's last window and a fresh life's first, in alternate blocks."""
+        """The life's last window, a fresh life's first and the settled copy's next, in
+        blocks of :data:`BLOCK` turns taken in turn."""
         fresh = self.start(self.fresh_directory, self.fresh_times)
+        settled = self.start(self.settled_directory, self.settled_times)
         try:
+            if settled.index != self.settle:
+                self.problems.append(f"the copy at turn {self.settle} resumed at {settled.index}")
+                return
             while life.index < self.args.turns:
-                for _ in range(BLOCK):
-                    self.turn(life)
-                for _ in range(BLOCK):
-                    self.turn(fresh)
+                for other in (life, fresh, settled):
+                    for _ in range(BLOCK):
+                        self.turn(other)
         finally:
             fresh.engine.kill()
+            settled.engine.kill()
 
 
 def median_ms(times: list[float]) -> float:
@@ -232,9 +251,10 @@ def commit() -> str:
 
 def figures(soak: Soak, args: argparse.Namespace) -> dict[str, Any]:
     """What was measured, as plain data."""
-    times, fresh = soak.times, soak.fresh_times
+    times, fresh, settled = soak.times, soak.fresh_times, soak.settled_times
     last = slice(args.turns - WINDOW, args.turns)
     first_cpu, last_cpu = median_ms(fresh.cpu), median_ms(times.cpu[last])
+    settled_cpu = median_ms(settled.cpu)
     return {
         "turns": args.turns,
         "kills": args.kills,
@@ -249,13 +269,17 @@ def figures(soak: Soak, args: argparse.Namespace) -> dict[str, Any]:
             "life_first_window": median_ms(times.cpu[:WINDOW]),
             "fresh_first_window": first_cpu,
             "life_last_window": last_cpu,
+            "settled_window": settled_cpu,
         },
         "wall_ms": {
             "life_first_window": median_ms(times.wall[:WINDOW]),
             "fresh_first_window": median_ms(fresh.wall),
             "life_last_window": median_ms(times.wall[last]),
+            "settled_window": median_ms(settled.wall),
         },
         "ratio_cpu": last_cpu / first_cpu if first_cpu else 0.0,
+        "ratio_cpu_settled": last_cpu / settled_cpu if settled_cpu else 0.0,
+        "settle": soak.settle,
         "ratio_wall": (
             median_ms(times.wall[last]) / median_ms(fresh.wall) if median_ms(fresh.wall) else 0.0
         ),
@@ -276,10 +300,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=100)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--no-time-check", action="store_true")
+    parser.add_argument(
+        "--settle",
+        type=int,
+        help="the turn at which the life is copied aside, to live its next window again "
+        "beside the last one (default: a tenth of the turns)",
+    )
     parser.add_argument("--record", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     if args.turns < 3 * WINDOW and not args.no_time_check:
         parser.error(f"--turns below {3 * WINDOW} needs --no-time-check")
+    if args.settle is not None and not 0 < args.settle <= args.turns - 2 * WINDOW:
+        parser.error(f"--settle must be in 1..{args.turns - 2 * WINDOW}")
     with tempfile.TemporaryDirectory() as tmp:
         soak = Soak(args, Path(tmp))
         soak.run()
