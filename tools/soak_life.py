@@ -22,10 +22,11 @@ of the core to its bound in the first turns. No kill lands in the first or the l
 
 It passes (exit 0) when every turn's ``versor_condition`` is below 1e-6, every restart
 resumes at the last answered turn or the one in flight, every answered turn's record (the
-fresh life's too) is byte for byte the uninterrupted one's, and, unless
-``--no-time-check``, the last / first ratio is at most 1.1 (last / settled is reported). Figures are printed as a
-markdown table; ``--record PATH`` also writes them as JSON (``docs/figures/soak_life.json``,
-rendered into docs/benchmarks.md by ``python -m tools.docfigures``).
+other lives' too) is byte for byte the uninterrupted one's, and, unless
+``--no-time-check``, the last / first ratio is at most 1.1 (last / settled is reported).
+Figures are printed as a markdown table; ``--record PATH`` also writes them as JSON
+(``docs/figures/soak_life.json``, rendered into docs/benchmarks.md by ``python -m
+tools.docfigures``).
 
 Run from the repository root:
 ``nice -n 15 python -m tools.soak_life --turns 100000 --kills 100 --record
