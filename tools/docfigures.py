@@ -159,9 +159,9 @@ def scale_table() -> str:
     return "\n".join(rows)
 
 
-def soak_life_table() -> str:
+def soak_life_table(name: str = "soak_life.json") -> str:
     """The no-drift soak's figures (``python -m tools.soak_life --record``)."""
-    figures = recorded("soak_life.json")
+    figures = recorded(name)
     load = ", ".join(f"{x:.1f}" for x in figures["load_average"])
     verdict = "passed" if figures["passed"] else "**failed**"
     return (

@@ -291,7 +291,8 @@ def figures(soak: Soak, args: argparse.Namespace) -> dict[str, Any]:
         "wall_s": round(time.monotonic() - soak.started),
         "load_average": list(os.getloadavg()),
         "commit": commit(),
-        "command": f"python -m tools.soak_life --turns {args.turns} --kills {args.kills}",
+        "command": f"python -m tools.soak_life --turns {args.turns} --kills {args.kills}"
+        + (f" --settle {args.settle}" if args.settle is not None else ""),
     }
 
 
