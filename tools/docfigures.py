@@ -182,6 +182,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "scale-digest": scale_digest,
     "scale-table": scale_table,
     "soak-life-table": soak_life_table,
+    "soak-life-settled-table": functools.partial(soak_life_table, "soak_life_settled.json"),
 }
 
 
