@@ -174,7 +174,7 @@ def bench(session: nox.Session) -> None:
 @nox.session
 def soak(session: nox.Session) -> None:
     """The no-drift soak of one continuous life (not in CI): ``nox -s soak -- --turns 100000
-    --kills 100 --record docs/figures/soak_life.json``, then ``python -m tools.docfigures``
+    --kills 100 --record``, then ``python -m tools.docfigures``
     renders the figures into docs/benchmarks.md. One engine and its driver take turns, so it
     holds about one core."""
     _install(session)

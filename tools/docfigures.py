@@ -30,7 +30,7 @@ from conformance.requirements import REGISTRY
 from conformance.requirements.state_crash import KILLS_PER_EXAMPLE
 from conformance.runner import PROFILES
 from conformance.shard import Shard, window
-from tools.soak_figures import table
+from tools import benchfigures
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT / "docs" / "figures"
@@ -159,16 +159,51 @@ def scale_table() -> str:
     return "\n".join(rows)
 
 
-def soak_life_table(name: str = "soak_life.json") -> str:
-    """The no-drift soak's figures (``python -m tools.soak_life --record``)."""
-    figures = recorded(name)
-    load = ", ".join(f"{x:.1f}" for x in figures["load_average"])
-    verdict = "passed" if figures["passed"] else "**failed**"
-    return (
-        f"{table(figures)}\n\n"
-        f"`{figures['command']}` at commit `{figures['commit'][:7]}` {verdict}; load average "
-        f"{load} when it ended (2 shared cores)."
+def _planted_cell(planted: dict[str, Any]) -> str:
+    """A planted defect's verdict, when its failing step (case and shrinking) ended, and
+    the time spent on its requirement."""
+    ended = f"step ended at {planted['found_s']:.0f} s, " if planted.get("found_s") else ""
+    return f"{planted['outcome']} ({ended}{planted['ms'] / 1000:.0f} s on it)"
+
+
+def budget_table() -> str:
+    """The budgeted runs of the slow planted engine (``python -m tools.bench_budget``)."""
+    runs = recorded("budget.json")["runs"]
+    rows = ["| figure | " + " | ".join(f"`--chat {r['chat_s']:g}`" for r in runs) + " |"]
+    rows.append("|---|" + "---|" * len(runs))
+
+    def row(label: str, cell: Callable[[dict[str, Any]], str]) -> None:
+        rows.append(f"| {label} | " + " | ".join(cell(r) for r in runs) + " |")
+
+    row("budget", lambda r: f"{r['budget_s']:g} s")
+    row(
+        "wall time of the whole `certify` (start-up and report included)",
+        lambda r: f"{r['wall_s']:.1f} s ({r['wall_s'] / r['budget_s']:.2f}x the budget)",
     )
+    row("time the budget accounts (calibration included)", lambda r: f"{r['spent_s']:.1f} s")
+    row("calibration (a few requests per op)", lambda r: f"{r['calibration_s']:.2f} s")
+    row("measured chat turn", lambda r: f"{(r['rates_ms'] or {}).get('chat', 0) / 1000:.2f} s")
+    row(
+        "time per tier of steps",
+        lambda r: ", ".join(f"{tier} {s:.0f} s" for tier, s in r["tiers_s"].items()),
+    )
+    row("verdict, exit status", lambda r: f"{r['verdict']}, {r['exit_status']}")
+    row("requirements run / selected", lambda r: f"{r['ran']} / {r['selected']}")
+    row("cut short / not run", lambda r: f"{r['cut']} / {r['not_run']}")
+    for index, planted in enumerate(runs[0]["planted"]):
+        row(
+            f"planted {planted['defect']}: `{planted['id']}`",
+            lambda r, i=index: _planted_cell(r["planted"][i]),
+        )
+    row("other requirements not passing", lambda r: ", ".join(r["others_not_passing"]) or "none")
+    rows.append("")
+    for r in runs:
+        load = ", ".join(f"{x:.1f}" for x in r["load_average"]) or "not recorded"
+        rows.append(
+            f"`{r['command']}` at `{r['commit'][:7]}`, {r['date']}; load average {load} "
+            "when it started."
+        )
+    return "\n".join(rows)
 
 
 FIGURES: dict[str, Callable[[], str]] = {
@@ -181,8 +216,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "skip-cost": skip_cost,
     "scale-digest": scale_digest,
     "scale-table": scale_table,
-    "soak-life-table": soak_life_table,
-    "soak-life-settled-table": functools.partial(soak_life_table, "soak_life_settled.json"),
+    "budget-table": budget_table,
+    **benchfigures.FIGURES,
 }
 
 

@@ -1,5 +1,5 @@
 """The no-drift soak's figures as a markdown table: printed by ``python -m tools.soak_life``
-and rendered into docs/benchmarks.md from ``docs/figures/soak_life.json`` by
+and rendered into docs/benchmarks.md from ``docs/figures/soak-life-*.json`` by
 ``python -m tools.docfigures``."""
 
 from __future__ import annotations

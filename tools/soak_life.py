@@ -24,19 +24,18 @@ It passes (exit 0) when every turn's ``versor_condition`` is below 1e-6, every r
 resumes at the last answered turn or the one in flight, every answered turn's record (the
 other lives' too) is byte for byte the uninterrupted one's, and, unless
 ``--no-time-check``, the last / first ratio is at most 1.1 (last / settled is reported).
-Figures are printed as a markdown table; ``--record PATH`` also writes them as JSON
-(``docs/figures/soak_life.json``, rendered into docs/benchmarks.md by ``python -m
-tools.docfigures``).
+Figures are printed as a markdown table; ``--record`` also writes them to
+``docs/figures/soak-life-TURNS.json`` (``-settle-N`` with ``--settle``), rendered into
+docs/benchmarks.md by ``python -m tools.docfigures``.
 
 Run from the repository root:
-``nice -n 15 python -m tools.soak_life --turns 100000 --kills 100 --record
-docs/figures/soak_life.json``; progress goes to stderr every :data:`WINDOW` turns.
+``nice -n 15 python -m tools.soak_life --turns 100000 --kills 100 --record``; progress goes
+to stderr every :data:`WINDOW` turns.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import shutil
@@ -53,6 +52,7 @@ from conformance.state.conversation import conversation
 from conformance.state.life import LifeProcess, open_session, record_of
 from reference.lexicon import default_lexicon
 from reference.runtime import ChatRuntime
+from tools.benchrecord import Recording
 from tools.soak_figures import table
 
 VERSOR_BOUND = 1e-6
@@ -308,12 +308,16 @@ def main(argv: list[str] | None = None) -> int:
         help="the turn at which the life is copied aside, to live its next window again "
         "beside the last one (default: a tenth of the turns)",
     )
-    parser.add_argument("--record", type=Path, help="also write the figures as JSON here")
+    parser.add_argument(
+        "--record", action="store_true", help="also write docs/figures/soak-life-TURNS.json"
+    )
     args = parser.parse_args(argv)
     if args.turns < 3 * WINDOW and not args.no_time_check:
         parser.error(f"--turns below {3 * WINDOW} needs --no-time-check")
     if args.settle is not None and not 0 < args.settle <= args.turns - 2 * WINDOW:
         parser.error(f"--settle must be in 1..{args.turns - 2 * WINDOW}")
+    settle = f"-settle-{args.settle}" if args.settle is not None else ""
+    run = Recording(f"soak-life-{args.turns}{settle}", argv)
     with tempfile.TemporaryDirectory() as tmp:
         soak = Soak(args, Path(tmp))
         soak.run()
@@ -326,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"problem: last / first {found['ratio_cpu']:.3f} > {TIME_RATIO}", file=sys.stderr)
     if args.record:
         found["passed"] = not (soak.problems or slow)
-        args.record.write_text(json.dumps(found, indent=2, sort_keys=True) + "\n", "utf-8")
+        run.write(found)
     return 1 if soak.problems or slow else 0
 
 
