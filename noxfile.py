@@ -174,10 +174,12 @@ def bench(session: nox.Session) -> None:
 @nox.session
 def soak(session: nox.Session) -> None:
     """The no-drift soak of one continuous life (not in CI): ``nox -s soak -- --turns 100000
-    --kills 100``; figures in docs/benchmarks.md."""
+    --kills 100 --record``, then ``python -m tools.docfigures``
+    renders the figures into docs/benchmarks.md. One engine and its driver take turns, so it
+    holds about one core."""
     _install(session)
     session.run(
-        "nice", "-n", "10", "python", "-m", "tools.soak_life", *session.posargs, external=True
+        "nice", "-n", "15", "python", "-m", "tools.soak_life", *session.posargs, external=True
     )
 
 

@@ -20,7 +20,7 @@ from reference.protocol.envelope import bad_arg
 from reference.runtime import ChatRuntime
 from reference.runtime.persistence import PersistedSession
 from reference.serve import ProtocolHandler
-from reference.state import JournalRecovery, StateStore
+from reference.state import JournalRecovery, StateError, StateStore
 from reference.state.soak import Emit
 from selftest import state_broken_stores as stores
 from selftest.engines import BrokenEngine, broken_engine
@@ -663,6 +663,38 @@ class SharedLife(ProtocolHandler):
         return super().op_session_open(args)
 
 
+class DroppingSession(PersistedSession):
+    """Takes a turn whose checkpoint is refused back out of the store's memory."""
+
+    def record_turn(self, life: Any) -> Any:
+        records, turns = dict(self.store._records), self.store._turn_count
+        try:
+            return super().record_turn(life)
+        except StateError:
+            self.store._records, self.store._turn_count = records, turns
+            raise
+
+
+class RefusedTurnDropped(ProtocolHandler):
+    """A turn whose checkpoint is refused is dropped from the store: the next session
+    resumes before it, though the session lived it."""
+
+    def resume_life(self, runtime: ChatRuntime, store: StateStore) -> None:
+        super().resume_life(runtime, store)
+        persisted = DroppingSession(store, runtime.register_id)
+        runtime.persisted = persisted
+
+
+class RegisterBeforeStore(ProtocolHandler):
+    """``session.open`` loads the register before it checks the store it was given."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        register_id = args.get("register_id")
+        if isinstance(register_id, str):
+            self.new_runtime(register_id, ())
+        return super().op_session_open(args)
+
+
 _TABLE = (
     broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
@@ -768,6 +800,8 @@ _TABLE = (
     broken_engine("turn_replayed", TurnReplayed, "STATE-LIFE-001"),
     broken_engine("field_without_vault", FieldWithoutVault, "STATE-LIFE-001"),
     broken_engine("shared_life", SharedLife, "STATE-LIFE-002"),
+    broken_engine("register_before_store", RegisterBeforeStore, "STATE-LIFE-003"),
+    broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

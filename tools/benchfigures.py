@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tools.benchrecord import load, provenance, short
+from tools.soak_figures import table
 
 TURN_TARGET_MS = 0.2
 LONG_TURN_TARGET = 1.1
@@ -313,8 +314,17 @@ def smoke_wall() -> str:
     )
 
 
+def soak_life(name: str) -> str:
+    """A no-drift soak of one life (``python -m tools.soak_life --record``)."""
+    figures = _figures(name)
+    verdict = "passed" if figures["passed"] else "**failed** (exit status 1)"
+    return f"{table(figures)}\n\nThe run {verdict}. {_from(name)}"
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     "bench-summary": summary,
+    "bench-soak-life-100000": lambda: soak_life("soak-life-100000"),
+    "bench-soak-life-5000-settle-3000": lambda: soak_life("soak-life-5000-settle-3000"),
     "bench-turns": turns_table,
     "bench-instructions": instructions_table,
     "bench-session": session_figures,

@@ -247,3 +247,104 @@ def said_is_bounded(engine: EngineClient, scenario: list[Any]) -> None:
         f"{len(prompts)} turns about {lemma!r} padded with {pad} characters to {lengths} code "
         f"points: said {said!r}, the spec keeps {want!r}"
     )
+
+
+UNKNOWN_REGISTER = "no_such_register_v1"
+"""A well-formed register id no engine ships: loading it is refused (``REGISTER_*``)."""
+
+OPEN_ORDER = [
+    ["store not a string", {"register_id": UNKNOWN_REGISTER, "store": 7}, "PROTOCOL_BAD_ARGS"],
+    [
+        "files malformed, store unknown",
+        {"register_id": None, "store": "no-such", "files": 5},
+        "PROTOCOL_BAD_ARGS",
+    ],
+    [
+        "store unknown, register unknown",
+        {"register_id": UNKNOWN_REGISTER, "store": "no-such"},
+        "STATE_NOT_OPEN",
+    ],
+    [
+        "store in use, register unknown",
+        {"register_id": UNKNOWN_REGISTER, "store": "<open>"},
+        "STATE_IN_USE",
+    ],
+]
+"""``[case, session.open args ("<open>": the store a session lives on), the code]``."""
+
+OPEN_FIELDS = {"PROTOCOL_BAD_ARGS": None, "STATE_NOT_OPEN": "store", "STATE_IN_USE": "store"}
+
+
+@requirement(
+    "STATE-LIFE-003",
+    "session.open with store checks its arguments (store a string, files) before the op; the "
+    "op checks the store handle (STATE_NOT_OPEN), then whether a session lives on it "
+    "(STATE_IN_USE), and only then loads the register",
+    family="state",
+    capabilities=LIFE,
+    seed="docs/protocol.md § Sessions on a store (Refusals)",
+    strategy=lambda ctx: st.sampled_from(OPEN_ORDER),
+    cover=coverage.each("two faults at once", OPEN_ORDER),
+    max_examples=4,
+)
+def store_before_register(engine: EngineClient, case: list[Any]) -> None:
+    name, args, code = case
+    with scratch() as root:
+        store = engine.call("state.open", {"dir": str(root / "life")})["store"]
+        session = engine.call("session.open", {"register_id": None, "store": store})["session"]
+        try:
+            sent = {k: (store if v == "<open>" else v) for k, v in args.items()}
+            got_code, got_field = _refusal(engine, "session.open", sent)
+        finally:
+            engine.call("session.close", {"session": session})
+            engine.call("state.close", {"store": store})
+    field = OPEN_FIELDS[code] or ("store" if "files" not in args else "files")
+    assert (got_code, got_field) == (code, field), (
+        f"{name}: session.open {sent} answered {got_code} (field {got_field}), not {code} "
+        f"(field {field})"
+    )
+
+
+REFUSED_LIFE = [
+    "Parent is a kind of relative.",
+    "No, parent is kin.",
+    "What did I say about parent?",
+]
+"""Taught, then corrected in the turn whose checkpoint is refused, then recalled."""
+
+
+@requirement(
+    "STATE-LIFE-004",
+    "a turn of a session on a store whose checkpoint is refused (a symbolic link where commit "
+    "step 1 removes debris: STATE_SYMLINK) ends the session and stays applied to the store in "
+    "memory: state.close commits it, and the next session resumes after it with the record "
+    "the uninterrupted session gives",
+    family="state",
+    capabilities=LIFE,
+    seed="docs/protocol.md § Sessions on a store (Refusals); docs/state.md § I/O errors",
+    max_examples=1,
+)
+def refused_turn_stays_applied(engine: EngineClient, _: object) -> None:
+    whole = uninterrupted(engine, None, REFUSED_LIFE)
+    with scratch() as root:
+        directory = root / "life"
+        store = engine.call("state.open", {"dir": str(directory)})["store"]
+        session = engine.call("session.open", {"register_id": None, "store": store})["session"]
+        engine.call("session.chat", {"session": session, "text": REFUSED_LIFE[0]})
+        debris = directory / "staging-refused"
+        debris.symlink_to(root / "nowhere")
+        turn = {"session": session, "text": REFUSED_LIFE[1]}
+        refused = _refusal(engine, "session.chat", turn)
+        assert refused[0] == "STATE_SYMLINK", f"a turn whose commit meets a link: {refused}"
+        ended = _refusal(engine, "session.chat", turn)
+        assert ended[0] == "SESSION_UNKNOWN", f"the next turn of that session: {ended}"
+        debris.unlink()
+        closed = engine.call("state.close", {"store": store})
+        assert closed.get("turn_count") == 2, f"state.close after the refused turn: {closed}"
+        store = engine.call("state.open", {"dir": str(directory)})["store"]
+        opened = engine.call("session.open", {"register_id": None, "store": store})
+        assert opened.get("turn_idx") == 2, f"the next session resumes at {opened}"
+        text = {"session": opened["session"], "text": REFUSED_LIFE[2]}
+        got = record_of(engine.call("session.chat", text))
+        engine.call("state.close", {"store": store})
+    assert got == whole[2], f"after the refused turn, {got} is not the uninterrupted {whole[2]}"

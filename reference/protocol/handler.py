@@ -230,6 +230,7 @@ class ProtocolHandler(ForkOps, StateOps, AlgebraOps, TurnSteps):
         the session lives the life that store holds and checkpoints it every turn."""
         register_id = nullable_string_arg(args, "register_id")
         store_id = string_arg(args, "store") if "store" in args else None
+        files = files_arg(args, "files") if "files" in args else None
         if store_id is not None:
             self.store(store_id)
             if store_id in self.lives:
@@ -238,10 +239,10 @@ class ProtocolHandler(ForkOps, StateOps, AlgebraOps, TurnSteps):
                     f"store {store_id!r} carries the life of session {self.lives[store_id]!r}",
                     "store",
                 )
-        if "files" not in args:
+        if files is None:
             runtime = self.new_runtime(register_id, ())
         else:
-            with staged_files(files_arg(args, "files")) as directory:
+            with staged_files(files) as directory:
                 runtime = self.new_runtime(register_id, (directory,))
         if store_id is None:
             return {"session": self.add_session(runtime)}

@@ -10,6 +10,8 @@ const { lexiconRows } = require('./lexicon');
 const { loadLexicon } = require('./truth');
 const { ChatSession } = require('./chat');
 const { StateOps } = require('./state/ops');
+const { LivedSession } = require('./state/lived');
+const { setCurrentVersion } = require('./state/records');
 const {
   MAX_ANGLE,
   fail,
@@ -99,7 +101,7 @@ class Engine {
         run: (a) => {
           const id = stringArg(a, 'session');
           const text = stringArg(a, 'text');
-          return this.session(id).chat(text);
+          return this.chat(id, text);
         },
       },
       'session.close': {
@@ -108,7 +110,7 @@ class Engine {
         run: (a) => {
           const id = stringArg(a, 'session');
           this.session(id);
-          this.sessions.delete(id);
+          this.endSession(id);
           return {};
         },
       },
@@ -148,36 +150,75 @@ class Engine {
       if (only !== null && op.cap !== null && !only.includes(op.cap)) delete this.ops[name];
     }
     this.sessions = new Map();
+    this.lives = new Map();
     this.sessionsOpened = 0;
     this.lexicon = null;
-    const claimed = Object.values(this.ops).map((op) => op.cap).filter(Boolean);
+    const claimed = new Set(Object.values(this.ops).map((op) => op.cap).filter(Boolean));
     // `answers` gates no op: it puts `says` in every session.chat result.
-    this.answers = claimed.includes('sessions') && (only === null || only.includes('answers'));
-    if (this.answers) claimed.push('answers');
-    this.capabilities = [...new Set(claimed)].sort();
+    this.answers = claimed.has('sessions') && (only === null || only.includes('answers'));
+    if (this.answers) claimed.add('answers');
+    if ((only === null || only.includes('state.life')) && claimed.has('state') && claimed.has('sessions')) {
+      claimed.add('state.life');
+      this.ops['session.open'].optional.push('store');
+    }
+    this.capabilities = [...claimed].sort();
+    setCurrentVersion(claimed.has('state.life') ? 4 : 3);
   }
 
   hello() {
     return { protocol: PROTOCOL, engine: ENGINE, capabilities: this.capabilities };
   }
 
+  /** Argument checks, then the store (STATE_NOT_OPEN, STATE_IN_USE), then the register. */
   open(a) {
     const id = nullableStringArg(a, 'register_id');
-    if (!Object.hasOwn(a, 'files') || !this.capabilities.includes('registers.load')) {
-      if (Object.hasOwn(a, 'files')) badArg('files', "argument 'files' needs the registers.load capability");
-      return this.addSession(id === null ? null : registers.loadPack(id, [this.registerDir]));
+    const withFiles = Object.hasOwn(a, 'files');
+    if (withFiles && !this.capabilities.includes('registers.load')) badArg('files', "argument 'files' needs the registers.load capability");
+    const files = withFiles ? filesArg(a, 'files') : null;
+    const storeId = Object.hasOwn(a, 'store') ? stringArg(a, 'store') : null;
+    const store = storeId === null ? null : this.state.store({ store: storeId });
+    if (this.lives.has(storeId)) {
+      fail('STATE_IN_USE', `store ${JSON.stringify(storeId)} carries the life of session ${JSON.stringify(this.lives.get(storeId))}`, 'store');
     }
-    const files = filesArg(a, 'files');
-    const pack = withStagedFiles(files, (dir) => (id === null ? null : registers.loadPack(id, [dir, this.registerDir])));
-    return this.addSession(pack);
+    const pack =
+      files === null
+        ? id === null
+          ? null
+          : registers.loadPack(id, [this.registerDir])
+        : withStagedFiles(files, (dir) => (id === null ? null : registers.loadPack(id, [dir, this.registerDir])));
+    if (this.lexicon === null) this.lexicon = loadLexicon(this.lexiconDir, this.formsFile);
+    const chat = new ChatSession(this.lexicon, pack, this.answers);
+    this.sessionsOpened += 1;
+    const session = `s${this.sessionsOpened}`;
+    if (store === null) {
+      this.sessions.set(session, { chat, store: null });
+      return { session };
+    }
+    const lived = new LivedSession(chat, store);
+    this.sessions.set(session, { chat, store: storeId, lived });
+    this.lives.set(storeId, session);
+    return { session, turn_idx: lived.turnIdx };
   }
 
-  addSession(pack) {
-    if (this.lexicon === null) this.lexicon = loadLexicon(this.lexiconDir, this.formsFile);
-    this.sessionsOpened += 1;
-    const id = `s${this.sessionsOpened}`;
-    this.sessions.set(id, new ChatSession(this.lexicon, pack, this.answers));
-    return { session: id };
+  /** One turn; a session on a store answers once its checkpoint is durable, and a refused
+   * turn (its store closed, its checkpoint refused) ends the session. */
+  chat(id, text) {
+    const entry = this.session(id);
+    if (entry.store === null) return entry.chat.chat(text);
+    try {
+      const store = this.state.store({ store: entry.store });
+      if (store !== entry.lived.store) fail('STATE_NOT_OPEN', `store ${JSON.stringify(entry.store)} is not open`, 'store');
+      return entry.lived.turn(text);
+    } catch (err) {
+      this.endSession(id);
+      throw err;
+    }
+  }
+
+  endSession(id) {
+    const entry = this.sessions.get(id);
+    this.sessions.delete(id);
+    if (entry && entry.store !== null && this.lives.get(entry.store) === id) this.lives.delete(entry.store);
   }
 
   session(id) {

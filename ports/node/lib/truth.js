@@ -187,6 +187,19 @@ class TruthPipeline {
     this.context = null;
   }
 
+  /** What the session has lived that changes later turns: {turns, context, rotor}. */
+  life() {
+    return { turns: this.turnIdx, context: this.context, rotor: this.field };
+  }
+
+  /** Resume a life ({turns, context, rotor, hits}) read back from a store. */
+  resume(life) {
+    this.turnIdx = life.turns;
+    this.context = life.context;
+    this.field = [...life.rotor];
+    this.vault = new Map(life.hits.map((hit) => [hit.lemma, hit]));
+  }
+
   /** The hits of the latest three lemmas something was said about, the latest first. */
   latest() {
     const said = [...this.vault.values()].filter((h) => h.said.length);

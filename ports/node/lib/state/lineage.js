@@ -1,12 +1,12 @@
 'use strict';
 // Boot events (docs/state.md § Identity and lineage).
 
-const { CURRENT_VERSION } = require('./records');
+const { currentVersion } = require('./records');
 
 /** The boot event of an open that loaded *loaded* and starts from *identity*, after the *lineage* entries. */
 function bootEvent(lineage, loaded, identity) {
   const boots = lineage.map((e) => e.boot).filter((b) => typeof b === 'number' && Number.isInteger(b));
-  const reason = loaded.fresh ? 'fresh' : loaded.version < CURRENT_VERSION ? 'schema_migration' : 'resume';
+  const reason = loaded.fresh ? 'fresh' : loaded.version < currentVersion() ? 'schema_migration' : 'resume';
   return {
     boot: boots.length ? Math.max(...boots) + 1 : 1,
     from_version: loaded.fresh ? null : loaded.version,
@@ -14,7 +14,7 @@ function bootEvent(lineage, loaded, identity) {
     parent: loaded.fresh ? null : loaded.identity,
     reason,
     recovered: loaded.recovered,
-    to_version: CURRENT_VERSION,
+    to_version: currentVersion(),
   };
 }
 

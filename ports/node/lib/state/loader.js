@@ -3,7 +3,7 @@
 // names, else a fall back to the newest valid one; what cannot be read is refused.
 
 const { CURRENT, CORE, MANIFEST, generationName, generationNumber } = require('./layout');
-const { CURRENT_VERSION, RecordError, decodeCore } = require('./records');
+const { currentVersion, RecordError, decodeCore } = require('./records');
 const { sha256, identity, parseManifest, manifestProblem } = require('./manifest');
 const { refuse } = require('./errors');
 
@@ -15,11 +15,11 @@ function freshState() {
   return {
     fresh: true,
     generation: 0,
-    version: CURRENT_VERSION,
+    version: currentVersion(),
     records: new Map(),
     turnCount: 0,
     core,
-    identity: identity(CURRENT_VERSION, core),
+    identity: identity(currentVersion(), core),
     recovered: null,
     pointer: null,
     generations: [],

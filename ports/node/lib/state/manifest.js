@@ -3,7 +3,7 @@
 
 const crypto = require('node:crypto');
 const json = require('../json');
-const { CURRENT_VERSION } = require('./records');
+const { currentVersion } = require('./records');
 const { refuse } = require('./errors');
 const { CORE } = require('./layout');
 
@@ -21,8 +21,8 @@ function encodeManifest(generation, core, turnCount) {
   const body = {
     files: { [CORE]: sha256(core) },
     generation,
-    identity: identity(CURRENT_VERSION, core),
-    schema_version: CURRENT_VERSION,
+    identity: identity(currentVersion(), core),
+    schema_version: currentVersion(),
     turn_count: turnCount,
   };
   return Buffer.from(`${json.canonical({ ...body, checksum: sha256(json.canonical(body)) })}\n`, 'utf8');
@@ -38,8 +38,8 @@ function schemaVersion(manifest) {
   if (!Object.hasOwn(manifest, 'schema_version') || !(typeof v === 'number' && Number.isInteger(v)) || v < 1) {
     refuse('STATE_SCHEMA_MALFORMED', `schema_version ${describeValue(v)} is not a positive integer`, 'schema_version');
   }
-  if (v > CURRENT_VERSION) {
-    refuse('STATE_SCHEMA_TOO_NEW', `schema_version ${v} is newer than this engine's ${CURRENT_VERSION}`, 'schema_version');
+  if (v > currentVersion()) {
+    refuse('STATE_SCHEMA_TOO_NEW', `schema_version ${v} is newer than this engine's ${currentVersion()}`, 'schema_version');
   }
   return v;
 }

@@ -2,7 +2,7 @@
 // state.apply's batches (docs/state.md § Mutations, § Refusals): checked whole, then applied.
 
 const json = require('../json');
-const { CURRENT_VERSION, KINDS, RecordError, checkRecord, isKey, slot } = require('./records');
+const { currentVersion, kindsAt, RecordError, checkRecord, isKey, slot } = require('./records');
 const { refuse } = require('./errors');
 
 const MEMBERS = { put: ['op', 'record'], delete: ['op', 'kind', 'key'], turn: ['op'] };
@@ -31,7 +31,8 @@ function checkMutation(mutation, i) {
   };
   if (op === 'delete') {
     const { kind, key } = mutation;
-    if (typeof kind !== 'string' || !Object.hasOwn(KINDS, kind)) badMutation(`${at}.kind`, `kind must be one of ${Object.keys(KINDS).join(', ')}`);
+    const kinds = kindsAt(currentVersion());
+    if (typeof kind !== 'string' || !kinds.includes(kind)) badMutation(`${at}.kind`, `kind must be one of ${kinds.join(', ')}`);
     if (!isKey(key)) badMutation(`${at}.key`, 'key must be a string of 1 to 128 characters');
     return (state) => {
       state.records.delete(slot(kind, key));
@@ -39,7 +40,7 @@ function checkMutation(mutation, i) {
   }
   let record;
   try {
-    record = checkRecord(mutation.record, CURRENT_VERSION);
+    record = checkRecord(mutation.record, currentVersion());
   } catch (err) {
     if (!(err instanceof RecordError)) throw err;
     badMutation(err.member === null ? `${at}.record` : `${at}.record.${err.member}`, err.message);

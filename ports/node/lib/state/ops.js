@@ -8,7 +8,7 @@ const { Store } = require('./store');
 const { loadState } = require('./loader');
 const { parseJournal } = require('./journal');
 const { soak } = require('./soak');
-const { CURRENT_VERSION } = require('./records');
+const { currentVersion } = require('./records');
 const { JOURNALS } = require('./layout');
 const { refuse } = require('./errors');
 
@@ -69,7 +69,7 @@ class StateOps {
     return {
       store: id,
       ...store.digest(),
-      schema_version: CURRENT_VERSION,
+      schema_version: currentVersion(),
       boot: boot.boot,
       reason: boot.reason,
       parent: boot.parent,

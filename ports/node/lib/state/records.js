@@ -4,14 +4,31 @@
 
 const json = require('../json');
 
-const CURRENT_VERSION = 3;
+/** The engine's current schema version: 4 when it claims state.life, else 3 (one per process). */
+const schema = { current: 3 };
+const currentVersion = () => schema.current;
+const setCurrentVersion = (version) => {
+  schema.current = version;
+};
 const MAX_KEY = 128;
+const SAID_KEPT = 3;
+const ROTOR_SIZE = 32;
 const STATUSES = ['speculative', 'coherent', 'rejected'];
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 const isString = (v) => typeof v === 'string';
 const isInt = (v) => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= MAX_SAFE;
 const isKey = (v) => isString(v) && v.length > 0 && [...v].length <= MAX_KEY;
+const isCount = (v) => isInt(v) && v >= 0;
+const isStringOrNull = (v) => v === null || isString(v);
+const isBits = (v) => isString(v) && /^[0-9a-f]{16}$/.test(v);
+const isSaid = (v) =>
+  json.isObject(v) &&
+  Object.keys(v).sort().join(',') === 'claim,text,turn_idx' &&
+  isStringOrNull(v.claim) &&
+  isString(v.text) &&
+  isCount(v.turn_idx);
+const COUNT = { check: isCount, what: 'an integer >= 0' };
 
 /** Each kind's fields: a type check, and for an additive-optional field its version and default. */
 const KINDS = {
@@ -30,9 +47,36 @@ const KINDS = {
   },
   session: {
     key: { check: (v) => v === 'session', what: 'the string "session"' },
-    register_id: { check: (v) => v === null || isString(v), what: 'a string or null' },
+    register_id: { check: isStringOrNull, what: 'a string or null' },
+  },
+  life: {
+    key: { check: (v) => v === 'life', what: 'the string "life"' },
+    turns: COUNT,
+    context: { check: isStringOrNull, what: 'a string or null' },
+    rotor: {
+      check: (v) => Array.isArray(v) && v.length === ROTOR_SIZE && v.every(isBits),
+      what: `a list of ${ROTOR_SIZE} bit patterns (16 lowercase hex digits each)`,
+    },
+  },
+  vault: {
+    key: { check: (v) => isString(v) && /^[0-9a-f]{64}$/.test(v), what: 'the address: 64 lowercase hex digits' },
+    lemma: { check: isString, what: 'a string' },
+    count: COUNT,
+    first_turn: COUNT,
+    last_turn: COUNT,
+    latest_claim: { check: isStringOrNull, what: 'a string or null' },
+    said: {
+      check: (v) => Array.isArray(v) && v.length <= SAID_KEPT && v.every(isSaid),
+      what: `a list of at most ${SAID_KEPT} objects {claim, text, turn_idx}`,
+    },
   },
 };
+
+/** The schema version that introduced each kind (an older version does not know it). */
+const KIND_SINCE = { candidate: 1, recognizer: 1, session: 1, life: 4, vault: 4 };
+
+/** The kinds schema *version* knows, sorted. */
+const kindsAt = (version) => Object.keys(KINDS).filter((k) => KIND_SINCE[k] <= version).sort();
 
 class RecordError extends Error {
   /** *member*: the record's offending field (null when the record is not an object). */
@@ -53,8 +97,8 @@ const bad = (member, message) => {
 function checkRecord(value, version) {
   if (!json.isObject(value)) bad(null, 'a record must be an object');
   if (!Object.hasOwn(value, 'kind')) bad('kind', "the record's kind is missing");
-  if (!isString(value.kind) || !Object.hasOwn(KINDS, value.kind)) {
-    bad('kind', `kind must be one of ${Object.keys(KINDS).join(', ')}`);
+  if (!isString(value.kind) || !kindsAt(version).includes(value.kind)) {
+    bad('kind', `kind must be one of ${kindsAt(version).join(', ')}`);
   }
   const fields = KINDS[value.kind];
   const known = (name) => name === 'kind' || (Object.hasOwn(fields, name) && (fields[name].since || 1) <= version);
@@ -125,4 +169,14 @@ function decodeCore(bytes, version) {
   return map;
 }
 
-module.exports = { CURRENT_VERSION, KINDS, RecordError, checkRecord, isKey, slot, encodeCore, decodeCore };
+module.exports = {
+  currentVersion,
+  setCurrentVersion,
+  kindsAt,
+  RecordError,
+  checkRecord,
+  isKey,
+  slot,
+  encodeCore,
+  decodeCore,
+};

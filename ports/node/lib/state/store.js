@@ -8,7 +8,7 @@ const { WriterLock } = require('./lock');
 const { loadState, readGeneration } = require('./loader');
 const { planCommit, commit } = require('./commit');
 const { applyBatch } = require('./mutations');
-const { CURRENT_VERSION, encodeCore } = require('./records');
+const { currentVersion, encodeCore } = require('./records');
 const { identity } = require('./manifest');
 const { frame, parseJournal } = require('./journal');
 const { bootEvent } = require('./lineage');
@@ -113,7 +113,7 @@ class Store {
   }
 
   identity() {
-    return identity(CURRENT_VERSION, this.core());
+    return identity(currentVersion(), this.core());
   }
 
   get dirty() {
@@ -148,7 +148,7 @@ class Store {
       this.dir.tracer = null;
     }
     this.live = plan.n;
-    this.durable = { identity: identity(CURRENT_VERSION, core), turnCount: this.state.turnCount };
+    this.durable = { identity: identity(currentVersion(), core), turnCount: this.state.turnCount };
     return { generation: this.live, identity: this.durable.identity, turn_count: this.state.turnCount };
   }
 
