@@ -214,6 +214,11 @@ def mutation(session: nox.Session) -> None:
       the last merge changed; at most 40 of them) plus a weekly
       rotating set of stored kills; fails if one survives, never runs or is stale.
 
+    * ``fast [PATTERN ...]``: the mutants matching the patterns (fnmatch on mutmut names,
+      default every one) without a verdict, certified by :mod:`selftest.mutation.fastrun`
+      (the requirements that reach the mutated function only, in one warm process; it
+      records again who reaches what first when that record is missing or stale).
+
     * ``node [STRYKER ARGS]``: the Node engine under StrykerJS (``npm ci`` in ports/node
       first), each mutant certified by the suite (docs/mutation.md § Node engine).
 
@@ -237,6 +242,12 @@ def mutation(session: nox.Session) -> None:
         session.run("mutmut", "run", "--max-children", children, *names)
         session.run(*score, "remember")
         session.run(*score, "check", *names)
+        return
+    if mode == ["fast"]:
+        session.run("python", "-m", "selftest.mutation.fastrun", "run", *session.posargs[1:])
+        session.run(*score, "remember")
+        session.run(*score, "figures")
+        session.run(*score, "report")
         return
     if mode in (["pending"], ["unreviewed"]):
         output = str(session.run(*score, "pending", silent=True)).split()

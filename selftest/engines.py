@@ -91,6 +91,7 @@ from selftest.mutants.combined import (
     FourDefects,
     TerseHashSlip,
 )
+from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
 from selftest.mutants.loader import (
     BrokenUserPackFallsBack,
@@ -267,6 +268,9 @@ def broken_engine(name: str, factory: Callable[[], ProtocolHandler], *catches: s
 FunctionWordMissingWhom = missing_function_word("whom")
 
 _TABLE = (
+    broken_engine("ies_on_any_ending", folded_loose("W-IES"), "LEX-FOLD-001"),
+    broken_engine("s_on_any_ending", folded_loose("W-S"), "LEX-FOLD-001"),
+    broken_engine("ing_undoubles_any_letter", folded_any_undoubled(), "LEX-FOLD-001"),
     broken_engine(
         "little_endian_seed", LittleEndianSeed, "VAR-SELECT-001", "VAR-SELECT-002", "VAR-CHAT-002"
     ),

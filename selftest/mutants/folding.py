@@ -98,3 +98,19 @@ def folded_bound(rule_id: str, shift: int) -> type[ProtocolHandler]:
     )
     name = f"FoldingBound{rule_id.replace('-', '')}{'Plus' if shift > 0 else 'Minus'}"
     return _engine(name, f"Word folding moves the length bound of {rule_id} by {shift}.", folds)
+
+
+@functools.cache
+def folded_loose(rule_id: str) -> type[ProtocolHandler]:
+    """The reference with the ending test of *rule_id* dropped: it fires on any long word."""
+    folds = tuple(replace(fold, suffix="") if fold.rule == rule_id else fold for fold in FOLDS)
+    name = f"FoldingLoose{rule_id.replace('-', '')}"
+    return _engine(name, f"Word folding applies {rule_id} to words of any ending.", folds)
+
+
+@functools.cache
+def folded_any_undoubled() -> type[ProtocolHandler]:
+    """The reference undoubling the last letter of every `-ing` stem, doubled or not."""
+    undoubled = Fold("W-ING-DOUBLED", "ing", 5, lambda w: (w[:-4],) if len(w) > 6 else ())
+    folds = tuple(undoubled if fold.rule == "W-ING-DOUBLED" else fold for fold in FOLDS)
+    return _engine("FoldingAnyUndoubled", "Word folding undoubles any last letter.", folds)

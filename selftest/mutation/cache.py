@@ -1,7 +1,9 @@
 """Verdicts kept across runs, keyed by mutant key, function source hash and suite hash.
 
 ``verdicts.json`` maps a mutant key (:mod:`selftest.mutation.keys`) to the verdict it got,
-the hash of its function's source when it got it, and the hash of the suite that gave it.
+the hash of its function's source when it got it, the hash of the suite that gave it and,
+for a kill by :mod:`selftest.mutation.fastrun`, the test that killed it (``by``: tried
+first on the other mutants of the function).
 Before a run, :func:`recall` gives back to mutmut every verdict that still holds, so only
 changed code runs again:
 
@@ -71,7 +73,11 @@ def remember(
         mutant = table.get(name)
         if code is None or mutant is None:
             continue
-        cache[mutant.key] = {"code": code, "function_hash": mutant.function_hash, "suite": suite}
+        entry = {"code": code, "function_hash": mutant.function_hash, "suite": suite}
+        earlier = cache.get(mutant.key, {})
+        if earlier.get("by") and earlier.get("code") == code:
+            entry["by"] = earlier["by"]
+        cache[mutant.key] = entry
         written += 1
     return written
 

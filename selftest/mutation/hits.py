@@ -13,6 +13,8 @@ from pathlib import Path
 
 HITS_DIR = "CORE_MUTATION_HITS"
 """Environment variable: the directory where engine processes write the functions they reach."""
+LINES = "CORE_MUTATION_LINES"
+"""Environment variable: a directory whose lines engine processes also record (fastrun record)."""
 
 
 def install_recorder() -> None:
@@ -38,6 +40,26 @@ def install_recorder() -> None:
             os.write(fd, name.encode() + b"\n")
 
     trampoline.record_trampoline_hit = record  # type: ignore[assignment]
+    source = os.environ.get(LINES)
+    if source:
+        _trace_lines(Path(directory) / f"{os.getpid()}.coverage", source)
+
+
+def _trace_lines(path: Path, source: str) -> None:
+    """Record the lines this process runs under *source* into *path* when it exits normally
+    (a process killed with SIGKILL leaves no such file: its lines are unknown)."""
+    import atexit
+
+    import coverage
+
+    tracer = coverage.Coverage(data_file=str(path), source=[source], branch=False)
+    tracer.start()
+
+    def save() -> None:
+        tracer.stop()
+        tracer.save()
+
+    atexit.register(save)
 
 
 def collect(directory: Path) -> None:

@@ -16,6 +16,9 @@ outlive one generation of mutants: the reviewed list (:mod:`selftest.mutation.re
 * ``sample BASE [COUNT]``: the CI sample: ``sample.txt``, the mutants of functions changed
   since the commit BASE, and COUNT (default 12) cached kills that rotate weekly;
 * ``show NAME|KEY``: the lines a mutant changes;
+* ``figures``: write ``docs/figures/mutation.json`` (per module and per file tallies, the
+  per-mutant cost of the last :mod:`selftest.mutation.fastrun` run), which
+  ``python -m tools.docfigures`` renders into docs/mutation.md;
 * ``remember`` / ``recall``: store the verdicts of ``mutants/`` in ``verdicts.json`` / give
   back to mutmut every stored verdict that still holds (so unchanged code is not run again).
 """
@@ -26,7 +29,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from selftest.mutation import cache, changed, reviews
+from selftest.mutation import cache, changed, figures, reviews
 from selftest.mutation.keys import Mutant, mutant_table
 
 HERE = Path(__file__).resolve().parent
@@ -140,6 +143,7 @@ def main(argv: list[str]) -> int:
         "show",
         "remember",
         "recall",
+        "figures",
     }:
         print("no mutants/: generate them first (python -m selftest.mutation.generate)")
         return 2
@@ -175,6 +179,10 @@ def main(argv: list[str]) -> int:
         written = cache.remember(store, codes, table, cache.suite_hash())
         cache.save(store)
         print(f"{written} verdicts stored in {cache.CACHE.name}")
+        return 0
+    if command == "figures":
+        path = figures.write(codes, reviewed, table)
+        print(f"wrote {path}")
         return 0
     if command == "recall":
         given = cache.recall(cache.load(), table, cache.suite_hash())
