@@ -321,7 +321,55 @@ def soak_life(name: str) -> str:
     return f"{table(figures)}\n\nThe run {verdict}. {_from(name)}"
 
 
+def _mutation_rows(tallies: dict[str, dict[str, int]]) -> list[str]:
+    rows = [
+        "| module | killed | survived | no tests | reviewed | unchecked "
+        "| score: killed / (killed + survived + no tests) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for module, c in sorted(tallies.items()):
+        checked = c["killed"] + c["survived"] + c["no tests"]
+        score = f"{100 * c['killed'] / checked:.1f}%" if checked else "-"
+        rows.append(
+            f"| {module} | {c['killed']} | {c['survived']} | {c['no tests']} "
+            f"| {c['reviewed']} | {c['unchecked']} | {score} |"
+        )
+    return rows
+
+
+def mutation_packages() -> str:
+    """Per package of reference/ (docs/figures/mutation.json, ``score figures``)."""
+    by_file: dict[str, dict[str, int]] = _figures("mutation")["by_file"]
+    packages: dict[str, dict[str, int]] = {}
+    for module, counts in by_file.items():
+        package = ".".join(module.split(".")[:2])
+        total = packages.setdefault(package, dict.fromkeys(counts, 0))
+        for kind, count in counts.items():
+            total[kind] += count
+    return "\n".join(_mutation_rows(packages))
+
+
+def mutation_files() -> str:
+    """Per file, for the files with at least one mutant checked (not reviewed)."""
+    by_file: dict[str, dict[str, int]] = _figures("mutation")["by_file"]
+    checked = {
+        module: c for module, c in by_file.items() if c["killed"] + c["survived"] + c["no tests"]
+    }
+    return "\n".join(_mutation_rows(checked))
+
+
+def mutation_cost() -> str:
+    run = _figures("mutation")["fastrun"]
+    return (
+        f"{run['median_seconds']} s, mean {run['mean_seconds']} s "
+        f"({run['mutants']} mutants run; a survivor runs every test selected for it)"
+    )
+
+
 FIGURES: dict[str, Callable[[], str]] = {
+    "mutation-packages": mutation_packages,
+    "mutation-files": mutation_files,
+    "mutation-cost": mutation_cost,
     "bench-summary": summary,
     "bench-soak-life-100000": lambda: soak_life("soak-life-100000"),
     "bench-soak-life-5000-settle-3000": lambda: soak_life("soak-life-5000-settle-3000"),

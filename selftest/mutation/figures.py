@@ -49,7 +49,7 @@ def write(
             entry = json.loads(line)
             if entry["tests"]:
                 seconds.append(entry["seconds"])
-    document = {
+    figures = {
         "by_file": {m: {k: c[k] for k in KINDS} for m, c in sorted(by_file.items())},
         "survivors": survivors,
         "fastrun": {
@@ -58,5 +58,9 @@ def write(
             "mean_seconds": round(statistics.fmean(seconds), 2) if seconds else None,
         },
     }
-    path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    from tools.benchrecord import Recording
+
+    recording = Recording("mutation", ["figures"])
+    recording.command = "python -m selftest.mutation.score figures"
+    recording.write(figures, note="verdicts of mutants/ (stored ones recalled) and the review list")
     return path
