@@ -38,6 +38,9 @@ from selftest.mutants.answers import (
     SaidCutInUtf16Units,
     SpansToDisclosureDepth,
     StepsCutByRegister,
+    SurfaceStepsSwapped,
+    SurfaceTurnsFromZero,
+    SurfaceUnknownUnnamed,
     TeachingStepsInFileOrder,
     TransitiveWayReversed,
 )
@@ -522,6 +525,9 @@ _TABLE = (
             ("answer_cause_step_over_path", CauseStepOverPath, "COG-ANSWER-001"),
             ("answer_compared_all_domains", ComparedOverAllDomains, "COG-ANSWER-001"),
             ("answer_spans_to_depth", SpansToDisclosureDepth, "COG-ANSWER-001"),
+            ("surface_turns_from_zero", SurfaceTurnsFromZero, "COG-ANSWER-005"),
+            ("surface_steps_swapped", SurfaceStepsSwapped, "COG-ANSWER-005"),
+            ("surface_unknown_unnamed", SurfaceUnknownUnnamed, "COG-ANSWER-005"),
             (
                 "answer_recall_claim_in_turn_order",
                 RecallClaimInTurnOrder,

@@ -10,6 +10,7 @@ where the value itself is the engine's to decide.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from conformance import answer_rules, rules
@@ -281,3 +282,109 @@ def says_is_register_free(engine: EngineClient, pair: list[str]) -> None:
                 f"{prompt!r} (turn {index + 1}) says {dict(other)!r} under register "
                 f"{run[index].get('register_id')!r} but {dict(first)!r} unregistered"
             )
+
+
+DOC_PAIRS = (("moon", "tide"), ("animal", "wolf"), ("insect", "spider"), ("wolf", "fox"))
+"""Pairs from the examples of docs/intents.md § Answers (`moon pulls tide`, `animal
+includes wolf`, `insect includes spider`), whose answers tell teaching steps."""
+SPOKEN = (
+    "No, the {a} is a lantern.",
+    "Is the {a} a lantern?",
+    "Tell me about {a}.",
+    "Give me an example of {a}.",
+    "Why is there {a}?",
+    "How do I grow {a}?",
+    "Compare {a} and {b}.",
+    "What if the {a} were a {b}?",
+    "How is {a} related to {b}?",
+    "What is {a} blorvex?",
+    "Remind me what I said about {a}.",
+    "What did I say?",
+)
+"""A script that has an engine say every kind of item ``says`` holds."""
+
+
+def spoken_plan(ctx: SuiteContext) -> Plan:
+    """The lemma spread of :func:`lemma_plan` and the pairs of the docs' own examples."""
+    spread = lemma_plan(ctx)
+    known = {e.lemma for e in ctx.lexicon}
+    pairs = [p for p in DOC_PAIRS if set(p) <= known]
+    cases = (*spread.cases, *(Case(list(p), (("doc examples", p[0]),)) for p in pairs))
+    return Plan(cases, (*spread.universe, ("doc examples", len(pairs))))
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _unsaid(surface: str, says: Any) -> list[str]:
+    """The items of *says* that *surface* does not say in the form the docs fix."""
+    text = _plain(surface)
+    missing: list[str] = []
+    at = 0
+    for step in member(says, "steps", "array"):
+        told = _plain(f"{step['from']} {step['relation']} {step['to']}")
+        found = text.find(told, at)
+        if found < 0:
+            missing.append(f"the step {told!r} (in the order told)")
+        else:
+            at = found + len(told)
+    words = [member(says, "claim")] if member(says, "claim") is not None else []
+    words += list(member(says, "unknown", "array"))
+    for said in member(says, "said", "array"):
+        words.append(said["text"].rstrip(".!?…;: "))
+    for domains in _domain_lists(says):
+        words += domains
+    missing += [f"{w!r}" for w in words if _plain(w) not in text]
+    numbers = [said["turn"] for said in member(says, "said", "array")]
+    if member(says, "earlier") not in (None, 0):
+        numbers.append(member(says, "earlier"))
+    missing += [
+        f"the number {n}" for n in numbers if not re.search(rf"(?<![0-9]){n}(?![0-9])", text)
+    ]
+    return missing
+
+
+def _domain_lists(says: Any) -> list[list[str]]:
+    lists = []
+    if member(says, "start") is not None:
+        lists.append(list(member(says, "start", "array")))
+    if member(says, "spans") is not None:
+        lists += [list(d) for d in member(says, "spans", "array")]
+    compared = member(says, "compared")
+    if compared is not None:
+        lists.append(list(member(compared, "shared", "array")))
+        lists += [list(d) for d in member(compared, "own", "array")]
+    return lists
+
+
+@requirement(
+    "COG-ANSWER-005",
+    "an answer's surface says what its says object states, under every register: each step "
+    "as 'from relation to' in the order told, the claim, the unknown words, each quoted "
+    "text and the domains of start, spans and compared (letter case aside), the turns "
+    "quoted and the count of earlier turns as decimal numerals",
+    family="cognition",
+    capabilities=(*CAPABILITIES, "lexicon"),
+    seed="docs/intents.md § What an answer says, as data (the surface says every item)",
+    cover=spoken_plan,
+)
+def surface_says_the_says(engine: EngineClient, pair: list[str]) -> None:
+    lemma, other = pair
+    script = [line.format(a=lemma, b=other) for line in SPOKEN]
+    found = []
+    for run in run_four(engine, script):
+        for index, result in enumerate(run):
+            missing = _unsaid(str(member(result, "surface", "string")), says_of(result))
+            if missing:
+                found.append(
+                    cases_.Disagreement(
+                        f"turn {index + 1} under {result.get('register_id')!r}",
+                        f"the surface does not say {', '.join(missing)}",
+                        f"{script[index]!r}: {result.get('surface')!r}",
+                        rank=index,
+                    )
+                )
+    assert not found, cases_.listing(
+        f"{len(found)} answers do not say what their says states:", found
+    )

@@ -283,3 +283,53 @@ class RecallClaimInTurnOrder(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         result = super().chat(runtime, text)
         return _says(result, lambda s: {**s, "said": sorted(s["said"], key=lambda q: -q["turn"])})
+
+
+def _reworded(result: dict[str, Any], change: Callable[[str, dict[str, Any]], str]) -> dict:
+    """*result* with its surfaces rewritten by *change* (its ``says`` kept as is)."""
+    says_ = result.get("says", {})
+    return {
+        **result,
+        "surface": change(result["surface"], says_),
+        "pre_decoration_surface": change(result["pre_decoration_surface"], says_),
+    }
+
+
+class SurfaceTurnsFromZero(ProtocolHandler):
+    """The surface of a RECALL writes the record's 0-based turn index; ``says`` counts from 1."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def zero_based(surface: str, _: dict[str, Any]) -> str:
+            return re.sub(r"turn (\d+)", lambda m: f"turn {int(m[1]) - 1}", surface)
+
+        return _reworded(super().chat(runtime, text), zero_based)
+
+
+class SurfaceStepsSwapped(ProtocolHandler):
+    """The surface tells its first two teaching steps in the other order."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def swapped(surface: str, said: dict[str, Any]) -> str:
+            steps = [f"{s['from']} {s['relation']} {s['to']}" for s in said.get("steps", [])]
+            if len(steps) < 2 or steps[0] == steps[1] or steps[0] not in surface:
+                return surface
+            held = "\x00"
+            return (
+                surface.replace(steps[0], held, 1)
+                .replace(steps[1], steps[0], 1)
+                .replace(held, steps[1], 1)
+            )
+
+        return _reworded(super().chat(runtime, text), swapped)
+
+
+class SurfaceUnknownUnnamed(ProtocolHandler):
+    """The surface of a partly grounded turn never names the words not grounded."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def unnamed(surface: str, said: dict[str, Any]) -> str:
+            for word in said.get("unknown", []):
+                surface = surface.replace(f"'{word}'", "some words")
+            return surface
+
+        return _reworded(super().chat(runtime, text), unnamed)

@@ -36,7 +36,8 @@ function recalled(hit) {
   const claims = hit.said.filter((s) => s.claim !== null);
   const others = hit.said.filter((s) => s.claim === null);
   const lines = [...claims, ...others].map((s) => saidLine(s, hit.lemma));
-  if (!lines.length && hit.latest_claim) lines.push(`you said ${hit.lemma} ${hit.latest_claim}`);
+  // The latest claim comes first even when it is older than the turns quoted.
+  if (!claims.length && hit.latest_claim) lines.unshift(`you said ${hit.lemma} ${hit.latest_claim}`);
   const head = lines.length ? `${capitalize(lines.join('; '))}.` : '';
   return `${head} ${capitalize(hit.lemma)} came up in ${hit.count} earlier turn(s).`.trim();
 }
