@@ -540,6 +540,9 @@ _TABLE = (
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")
 """Prefixes of the requirements that chat answerable prompts only (never arbitrary text)."""
+UNANSWERABLE_ON_PURPOSE = ("LEX-FOLD-001",)
+"""Requirements under those prefixes that send words no lexicon holds on purpose (the near
+misses of word folding must ground as oov)."""
 
 COMBINED = ("crash_and_surface_seeded", "four_defects")
 """Engines with several independent defects, each caught in one certify run."""

@@ -22,6 +22,7 @@ RESPONSE_FIELDS = {
     "versor_condition",
     "register_id",
     "register_variant_id",
+    "says",
 }
 
 
