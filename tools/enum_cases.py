@@ -128,7 +128,9 @@ LEADS = (
     "I must correct you",
     "Allow me to correct you",
 )
-"""Step 5: every correction lead, each member of each group at least once."""
+"""Step 5: every correction lead, each member of each group at least once. `No way` is told
+from `no` by a claim without a copula (step 5a): its subject runs to the first content word,
+which is *way* when only `no` is read as the lead."""
 
 
 def _case(rules: list[str], prompt: str, intent: str, subject: str | None) -> dict[str, Any]:
@@ -163,6 +165,7 @@ def cases() -> list[dict[str, Any]]:
     ]
     out += [_case(["Z-BELIEF"], p, "UNKNOWN", "sun") for p in NOT_BELIEFS]
     out += [_case(["L-LEAD"], f"{lead}, a whale is a fish.", "CORRECTION", "whale") for lead in LEADS]
+    out.append(_case(["L-LEAD", "L-CLAIM-NO-COPULA"], "No way, whales eat fish.", "CORRECTION", "whales"))
     return out
 
 
