@@ -41,6 +41,8 @@ COLON_QUESTIONS = (
     ("where does a river come from", "CAUSE", "river"),
     ("when does a river come from a lake", "CAUSE", "river"),
     ("is a river water", "VERIFICATION", "river"),
+    ("was a river water", "VERIFICATION", "river"),
+    ("were rivers water", "VERIFICATION", "rivers"),
     ("are rivers water", "VERIFICATION", "rivers"),
     ("do rivers flow", "VERIFICATION", "rivers"),
     ("does a river flow", "VERIFICATION", "river"),
@@ -50,8 +52,15 @@ COLON_QUESTIONS = (
     ("would a river flow", "VERIFICATION", "river"),
     ("should a river flow", "VERIFICATION", "river"),
     ("will a river flow", "VERIFICATION", "river"),
+    ("has a river water", "VERIFICATION", "river"),
+    ("have rivers water", "VERIFICATION", "rivers"),
+    ("had a river water", "VERIFICATION", "river"),
+    ("must a river flow", "VERIFICATION", "river"),
+    ("may a river flow", "VERIFICATION", "river"),
+    ("am i a river", "VERIFICATION", "river"),
 )
-"""Step 6: a colon followed by a question word or an auxiliary, one question per word."""
+"""Step 6: a colon followed by a question word or an auxiliary (each `AUX` of § The table of
+forms), one question per word."""
 BELIEF_OPENERS = (
     "I think",
     "We think",

@@ -22,7 +22,10 @@ from reference.serve import ProtocolHandler
 
 _MARKS = r"[.!?;\u2026]+"
 _DASHES = r"(?<=\s)[\u2014\u2013-]+(?=\s)|\u2014"
-_COLON = "what|why|how|who|which|where|when|is|are|do|does|did|can|could|would|should|will"
+_COLON = (
+    "what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could|will|would|should"
+    "|has|have|had|must|may|am"
+)
 _BELIEVERS = "(?:i|we) (?:think|"
 _OPENERS = (
     "think|believe|guess|suppose|reckon|bet|feel like|heard|have heard|read|was told"
