@@ -15,12 +15,13 @@ from selftest.engines import broken_engine
 from selftest.mutants.enumerations import ABBREVIATIONS, MEMBERS, dropped
 from tools import enum_cases
 
+_UNWRAPPED = "`i think` is a belief wrapper (step 7), then `you {} {}` is a lead"
 OVERLAPPED = {
-    "lead think you are": "`i think` is a belief wrapper (step 7), then `you are wrong` is a lead",
-    "lead think you were": "`i think` is a belief wrapper (step 7), then `you were wrong` is a lead",
-    "lead think you wrong": "`i think` is a belief wrapper (step 7), then `you are wrong` is a lead",
-    "lead think you mistaken": "`i think` is unwrapped (step 7), then `you were mistaken` is a lead",
-    "lead got subject i think you": "`i think` is unwrapped (step 7), then `you have got ...` leads",
+    "lead think you are": _UNWRAPPED.format("are", "wrong"),
+    "lead think you were": _UNWRAPPED.format("were", "wrong"),
+    "lead think you wrong": _UNWRAPPED.format("are", "wrong"),
+    "lead think you mistaken": _UNWRAPPED.format("were", "mistaken"),
+    "lead got subject i think you": _UNWRAPPED.format("have got", "that all backwards"),
 }
 """Members whose loss no prompt can show: the docs' other rules read every prompt alike."""
 

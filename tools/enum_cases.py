@@ -85,7 +85,11 @@ BELIEF_OPENERS = (
     "Correct me if",
 )
 """Step 6: each opener of a belief put forward, each `i`/`we` verb and each reporter."""
-NOT_BELIEFS = ("I am sure of the sun.", "I am sure about the sun.", "I think so, the sun is a star.")
+NOT_BELIEFS = (
+    "I am sure of the sun.",
+    "I am sure about the sun.",
+    "I think so, the sun is a star.",
+)
 """Step 6: an opener followed by `of`, `about` or `so` puts no belief forward."""
 LEADS = (
     "No way",
@@ -149,11 +153,21 @@ def _case(rules: list[str], prompt: str, intent: str, subject: str | None) -> di
 def cases() -> list[dict[str, Any]]:
     """Every case, in list order, without ids."""
     out = [
-        _case(["Z-END-MARKS", "Z-TWO-SENTENCES"], f"Rain is water{m} what is a river?", "DEFINITION", "river")
+        _case(
+            ["Z-END-MARKS", "Z-TWO-SENTENCES"],
+            f"Rain is water{m} what is a river?",
+            "DEFINITION",
+            "river",
+        )
         for m in END_MARKS
     ]
     out += [
-        _case(["Z-DASH", "Z-TWO-SENTENCES"], f"Rain is water{d}what is a river?", "DEFINITION", "river")
+        _case(
+            ["Z-DASH", "Z-TWO-SENTENCES"],
+            f"Rain is water{d}what is a river?",
+            "DEFINITION",
+            "river",
+        )
         for d in DASHES
     ]
     out += [
@@ -170,11 +184,16 @@ def cases() -> list[dict[str, Any]]:
         for q, intent, subject in COLON_QUESTIONS
     ]
     out += [
-        _case(["Z-BELIEF"], f"{o} the sun is a star.", "VERIFICATION", "sun") for o in BELIEF_OPENERS
+        _case(["Z-BELIEF"], f"{o} the sun is a star.", "VERIFICATION", "sun")
+        for o in BELIEF_OPENERS
     ]
     out += [_case(["Z-BELIEF"], p, "UNKNOWN", "sun") for p in NOT_BELIEFS]
-    out += [_case(["L-LEAD"], f"{lead}, a whale is a fish.", "CORRECTION", "whale") for lead in LEADS]
-    out.append(_case(["L-LEAD", "L-CLAIM-NO-COPULA"], "No way, whales eat fish.", "CORRECTION", "whales"))
+    out += [
+        _case(["L-LEAD"], f"{lead}, a whale is a fish.", "CORRECTION", "whale") for lead in LEADS
+    ]
+    out.append(
+        _case(["L-LEAD", "L-CLAIM-NO-COPULA"], "No way, whales eat fish.", "CORRECTION", "whales")
+    )
     return out
 
 

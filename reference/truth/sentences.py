@@ -44,9 +44,9 @@ def split_sentences(
     """The sentences of *text*: it ends one at ``.``, ``!``, ``?``, ``;`` or ``…`` followed by
     a space or the end (not the full stop of an abbreviation), at a dash (``—``, or
     ``–``/``-`` between spaces), and at a colon before a question word or an auxiliary of
-    the docs' ``AUX`` (``quick question: what is a comet``); each clause is *prepare*d, and a sentence whose
-    clause is empty is left out. A sentence *asks* says is a question counts as one too (a belief
-    put forward: ``I think owls hunt at night``)."""
+    the docs' ``AUX`` (``quick question: what is a comet``); each clause is *prepare*d, and a
+    sentence whose clause is empty is left out. A sentence *asks* says is a question counts as
+    one too (a belief put forward: ``I think owls hunt at night``)."""
     sentences = [
         Sentence(prepare(piece), question or (asks is not None and asks(piece)))
         for piece, question in _pieces(text)

@@ -40,11 +40,14 @@ _LEADS = (
 )
 _LEAD_SUBJECTS = "(?:that|this|it|you|that answer) (?:is|"
 _LEAD_COPULAS = "is|are|was|were"
-_LEAD_VERDICTS = "wrong|incorrect|not right|not correct|mistaken|not true|false|not it|a myth|not so|nonsense"
+_LEAD_VERDICTS = (
+    "wrong|incorrect|not right|not correct|mistaken|not true|false|not it|a myth|not so|nonsense"
+)
 _GOT = "(?:got|have|had|are getting) (?:it|that|this) (?:all )?(?:wrong|backwards|mixed up)"
 _THINK_YOU = "i think you (?:are|were) (?:wrong|mistaken)"
 _NOT_THINK = "i do not think (?:so|that is (?:right|true|correct)|you are right)"
 _CORRECT_YOU = "(?:let me|i have to|i must|allow me to) correct you"
+
 
 def _singles() -> dict[str, tuple[str, str, str]]:
     """Members of groups whose text is not a plain alternation: (attribute, old, new)."""
@@ -88,10 +91,18 @@ def _singles() -> dict[str, tuple[str, str, str]]:
             out.setdefault(f"lead {name} {member}", ("_CORRECTION_LEAD", text, _drop(text, member)))
     for member in ("you", "i think you"):
         kept = "i think you" if member == "you" else "you"
-        out[f"lead got subject {member}"] = ("_CORRECTION_LEAD", "(?:you|i think you) (?:have )?", f"(?:{kept}) (?:have )?")
+        out[f"lead got subject {member}"] = (
+            "_CORRECTION_LEAD",
+            "(?:you|i think you) (?:have )?",
+            f"(?:{kept}) (?:have )?",
+        )
     out["lead i do not agree"] = ("_CORRECTION_LEAD", r"|i do not agree\b", "")
     for member in ("let me", "i have to", "i must", "allow me to"):
-        out[f"lead correct you {member}"] = ("_CORRECTION_LEAD", _CORRECT_YOU, _drop(_CORRECT_YOU, member))
+        out[f"lead correct you {member}"] = (
+            "_CORRECTION_LEAD",
+            _CORRECT_YOU,
+            _drop(_CORRECT_YOU, member),
+        )
     return out
 
 
