@@ -145,6 +145,13 @@ LEADS = (
 from `no` by a claim without a copula (step 5a): its subject runs to the first content word,
 which is *way* when only `no` is read as the lead."""
 
+INTERJECTIONS = (
+    "hmm", "um", "uh", "oh", "ok", "okay", "so", "well", "now", "hey", "hi", "hello", "alright",
+    "and", "but", "then", "also", "cool", "great", "nice", "wow", "sure", "yes", "yeah", "lol",
+    "haha", "hehe", "sorry", "wait", "listen", "look", "please",
+)  # fmt: skip
+"""Step 7: the interjections dropped before a sentence is read (and before a lead, step 5)."""
+
 
 def _case(rules: list[str], prompt: str, intent: str, subject: str | None) -> dict[str, Any]:
     return {"rules": rules, "turns": [prompt], "intent": intent, "subject": subject}
@@ -194,6 +201,15 @@ def cases() -> list[dict[str, Any]]:
     out.append(
         _case(["L-LEAD", "L-CLAIM-NO-COPULA"], "No way, whales eat fish.", "CORRECTION", "whales")
     )
+    out += [
+        _case(
+            ["U-INTERJECTION", "L-LEAD"],
+            f"{i.capitalize()}, no, a whale is a fish.",
+            "CORRECTION",
+            "whale",
+        )
+        for i in INTERJECTIONS
+    ]
     return out
 
 

@@ -70,6 +70,9 @@ def _singles() -> dict[str, tuple[str, str, str]]:
         for member in text.split("|"):
             kept = "|".join(m for m in text.split("|") if m != member)
             out[f"{name} {member}"] = (attribute, text, kept)
+    for member in reading.INTERJECTIONS.split("|"):
+        kept = "|".join(m for m in reading.INTERJECTIONS.split("|") if m != member)
+        out[f"interjection {member}"] = ("_LEADS", reading.INTERJECTIONS, kept)
     out["belief correct me if"] = ("_BELIEF", r"|correct me if\b", "")
     for member in ("i", "we"):
         kept = "we" if member == "i" else "i"
