@@ -94,6 +94,7 @@ from selftest.mutants.combined import (
     FourDefects,
     TerseHashSlip,
 )
+from selftest.mutants.enumerations import dropped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
 from selftest.mutants.loader import (
@@ -269,6 +270,9 @@ def broken_engine(name: str, factory: Callable[[], ProtocolHandler], *catches: s
 
 
 FunctionWordMissingWhom = missing_function_word("whom")
+SemicolonEndsNoSentence = dropped("end mark ;")
+AbbreviationEgDropped = dropped("abbreviation e.g")
+BeliefReckonDropped = dropped("belief verb reckon")
 
 _TABLE = (
     broken_engine("ies_on_any_ending", folded_loose("W-IES"), "LEX-FOLD-001"),
@@ -476,6 +480,9 @@ _TABLE = (
         "recall_of_any_known_lemma_from_vault", RecallOfAnyKnownLemmaFromVault, "COG-RULE-001"
     ),
     broken_engine("function_word_missing", FunctionWordMissingWhom, "COG-RULE-002"),
+    broken_engine("semicolon_ends_no_sentence", SemicolonEndsNoSentence, "COG-RULE-001"),
+    broken_engine("abbreviation_eg_dropped", AbbreviationEgDropped, "COG-RULE-001"),
+    broken_engine("belief_reckon_dropped", BeliefReckonDropped, "COG-RULE-001"),
     broken_engine("typographic_apostrophe_kept", TypographicApostropheKept, "COG-META-001"),
     broken_engine("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),
     broken_engine("terse_hash_slip", TerseHashSlip, "REG-INV-003"),

@@ -11,8 +11,8 @@ ABBREVIATIONS = frozenset({"vs", "e.g", "i.e", "etc", "mr", "mrs", "ms", "dr", "
 
 _END = re.compile(
     r"[.!?;\u2026]+(?=\s|$)|(?<=\s)[\u2014\u2013-]+(?=\s)|\u2014"
-    r"|:(?=\s+(?:what|why|how|who|which|where|when|is|are|do|does|did|can|could|would|should"
-    r"|will)\b)"
+    r"|:(?=\s+(?:what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could|will"
+    r"|would|should|has|have|had|must|may|am)\b)"
 )
 
 
@@ -43,10 +43,10 @@ def split_sentences(
 ) -> list[Sentence]:
     """The sentences of *text*: it ends one at ``.``, ``!``, ``?``, ``;`` or ``…`` followed by
     a space or the end (not the full stop of an abbreviation), at a dash (``—``, or
-    ``–``/``-`` between spaces), and at a colon before a question word or an auxiliary
-    (``quick question: what is a comet``); each clause is *prepare*d, and a sentence whose
-    clause is empty is left out. A sentence *asks* says is a question counts as one too (a belief
-    put forward: ``I think owls hunt at night``)."""
+    ``–``/``-`` between spaces), and at a colon before a question word or an auxiliary of
+    the docs' ``AUX`` (``quick question: what is a comet``); each clause is *prepare*d, and a
+    sentence whose clause is empty is left out. A sentence *asks* says is a question counts as
+    one too (a belief put forward: ``I think owls hunt at night``)."""
     sentences = [
         Sentence(prepare(piece), question or (asks is not None and asks(piece)))
         for piece, question in _pieces(text)

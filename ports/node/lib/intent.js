@@ -69,7 +69,8 @@ const REFERRING = new Set('it they them he she him her this that these those'.sp
 const ABBREVIATIONS = new Set(['vs', 'e.g', 'i.e', 'etc', 'mr', 'mrs', 'ms', 'dr', 'st']);
 const SENTENCE_END = new RegExp(
   '[.!?;\\u2026]+(?=\\s|$)|(?<=\\s)[\\u2014\\u2013-]+(?=\\s)|\\u2014' +
-    '|:(?=\\s+(?:what|why|how|who|which|where|when|is|are|do|does|did|can|could|would|should|will)\\b)',
+    '|:(?=\\s+(?:what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could' +
+    '|will|would|should|has|have|had|must|may|am)\\b)',
   'gu',
 );
 
