@@ -7,6 +7,7 @@ disagreement by case id.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from conformance import cases as cases_
@@ -103,14 +104,36 @@ def subjects_agree(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
     _agree(engine, cases, "subject")
 
 
-def _rule_disagreements(engine: EngineClient, case: dict[str, Any]) -> list[str]:
-    last = run_script(engine, None, case["turns"])[-1]
+def _rule_differences(case: dict[str, Any], last: Any) -> list[str]:
     keys = ("intent", "subject", "grounding_source")
     return [
         f"{key} {last.get(key)!r}, the docs say {case[key]!r}"
         for key in keys
         if key in case and last.get(key) != case[key]
     ]
+
+
+def catalogue_holds(
+    engine: EngineClient,
+    cases: list[dict[str, Any]],
+    differences: Callable[[dict[str, Any], Any], list[str]],
+    breaks: str,
+) -> None:
+    """Chat each catalogue case (id, rules, turns) in a fresh session and fail, one line
+    per case, on every case whose last turn *differences* finds fault with."""
+    found = []
+    for case in cases:
+        wrong = differences(case, run_script(engine, None, case["turns"])[-1])
+        if wrong:
+            found.append(
+                cases_.Disagreement(
+                    case["id"],
+                    "; ".join(wrong),
+                    f"rules {', '.join(case['rules'])}; {' / '.join(case['turns'])!r}",
+                    rank=len(case["turns"]),
+                )
+            )
+    assert not found, cases_.listing(f"{len(found)} of {len(cases)} {breaks}:", found)
 
 
 @requirement(
@@ -123,21 +146,7 @@ def _rule_disagreements(engine: EngineClient, case: dict[str, Any]) -> list[str]
     cover=rules.rule_plan,
 )
 def rules_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
-    found = []
-    for case in cases:
-        wrong = _rule_disagreements(engine, case)
-        if wrong:
-            found.append(
-                cases_.Disagreement(
-                    case["id"],
-                    "; ".join(wrong),
-                    f"rules {', '.join(case['rules'])}; {' / '.join(case['turns'])!r}",
-                    rank=len(case["turns"]),
-                )
-            )
-    assert not found, cases_.listing(
-        f"{len(found)} of {len(cases)} cases break their rules:", found
-    )
+    catalogue_holds(engine, cases, _rule_differences, "cases break their rules")
 
 
 @requirement(

@@ -20,6 +20,7 @@ from conformance.driver import run_four, run_script
 from conformance.engines.base import EngineClient
 from conformance.engines.view import member
 from conformance.model import SuiteContext
+from conformance.requirements.cognition import catalogue_holds
 from conformance.requirements.registry import requirement
 
 CAPABILITIES = ("sessions", "answers")
@@ -61,22 +62,7 @@ def _differences(case: dict[str, Any], last: Any) -> list[str]:
 )
 def answers_say_what_the_docs_say(engine: EngineClient, case_ids: list[str]) -> None:
     cases = [answer_rules.case(case_id) for case_id in case_ids]
-    found = []
-    for case in cases:
-        last = run_script(engine, None, case["turns"])[-1]
-        wrong = _differences(case, last)
-        if wrong:
-            found.append(
-                cases_.Disagreement(
-                    case["id"],
-                    "; ".join(wrong),
-                    f"rules {', '.join(case['rules'])}; {' / '.join(case['turns'])!r}",
-                    rank=len(case["turns"]),
-                )
-            )
-    assert not found, cases_.listing(
-        f"{len(found)} of {len(cases)} answer cases say something else:", found
-    )
+    catalogue_holds(engine, cases, _differences, "answer cases say something else")
 
 
 def _spread(items: list[str], count: int) -> list[str]:
