@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import math
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,12 @@ CONDITION_SLACK = 1e-12
 """How far the versor condition the suite computes from a persisted rotor may be from the
 one the turn answered: both are rounding-sized (under 1e-12 in every measured life), and a
 rotor read in another byte order or another encoding is off by about 1."""
+
+PENDING_CAP = 256
+"""docs/state.md § Pending proposals: at most 256 pending; past them, proposals spill."""
+EARLIER = [{"earlier": n} for n in range(PENDING_CAP - 1)]
+"""Proposals the suite frames into ``proposals.journal`` before the first open: one short of
+the cap, so of the proposals sent the first is queued and the others spill."""
 
 PROPOSALS = [
     {"lemma": "caf\u00e9", "note": "two-byte"},
@@ -93,6 +101,7 @@ class Life:
         self.closes: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
         self.snapshots: list[Lived] = []
+        self.proposed: list[dict[str, Any]] = []
 
     def session(self, prompts: list[str], known: set[str], lived: Lived) -> None:
         """Open the store, live *prompts* in one session on it, close both."""
@@ -115,7 +124,10 @@ class Life:
             self.engine.call("session.close", {"session": session["session"]})
             if len(self.opens) == 2:
                 for proposal in PROPOSALS:
-                    self.engine.call("state.propose", {"store": store, "proposal": proposal})
+                    answer = self.engine.call(
+                        "state.propose", {"store": store, "proposal": proposal}
+                    )
+                    self.proposed.append(answer)
         finally:
             self.closes.append(self.engine.call("state.close", {"store": store}))
 
@@ -126,7 +138,12 @@ def _entries(directory: Path) -> dict[str, Path]:
 
 def _check_rotor(rotor: list[str], answered: float, where: str) -> list[float]:
     values = [fmt.double(b) for b in rotor]
-    got = condition(values)
+    wild = [v for v in values if not math.isfinite(v)]
+    assert not wild, f"{where}: read as big-endian bit patterns, the rotor holds {wild[:3]}"
+    try:
+        got = condition(values)
+    except OverflowError:
+        got = math.inf
     assert abs(got - answered) <= CONDITION_SLACK, (
         f"{where}: the rotor read as big-endian binary64 bit patterns has versor condition "
         f"{got!r}, the turn answered {answered!r} (a rotor in another byte order or encoding?)"
@@ -170,7 +187,7 @@ def _check_tally(
             )
             continue
         assert isinstance(entry["claim"], str) and entry["claim"], (
-            f"{where}: the correction of turn {entry['turn_idx']} is said with claim {entry['claim']!r}"
+            f"{where}: the correction of turn {entry['turn_idx']} has claim {entry['claim']!r}"
         )
         if claims is not None:
             assert entry["claim"] == claims[entry["turn_idx"]], (
@@ -210,8 +227,9 @@ def _check_generation(
     )
     core = (path / "core.jsonl").read_bytes()
     where = f"{path.name}/manifest.json"
-    assert manifest["files"] == {"core.jsonl": hashlib.sha256(core).hexdigest()}, (
-        f"{where}: files {manifest['files']}, core.jsonl's SHA-256 is {hashlib.sha256(core).hexdigest()}"
+    sha = hashlib.sha256(core).hexdigest()
+    assert manifest["files"] == {"core.jsonl": sha}, (
+        f"{where}: files {manifest['files']}, core.jsonl's SHA-256 is {sha}"
     )
     assert manifest["generation"] == number, f"{where}: generation {manifest['generation']}"
     assert manifest["schema_version"] == version, (
@@ -294,6 +312,9 @@ def files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         directory = root / "life"
         life = Life(engine, directory, register_id)
         lived = Lived()
+        directory.mkdir()
+        earlier = b"".join(_frame(p) for p in EARLIER)
+        (directory / "proposals.journal").write_bytes(earlier)
         life.session(prompts[:before], known, lived)
         life.session(prompts[before:], known, lived)
         turns = len(prompts)
@@ -307,7 +328,7 @@ def files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         assert pointer == turns, f"CURRENT names generation {pointer} after {turns} turns"
         generations = sorted(n for n in map(fmt.generation_number, entries) if n is not None)
         assert generations == [turns - 1, turns], f"generations on disk {generations}"
-        layout = {"LOCK", "CURRENT", "lineage.journal", "proposals.journal"}
+        layout = {"LOCK", "CURRENT", "lineage.journal", "proposals.journal", "overflow.journal"}
         extra = sorted(set(entries) - layout - {f"gen-{n:08d}" for n in generations})
         assert not extra, f"entries no clean close leaves: {extra}"
         claims = _claims(life.results, engine)
@@ -330,10 +351,28 @@ def files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
             closes[-1]["turn_count"],
         ), f"the live manifest is not what state.close answered: {closes[-1]}"
         _check_lineage(directory, life, version)
-        proposals = fmt.read_journal(entries["proposals.journal"].read_bytes(), "proposals.journal")
-        assert proposals == PROPOSALS, (
-            f"proposals.journal holds {proposals}, the suite sent {PROPOSALS}"
-        )
+        _check_proposals(entries, earlier, life.proposed)
+
+
+def _frame(payload: dict[str, Any]) -> bytes:
+    """A journal line per docs/state.md § Journals, framed by the suite."""
+    data = canonical_json(payload).encode("utf-8")
+    return b"%08x %08x " % (len(data), zlib.crc32(data)) + data + b"\n"
+
+
+def _check_proposals(entries: dict[str, Path], earlier: bytes, answers: list[Any]) -> None:
+    """The suite's 255 lines kept as they were, then the first proposal sent queued as the
+    256th, the others spilled to ``overflow.journal``, each framed as the docs frame it."""
+    spilled = [(a.get("queued"), a.get("spilled"), a.get("pending")) for a in answers]
+    want = [(True, False, PENDING_CAP)] + [(False, True, PENDING_CAP)] * (len(PROPOSALS) - 1)
+    assert spilled == want, f"state.propose answered (queued, spilled, pending) {spilled}"
+    pending = entries["proposals.journal"].read_bytes()
+    assert pending.startswith(earlier), "the proposals the suite framed were rewritten"
+    queued = fmt.read_journal(pending[len(earlier) :], "proposals.journal past the suite's lines")
+    assert queued == PROPOSALS[:1], f"proposals.journal appended {queued}, not {PROPOSALS[:1]}"
+    assert "overflow.journal" in entries, "two proposals spilled, and overflow.journal is missing"
+    overflow = fmt.read_journal(entries["overflow.journal"].read_bytes(), "overflow.journal")
+    assert overflow == PROPOSALS[1:], f"overflow.journal holds {overflow}, not {PROPOSALS[1:]}"
 
 
 def write_directory(
