@@ -14,15 +14,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
 from reference.canonical import canonical_bytes, digest, sha256_hex
 from reference.serve import ProtocolHandler
-from reference.state import JournalRecovery, StateStore
-from reference.state.fsops import FileOps
+from reference.state import JournalRecovery, StateError, StateStore
 from reference.state.core import identity
+from reference.state.fsops import FileOps
 from reference.state.journal import recover
 
 Transform = Callable[[dict[str, Any]], dict[str, Any]]
@@ -65,7 +64,7 @@ class Codec:
     def decode(self, name: str, data: bytes) -> bytes:
         try:
             return self._code(name, data, out=False)
-        except (ValueError, KeyError, TypeError, IndexError):
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
             return data
 
     def _code(self, name: str, data: bytes, *, out: bool) -> bytes:
@@ -73,8 +72,8 @@ class Codec:
             change = self.core_out if out else self.core_in
             return b"".join(_dumps(change(json.loads(line))) + b"\n" for line in data.splitlines())
         if name == "manifest.json":
-            change = self.manifest_out if out else self.manifest_in
-            return _dumps(change(json.loads(data))) + b"\n"
+            reseal = self.manifest_out if out else self.manifest_in
+            return _dumps(reseal(json.loads(data))) + b"\n"
         if name.endswith(".journal"):
             frame = self.frame_out if out else self.frame_in
             return b"".join(_framed(frame, line) for line in data.splitlines(keepends=True))
@@ -90,7 +89,10 @@ def _framed(frame: Callable[[bytes, bytes], tuple[bytes, bytes]], line: bytes) -
     match = HEADER.fullmatch(line)
     if match is None:
         return line
-    header, payload = frame(match.group(1), match.group(2))
+    try:
+        header, payload = frame(match.group(1), match.group(2))
+    except (ValueError, KeyError, TypeError):
+        return line
     return header + payload + match.group(3)
 
 
@@ -132,7 +134,10 @@ class CodecFileOps(FileOps):
         """A manifest whose SHA-256 and identity are over the core as written (*out*), or
         back over the core as this engine reads it, resealed: the engine's manifests hold
         for the bytes it wrote, so only the field the codec changes is wrong."""
-        raw = FileOps.read_file(self, path.parent / "core.jsonl", reading=False)
+        try:
+            raw = FileOps.read_file(self, path.parent / "core.jsonl", reading=False)
+        except StateError:
+            return data
         if raw is None:
             return data
         decoded = self.codec.decode("core.jsonl", raw)
@@ -152,15 +157,26 @@ class CodecFileOps(FileOps):
             return data
 
 
-@cache
+_STORES: dict[type[Codec], type[StateStore]] = {}
+
+
 def _store_of(codec_class: type[Codec]) -> type[StateStore]:
-    ops = type(f"{codec_class.__name__}FileOps", (CodecFileOps,), {"codec": codec_class()})
+    """The store class whose files pass through *codec_class* (one class per codec)."""
+    if codec_class in _STORES:
+        return _STORES[codec_class]
+    codec = codec_class()
+
+    class Ops(CodecFileOps):
+        pass
+
+    Ops.codec = codec
 
     class CodecStore(StateStore):
         @classmethod
         def file_ops(cls, path: Path) -> FileOps:
-            return ops(path)
+            return Ops(path)
 
+    _STORES[codec_class] = CodecStore
     return CodecStore
 
 
@@ -269,6 +285,8 @@ class LengthInCodePoints(Codec):
         return b"%08x" % len(payload.decode("utf-8")) + header[8:], payload
 
     def frame_in(self, header: bytes, payload: bytes) -> tuple[bytes, bytes]:
+        if int(header[:8], 16) != len(payload.decode("utf-8")):
+            return header, payload
         return b"%08x" % len(payload) + header[8:], payload
 
 

@@ -24,6 +24,7 @@ from conformance import coverage
 from conformance.algebra_oracle import condition
 from conformance.canonical import canonical_json
 from conformance.engines.base import EngineClient
+from conformance.jsontypes import EncodableObject
 from conformance.oracle import FOUR_REGISTERS
 from conformance.requirements.registry import requirement
 from conformance.requirements.state_life import lemmas_of, uninterrupted
@@ -59,7 +60,7 @@ EARLIER = [{"earlier": n} for n in range(PENDING_CAP - 1)]
 """Proposals the suite frames into ``proposals.journal`` before the first open: one short of
 the cap, so of the proposals sent the first is queued and the others spill."""
 
-PROPOSALS = [
+PROPOSALS: list[EncodableObject] = [
     {"lemma": "caf\u00e9", "note": "two-byte"},
     {"lemma": "\u4e2d", "weight": 2**60},
     {"lemma": "\U0001f600", "why": 'astral, and a "quote"\n'},
@@ -124,9 +125,8 @@ class Life:
             self.engine.call("session.close", {"session": session["session"]})
             if len(self.opens) == 2:
                 for proposal in PROPOSALS:
-                    answer = self.engine.call(
-                        "state.propose", {"store": store, "proposal": proposal}
-                    )
+                    sent: EncodableObject = {"store": store, "proposal": proposal}
+                    answer = self.engine.call("state.propose", sent)
                     self.proposed.append(answer)
         finally:
             self.closes.append(self.engine.call("state.close", {"store": store}))
@@ -249,10 +249,9 @@ def _check_generation(
     assert session and session[0]["register_id"] == register_id, (
         f"{path.name}/core.jsonl: session records {session}, the session's register {register_id!r}"
     )
-    (life,) = [r for r in records if r["kind"] == "life"] or [None]
-    assert life is not None, (
-        f"{path.name}/core.jsonl holds no life record after {lived.turns} turns"
-    )
+    lives = [r for r in records if r["kind"] == "life"]
+    assert lives, f"{path.name}/core.jsonl holds no life record after {lived.turns} turns"
+    life = lives[0]
     assert (life["turns"], life["context"]) == (lived.turns, lived.context), (
         f"{path.name}/core.jsonl: life turns {life['turns']} and context {life['context']!r}, "
         f"the session lived {lived.turns} turns and its latest subject is {lived.context!r}"
@@ -331,6 +330,8 @@ def files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         layout = {"LOCK", "CURRENT", "lineage.journal", "proposals.journal", "overflow.journal"}
         extra = sorted(set(entries) - layout - {f"gen-{n:08d}" for n in generations})
         assert not extra, f"entries no clean close leaves: {extra}"
+        lock = entries["LOCK"].read_bytes() if "LOCK" in entries else b""
+        assert lock == b"", f"LOCK holds {lock!r} after the last close released it"
         claims = _claims(life.results, engine)
         keys: dict[str, str] = {}
         for number in generations:

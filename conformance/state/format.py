@@ -15,6 +15,7 @@ import json
 import re
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -325,7 +326,7 @@ def read_boot(event: dict[str, Any], where: str) -> dict[str, Any]:
     """A boot event: its seven members of their types."""
     if sorted(event) != sorted(BOOT_FIELDS):
         raise FormatError(f"{where}: members {sorted(event)}, not {list(BOOT_FIELDS)}")
-    checks = {
+    checks: dict[str, Callable[[Any], object]] = {
         "boot": lambda v: _is_int(v) and v >= 1,
         "from_version": lambda v: v is None or (_is_int(v) and v >= 1),
         "to_version": lambda v: _is_int(v) and v >= 1,

@@ -52,7 +52,7 @@ def live(lived: Lived, text: str, result: Mapping[str, Any], lemmas: Collection[
     turn, subject = result["turn_idx"], result.get("subject")
     if subject is not None:
         lived.context = subject
-    if subject in lemmas:
+    if isinstance(subject, str) and subject in lemmas:
         tally = lived.tallies.get(subject)
         if tally is None:
             tally = lived.tallies[subject] = Tally(subject, first_turn=turn)
