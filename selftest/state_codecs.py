@@ -70,7 +70,9 @@ class Codec:
     def _code(self, name: str, data: bytes, *, out: bool) -> bytes:
         if name == "core.jsonl":
             change = self.core_out if out else self.core_in
-            return b"".join(_dumps(change(json.loads(line))) + b"\n" for line in data.splitlines())
+            records = [change(json.loads(line)) for line in data.splitlines()]
+            records.sort(key=lambda r: (r["kind"].encode(), r["key"].encode()))
+            return b"".join(_dumps(record) + b"\n" for record in records)
         if name == "manifest.json":
             reseal = self.manifest_out if out else self.manifest_in
             return _dumps(reseal(json.loads(data))) + b"\n"
@@ -245,6 +247,34 @@ class VaultTurnsFromOne(Codec):
         return _shift_turns(record, -1)
 
 
+def _low_bits_address(lemma: str) -> str:
+    """A lemma's address from the low 10 bits of each digest word (docs: the top 10)."""
+    import hashlib
+    import struct
+
+    seed = hashlib.sha256(f"vault-point|{lemma}".encode()).digest()
+    x = [((int.from_bytes(seed[2 * k : 2 * k + 2], "big") % 1024) - 512) / 512 for k in range(3)]
+    half = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) / 2
+    point = [0.0] * 32
+    point[1], point[2], point[4] = x
+    point[8], point[16] = half - 0.5, half + 0.5
+    return hashlib.sha256(struct.pack(">32d", *point)).hexdigest()
+
+
+class AddressFromLowBits(Codec):
+    def core_out(self, record: dict[str, Any]) -> dict[str, Any]:
+        if record.get("kind") == "vault":
+            return {**record, "key": _low_bits_address(record["lemma"])}
+        return record
+
+    def core_in(self, record: dict[str, Any]) -> dict[str, Any]:
+        from reference.truth.vault import lemma_address
+
+        if record.get("kind") == "vault" and record["key"] == _low_bits_address(record["lemma"]):
+            return {**record, "key": lemma_address(record["lemma"])}
+        return record
+
+
 def _resealed(manifest: dict[str, Any]) -> dict[str, Any]:
     from reference.canonical import digest
 
@@ -400,3 +430,9 @@ class PointerWithoutNewline(CodecHandler):
     """CURRENT is written without its newline (and read with or without one)."""
 
     codec = PointerUnterminated
+
+
+class VaultAddressLowBits(CodecHandler):
+    """A vault record is keyed by an address drawn from the low 10 bits of each digest word."""
+
+    codec = AddressFromLowBits

@@ -64,6 +64,7 @@ from selftest.state_codecs import (
     PointerWithoutNewline,
     RotorFloats,
     RotorLittleEndian,
+    VaultAddressLowBits,
     VaultTurnsOneBased,
 )
 
@@ -826,6 +827,7 @@ _TABLE = (
     broken_engine("lineage_nulls_omitted", LineageNullsOmitted, "STATE-FORMAT-001"),
     broken_engine("lineage_boots_from_zero", LineageBootsFromZero, "STATE-FORMAT-001"),
     broken_engine("pointer_without_newline", PointerWithoutNewline, "STATE-FORMAT-001"),
+    broken_engine("vault_address_low_bits", VaultAddressLowBits, "STATE-FORMAT-001"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

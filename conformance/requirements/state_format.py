@@ -165,6 +165,11 @@ def _check_vault(
     )
     for lemma, tally in lived.tallies.items():
         _check_tally(by_lemma[lemma], tally, claims, f"{where}: the vault record of {lemma!r}")
+        address = fmt.vault_address(lemma)
+        assert by_lemma[lemma]["key"] == address, (
+            f"{where}: the vault record of {lemma!r} is keyed {by_lemma[lemma]['key']}, its "
+            f"address (docs/trace-hash.md § Vault addresses) is {address}"
+        )
     return {lemma: record["key"] for lemma, record in by_lemma.items()}
 
 

@@ -339,3 +339,15 @@ def read_boot(event: dict[str, Any], where: str) -> dict[str, Any]:
         if not check(event[name]):
             raise FormatError(f"{where}: {name} {event[name]!r}")
     return event
+
+
+def vault_address(lemma: str) -> str:
+    """docs/trace-hash.md § Vault addresses: the SHA-256 of the lemma's grid point's 32
+    coefficients as big-endian binary64, in lowercase hex."""
+    seed = hashlib.sha256(f"vault-point|{lemma}".encode()).digest()
+    x = [((int.from_bytes(seed[2 * k : 2 * k + 2], "big") >> 6) - 512) / 512 for k in range(3)]
+    half = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) / 2
+    point = [0.0] * ROTOR_SIZE
+    point[1], point[2], point[4] = x
+    point[8], point[16] = half - 0.5, half + 0.5
+    return hashlib.sha256(struct.pack(">32d", *point)).hexdigest()
