@@ -67,6 +67,7 @@ from selftest.state_codecs import (
     VaultAddressLowBits,
     VaultTurnsOneBased,
 )
+from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
 
 
 class NoDirFsync(ProtocolHandler):
@@ -828,6 +829,10 @@ _TABLE = (
     broken_engine("lineage_boots_from_zero", LineageBootsFromZero, "STATE-FORMAT-001"),
     broken_engine("pointer_without_newline", PointerWithoutNewline, "STATE-FORMAT-001"),
     broken_engine("vault_address_low_bits", VaultAddressLowBits, "STATE-FORMAT-001"),
+    broken_engine("boots_counted", BootsCounted, "STATE-FORMAT-003"),
+    broken_engine(
+        "migration_parent_at_current_version", MigrationParentAtCurrentVersion, "STATE-FORMAT-003"
+    ),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
