@@ -530,6 +530,8 @@ def _latest_claims(records: list[dict[str, Any]], lived: Lived) -> dict[int, str
 
 WRITTEN = 7
 """The generation the suite writes its old directory at."""
+DANGLING = 9
+"""The generation a dangling ``CURRENT`` names (none is there)."""
 OLD_LINEAGE = [1, 4]
 """Boot numbers the suite records before the engine's open: the next is one more than the
 highest recorded (5), not one more than the number of events (3)."""
@@ -546,10 +548,12 @@ MIGRATION = st.tuples(
         max_size=6,
     ),
     st.integers(1, 3),
+    st.booleans(),
 ).map(list)
-"""``[schema version written, records, batches, checkpoints]``: a directory the suite writes
-at that version, then batches of puts, deletes (of the i-th record held, if any) and turns,
-each batch followed by a checkpoint while checkpoints last."""
+"""``[schema version written, records, batches, checkpoints, dangling]``: a directory the
+suite writes at that version (with *dangling*, its ``CURRENT`` names a generation that is
+not there, so the open falls back), then batches of puts, deletes (of the i-th record held,
+if any) and turns, each batch followed by a checkpoint while checkpoints last."""
 
 
 def _at_version(record: dict[str, Any], version: int) -> dict[str, Any]:
@@ -577,8 +581,9 @@ def _boot(boot: int) -> dict[str, Any]:
     "checkpointed: the suite's own reader finds each new generation's manifest at the "
     "engine's current schema version, with its turn count, the identity formula and its "
     "number past the suite's, its core the canonical encoding of the records the mutations "
-    "leave, the boot event numbered 5 with the old version, the parent the old state's "
-    "identity, and the lines the suite wrote kept byte for byte",
+    "leave, the boot event numbered 5 with the old version, why it fell back (a dangling "
+    "CURRENT), the parent the old state's identity, and the lines the suite wrote kept byte "
+    "for byte",
     family="state",
     capabilities=("state",),
     seed=f"{SEED}; § Schema versions; § Mutations",
@@ -586,7 +591,7 @@ def _boot(boot: int) -> dict[str, Any]:
     max_examples=10,
 )
 def migrated_files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
-    version, rows, batches, checkpoints = scenario
+    version, rows, batches, checkpoints, dangling = scenario
     current = schema_of(engine.capabilities())
     held = {(r["kind"], r["key"]): _at_version(r, version) for r in rows}
     turns = len(rows) % 3
@@ -596,6 +601,8 @@ def migrated_files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         write_generation(directory, WRITTEN, old_core, version, turns)
         lineage = b"".join(_frame(_boot(b)) for b in OLD_LINEAGE)
         (directory / "lineage.journal").write_bytes(lineage)
+        if dangling:
+            (directory / "CURRENT").write_bytes(f"gen-{DANGLING:08d}\n".encode("ascii"))
         opened = engine.call("state.open", {"dir": str(directory)})
         store = opened["store"]
         answers: list[dict[str, Any]] = []
@@ -628,8 +635,9 @@ def migrated_files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
             f"{WRITTEN}, not {want_numbers} (the close commits only what changed)"
         )
         pointer = fmt.read_pointer((directory / "CURRENT").read_bytes())
-        assert pointer == last, f"CURRENT names {pointer}, state.close answered {closed}"
-        path = directory / f"gen-{pointer:08d}"
+        named = DANGLING if dangling and last == WRITTEN else last
+        assert pointer == named, f"CURRENT names {pointer}, state.close answered {closed}"
+        path = directory / f"gen-{last:08d}"
         manifest = fmt.read_manifest((path / "manifest.json").read_bytes(), "manifest.json")
         got = {k: manifest[k] for k in ("generation", "schema_version", "turn_count", "identity")}
         want = {
@@ -656,9 +664,14 @@ def migrated_files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
             "identity": opened["identity"],
             "parent": fmt.identity(version, old_core),
             "reason": reason,
-            "recovered": None,
+            "recovered": opened.get("recovered"),
             "to_version": current,
         }
+        recovered = opened.get("recovered")
+        assert (recovered is not None) == dangling, (
+            f"state.open answered recovered {recovered!r} with CURRENT "
+            f"{'dangling' if dangling else 'naming the suite generation'}"
+        )
         assert event == want_event, f"the boot event is {event}, not {want_event}"
         assert opened["identity"] == fmt.identity(current, old_core), (
             f"state.open answered identity {opened['identity']}, the old records at version "
