@@ -54,6 +54,20 @@ from selftest.state_broken_ops import (
     recover_without_checksums,
     with_claimed_dir_syncs,
 )
+from selftest.state_codecs import (
+    JournalCrcUpperHex,
+    JournalLengthInCodePoints,
+    LineageBootsFromZero,
+    LineageNullsOmitted,
+    ManifestTurnCountOffByOne,
+    ManifestUpperHex,
+    PointerWithoutNewline,
+    RotorFloats,
+    RotorLittleEndian,
+    VaultAddressLowBits,
+    VaultTurnsOneBased,
+)
+from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
 
 
 class NoDirFsync(ProtocolHandler):
@@ -802,6 +816,23 @@ _TABLE = (
     broken_engine("shared_life", SharedLife, "STATE-LIFE-002"),
     broken_engine("register_before_store", RegisterBeforeStore, "STATE-LIFE-003"),
     broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),
+    broken_engine("rotor_little_endian", RotorLittleEndian, "STATE-FORMAT-001", "STATE-FORMAT-002"),
+    broken_engine("rotor_floats", RotorFloats, "STATE-FORMAT-001", "STATE-FORMAT-002"),
+    broken_engine(
+        "vault_turns_one_based", VaultTurnsOneBased, "STATE-FORMAT-001", "STATE-FORMAT-002"
+    ),
+    broken_engine("manifest_turn_count_off_by_one", ManifestTurnCountOffByOne, "STATE-FORMAT-001"),
+    broken_engine("manifest_upper_hex", ManifestUpperHex, "STATE-FORMAT-001"),
+    broken_engine("journal_crc_upper_hex", JournalCrcUpperHex, "STATE-FORMAT-001"),
+    broken_engine("journal_length_in_code_points", JournalLengthInCodePoints, "STATE-FORMAT-001"),
+    broken_engine("lineage_nulls_omitted", LineageNullsOmitted, "STATE-FORMAT-001"),
+    broken_engine("lineage_boots_from_zero", LineageBootsFromZero, "STATE-FORMAT-001"),
+    broken_engine("pointer_without_newline", PointerWithoutNewline, "STATE-FORMAT-001"),
+    broken_engine("vault_address_low_bits", VaultAddressLowBits, "STATE-FORMAT-001"),
+    broken_engine("boots_counted", BootsCounted, "STATE-FORMAT-003"),
+    broken_engine(
+        "migration_parent_at_current_version", MigrationParentAtCurrentVersion, "STATE-FORMAT-003"
+    ),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

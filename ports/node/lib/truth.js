@@ -164,7 +164,7 @@ function quantize(x) {
 /** A vault address: SHA-256 of the lemma's grid point as big-endian doubles (docs/trace-hash.md). */
 function vaultAddress(lemma) {
   const digest = sha256(`vault-point|${lemma}`);
-  const coords = [0, 1, 2].map((k) => ((digest.readUInt16BE(2 * k) % 1024) - 512) / 512);
+  const coords = [0, 1, 2].map((k) => ((digest.readUInt16BE(2 * k) >> 6) - 512) / 512);
   const point = new Array(algebra.SIZE).fill(0);
   coords.forEach((c, k) => {
     point[1 << k] = c;
