@@ -283,9 +283,8 @@ def _wrapper_swaps() -> dict[str, Any]:
                 key = f"wrapper {name} {member.strip()}"
                 out.setdefault(key, _regex_swap(reading, "_WRAPPERS", group, new))
         if name == "anywhere":
-            for member in ("please ", "kindly "):
-                new = group.replace(member, "", 1) or "x"
-                new = new.rstrip("|") if new.endswith("|") else new
+            for member in group.split("|"):
+                new = "|".join(m for m in group.split("|") if m != member)
                 out[f"wrapper {name} {member.strip()}"] = _regex_swap(
                     reading, "_WRAPPERS", "^(?:" + group + "|", "^(?:" + new + "|"
                 )
