@@ -460,6 +460,15 @@ CUE_LAST = ("how to", "tell me about", "talk about")
 TAG_CUES = ("true", "correct", "right", "fact check", "really")
 """VERIFICATION cues that would be a tag after a statement (`A, right?`): the cue opens it."""
 
+TRAILING = ("please", "for me", "for us")
+"""Step 7: a trailing `please`, `for me` or `for us` is dropped; `zorbs glow` is then a
+question of two words, which no form reads and which is no statement asked (step 8)."""
+ASKED_EXCLUDED = ("and", "or")
+"""Step 8: a statement asked holds neither `and` nor `or`."""
+ASKED_OPENINGS = ("what", "how", "who", "whom", "which", "where", "when", "whose")
+"""Step 8: a statement asked opens with no question word. `why` is left out: the CAUSE form
+`why (A)` reads every sentence that opens with it."""
+
 GLUED = (".", "!", "?", ";", "\u2026")
 """Step 6: an end mark ends a sentence only when a space or the end of the text follows."""
 HYPHENS = ("-", " -", "- ", "\u2013", " \u2013", "\u2013 ")
@@ -521,6 +530,12 @@ def more_cases() -> list[dict[str, Any]]:
         _case([row], _cue_prompt(row, cue), intent, "zorbs")
         for row, intent, cues in CUE_ROWS
         for cue in cues
+    ]
+    out += [_case(["U-TRAILING"], f"Zorbs glow {t}?", "UNKNOWN", "zorbs") for t in TRAILING]
+    out += [_case(["F-ASK"], f"Zorbs {w} glims glow?", "UNKNOWN", "zorbs") for w in ASKED_EXCLUDED]
+    out += [
+        _case(["F-ASK"], f"{w.capitalize()} zorbs glow glims?", "UNKNOWN", "zorbs")
+        for w in ASKED_OPENINGS
     ]
     out += [
         _case(["Z-END-MARKS"], f"What is a zorb{m}what is a glim?", "DEFINITION", "zorb")

@@ -9,6 +9,7 @@ of its exclusions (`of`, `about`, `so`), a correction lead. ``MEMBERS`` names th
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterator
@@ -412,11 +413,39 @@ def _sentence_swaps() -> dict[str, Any]:
     return out
 
 
+def _asked_change(old: str, new: str) -> Any:
+    def change(kept: Any) -> Any:
+        assert kept.source.count(old) == 1, old
+        return dataclasses.replace(kept, source=kept.source.replace(old, new))
+
+    return change
+
+
+def _step_8_swaps() -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "trailing please": _regex_swap(reading, "_TRAILING", r"|\bplease\b", ""),
+        "trailing for me": _regex_swap(reading, "_TRAILING", "for (?:me|us)", "for (?:us)"),
+        "trailing for us": _regex_swap(reading, "_TRAILING", "for (?:me|us)", "for (?:me)"),
+        "asked and": (reading, "ASKED_STATEMENT", _asked_change("(?!and\\b|or\\b)", "(?!or\\b)")),
+        "asked or": (reading, "ASKED_STATEMENT", _asked_change("(?!and\\b|or\\b)", "(?!and\\b)")),
+    }
+    words = "what|why|how|who|whom|which|where|when|whose"
+    for word in words.split("|"):
+        kept = "|".join(w for w in words.split("|") if w != word)
+        out[f"asked opening {word}"] = (
+            reading,
+            "ASKED_STATEMENT",
+            _asked_change(f"(?:{words})", f"(?:{kept})"),
+        )
+    return out
+
+
 SWAPS: dict[str, Any] = {
     **_spelling_swaps(),
     **_wrapper_swaps(),
     **_cue_swaps(),
     **_sentence_swaps(),
+    **_step_8_swaps(),
 }
 """Every further member a broken reader drops or mishandles: (module, attribute, change),
 where *change* maps the attribute's value to the broken one."""
