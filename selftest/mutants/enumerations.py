@@ -1,10 +1,16 @@
-"""Broken readers that each drop one member of a closed list of docs/intents.md steps 5 and 6.
+"""Broken readers that each drop one member of a closed list of docs/intents.md steps 2 to 8
+and § Cue words.
 
 ``dropped(member)`` is the reference with one member left out of the list it reads prompts
 with, as a port that missed one word or one character of the list would: an end mark or a
 dash (the sentence splitter), an abbreviation, a word after a colon, a belief opener or one
-of its exclusions (`of`, `about`, `so`), a correction lead. ``MEMBERS`` names them all;
-``selftest/test_enumerations.py`` checks that each fails ``COG-RULE-001``.
+of its exclusions (`of`, `about`, `so`), a correction lead. ``MEMBERS`` names them all.
+``swapped(member)`` does the same for the further lists: a typo target, a contraction, a
+wrapper (each word of each group, each optional part, each question word it stands before),
+a trailing word, a word the statement asked may not hold or open with, a cue; or it ends a
+sentence where none ends (an end mark not followed by a space, a hyphen or en dash not
+between spaces). ``SWAPS`` names them all. ``selftest/test_enumerations.py`` checks that
+each fails ``COG-RULE-001``.
 """
 
 from __future__ import annotations
@@ -242,19 +248,6 @@ _WRAPPER_WHOLE = {
 
 _GROUP_PLAIN = re.compile(r"\(\?:((?:[a-z ]+\|)+[a-z ]+)\)")
 
-_CUE_ROWS = {
-    "C-01": "RECALL",
-    "C-02": "FRAME_TRANSFER",
-    "C-03": "COMPARISON",
-    "C-04": "TRANSITIVE_QUERY",
-    "C-05": "PROCEDURE",
-    "C-06": "EXAMPLE",
-    "C-07": "CAUSE",
-    "C-08": "VERIFICATION",
-    "C-09": "NARRATIVE",
-    "C-10": "DEFINITION",
-}
-
 
 def _regex_swap(module: Any, attribute: str, old: str, new: str, count: int = 1) -> Any:
     def change(kept: re.Pattern[str]) -> re.Pattern[str]:
@@ -262,15 +255,6 @@ def _regex_swap(module: Any, attribute: str, old: str, new: str, count: int = 1)
         return re.compile(kept.pattern.replace(old, new))
 
     return (module, attribute, change)
-
-
-def _alternatives(text: str) -> list[str]:
-    """The members of every plain group ``(?:a|b c|d)`` of *text*, in order."""
-    return [m for found in _GROUP_PLAIN.finditer(text) for m in found.group(1).split("|")]
-
-
-def _drop_nth(text: str, member: str) -> str:
-    return _drop(text, member.strip()) if member.strip() == member else text
 
 
 def _wrapper_swaps() -> dict[str, Any]:
@@ -301,7 +285,8 @@ def _wrapper_swaps() -> dict[str, Any]:
 
 def _cue_swaps() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for index, (row, _intent) in enumerate(_CUE_ROWS.items()):
+    for index in range(len(reading.CUES)):
+        row = f"C-{index + 1:02d}"
         source = reading.CUES[index][1].pattern
         body = source[len(r"\b(?:") : -len(r")\b")]
         for member in body.split("|") if index else ("remember", "recall"):
