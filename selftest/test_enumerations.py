@@ -69,6 +69,10 @@ OVERLAPPED_SWAPS = {
     "wrapper correct me if i am wrong but": "`but` is an interjection (step 7), dropped alike",
     "wrapper belief that": "`that A is B` reads as `A is B`: `that` is a function word",
     "wrapper reporter that": "`that A is B` reads as `A is B`: `that` is a function word",
+    **{
+        f"generic agent {word}": f"`{word}` is a function word: going last shows nothing"
+        for word in ("someone", "somebody", "anyone", "everyone")
+    },
     "asked opening why": "the CAUSE form `why (A)` reads every sentence that opens with `why`",
     "cue C-06 for instance": (
         "the EXAMPLE form `for instance` (refers) reads every sentence holding it"

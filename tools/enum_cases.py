@@ -469,6 +469,24 @@ ASKED_OPENINGS = ("what", "how", "who", "whom", "which", "where", "when", "whose
 """Step 8: a statement asked opens with no question word. `why` is left out: the CAUSE form
 `why (A)` reads every sentence that opens with it."""
 
+PASSED_OVER = tuple(
+    """ever never always often really just also still sometimes usually actually even do does
+    did not can could would will should might must may all both""".split()
+)
+"""§ Subjects, rule 1: the words passed over between a verb marker and its verb, content words
+(`always`) as well as function words. In `how we always tree rivers`, *tree* is then a verb
+by position and goes last, so the subject is *rivers* (both lemmas; rule 2 keeps them in that
+order); were *always* not passed over, *tree* would stay first."""
+VERB_MARKERS = ("i", "we", "you", "they", "it")
+"""§ Subjects, rule 1: the words whose next content word is a verb by position (`to`, and the
+generic agents, have cases of their own)."""
+GENERIC_AGENTS = ("people", "person", "someone", "somebody", "anyone", "everyone", "humans")
+"""§ Subjects, rule 1: generic agents go last, and the word after one is a verb by position."""
+AGENTS_LAST = (("people", "rivers"), ("person", "zorbs"), ("humans", "zorbs"))
+"""§ Subjects, rule 1: a generic agent that is a content word goes after the slot's other
+words: *people* and *rivers* are both lemmas, *person*, *humans* and *zorbs* none (the others,
+`someone` `somebody` `anyone` `everyone`, are function words)."""
+
 GLUED = (".", "!", "?", ";", "\u2026")
 """Step 6: an end mark ends a sentence only when a space or the end of the text follows."""
 HYPHENS = ("-", " -", "- ", "\u2013", " \u2013", "\u2013 ")
@@ -536,6 +554,23 @@ def more_cases() -> list[dict[str, Any]]:
     out += [
         _case(["F-ASK"], f"{w.capitalize()} zorbs glow glims?", "UNKNOWN", "zorbs")
         for w in ASKED_OPENINGS
+    ]
+    out += [
+        _case(["S-VERB-LAST"], f"Tell me about how we {w} tree rivers.", "NARRATIVE", "rivers")
+        for w in PASSED_OVER
+    ]
+    out += [
+        _case(["S-VERB-LAST"], f"Tell me about how {m} tree rivers.", "NARRATIVE", "rivers")
+        for m in VERB_MARKERS
+    ]
+    out.append(_case(["S-VERB-LAST"], "Tell me about zorbs to tree rivers.", "NARRATIVE", "rivers"))
+    out += [
+        _case(["S-VERB-LAST"], f"Tell me about how {a} tree rivers.", "NARRATIVE", "rivers")
+        for a in GENERIC_AGENTS
+    ]
+    out += [
+        _case(["S-VERB-LAST"], f"Tell me about {a} and {other}.", "NARRATIVE", other)
+        for a, other in AGENTS_LAST
     ]
     out += [
         _case(["Z-END-MARKS"], f"What is a zorb{m}what is a glim?", "DEFINITION", "zorb")

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import reference.truth.grammar as grammar
 import reference.truth.intent as reading
 import reference.truth.sentences as sentences
 import reference.truth.spelling as spelling
@@ -425,12 +426,29 @@ def _step_8_swaps() -> dict[str, Any]:
     return out
 
 
+def _subject_swaps() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for word in sorted(grammar.SKIPPED):
+        out[f"passed over {word}"] = (grammar, "SKIPPED", lambda kept, w=word: kept - {w})
+    for word in ("i", "we", "you", "they", "it", "to"):
+        out[f"verb marker {word}"] = (grammar, "VERB_MARKERS", lambda kept, w=word: kept - {w})
+    for word in sorted(grammar.GENERIC_AGENTS):
+        out[f"generic agent {word}"] = (grammar, "GENERIC_AGENTS", lambda kept, w=word: kept - {w})
+        out[f"generic agent marker {word}"] = (
+            grammar,
+            "VERB_MARKERS",
+            lambda kept, w=word: kept - {w},
+        )
+    return out
+
+
 SWAPS: dict[str, Any] = {
     **_spelling_swaps(),
     **_wrapper_swaps(),
     **_cue_swaps(),
     **_sentence_swaps(),
     **_step_8_swaps(),
+    **_subject_swaps(),
 }
 """Every further member a broken reader drops or mishandles: (module, attribute, change),
 where *change* maps the attribute's value to the broken one."""
