@@ -94,7 +94,7 @@ from selftest.mutants.combined import (
     FourDefects,
     TerseHashSlip,
 )
-from selftest.mutants.enumerations import dropped
+from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
 from selftest.mutants.loader import (
@@ -273,6 +273,11 @@ FunctionWordMissingWhom = missing_function_word("whom")
 SemicolonEndsNoSentence = dropped("end mark ;")
 AbbreviationEgDropped = dropped("abbreviation e.g")
 BeliefReckonDropped = dropped("belief verb reckon")
+TypoBetweenDropped = swapped("typo between")
+ContractionWontDropped = swapped("contraction won't")
+WrapperKindlyDropped = swapped("wrapper anywhere kindly")
+CueAnalogyDropped = swapped("cue C-02 analogy")
+GluedFullStopEndsSentence = swapped("end mark . glued")
 
 _TABLE = (
     broken_engine("ies_on_any_ending", folded_loose("W-IES"), "LEX-FOLD-001"),
@@ -483,6 +488,11 @@ _TABLE = (
     broken_engine("semicolon_ends_no_sentence", SemicolonEndsNoSentence, "COG-RULE-001"),
     broken_engine("abbreviation_eg_dropped", AbbreviationEgDropped, "COG-RULE-001"),
     broken_engine("belief_reckon_dropped", BeliefReckonDropped, "COG-RULE-001"),
+    broken_engine("typo_between_dropped", TypoBetweenDropped, "COG-RULE-001"),
+    broken_engine("contraction_wont_dropped", ContractionWontDropped, "COG-RULE-001"),
+    broken_engine("wrapper_kindly_dropped", WrapperKindlyDropped, "COG-RULE-001"),
+    broken_engine("cue_analogy_dropped", CueAnalogyDropped, "COG-RULE-001"),
+    broken_engine("glued_full_stop_ends_sentence", GluedFullStopEndsSentence, "COG-RULE-001"),
     broken_engine("typographic_apostrophe_kept", TypographicApostropheKept, "COG-META-001"),
     broken_engine("crashes_without_known_word", CrashesWithoutKnownWord, "PROTO-CHAT-001"),
     broken_engine("terse_hash_slip", TerseHashSlip, "REG-INV-003"),

@@ -20,17 +20,17 @@ const WRAPPERS = new RegExp(
     '|(?:can|could|would|will) (?:someone|somebody|anyone|anybody) (?:please )?' +
     '|(?:i|we) (?:need|want|would like|would love|wish)(?: (?:you )?to)? ' +
     '|(?:i|we) (?:have |had |do not |did not |never |really |always |still |just |often ' +
-    '|sometimes |am |was |were |have always |have never |have not |can not )*(?:know|knew' +
-    '|known|understand|understood|get|got|see|wonder|wondered|wondering|been wondering' +
+    '|sometimes |am |was |were |can not )*(?:know' +
+    '|understand|get|see|wonder|wondered|wondering|been wondering' +
     '|curious|not sure|unsure|forget|forgot|remember|want to know|would like to know' +
     `|need to know)(?: about)?${WH}` +
-    `|(?:i have |i had )?no idea${WH}` +
+    `|(?:i have )?no idea${WH}` +
     `|(?:know|understand|see|ask you|find out|learn)${WH}` +
     `|(?:tell|show|explain to|teach|remind|let) (?:me|us)(?: know)?${WH}` +
-    `|(?:explain|describe|clarify|sum up|summarize|summarise|break down|spell out|define)(?: to (?:me|us))?${WH}` +
-    `|help (?:me|us) (?:to )?understand${WH}` +
+    `|(?:explain|describe|clarify|sum up|summarize|break down|spell out|define)(?: to me)?${WH}` +
+    `|help me understand${WH}` +
     '|how (?:would|do|can|could|should|might) (?:you|we|one|i) (?=(?:describe|define|explain' +
-    '|characterize|summarize|summarise) )' +
+    '|characterize|summarize) )' +
     '|(?:do you know|any idea|have you any idea|do you have any idea|let me know),? ' +
     '|(?:i|we) (?:think|believe|guess|suppose|reckon|bet|feel like|heard|have heard|read' +
     '|was told|were told|am sure|am pretty sure|am fairly sure)(?: that)? (?!of |about |so$)' +
@@ -110,7 +110,7 @@ function slotTerms(text, lex, action, verbsMove) {
     }
     const verb = (verbsMove && VERB_MARKERS.has(previous)) || (action && position === 0) || GENERIC_AGENTS.has(base);
     (verb ? verbs : others).push(base);
-    previous = base;
+    if (!SKIPPED.has(token)) previous = base;
   });
   const ordered = [...new Set([...others, ...verbs])];
   return [...ordered.filter((w) => lex.known(w)), ...ordered.filter((w) => !lex.known(w))];
