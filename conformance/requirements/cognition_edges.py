@@ -1,0 +1,60 @@
+"""The branch edges of each reading and grounding rule (COG-EDGE-001).
+
+Every rule that acts on a position, a character class, the latest of something across turns,
+or that orders two checks is held at its edges: the first and the last position and the
+ones next to them, a member of every general category at a class's boundary, scripts whose
+latest turn lacks the thing, and two conditions true at once (``conformance/edges.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import cases as cases_
+from conformance import edges
+from conformance.driver import run_script
+from conformance.engines.base import EngineClient
+from conformance.requirements.registry import requirement
+
+KEYS = ("intent", "subject", "grounding_source")
+
+
+def _differences(engine: EngineClient, case: dict[str, Any]) -> list[str]:
+    last = run_script(engine, None, case["turns"])[-1]
+    return [
+        f"{key} {last.get(key)!r}, the docs say {case[key]!r}"
+        for key in KEYS
+        if key in case and last.get(key) != case[key]
+    ]
+
+
+@requirement(
+    "COG-EDGE-001",
+    "every branch edge of the reading and grounding rules holds: edits and sentences at the "
+    "first and last positions and next to them, members of every general category at the "
+    "boundary of a word, of white space and of lowercase, the latest subject and claim across "
+    "turns that lack one, and two conditions true at once where the docs order the checks",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § How a prompt is read (steps 1, 2, 9), § Subjects (words, words "
+    "that refer back), § Answers (VERIFICATION 1), § Rule ids (edges); docs/spec.md § "
+    "Cognition (grounding rules, in order)",
+    cover=edges.edge_plan,
+)
+def edges_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
+    found = []
+    for case in cases:
+        wrong = _differences(engine, case)
+        if wrong:
+            found.append(
+                cases_.Disagreement(
+                    case["id"],
+                    "; ".join(wrong),
+                    f"{case['class']} edge of {case['rules'][0]}: {case['edge']}; "
+                    f"{' / '.join(case['turns'])!r}",
+                    rank=len(case["turns"]),
+                )
+            )
+    assert not found, cases_.listing(
+        f"{len(found)} of {len(cases)} edges break their rules:", found
+    )
