@@ -94,6 +94,7 @@ from selftest.mutants.combined import (
     FourDefects,
     TerseHashSlip,
 )
+from selftest.mutants.edges import EDGE_MUTANTS
 from selftest.mutants.enumerations import dropped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
@@ -498,6 +499,7 @@ _TABLE = (
         "OVR-RESOLVE-001",
         "OVR-CHAT-001",
     ),
+    *(broken_engine(name, factory, "COG-EDGE-001") for name, factory in EDGE_MUTANTS),
     *(
         broken_engine(name, factory, *catches)
         for name, factory, *catches in (
