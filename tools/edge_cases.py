@@ -45,7 +45,9 @@ WORD = (
     "leaves alone, `_`, punctuation, symbols and spaces"
 )
 STEP1_SPACE = "docs/intents.md step 1: white space is exactly Unicode's White_Space property"
-STEP1_LOWER = "docs/intents.md step 1: lowercase is Unicode's full default mapping, context included"
+STEP1_LOWER = (
+    "docs/intents.md step 1: lowercase is Unicode's full default mapping, context included"
+)
 LATEST = (
     "docs/intents.md § Subjects, words that refer back: the session's latest subject: the "
     "subject of the latest earlier turn that had one"
@@ -189,12 +191,22 @@ def positions() -> list[dict[str, Any]]:
         last = len(target) - 1
         edits = (
             ("M-TYPO-SWAP", f"swap at letters 1-2 of `{target}`", _swap(target, 0), True),
-            ("M-TYPO-SWAP", f"swap at the last two letters of `{target}`", _swap(target, last - 1), True),
+            (
+                "M-TYPO-SWAP",
+                f"swap at the last two letters of `{target}`",
+                _swap(target, last - 1),
+                True,
+            ),
             ("M-TYPO-DROP", f"second letter of `{target}` left out", _drop(target, 1), True),
-            ("M-TYPO-DROP", f"next-to-last letter of `{target}` left out", _drop(target, last - 1), True),
+            (
+                "M-TYPO-DROP",
+                f"next-to-last letter of `{target}` left out",
+                _drop(target, last - 1),
+                True,
+            ),
             ("M-TYPO-EDGE", f"first letter of `{target}` left out", _drop(target, 0), False),
             ("M-TYPO-EDGE", f"last letter of `{target}` left out", _drop(target, last), False),
-        )  # fmt: skip
+        )
         for rule, what, typo, mends in edits:
             text = typo.capitalize() + prompt[len(target) :]
             if mends:
@@ -205,15 +217,29 @@ def positions() -> list[dict[str, Any]]:
             out.append(_edge("position", rule, STEP2, what, [text], **expected))
     sentences = (
         ("last of two questions decides", "What is a river? What is light?", "light"),
-        ("last of three, a statement between", "What is a river? Rain is water. What is light?", "light"),
-        ("a question request after a statement request", "Describe the forest. What is a river?", "river"),
-        ("a question request before a statement request", "What is a river? Describe the forest.", "river"),
+        (
+            "last of three, a statement between",
+            "What is a river? Rain is water. What is light?",
+            "light",
+        ),
+        (
+            "a question request after a statement request",
+            "Describe the forest. What is a river?",
+            "river",
+        ),
+        (
+            "a question request before a statement request",
+            "What is a river? Describe the forest.",
+            "river",
+        ),
         ("first of two statement requests", "Describe the forest. Describe the river.", "forest"),
-    )  # fmt: skip
+    )
     for what, text, subject in sentences:
         intent = "NARRATIVE" if subject == "forest" else "DEFINITION"
         out.append(
-            _edge("position", "Z-TWO-SENTENCES", STEP9, what, [text], intent=intent, subject=subject)
+            _edge(
+                "position", "Z-TWO-SENTENCES", STEP9, what, [text], intent=intent, subject=subject
+            )
         )
     referents = (
         ("the nearer of two sentences before", "Light is warm. Rain is water. Why?"),
@@ -222,8 +248,16 @@ def positions() -> list[dict[str, Any]]:
     )
     for what, text in referents:
         out.append(
-            _edge("position", "S-REFERS-SESSION", REFERENT, what, [text], intent="CAUSE", subject="rain")
-        )  # fmt: skip
+            _edge(
+                "position",
+                "S-REFERS-SESSION",
+                REFERENT,
+                what,
+                [text],
+                intent="CAUSE",
+                subject="rain",
+            )
+        )
     return out
 
 
@@ -234,24 +268,47 @@ def character_classes() -> list[dict[str, Any]]:
         rule = "T-WORD-LETTERS"
         for slot, where in ((f"{KNOWN}{char}", "after"), (f"li{char}ght", "inside")):
             edge = f"{category}: {what} (U+{ord(char):04X}) {where} a word"
-            out.append(_edge("character class", rule, WORD, edge, [f"What is {slot}?"], **_definition(slot)))
+            out.append(
+                _edge(
+                    "character class", rule, WORD, edge, [f"What is {slot}?"], **_definition(slot)
+                )
+            )
     for category, word, what in WHOLE_WORDS:
-        rule = "N-LOWER" if category == "Lu" else ("N-NFC" if category != "Mn" else "T-WORD-LETTERS")
+        rule = (
+            "N-LOWER" if category == "Lu" else ("N-NFC" if category != "Mn" else "T-WORD-LETTERS")
+        )
         doc = STEP1_LOWER if category == "Lu" else WORD
         edge = f"{category}: {what}"
-        out.append(_edge("character class", rule, doc, edge, [f"What is {word}?"], **_definition(word)))
+        out.append(
+            _edge("character class", rule, doc, edge, [f"What is {word}?"], **_definition(word))
+        )
     for char in WHITE_SPACE:
         edge = f"White_Space: U+{ord(char):04X} after a full stop ends the sentence"
         out.append(
-            _edge("character class", "N-SPACES", STEP1_SPACE, edge, [f"Rain is water.{char}what is a river?"],
-                  intent="DEFINITION", subject="river", grounding_source="pack")
-        )  # fmt: skip
+            _edge(
+                "character class",
+                "N-SPACES",
+                STEP1_SPACE,
+                edge,
+                [f"Rain is water.{char}what is a river?"],
+                intent="DEFINITION",
+                subject="river",
+                grounding_source="pack",
+            )
+        )
     for char in NOT_WHITE_SPACE:
         edge = f"not White_Space: U+{ord(char):04X} after a full stop ends no sentence"
         out.append(
-            _edge("character class", "N-SPACES", STEP1_SPACE, edge, [f"Rain is water.{char}what is a river?"],
-                  intent="VERIFICATION", subject="rain")
-        )  # fmt: skip
+            _edge(
+                "character class",
+                "N-SPACES",
+                STEP1_SPACE,
+                edge,
+                [f"Rain is water.{char}what is a river?"],
+                intent="VERIFICATION",
+                subject="rain",
+            )
+        )
     return out
 
 
@@ -259,71 +316,175 @@ def latest() -> list[dict[str, Any]]:
     """Scripts where the latest turn lacks the thing, two turns have it, or it changes."""
     q = "What is a river?"
     cases = (
-        ("S-REFERS-SESSION", LATEST, "a greeting between", [q, "Hello!", "Why?"],
-         {"intent": "CAUSE", "subject": "river"}),
-        ("S-REFERS-SESSION", LATEST, "two subject-less turns between", [q, "Thanks!", "Hmm.", "Why?"],
-         {"intent": "CAUSE", "subject": "river"}),
-        ("S-REFERS-SESSION", LATEST, "a RECALL of the whole session between",
-         [q, "What have I told you so far?", "Why?"], {"intent": "CAUSE", "subject": "river"}),
-        ("S-REFERS-SESSION", LATEST, "the subject changes", [q, "What is light?", "Why?"],
-         {"intent": "CAUSE", "subject": "light"}),
-        ("S-REFERS-SESSION", LATEST, "the latest subject is unknown to the lexicon",
-         [q, "What is blorvex?", "Why?"], {"intent": "CAUSE", "subject": "blorvex", "grounding_source": "oov"}),
-        ("S-REFERS-SESSION", LATEST, "a turn whose subject was itself referred back",
-         [q, "Tell me more.", "Why?"], {"intent": "CAUSE", "subject": "river"}),
-        ("S-REFERS-SESSION", REFERENT, "another sentence of the prompt before the session",
-         [q, "Light is warm. Why?"], {"intent": "CAUSE", "subject": "light"}),
-        ("S-REFERS-SESSION", LATEST, "a fresh session: nothing to refer to", ["Why?"],
-         {"intent": "CAUSE", "subject": None, "grounding_source": "none"}),
-        ("G-3-RECALL", RECALL_RULE, "the subject of an earlier turn, not the latest",
-         [q, "What is light?", "What did I say about the river?"],
-         {"intent": "RECALL", "subject": "river", "grounding_source": "vault"}),
-        ("G-3-RECALL-NEVER-SUBJECT", RECALL_RULE, "named by an earlier turn, but not its subject",
-         ["Compare light and rivers.", "What did I say about the river?"],
-         {"intent": "RECALL", "subject": "river", "grounding_source": "pack"}),
-        ("G-3-RECALL-SESSION", RECALL_RULE, "a greeting between the known subject and the RECALL",
-         [q, "Hello.", "What have I told you so far?"],
-         {"intent": "RECALL", "subject": None, "grounding_source": "vault"}),
-        ("G-3-RECALL-SESSION", RECALL_RULE, "the only earlier subject is unknown to the lexicon",
-         ["What is blorvex?", "What have I told you so far?"],
-         {"intent": "RECALL", "subject": None, "grounding_source": "none"}),
-        ("G-3-RECALL-SESSION", RECALL_RULE, "the only earlier subject was a RECALL's",
-         ["What did I say about the river?", "What have I told you so far?"],
-         {"intent": "RECALL", "subject": None, "grounding_source": "none"}),
-        ("G-3-LATEST-CLAIM", CLAIM_RULE, "a later claim about the subject replaces it",
-         ["No, a whale is a fish.", "No, a whale is a mammal.", "Is a whale a fish?"],
-         {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "pack"}),
-        ("G-3-LATEST-CLAIM", CLAIM_RULE, "a claim-less turn about the subject keeps it",
-         ["No, a whale is a fish.", "What is a whale?", "Is a whale a fish?"],
-         {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"}),
-        ("G-3-LATEST-CLAIM", CLAIM_RULE, "a claim about another subject keeps it",
-         ["No, a whale is a fish.", "No, a river is a lake.", "Is a whale a fish?"],
-         {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"}),
-        ("G-3-LATEST-CLAIM", CLAIM_RULE, "a greeting between keeps it",
-         ["No, a whale is a fish.", "Hello.", "Is a whale a fish?"],
-         {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"}),
-    )  # fmt: skip
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "a greeting between",
+            [q, "Hello!", "Why?"],
+            {"intent": "CAUSE", "subject": "river"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "two subject-less turns between",
+            [q, "Thanks!", "Hmm.", "Why?"],
+            {"intent": "CAUSE", "subject": "river"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "a RECALL of the whole session between",
+            [q, "What have I told you so far?", "Why?"],
+            {"intent": "CAUSE", "subject": "river"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "the subject changes",
+            [q, "What is light?", "Why?"],
+            {"intent": "CAUSE", "subject": "light"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "the latest subject is unknown to the lexicon",
+            [q, "What is blorvex?", "Why?"],
+            {"intent": "CAUSE", "subject": "blorvex", "grounding_source": "oov"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "a turn whose subject was itself referred back",
+            [q, "Tell me more.", "Why?"],
+            {"intent": "CAUSE", "subject": "river"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            REFERENT,
+            "another sentence of the prompt before the session",
+            [q, "Light is warm. Why?"],
+            {"intent": "CAUSE", "subject": "light"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "a fresh session: nothing to refer to",
+            ["Why?"],
+            {"intent": "CAUSE", "subject": None, "grounding_source": "none"},
+        ),
+        (
+            "G-3-RECALL",
+            RECALL_RULE,
+            "the subject of an earlier turn, not the latest",
+            [q, "What is light?", "What did I say about the river?"],
+            {"intent": "RECALL", "subject": "river", "grounding_source": "vault"},
+        ),
+        (
+            "G-3-RECALL-NEVER-SUBJECT",
+            RECALL_RULE,
+            "named by an earlier turn, but not its subject",
+            ["Compare light and rivers.", "What did I say about the river?"],
+            {"intent": "RECALL", "subject": "river", "grounding_source": "pack"},
+        ),
+        (
+            "G-3-RECALL-SESSION",
+            RECALL_RULE,
+            "a greeting between the known subject and the RECALL",
+            [q, "Hello.", "What have I told you so far?"],
+            {"intent": "RECALL", "subject": None, "grounding_source": "vault"},
+        ),
+        (
+            "G-3-RECALL-SESSION",
+            RECALL_RULE,
+            "the only earlier subject is unknown to the lexicon",
+            ["What is blorvex?", "What have I told you so far?"],
+            {"intent": "RECALL", "subject": None, "grounding_source": "none"},
+        ),
+        (
+            "G-3-RECALL-SESSION",
+            RECALL_RULE,
+            "the only earlier subject was a RECALL's",
+            ["What did I say about the river?", "What have I told you so far?"],
+            {"intent": "RECALL", "subject": None, "grounding_source": "none"},
+        ),
+        (
+            "G-3-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a later claim about the subject replaces it",
+            ["No, a whale is a fish.", "No, a whale is a mammal.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "pack"},
+        ),
+        (
+            "G-3-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a claim-less turn about the subject keeps it",
+            ["No, a whale is a fish.", "What is a whale?", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "G-3-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a claim about another subject keeps it",
+            ["No, a whale is a fish.", "No, a river is a lake.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "G-3-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a greeting between keeps it",
+            ["No, a whale is a fish.", "Hello.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+    )
     return [_edge("latest", rule, doc, what, turns, **exp) for rule, doc, what, turns, exp in cases]
 
 
 def orders() -> list[dict[str, Any]]:
     """Two conditions true at once, where the docs order the checks."""
     cases = (
-        ("Z-TWO-SENTENCES", STEP9, "a cue-read question after a request: the request decides",
-         ["Describe the forest. Rivers and their history?"], {"intent": "NARRATIVE", "subject": "forest"}),
-        ("Z-TWO-SENTENCES", STEP9, "a request question after a statement request: the question decides",
-         ["Describe the forest. What is a river?"], {"intent": "DEFINITION", "subject": "river"}),
-        ("G-2", GROUNDING_ORDER, "a correction's claim names an unknown word: rule 2 before rule 6",
-         ["No, a whale is a blorvex."], {"intent": "CORRECTION", "subject": "whale", "grounding_source": "vault"}),
-        ("G-3-CLAIM", EVIDENCE_ORDER, "the claim and a teaching step both decide: the claim first",
-         ["No, the moon pulls the tide.", "Does the moon pull the tide?"],
-         {"intent": "VERIFICATION", "subject": "moon", "grounding_source": "vault"}),
-        ("G-5", GROUNDING_ORDER, "several subjects, none known: oov before partial",
-         ["What is blorvex and quintaran?"], {"intent": "DEFINITION", "subject": "blorvex", "grounding_source": "oov"}),
-        ("G-6-PARTIAL", GROUNDING_ORDER, "the first subject known, the second not: partial",
-         ["How is light connected to blorvex?"],
-         {"intent": "TRANSITIVE_QUERY", "subject": "light", "grounding_source": "partial"}),
-    )  # fmt: skip
+        (
+            "Z-TWO-SENTENCES",
+            STEP9,
+            "a cue-read question after a request: the request decides",
+            ["Describe the forest. Rivers and their history?"],
+            {"intent": "NARRATIVE", "subject": "forest"},
+        ),
+        (
+            "Z-TWO-SENTENCES",
+            STEP9,
+            "a request question after a statement request: the question decides",
+            ["Describe the forest. What is a river?"],
+            {"intent": "DEFINITION", "subject": "river"},
+        ),
+        (
+            "G-2",
+            GROUNDING_ORDER,
+            "a correction's claim names an unknown word: rule 2 before rule 6",
+            ["No, a whale is a blorvex."],
+            {"intent": "CORRECTION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "G-3-CLAIM",
+            EVIDENCE_ORDER,
+            "the claim and a teaching step both decide: the claim first",
+            ["No, the moon pulls the tide.", "Does the moon pull the tide?"],
+            {"intent": "VERIFICATION", "subject": "moon", "grounding_source": "vault"},
+        ),
+        (
+            "G-5",
+            GROUNDING_ORDER,
+            "several subjects, none known: oov before partial",
+            ["What is blorvex and quintaran?"],
+            {"intent": "DEFINITION", "subject": "blorvex", "grounding_source": "oov"},
+        ),
+        (
+            "G-6-PARTIAL",
+            GROUNDING_ORDER,
+            "the first subject known, the second not: partial",
+            ["How is light connected to blorvex?"],
+            {"intent": "TRANSITIVE_QUERY", "subject": "light", "grounding_source": "partial"},
+        ),
+    )
     return [_edge("order", rule, doc, what, turns, **exp) for rule, doc, what, turns, exp in cases]
 
 

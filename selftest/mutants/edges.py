@@ -324,9 +324,7 @@ class WhiteSpaceByIsspace(_Normalising):
 class WhiteSpaceByJavaScript(_Normalising):
     """White space is JavaScript's ``\\s``: U+FEFF too, U+0085 not."""
 
-    space = (
-        "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
-    )
+    space = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
 
 
 class SimpleLowercase(_Normalising):
