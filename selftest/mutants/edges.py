@@ -11,6 +11,7 @@ claim cleared or kept wrongly, two ordered checks swapped.
 from __future__ import annotations
 
 import dataclasses
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -25,6 +26,7 @@ import reference.truth.text as text_
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
 from reference.truth.intent import IntentTag
+from reference.truth.vault import Vault
 
 
 @contextmanager
@@ -76,13 +78,19 @@ class MendDropsLastLetter(_Patching):
 
 
 def _swap_unless(edge: Callable[[int, int, int], bool]) -> Callable[[str, str], bool]:
-    whole = spelling._transposed
+    """Step 2's swap of two adjacent letters, never at the pair *edge* names."""
 
     def transposed(word: str, target: str) -> bool:
-        if not whole(word, target):
+        if len(word) != len(target) or word == target:
             return False
-        at = next(i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b)
-        return not edge(at, at + 1, len(word))
+        diffs = [i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
+        swapped = (
+            len(diffs) == 2
+            and diffs[1] == diffs[0] + 1
+            and word[diffs[0]] == target[diffs[1]]
+            and word[diffs[1]] == target[diffs[0]]
+        )
+        return swapped and not edge(diffs[0], diffs[1], len(word))
 
     return transposed
 
@@ -101,64 +109,72 @@ class SwapSkipsLastPair(_Patching):
         return [(spelling, "_transposed", _swap_unless(lambda _i, j, n: j == n - 1))]
 
 
-def _pick_first_question(readings: list[Any]) -> int:
-    for index, (sentence, found) in enumerate(readings):
-        if sentence.question and reading._is_request(found):
-            return index
-    return _PICK(readings)
+def _is_request(found: Any) -> bool:
+    return found.intent is not IntentTag.UNKNOWN and not found.statement and not found.cued
 
 
-def _pick_requests_first(readings: list[Any]) -> int:
-    for index, (_, found) in enumerate(readings):
-        if reading._is_request(found):
-            return index
-    return _PICK(readings)
+def _picker(
+    *,
+    first_question: bool = False,
+    requests_first: bool = False,
+    last_request: bool = False,
+    cue_question_first: bool = False,
+) -> Callable[[list[Any]], int]:
+    """Step 9's choice of the deciding sentence, with one of its edges moved."""
 
+    def pick(readings: list[Any]) -> int:
+        forwards = list(range(len(readings)))
+        backwards = forwards[::-1]
+        question_request = [
+            i
+            for i in (forwards if first_question else backwards)
+            if readings[i][0].question and _is_request(readings[i][1])
+        ]
+        request = [
+            i for i in (backwards if last_request else forwards) if _is_request(readings[i][1])
+        ]
+        asked = [
+            i
+            for i in backwards
+            if readings[i][0].question and readings[i][1].intent is not IntentTag.UNKNOWN
+        ]
+        anything = [i for i in forwards if readings[i][1].intent is not IntentTag.UNKNOWN]
+        order = [question_request, request, asked, anything]
+        if requests_first:
+            order = [request, question_request, asked, anything]
+        if cue_question_first:
+            order = [question_request, asked, request, anything]
+        return next((found[0] for found in order if found), 0)
 
-def _pick_last_request(readings: list[Any]) -> int:
-    requests = [i for i, (s, r) in enumerate(readings) if reading._is_request(r)]
-    if requests and not any(readings[i][0].question for i in requests):
-        return requests[-1]
-    return _PICK(readings)
-
-
-def _pick_any_question(readings: list[Any]) -> int:
-    for index in range(len(readings) - 1, -1, -1):
-        sentence, found = readings[index]
-        if sentence.question and found.intent is not IntentTag.UNKNOWN:
-            return index
-    return _PICK(readings)
-
-
-_PICK = reading._pick
+    return pick
 
 
 class FirstQuestionDecides(_Patching):
     """Step 9: of several question requests the first decides, not the last."""
 
     def patches(self) -> list[tuple[Any, str, Any]]:
-        return [(reading, "_pick", _pick_first_question)]
+        return [(reading, "_pick", _picker(first_question=True))]
 
 
 class FirstRequestBeforeQuestion(_Patching):
     """Step 9's first two checks swapped: the first request decides before the last question."""
 
     def patches(self) -> list[tuple[Any, str, Any]]:
-        return [(reading, "_pick", _pick_requests_first)]
+        return [(reading, "_pick", _picker(requests_first=True))]
 
 
 class LastRequestDecides(_Patching):
     """Step 9: of several requests none a question, the last decides, not the first."""
 
     def patches(self) -> list[tuple[Any, str, Any]]:
-        return [(reading, "_pick", _pick_last_request)]
+        return [(reading, "_pick", _picker(last_request=True))]
 
 
 class CueQuestionBeforeRequest(_Patching):
     """Step 9: a question read by cue words decides before a request that is no question."""
 
     def patches(self) -> list[tuple[Any, str, Any]]:
-        return [(reading, "_pick", _pick_any_question)]
+        return [(reading, "_pick", _picker(cue_question_first=True))]
 
 
 def _referent_after_first(sentences: list[Any], chosen: int) -> str | None:
@@ -214,9 +230,13 @@ class _Found:
         return self._end
 
 
+_RUNS = re.compile("a+(?:'a+)?")
+"""Words in a letter view: runs of letters, two runs joined by one apostrophe."""
+
+
 def _matches(letter: Callable[[str], bool]) -> Callable[[str], Iterator[Any]]:
     def word_matches(text: str) -> Iterator[Any]:
-        for found in text_._TOKEN.finditer(_view(letter)(text)):
+        for found in _RUNS.finditer(_view(letter)(text)):
             yield _Found(text, found.start(), found.end())
 
     return word_matches
@@ -292,13 +312,14 @@ class FormatCharactersIgnored(_Patching):
         return []
 
 
-def _normalize_with(space: str, lower: Callable[[str], str]) -> Callable[[str], str]:
-    import re
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
+
+def _normalize_with(space: str, lower: Callable[[str], str]) -> Callable[[str], str]:
     runs = re.compile(space)
 
     def normalize(text: str) -> str:
-        nfc = unicodedata.normalize("NFC", text).translate(text_._APOSTROPHES)
+        nfc = unicodedata.normalize("NFC", text).translate(_APOSTROPHES)
         return lower(runs.sub(" ", nfc).strip(" "))
 
     return normalize
@@ -382,20 +403,20 @@ class RecallCountsRecallTurns(ProtocolHandler):
         return response
 
 
-class ClaimClearedByClaimless(_Patching):
+class ClaimClearedByClaimless(ProtocolHandler):
     """A turn about a subject that states no claim clears its latest claim."""
 
-    def patches(self) -> list[tuple[Any, str, Any]]:
-        stored = grounding.Vault.store
-
-        def store(self: Any, lemma: str, turn_idx: int, claim: Any = None, text: Any = None) -> Any:
-            entry = stored(self, lemma, turn_idx, claim, text)
-            if claim is None and text is not None:
-                hit = self._hits[entry.address]
-                self._hits[entry.address] = dataclasses.replace(hit, latest_claim=None)
-            return entry
-
-        return [(grounding.Vault, "store", store)]
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        turn = runtime.truth.turn_idx
+        response = super().chat(runtime, text)
+        hits = [
+            dataclasses.replace(hit, latest_claim=None)
+            if hit.said and hit.said[0].turn_idx == turn and hit.said[0].claim is None
+            else hit
+            for hit in runtime.truth.vault.hits()
+        ]
+        runtime.truth.vault = Vault.restored(hits)
+        return response
 
 
 def _teaching_first(
@@ -417,13 +438,20 @@ class TeachingBeforeClaim(_Patching):
         return [(grounding, "verdict", _teaching_first)]
 
 
-_SOURCE = grounding._source
-
-
-def _partial_first(intent: Any, lemmas: Any, unknown: Any, path: Any, hit: Any, ans: Any) -> str:
+def _unknown_first(intent: Any, lemmas: Any, unknown: Any, path: Any, hit: Any, found: Any) -> str:
+    """Grounding rules 5 and 6 first, then 2 to 4."""
+    if not lemmas:
+        return "oov"
     if unknown:
-        return "oov" if not lemmas else "partial"
-    return str(_SOURCE(intent, lemmas, unknown, path, hit, ans))
+        return "partial"
+    subject_known = intent.subject not in unknown
+    if intent.intent is IntentTag.CORRECTION and subject_known and intent.claim:
+        return "vault"
+    if intent.intent is IntentTag.RECALL and hit is not None:
+        return "vault"
+    if found is not None and found.by == "vault":
+        return "vault"
+    return "teaching" if path is not None else "pack"
 
 
 class UnknownWordsFirst(_Patching):
@@ -431,7 +459,7 @@ class UnknownWordsFirst(_Patching):
     word is partial, not vault."""
 
     def patches(self) -> list[tuple[Any, str, Any]]:
-        return [(grounding, "_source", _partial_first)]
+        return [(grounding, "_source", _unknown_first)]
 
 
 EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
