@@ -4,7 +4,8 @@
 one case per edge: its class (a position, a character class, the latest across turns, an
 order of checks), the rule id it exercises, the docs' sentence it comes from, the edge it
 tries, and the turns of one fresh unregistered session with the intent, subject and (where
-given) grounding source of the last turn.
+given) grounding source of the last turn, or the members of its ``says`` (capability
+``answers``) the docs fix.
 """
 
 from __future__ import annotations
@@ -27,10 +28,22 @@ def catalogue() -> dict[str, Any]:
     return data
 
 
-def edge_plan(ctx: SuiteContext) -> Plan:
-    """Every edge as one scenario, tagged with the edge class of each case."""
-    del ctx
+def _plan(says: bool) -> Plan:
     data = catalogue()
-    cases = data["cases"]
+    cases = [case for case in data["cases"] if ("says" in case) == says]
     classes = tuple((DIMENSION, case["class"]) for case in cases)
-    return Plan((Case(cases, classes),), ((DIMENSION, len(data["classes"])),))
+    universe = len({case["class"] for case in cases})
+    return Plan((Case(cases, classes),), ((DIMENSION, universe),))
+
+
+def edge_plan(ctx: SuiteContext) -> Plan:
+    """Every reading edge (intent, subject, grounding source) as one scenario, tagged with the
+    edge class of each case."""
+    del ctx
+    return _plan(says=False)
+
+
+def says_plan(ctx: SuiteContext) -> Plan:
+    """Every edge of what an answer says (the members of ``says`` it fixes) as one scenario."""
+    del ctx
+    return _plan(says=True)

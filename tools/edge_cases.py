@@ -439,6 +439,281 @@ def latest() -> list[dict[str, Any]]:
     return [_edge("latest", rule, doc, what, turns, **exp) for rule, doc, what, turns, exp in cases]
 
 
+LEAD_POSITION = (
+    "docs/intents.md step 5: a prompt that opens with a correction lead (past leading "
+    "interjections and wrappers) is a CORRECTION"
+)
+CLAIM_POSITION = "docs/intents.md step 5a: the first sentence with a content word states the claim"
+APOSTROPHE = (
+    "docs/intents.md § Subjects: two runs joined by one apostrophe; a contraction is its stem; "
+    "any other apostrophe is taken out; one that joins no two runs is no part of a word"
+)
+SAID = (
+    "docs/intents.md § What an answer says, said: turn counted from 1, at most three, the "
+    "latest claim first, then the others, the latest first"
+)
+EARLIER = (
+    "docs/intents.md § What an answer says, earlier: how many earlier turns named the subject "
+    "(a RECALL turn names its subject too, though it is never quoted)"
+)
+CLAIM_MEMBER = (
+    "docs/intents.md § What an answer says, claim: a RECALL with a subject, the latest claim "
+    "about it (also when it is older than the turns quoted)"
+)
+WHOLE = (
+    "docs/intents.md § What an answer says: for a RECALL without a subject, said draws on the "
+    "latest three lemmas something was said about"
+)
+RECALL_RIVER = "What did I say about the river?"
+RECALL_WHALES = "What did I say about whales?"
+RECALL_ALL = "What have I told you so far?"
+WHALE_FISH = "No, a whale is a fish."
+
+
+def _normal(text: str) -> str:
+    """Step 1 as the docs state it (the quoted `text` of `said`)."""
+    nfc = unicodedata.normalize("NFC", text)
+    for mark in ("\u2019", "\u2018", "\u02bc"):
+        nfc = nfc.replace(mark, "'")
+    return " ".join(nfc.split(" ")).strip(" ").lower()
+
+
+def _quoted(turns: list[str], *picks: tuple[int, str | None]) -> list[dict[str, Any]]:
+    """`said` items for the turns numbered from 1 in *picks*, each with its claim."""
+    return [{"turn": n, "text": _normal(turns[n - 1]), "claim": claim} for n, claim in picks]
+
+
+def more_positions() -> list[dict[str, Any]]:
+    """A lead at the prompt's opening and elsewhere; the claim's sentence; an apostrophe at
+    each place in a word."""
+    cases = (
+        (
+            "L-LEAD",
+            LEAD_POSITION,
+            "a lead opening the second sentence is no lead",
+            ["The whale is big. No, a whale is a fish."],
+            {"intent": "UNKNOWN", "subject": "whale"},
+        ),
+        (
+            "L-LEAD",
+            LEAD_POSITION,
+            "a lead in the middle of the sentence is no lead",
+            ["A whale, no, is a fish."],
+            {"intent": "UNKNOWN", "subject": "whale"},
+        ),
+        (
+            "L-LEAD",
+            LEAD_POSITION,
+            "a lead past an interjection opens the prompt",
+            ["Hmm, no, a whale is a fish."],
+            {"intent": "CORRECTION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "L-CLAIM-NO-COPULA",
+            CLAIM_POSITION,
+            "of two claim sentences the first states it",
+            ["No, a whale is a fish. A whale is a mammal.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "L-CLAIM-NO-COPULA",
+            CLAIM_POSITION,
+            "a first sentence with no content word is passed",
+            ["No, hello. A whale is a fish.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "T-WORD-APOSTROPHE",
+            APOSTROPHE,
+            "an apostrophe after the first letter, no clitic",
+            ["What is l'ight?"],
+            {"intent": "DEFINITION", "subject": "light", "grounding_source": "pack"},
+        ),
+        (
+            "T-WORD-APOSTROPHE",
+            APOSTROPHE,
+            "an apostrophe at the end of a word",
+            ["What is light'?"],
+            {"intent": "DEFINITION", "subject": "light", "grounding_source": "pack"},
+        ),
+        (
+            "T-WORD-APOSTROPHE",
+            APOSTROPHE,
+            "an apostrophe before a word's first letter",
+            ["What is 'light?"],
+            {"intent": "DEFINITION", "subject": "light", "grounding_source": "pack"},
+        ),
+        (
+            "T-WORD-APOSTROPHE",
+            APOSTROPHE,
+            "two apostrophes: the first joins, the second separates",
+            ["What is rock'n'roll?"],
+            {"intent": "DEFINITION", "subject": "rockn", "grounding_source": "oov"},
+        ),
+    )
+    return [
+        _edge("position", rule, doc, what, turns, **exp) for rule, doc, what, turns, exp in cases
+    ]
+
+
+def answer_edges() -> list[dict[str, Any]]:
+    """What a RECALL or a VERIFICATION says at the edges of turns (capability answers)."""
+    river = ["What is a river?", RECALL_RIVER]
+    hello = ["Hello.", "What is a river?", RECALL_RIVER]
+    twice = ["What is a river?", "What is a river?", RECALL_RIVER]
+    four = [
+        "What is a river?",
+        "Tell me about the river.",
+        "Describe the river.",
+        "What is the river like?",
+        RECALL_RIVER,
+    ]
+    recalls = ["What is a river?", RECALL_RIVER, RECALL_RIVER]
+    older = [
+        WHALE_FISH,
+        "Tell me about whales.",
+        "Tell me about whales.",
+        "Tell me about whales.",
+        RECALL_WHALES,
+    ]
+    middle = ["Tell me about whales.", WHALE_FISH, "Tell me about whales.", RECALL_WHALES]
+    claims = [WHALE_FISH, "No, a whale is a mammal.", RECALL_WHALES]
+    lemmas = [
+        "What is a river?",
+        "What is light?",
+        "What is memory?",
+        "What is the sun?",
+        RECALL_ALL,
+    ]
+    again = ["What is a river?", "What is light?", "What is a river?", RECALL_ALL]
+    negated = [WHALE_FISH, "No, a whale is not a fish.", "Is a whale a fish?"]
+    kept = [WHALE_FISH, "What is a whale?", "Is a whale a fish?"]
+    cases = (
+        (
+            "A-RECALL-QUOTES",
+            SAID,
+            "the first turn is turn 1",
+            river,
+            {"said": _quoted(river, (1, None)), "earlier": 1},
+        ),
+        (
+            "A-RECALL-QUOTES",
+            SAID,
+            "a greeting first: the subject's turn is 2",
+            hello,
+            {"said": _quoted(hello, (2, None)), "earlier": 1},
+        ),
+        (
+            "A-RECALL-QUOTES",
+            SAID,
+            "two turns alike: both quoted, the latest first",
+            twice,
+            {"said": _quoted(twice, (2, None), (1, None)), "earlier": 2},
+        ),
+        (
+            "A-RECALL-QUOTES",
+            SAID,
+            "four turns: the latest three, the latest first",
+            four,
+            {"said": _quoted(four, (4, None), (3, None), (2, None)), "earlier": 4},
+        ),
+        (
+            "A-RECALL-NOT-ITSELF",
+            EARLIER,
+            "an earlier RECALL is counted, never quoted",
+            recalls,
+            {"said": _quoted(recalls, (1, None)), "earlier": 2},
+        ),
+        (
+            "A-RECALL-CLAIM-FIRST",
+            CLAIM_MEMBER,
+            "the claim older than the turns quoted",
+            older,
+            {
+                "said": _quoted(older, (4, None), (3, None), (2, None)),
+                "claim": "is a fish",
+                "earlier": 4,
+            },
+        ),
+        (
+            "A-RECALL-CLAIM-FIRST",
+            SAID,
+            "the claim in the middle is quoted first",
+            middle,
+            {
+                "said": _quoted(middle, (2, "is a fish"), (3, None), (1, None)),
+                "claim": "is a fish",
+                "earlier": 3,
+            },
+        ),
+        (
+            "A-RECALL-CLAIM-FIRST",
+            SAID,
+            "two claims: the latest first",
+            claims,
+            {
+                "said": _quoted(claims, (2, "is a mammal"), (1, "is a fish")),
+                "claim": "is a mammal",
+                "earlier": 2,
+            },
+        ),
+        (
+            "A-RECALL-NO-SUBJECT",
+            WHOLE,
+            "four lemmas: the latest three",
+            lemmas,
+            {
+                "said": _quoted(lemmas, (4, None), (3, None), (2, None)),
+                "claim": None,
+                "earlier": None,
+            },
+        ),
+        (
+            "A-RECALL-NO-SUBJECT",
+            WHOLE,
+            "a lemma said twice, another between",
+            again,
+            {
+                "said": _quoted(again, (3, None), (2, None), (1, None)),
+                "claim": None,
+                "earlier": None,
+            },
+        ),
+        (
+            "A-VERDICT-LATEST-CLAIM",
+            CLAIM_RULE,
+            "the latest claim negates the first",
+            negated,
+            {"verdict": "no", "by": "vault", "claim": "is not a fish"},
+        ),
+        (
+            "A-VERDICT-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a claim-less turn about the subject between",
+            kept,
+            {"verdict": "yes", "by": "vault", "claim": "is a fish"},
+        ),
+        (
+            "A-CORRECTION-CLAIM",
+            CLAIM_POSITION,
+            "of two claim sentences the first is the claim",
+            ["No, a whale is a fish. A whale is a mammal."],
+            {"claim": "is a fish"},
+        ),
+    )
+    return [
+        {
+            "class": "latest" if rule != "A-CORRECTION-CLAIM" else "position",
+            "rules": [rule],
+            "doc": doc,
+            "edge": what,
+            "turns": turns,
+            "says": says,
+        }
+        for rule, doc, what, turns, says in cases
+    ]
+
+
 def orders() -> list[dict[str, Any]]:
     """Two conditions true at once, where the docs order the checks."""
     cases = (
@@ -498,7 +773,8 @@ CLASSES = {
 
 def edges() -> dict[str, Any]:
     """The edges file: the classes and every edge, with ids ``EC-0001`` on, in order."""
-    found = positions() + character_classes() + latest() + orders()
+    found = positions() + more_positions() + character_classes() + latest() + orders()
+    found += answer_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
     return {
         "about": (
