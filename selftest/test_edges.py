@@ -4,9 +4,9 @@ selftest/test_broken_engines.py checks it fails COG-EDGE-001 while the reference
 
 from __future__ import annotations
 
-from conformance import edges, rules
+from conformance import answer_rules, edges, rules
 from selftest.engines import BROKEN
-from selftest.mutants.edges import EDGE_MUTANTS
+from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from tools import edge_cases
 
 
@@ -16,7 +16,7 @@ def test_the_edges_file_is_written_by_the_tool() -> None:
 
 def test_every_edge_names_a_class_a_known_rule_and_its_sentence() -> None:
     data = edges.catalogue()
-    named = set(rules.rule_ids())
+    named = set(rules.rule_ids()) | {r["id"] for r in answer_rules.catalogue()["rules"]}
     for case in data["cases"]:
         assert case["class"] in data["classes"], case["id"]
         assert case["rules"] and set(case["rules"]) <= named, case["id"]
@@ -27,3 +27,5 @@ def test_every_edge_names_a_class_a_known_rule_and_its_sentence() -> None:
 def test_every_edge_mutant_is_in_the_table() -> None:
     for name, _ in EDGE_MUTANTS:
         assert BROKEN[name].catches == ("COG-EDGE-001",), name
+    for name, _ in SAYS_MUTANTS:
+        assert BROKEN[name].catches == ("COG-EDGE-002",), name

@@ -18,6 +18,7 @@ from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import reference.truth.answer as answer
+import reference.truth.grammar as grammar
 import reference.truth.grounding as grounding
 import reference.truth.intent as reading
 import reference.truth.pipeline as pipeline
@@ -462,6 +463,98 @@ class UnknownWordsFirst(_Patching):
         return [(grounding, "_source", _unknown_first)]
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?]) +")
+_LEAD_WORD = re.compile(r"^(?:no|nope|wrong|actually)\b[,.!]", re.IGNORECASE)
+
+
+class LeadOpensAnySentence(ProtocolHandler):
+    """Step 5's lead is looked for at the opening of every sentence, not only the prompt's:
+    from the first sentence that opens with one, the rest is read as a correction."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        sentences = _SENTENCE_END.split(text.strip())
+        later = [i for i, sentence in enumerate(sentences) if i and _LEAD_WORD.match(sentence)]
+        if later:
+            text = " ".join(sentences[later[0] :])
+        return super().chat(runtime, text)
+
+
+class ClaimFromLastSentence(ProtocolHandler):
+    """Step 5a's claim is stated by the last sentence after the lead, not the first."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        found = _LEAD_WORD.match(text.strip())
+        if found is not None:
+            lead, rest = text.strip()[: found.end()], text.strip()[found.end() :]
+            sentences = _SENTENCE_END.split(rest.strip())
+            if len(sentences) > 1:
+                text = f"{lead} {' '.join(reversed(sentences))}"
+        return super().chat(runtime, text)
+
+
+_CLITIC_ENDS = ("s", "re", "d", "ll", "ve", "m")
+
+
+def _base_keeping_apostrophe(token: str) -> str | None:
+    if "'" not in token:
+        return token
+    stem, clitic = token.split("'", 1)
+    if clitic == "t":
+        return None
+    return stem if clitic in _CLITIC_ENDS else token
+
+
+class ApostropheKeptInWord(_Patching):
+    """A word with an apostrophe that is no clitic keeps it (`l'ight` stays `l'ight`)."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [
+            (text_, "word_base", _base_keeping_apostrophe),
+            (grammar, "word_base", _base_keeping_apostrophe),
+        ]
+
+
+class EarlierSkipsRecalls(ProtocolHandler):
+    """`earlier` counts only the turns it could quote: an earlier RECALL of the subject is
+    left out of the count."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.recalled: dict[int, dict[str, int]] = {}
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        response = super().chat(runtime, text)
+        subject = response["subject"]
+        if response["intent"] != "RECALL" or subject is None:
+            return response
+        seen = self.recalled.setdefault(id(runtime), {})
+        says = response.get("says")
+        if isinstance(says, dict) and isinstance(says.get("earlier"), int):
+            says = {**says, "earlier": says["earlier"] - seen.get(subject, 0)}
+            response = {**response, "says": says}
+        seen[subject] = seen.get(subject, 0) + 1
+        return response
+
+
+class WholeRecallOnePerText(ProtocolHandler):
+    """A RECALL without a subject quotes each text once: a lemma said twice alike is quoted
+    once."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        response = super().chat(runtime, text)
+        says = response.get("says")
+        if response["intent"] != "RECALL" or response["subject"] is not None:
+            return response
+        if not isinstance(says, dict) or not says.get("said"):
+            return response
+        kept, texts = [], set()
+        for item in says["said"]:
+            if item["text"] not in texts:
+                texts.add(item["text"])
+                kept.append(item)
+        return {**response, "says": {**says, "said": kept}}
+
+
 EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_mend_drops_first_letter", MendDropsFirstLetter),
     ("edge_mend_drops_last_letter", MendDropsLastLetter),
@@ -489,5 +582,14 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_claim_cleared_by_claimless", ClaimClearedByClaimless),
     ("edge_teaching_before_claim", TeachingBeforeClaim),
     ("edge_unknown_words_first", UnknownWordsFirst),
+    ("edge_lead_opens_any_sentence", LeadOpensAnySentence),
+    ("edge_claim_from_last_sentence", ClaimFromLastSentence),
+    ("edge_apostrophe_kept_in_word", ApostropheKeptInWord),
 )
-"""Every broken reader of this module with its name in selftest/engines.py."""
+"""Every broken reader of this module with its name in selftest/engines.py (COG-EDGE-001)."""
+
+SAYS_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
+    ("edge_earlier_skips_recalls", EarlierSkipsRecalls),
+    ("edge_whole_recall_one_per_text", WholeRecallOnePerText),
+)
+"""Broken answers at the edges of turns (COG-EDGE-002)."""
