@@ -443,6 +443,10 @@ LEAD_POSITION = (
     "docs/intents.md step 5: a prompt that opens with a correction lead (past leading "
     "interjections and wrappers) is a CORRECTION"
 )
+VERB_POSITION = (
+    "docs/intents.md § Subjects, rule 1: a verb by position when the word before it, passing "
+    "over `ever` `never` `always` `often` ..., is `i`, `we`, ... or a generic agent"
+)
 CLAIM_POSITION = "docs/intents.md step 5a: the first sentence with a content word states the claim"
 APOSTROPHE = (
     "docs/intents.md § Subjects: two runs joined by one apostrophe; a contraction is its stem; "
@@ -521,6 +525,41 @@ def more_positions() -> list[dict[str, Any]]:
             "a first sentence with no content word is passed",
             ["No, hello. A whale is a fish.", "Is a whale a fish?"],
             {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "the verb right after a generic agent",
+            ["People love trees."],
+            {"intent": "UNKNOWN", "subject": "trees"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "one content word passed over (`often`)",
+            ["People often love trees."],
+            {"intent": "UNKNOWN", "subject": "trees"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "a content word and a function word passed over",
+            ["We always just love trees."],
+            {"intent": "UNKNOWN", "subject": "trees"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "two content words passed over (`never`, `really`)",
+            ["They never really love trees."],
+            {"intent": "UNKNOWN", "subject": "trees"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "in a CAUSE only the generic agent moves",
+            ["Why do people often love trees?"],
+            {"intent": "CAUSE", "subject": "love"},
         ),
         (
             "T-WORD-APOSTROPHE",

@@ -16,7 +16,8 @@ SKIPPED = frozenset(
     """ever never always often really just also still sometimes usually actually even do does
     did not can could would will should might must may all both""".split()
 )
-"""Words between a verb marker and its verb (``you ever seen``, ``we can protect``)."""
+"""Words between a verb marker and its verb (``you ever seen``, ``we can protect``), passed
+over whether or not they are content words (``people often love``: `often` is one)."""
 
 AUXILIARIES = frozenset(
     """do does did is are was were can could will would should has have had must may might
@@ -56,7 +57,8 @@ def slot_terms(
         by_position = previous in VERB_MARKERS and verbs_move
         verb = by_position or (action and position == 0) or base in GENERIC_AGENTS
         (verbs if verb else others).append(base)
-        previous = base
+        if token not in SKIPPED:
+            previous = base
     ordered = tuple(dict.fromkeys(others + verbs))
     if lexicon is None:
         return ordered

@@ -555,6 +555,16 @@ class WholeRecallOnePerText(ProtocolHandler):
         return {**response, "says": {**says, "said": kept}}
 
 
+class PassedOverContentWordsCount(ProtocolHandler):
+    """§ Subjects rule 1: a passed-over word that is a content word (`often`, `never`) counts
+    as the word before the next one, so `people often love` makes no verb of `love`."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        skipped = grammar.SKIPPED
+        with _patched(grammar, "SKIPPED", skipped - {"often", "never", "always", "sometimes"}):
+            return super().chat(runtime, text)
+
+
 EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_mend_drops_first_letter", MendDropsFirstLetter),
     ("edge_mend_drops_last_letter", MendDropsLastLetter),
@@ -585,6 +595,7 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_lead_opens_any_sentence", LeadOpensAnySentence),
     ("edge_claim_from_last_sentence", ClaimFromLastSentence),
     ("edge_apostrophe_kept_in_word", ApostropheKeptInWord),
+    ("edge_passed_over_content_words_count", PassedOverContentWordsCount),
 )
 """Every broken reader of this module with its name in selftest/engines.py (COG-EDGE-001)."""
 

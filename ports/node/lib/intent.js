@@ -110,7 +110,7 @@ function slotTerms(text, lex, action, verbsMove) {
     }
     const verb = (verbsMove && VERB_MARKERS.has(previous)) || (action && position === 0) || GENERIC_AGENTS.has(base);
     (verb ? verbs : others).push(base);
-    previous = base;
+    if (!SKIPPED.has(token)) previous = base;
   });
   const ordered = [...new Set([...others, ...verbs])];
   return [...ordered.filter((w) => lex.known(w)), ...ordered.filter((w) => !lex.known(w))];
