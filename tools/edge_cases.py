@@ -753,6 +753,60 @@ def answer_edges() -> list[dict[str, Any]]:
     ]
 
 
+CUE_ROWS = (
+    ("RECALL", "remember"),
+    ("FRAME_TRANSFER", "metaphor"),
+    ("COMPARISON", "difference"),
+    ("TRANSITIVE_QUERY", "connection"),
+    ("PROCEDURE", "tips"),
+    ("EXAMPLE", "examples"),
+    ("CAUSE", "reason"),
+    ("VERIFICATION", "false"),
+    ("NARRATIVE", "history"),
+    ("DEFINITION", "defined"),
+)
+"""One cue of each row of docs/intents.md § Cue words, in the order of the rows (none of them
+makes a form cover `The river <cue> <cue>.`)."""
+CUE_ORDER = (
+    "docs/intents.md § Cue words: the first row below with a cue in the sentence decides; a "
+    "VERIFICATION cue counts only in a question"
+)
+
+
+def cue_orders() -> list[dict[str, Any]]:
+    """Two cues of adjacent rows in one sentence, in both word orders: the earlier row decides,
+    wherever its cue stands; a VERIFICATION cue in a statement does not count."""
+    out = []
+    for (first, cue), (_, later) in zip(CUE_ROWS, CUE_ROWS[1:], strict=False):
+        mark = "?" if "VERIFICATION" in (first, _) else "."
+        for words, where in (((cue, later), "first"), ((later, cue), "second")):
+            text = f"The river {words[0]} {words[1]}{mark}"
+            edge = f"`{cue}` ({first}) and `{later}`, the earlier row's cue {where}"
+            out.append(
+                _edge(
+                    "order",
+                    f"C-{CUE_ROWS.index((first, cue)) + 1:02d}",
+                    CUE_ORDER,
+                    edge,
+                    [text],
+                    intent=first,
+                    subject="river",
+                )
+            )
+    out.append(
+        _edge(
+            "order",
+            "C-08",
+            CUE_ORDER,
+            "a VERIFICATION cue in a statement does not count",
+            ["The river false history."],
+            intent="NARRATIVE",
+            subject="river",
+        )
+    )
+    return out
+
+
 def orders() -> list[dict[str, Any]]:
     """Two conditions true at once, where the docs order the checks."""
     cases = (
@@ -813,6 +867,7 @@ CLASSES = {
 def edges() -> dict[str, Any]:
     """The edges file: the classes and every edge, with ids ``EC-0001`` on, in order."""
     found = positions() + more_positions() + character_classes() + latest() + orders()
+    found += cue_orders()
     found += answer_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
     return {

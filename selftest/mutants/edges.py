@@ -565,6 +565,46 @@ class PassedOverContentWordsCount(ProtocolHandler):
             return super().chat(runtime, text)
 
 
+def _cues_by(order: Callable[[list[Any], str], list[Any]]) -> Callable[[str, bool], Any]:
+    """§ Cue words read with the rows tried in *order* (rows, clause) instead of the table's."""
+
+    def read_cues(clause: str, question: bool) -> Any:
+        rows = [row for row in reading.CUES if row[1].search(clause) and (question or not row[2])]
+        for intent, cue, _ in order(rows, clause):
+            rest = " ".join(w for w in cue.sub(" , ", clause).split(" ") if w)
+            slot = rest if reading.slot_has_content(rest, refers=True) else "it"
+            return reading.Reading(intent, (slot,), cued=True)
+        return None
+
+    return read_cues
+
+
+def _by_position(rows: list[Any], clause: str) -> list[Any]:
+    return sorted(rows, key=lambda row: row[1].search(clause).start())
+
+
+class CueFirstInSentenceDecides(_Patching):
+    """§ Cue words: the cue that comes first in the sentence decides, not the first row."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(reading, "read_cues", _cues_by(_by_position))]
+
+
+class CueLastRowDecides(_Patching):
+    """§ Cue words: the last row with a cue in the sentence decides, not the first."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(reading, "read_cues", _cues_by(lambda rows, _: rows[::-1]))]
+
+
+class VerificationCueInStatements(_Patching):
+    """§ Cue words: a VERIFICATION cue counts in a statement too."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        plain = _cues_by(lambda rows, _: rows)
+        return [(reading, "read_cues", lambda clause, _question: plain(clause, True))]
+
+
 EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_mend_drops_first_letter", MendDropsFirstLetter),
     ("edge_mend_drops_last_letter", MendDropsLastLetter),
@@ -596,6 +636,9 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_claim_from_last_sentence", ClaimFromLastSentence),
     ("edge_apostrophe_kept_in_word", ApostropheKeptInWord),
     ("edge_passed_over_content_words_count", PassedOverContentWordsCount),
+    ("edge_cue_first_in_sentence_decides", CueFirstInSentenceDecides),
+    ("edge_cue_last_row_decides", CueLastRowDecides),
+    ("edge_verification_cue_in_statements", VerificationCueInStatements),
 )
 """Every broken reader of this module with its name in selftest/engines.py (COG-EDGE-001)."""
 
