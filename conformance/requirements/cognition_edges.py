@@ -1,4 +1,5 @@
-"""The branch edges of each reading and grounding rule (COG-EDGE-001).
+"""The branch edges of each reading and grounding rule (COG-EDGE-001) and of what an answer
+says at the edges of turns (COG-EDGE-002).
 
 Every rule that acts on a position, a character class, the latest of something across turns,
 or that orders two checks is held at its edges: the first and the last position and the
@@ -10,18 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance import cases as cases_
 from conformance import edges
-from conformance.driver import run_script
 from conformance.engines.base import EngineClient
 from conformance.engines.view import member
+from conformance.requirements.cognition import catalogue_holds
 from conformance.requirements.registry import requirement
 
 KEYS = ("intent", "subject", "grounding_source")
 
 
-def _differences(engine: EngineClient, case: dict[str, Any]) -> list[str]:
-    last = run_script(engine, None, case["turns"])[-1]
+def _differences(case: dict[str, Any], last: Any) -> list[str]:
+    """What the last turn of *case* says against the docs, led by the edge it tries."""
     found = [
         f"{key} {last.get(key)!r}, the docs say {case[key]!r}"
         for key in KEYS
@@ -33,26 +33,12 @@ def _differences(engine: EngineClient, case: dict[str, Any]) -> list[str]:
             value = member(says, key)
             if value != expected:
                 found.append(f"says.{key} {value!r}, the docs say {expected!r}")
+    if found:
+        found[0] = f"{case['class']} edge ({case['edge']}): {found[0]}"
     return found
 
 
-def _check(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
-    found = []
-    for case in cases:
-        wrong = _differences(engine, case)
-        if wrong:
-            found.append(
-                cases_.Disagreement(
-                    case["id"],
-                    "; ".join(wrong),
-                    f"{case['class']} edge of {case['rules'][0]}: {case['edge']}; "
-                    f"{' / '.join(case['turns'])!r}",
-                    rank=len(case["turns"]),
-                )
-            )
-    assert not found, cases_.listing(
-        f"{len(found)} of {len(cases)} edges break their rules:", found
-    )
+BREAKS = "edges break their rules"
 
 
 @requirement(
@@ -69,7 +55,7 @@ def _check(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
     cover=edges.edge_plan,
 )
 def edges_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
-    _check(engine, cases)
+    catalogue_holds(engine, cases, _differences, BREAKS)
 
 
 @requirement(
@@ -86,4 +72,4 @@ def edges_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
     cover=edges.says_plan,
 )
 def says_edges_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
-    _check(engine, cases)
+    catalogue_holds(engine, cases, _differences, BREAKS)
