@@ -94,6 +94,7 @@ from selftest.mutants.combined import (
     FourDefects,
     TerseHashSlip,
 )
+from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
@@ -508,6 +509,8 @@ _TABLE = (
         "OVR-RESOLVE-001",
         "OVR-CHAT-001",
     ),
+    *(broken_engine(name, factory, "COG-EDGE-001") for name, factory in EDGE_MUTANTS),
+    *(broken_engine(name, factory, "COG-EDGE-002") for name, factory in SAYS_MUTANTS),
     *(
         broken_engine(name, factory, *catches)
         for name, factory, *catches in (

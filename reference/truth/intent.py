@@ -170,7 +170,7 @@ INTERJECTIONS = (
 )
 
 
-_LEADS = re.compile(rf"^(?:(?:{INTERJECTIONS})\b[\s,;:.!?-]*)+")
+_LEADS = re.compile(rf"^(?:(?:{INTERJECTIONS})\b[ ,;:.!?-]*)+")
 WH = r",? (?=(?:what|why|how|who|whether|if|which|where|when) )"
 """A wrapper that only goes before a question word (a comma may stand between them)."""
 _WRAPPERS = re.compile(
@@ -200,7 +200,7 @@ _WRAPPERS = re.compile(
     r"|would you say(?: that)? )"
 )
 _BELIEF = re.compile(
-    rf"^(?:(?:{INTERJECTIONS})\b[\s,;:.!?-]*)*(?:(?:i|we) (?:think|believe|guess|suppose|reckon"
+    rf"^(?:(?:{INTERJECTIONS})\b[ ,;:.!?-]*)*(?:(?:i|we) (?:think|believe|guess|suppose|reckon"
     r"|bet|feel like|heard|have heard|read|was told|were told|am sure|am pretty sure"
     r"|am fairly sure)\b(?! of\b| about\b| so\b)|(?:someone|somebody|people|they) (?:told me"
     r"|tell me|say|said)\b|correct me if\b)"
@@ -213,7 +213,7 @@ def puts_belief(sentence: str) -> bool:
     return _BELIEF.match(sentence) is not None
 
 
-_TRAILING = re.compile(r"(?:[\s.!?;:,\u2026\u2014\u2013\"'`-]|\bplease\b|\bfor (?:me|us)\b)+$")
+_TRAILING = re.compile(r"(?:[ .!?;:,\u2026\u2014\u2013\"'`-]|\bplease\b|\bfor (?:me|us)\b)+$")
 _QUOTES = re.compile(r"[\"`\u201c\u201d]|(?<!\w)'|'(?!\w)")
 _CORRECTION_LEAD = re.compile(
     r"^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true"
@@ -225,7 +225,7 @@ _CORRECTION_LEAD = re.compile(
     r"(?:wrong|backwards|mixed up)\b"
     r"|i think you (?:are|were) (?:wrong|mistaken)\b"
     r"|i do not think (?:so|that is (?:right|true|correct)|you are right)\b|i do not agree\b"
-    r"|(?:let me|i have to|i must|allow me to) correct you\b)[\s,;:.!\u2014\u2013-]*"
+    r"|(?:let me|i have to|i must|allow me to) correct you\b)[ ,;:.!\u2014\u2013-]*"
 )
 _COPULA = re.compile(r"\b(?:is|are|was|were) ")
 _REFERRING_PHRASE = re.compile(r"\b(?:that|this|the) (?:word|term|thing|one)$")
@@ -342,7 +342,7 @@ def read_cues(clause: str, question: bool) -> Reading | None:
             continue
         if cue.search(clause) is None:
             continue
-        rest = " ".join(cue.sub(" , ", clause).split())
+        rest = " ".join(w for w in cue.sub(" , ", clause).split(" ") if w)
         slot = rest if slot_has_content(rest, refers=True) else "it"
         return Reading(intent, (slot,), cued=True)
     return None
@@ -558,4 +558,4 @@ def _checked(reading: Reading) -> str | None:
     first = clean_slot(reading.slots[0])
     if not content_terms(tokenize(first)) and reading.referent is not None:
         first = clean_slot(reading.referent)
-    return " ".join(first.split())
+    return " ".join(w for w in first.split(" ") if w)

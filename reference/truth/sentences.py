@@ -10,8 +10,8 @@ ABBREVIATIONS = frozenset({"vs", "e.g", "i.e", "etc", "mr", "mrs", "ms", "dr", "
 """Words whose full stop does not end a sentence (``rain vs. snow``)."""
 
 _END = re.compile(
-    r"[.!?;\u2026]+(?=\s|$)|(?<=\s)[\u2014\u2013-]+(?=\s)|\u2014"
-    r"|:(?=\s+(?:what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could|will"
+    r"[.!?;\u2026]+(?= |$)|(?<= )[\u2014\u2013-]+(?= )|\u2014"
+    r"|:(?= +(?:what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could|will"
     r"|would|should|has|have|had|must|may|am)\b)"
 )
 
@@ -28,7 +28,7 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
     pieces: list[tuple[str, bool]] = []
     start = 0
     for end in _END.finditer(text):
-        before = text[start : end.start()].split()
+        before = text[start : end.start()].split(" ")
         if end.group(0) == "." and before and before[-1] in ABBREVIATIONS:
             continue
         pieces.append((text[start : end.end()].strip(), "?" in end.group(0)))

@@ -6,7 +6,10 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 
-_WHITESPACE = re.compile(r"\s+")
+WHITE_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""White space (docs/intents.md step 1): the characters of Unicode's White_Space property,
+nothing else (not U+001C..U+001F, which ``str.isspace`` also takes, nor U+FEFF or U+200B)."""
+_WHITESPACE = re.compile(f"[{WHITE_SPACE}]+")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _CLITICS = ("s", "re", "d", "ll", "ve", "m")
@@ -36,9 +39,10 @@ question words, interjections and discourse particles. Never a turn's subject.""
 
 
 def normalize(text: str) -> str:
-    """NFC-normalise, unify apostrophes, lowercase, collapse whitespace runs and strip."""
+    """NFC-normalise, unify apostrophes, lowercase, collapse white space runs and strip: after
+    it the only white space character left is the space."""
     nfc = unicodedata.normalize("NFC", text).translate(_APOSTROPHES)
-    return _WHITESPACE.sub(" ", nfc).strip().lower()
+    return _WHITESPACE.sub(" ", nfc).strip(" ").lower()
 
 
 def _letter_view(text: str) -> str:

@@ -13,7 +13,7 @@ const WH = ",? (?=(?:what|why|how|who|whether|if|which|where|when) )";
 const INTERJECTIONS =
   'hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also|cool|great' +
   '|nice|wow|sure|yes|yeah|lol|haha+|hehe|sorry|wait|listen|look|please';
-const LEADS = new RegExp(`^(?:(?:${INTERJECTIONS})\\b[\\s,;:.!?-]*)+`, 'u');
+const LEADS = new RegExp(`^(?:(?:${INTERJECTIONS})\\b[ ,;:.!?-]*)+`, 'u');
 const WRAPPERS = new RegExp(
   '^(?:please |kindly ' +
     '|(?:can|could|would|will) (?:you|u) (?:please )?(?!say )' +
@@ -41,13 +41,13 @@ const WRAPPERS = new RegExp(
   'u',
 );
 const BELIEF = new RegExp(
-  `^(?:(?:${INTERJECTIONS})\\b[\\s,;:.!?-]*)*(?:(?:i|we) (?:think|believe|guess|suppose|reckon` +
+  `^(?:(?:${INTERJECTIONS})\\b[ ,;:.!?-]*)*(?:(?:i|we) (?:think|believe|guess|suppose|reckon` +
     '|bet|feel like|heard|have heard|read|was told|were told|am sure|am pretty sure' +
     '|am fairly sure)\\b(?! of\\b| about\\b| so\\b)|(?:someone|somebody|people|they) (?:told me' +
     '|tell me|say|said)\\b|correct me if\\b)',
   'u',
 );
-const TRAILING = /(?:[\s.!?;:,\u2026\u2014\u2013"'`-]|\bplease\b|\bfor (?:me|us)\b)+$/u;
+const TRAILING = /(?:[ .!?;:,\u2026\u2014\u2013"'`-]|\bplease\b|\bfor (?:me|us)\b)+$/u;
 const QUOTES = /["`\u201c\u201d]|(?<!\w)'|'(?!\w)/gu;
 const CORRECTION_LEAD = new RegExp(
   '^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true' +
@@ -59,7 +59,7 @@ const CORRECTION_LEAD = new RegExp(
     '(?:wrong|backwards|mixed up)\\b' +
     '|i think you (?:are|were) (?:wrong|mistaken)\\b' +
     '|i do not think (?:so|that is (?:right|true|correct)|you are right)\\b|i do not agree\\b' +
-    '|(?:let me|i have to|i must|allow me to) correct you\\b)[\\s,;:.!\\u2014\\u2013-]*',
+    '|(?:let me|i have to|i must|allow me to) correct you\\b)[ ,;:.!\\u2014\\u2013-]*',
   'u',
 );
 const COPULA = /\b(?:is|are|was|were) /u;
@@ -68,8 +68,8 @@ const SLOT_NOISE = /\bthe (?:word|term) (?!and\b|or\b|with\b|to\b|is\b)(?=\w)|\b
 const REFERRING = new Set('it they them he she him her this that these those'.split(' '));
 const ABBREVIATIONS = new Set(['vs', 'e.g', 'i.e', 'etc', 'mr', 'mrs', 'ms', 'dr', 'st']);
 const SENTENCE_END = new RegExp(
-  '[.!?;\\u2026]+(?=\\s|$)|(?<=\\s)[\\u2014\\u2013-]+(?=\\s)|\\u2014' +
-    '|:(?=\\s+(?:what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could' +
+  '[.!?;\\u2026]+(?= |$)|(?<= )[\\u2014\\u2013-]+(?= )|\\u2014' +
+    '|:(?= +(?:what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could' +
     '|will|would|should|has|have|had|must|may|am)\\b)',
   'gu',
 );
@@ -209,7 +209,7 @@ function splitSentences(text) {
   const pieces = [];
   let start = 0;
   for (const end of text.matchAll(SENTENCE_END)) {
-    const before = text.slice(start, end.index).trim().split(/\s+/u);
+    const before = text.slice(start, end.index).trim().split(/ +/u);
     if (end[0] === '.' && ABBREVIATIONS.has(before[before.length - 1])) continue;
     pieces.push([text.slice(start, end.index + end[0].length).trim(), end[0].includes('?')]);
     start = end.index + end[0].length;
@@ -249,7 +249,7 @@ class Reader {
   readCues(clause, question) {
     for (const cue of this.forms.cues) {
       if ((cue.question && !question) || !cue.test.test(clause)) continue;
-      const rest = clause.replace(cue.all, ' , ').split(/\s+/u).filter(Boolean).join(' ');
+      const rest = clause.replace(cue.all, ' , ').split(/ +/u).filter(Boolean).join(' ');
       const slot = slotHasContent(rest, true) ? rest : 'it';
       return { ...unknown([slot]), intent: cue.intent, cued: true };
     }
@@ -333,7 +333,7 @@ function checked(reading) {
   if (reading.intent !== 'VERIFICATION' || !reading.slots.length) return null;
   let first = cleanSlot(reading.slots[0]);
   if (!contentTerms(tokenize(first)).length && reading.referent !== null) first = cleanSlot(reading.referent);
-  return first.split(/\s+/u).filter(Boolean).join(' ');
+  return first.split(/ +/u).filter(Boolean).join(' ');
 }
 
 /** The intent, its terms (slot by slot; a slot that refers back takes its referent), subject, claim, checked statement. */

@@ -1,0 +1,927 @@
+"""The branch edges of the reading and grounding rules, one case per edge, from the docs' words.
+
+A rule that acts on a position, a character class, the latest or the first of something
+across turns, or that orders two checks has edges a port can get wrong while every member
+of every list is honoured: an edit tried at a word's first letter, a letter-number read as
+a letter, the latest subject cleared by a turn that has none, the first sentence deciding
+instead of the last. Each edge below names its class, the rule id it exercises (docs/intents.md
+§ Rule ids), the sentence of the docs it comes from and what it tries; its expected reading
+follows from that sentence, never from an engine. The character classes are computed from
+their definitions (``_words``: NFC, the full lowercase mapping, runs of category L).
+
+``python -m tools.edge_cases`` writes them into ``conformance/data/cognition/edges.json``
+(``COG-EDGE-001``); ``--check`` exits 1 when the file is not up to date; ``--list`` prints
+each edge with the sentence it comes from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+EDGES_FILE = Path(__file__).resolve().parent.parent / "conformance/data/cognition/edges.json"
+KNOWN = "light"
+"""A lemma every engine ships (docs/spec.md § Cognition, concrete cases)."""
+
+STEP2 = (
+    "docs/intents.md step 2: two adjacent letters swapped, or one inner letter of the target "
+    "left out, never its first or last"
+)
+STEP9 = (
+    "docs/intents.md step 9: the last question a form reads as a request; else the first "
+    "sentence a form reads as a request; else the last question read any other way"
+)
+REFERENT = (
+    "docs/intents.md step 9: its referent is the nearest other sentence with a content word, "
+    "those before it first"
+)
+WORD = (
+    "docs/intents.md § Subjects: a word is a run of letters (Unicode general category L); every "
+    "other character separates words: digits and other numbers, combining marks that NFC "
+    "leaves alone, `_`, punctuation, symbols and spaces"
+)
+STEP1_SPACE = "docs/intents.md step 1: white space is exactly Unicode's White_Space property"
+STEP1_LOWER = (
+    "docs/intents.md step 1: lowercase is Unicode's full default mapping, context included"
+)
+LATEST = (
+    "docs/intents.md § Subjects, words that refer back: the session's latest subject: the "
+    "subject of the latest earlier turn that had one"
+)
+RECALL_RULE = (
+    "docs/spec.md § Cognition, grounding rule 3: a RECALL whose subject was the subject of an "
+    "earlier turn of the session; a RECALL without a subject, in a session where an earlier "
+    "turn other than a RECALL had a subject the lexicon knows"
+)
+CLAIM_RULE = (
+    "docs/intents.md § Answers, VERIFICATION 1: the user's latest claim about the subject in "
+    "the session"
+)
+GROUNDING_ORDER = "docs/spec.md § Cognition: grounding rules (the first that applies decides)"
+EVIDENCE_ORDER = "docs/intents.md § Answers, VERIFICATION: the first evidence that decides"
+
+MENDS = (
+    ("what", "What is a river?", "DEFINITION", "river"),
+    ("describe", "Describe the forest.", "NARRATIVE", "forest"),
+    ("compare", "Compare memory and recall.", "COMPARISON", "memory"),
+)
+"""Typo targets at the start of a prompt whose form reads it when the target is mended."""
+UNMENDED = {
+    "what": ("VERIFICATION", None),
+    "describe": ("UNKNOWN", "forest"),
+    "compare": ("RECALL", "memory"),
+}
+"""The reading when the first word stays as written (not a form word): the docs' other rules
+read the rest (`A is B?` a VERIFICATION of A; no form, no cue: UNKNOWN; the RECALL cue
+`recall`). A VERIFICATION's subject is the unmended word itself (filled in below)."""
+
+CLASS_MEMBERS = (
+    ("Nd", "\u0032", "an ASCII digit"),
+    ("Nd", "\u0663", "an Arabic-Indic digit"),
+    ("Nd", "\uff13", "a fullwidth digit (NFC keeps it)"),
+    ("No", "\u00b2", "a superscript two"),
+    ("No", "\u00bd", "a vulgar fraction"),
+    ("No", "\u2460", "a circled digit"),
+    ("Nl", "\u216b", "a Roman numeral (a letter-number, Alphabetic but not L)"),
+    ("Nl", "\u3007", "the ideographic zero (a letter-number)"),
+    ("Lo", "\u4e00", "an ideograph with a numeric value (a letter)"),
+    ("Lm", "\u02b0", "a modifier letter"),
+    ("Lt", "\u01c5", "a titlecase letter (lowercased to its small form)"),
+    ("Lo", "\u00aa", "the feminine ordinal (a letter)"),
+    ("Mn", "\u0301", "a combining acute NFC leaves alone after `t`"),
+    ("Mn", "\u05b0", "a Hebrew point (Other_Alphabetic, a mark)"),
+    ("Mc", "\u0903", "a spacing mark"),
+    ("Mc", "\u093e", "a vowel sign (Other_Alphabetic, a mark)"),
+    ("Me", "\u20dd", "an enclosing mark"),
+    ("Pc", "_", "the low line"),
+    ("Pc", "\u203f", "an undertie"),
+    ("Pc", "\uff3f", "a fullwidth low line"),
+    ("Cf", "\u200b", "a zero width space"),
+    ("Cf", "\u00ad", "a soft hyphen"),
+)
+"""Members of the general categories at the boundary of "a run of letters", each put after
+`light` (and inside `li…ght`): a letter joins the word, anything else ends it."""
+
+WHOLE_WORDS = (
+    ("So", "\u24db\u24d8\u24d6\u24d7\u24e3", "circled letters (symbols, Alphabetic but not L)"),
+    ("Ll", "\ufb01re", "a ligature (NFKC, never applied, would make it `fire`)"),
+    ("Ll", "\U0001d425\U0001d422\U0001d420\U0001d421\U0001d42d", "mathematical bold letters"),
+    ("Lu", "\u039f\u0394\u039f\u03a3", "a capital word ending in sigma (final form)"),
+    ("Lu", "\u0130stanbul", "a capital dotted I (two characters lowercased)"),
+    ("Mn", "lighte\u0301", "a mark NFC composes with its letter (`é`)"),
+)
+"""Whole words whose class is decided by one of the same definitions."""
+
+WHITE_SPACE = (
+    "\t",
+    "\n",
+    "\u000b",
+    "\u000c",
+    "\r",
+    "\u0085",
+    "\u00a0",
+    "\u1680",
+    "\u2000",
+    "\u200a",
+    "\u2028",
+    "\u2029",
+    "\u202f",
+    "\u205f",
+    "\u3000",
+)
+"""Every White_Space character but the space (ranges by their two ends)."""
+NOT_WHITE_SPACE = ("\u001c", "\u001d", "\u001e", "\u001f", "\ufeff", "\u200b", "\u180e", "\u2060")
+"""Characters some library calls white space that the property does not."""
+
+FUNCTION_WORDS = frozenset({"what", "is", "a"})
+"""The only function words the character-class prompts hold besides the tested word."""
+
+
+def _words(text: str) -> list[str]:
+    """The words of *text* as the docs define them: NFC, the full lowercase mapping, then
+    runs of letters (general category L); every other character separates."""
+    normal = unicodedata.normalize("NFC", text).lower()
+    words, current = [], ""
+    for char in normal:
+        if unicodedata.category(char).startswith("L"):
+            current += char
+        else:
+            if current:
+                words.append(current)
+            current = ""
+    if current:
+        words.append(current)
+    return words
+
+
+def _definition(slot: str) -> dict[str, Any]:
+    """`What is <slot>?`: a DEFINITION whose subject is the first content word of the slot
+    (two or more letters, no function word), grounded in the pack only for `light`."""
+    content = [w for w in _words(slot) if len(w) >= 2 and w not in FUNCTION_WORDS]
+    subject = content[0] if content else None
+    source = "none" if subject is None else ("pack" if subject == KNOWN else "oov")
+    if subject is not None and source == "pack" and len(content) > 1:
+        source = "partial"
+    return {"intent": "DEFINITION", "subject": subject, "grounding_source": source}
+
+
+def _edge(
+    kind: str, rule: str, doc: str, edge: str, turns: list[str], **expected: Any
+) -> dict[str, Any]:
+    return {"class": kind, "rules": [rule], "doc": doc, "edge": edge, "turns": turns, **expected}
+
+
+def _swap(word: str, at: int) -> str:
+    return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+
+
+def _drop(word: str, at: int) -> str:
+    return word[:at] + word[at + 1 :]
+
+
+def positions() -> list[dict[str, Any]]:
+    """Edits at a word's first position, its last, and the ones next to them; sentences
+    first, last and in between; the referent before and after the deciding sentence."""
+    out = []
+    for target, prompt, intent, subject in MENDS:
+        last = len(target) - 1
+        edits = (
+            ("M-TYPO-SWAP", f"swap at letters 1-2 of `{target}`", _swap(target, 0), True),
+            (
+                "M-TYPO-SWAP",
+                f"swap at the last two letters of `{target}`",
+                _swap(target, last - 1),
+                True,
+            ),
+            ("M-TYPO-DROP", f"second letter of `{target}` left out", _drop(target, 1), True),
+            (
+                "M-TYPO-DROP",
+                f"next-to-last letter of `{target}` left out",
+                _drop(target, last - 1),
+                True,
+            ),
+            ("M-TYPO-EDGE", f"first letter of `{target}` left out", _drop(target, 0), False),
+            ("M-TYPO-EDGE", f"last letter of `{target}` left out", _drop(target, last), False),
+        )
+        for rule, what, typo, mends in edits:
+            text = typo.capitalize() + prompt[len(target) :]
+            if mends:
+                expected = {"intent": intent, "subject": subject}
+            else:
+                unmended_intent, unmended_subject = UNMENDED[target]
+                expected = {"intent": unmended_intent, "subject": unmended_subject or typo}
+            out.append(_edge("position", rule, STEP2, what, [text], **expected))
+    sentences = (
+        ("last of two questions decides", "What is a river? What is light?", "light"),
+        (
+            "last of three, a statement between",
+            "What is a river? Rain is water. What is light?",
+            "light",
+        ),
+        (
+            "a question request after a statement request",
+            "Describe the forest. What is a river?",
+            "river",
+        ),
+        (
+            "a question request before a statement request",
+            "What is a river? Describe the forest.",
+            "river",
+        ),
+        ("first of two statement requests", "Describe the forest. Describe the river.", "forest"),
+    )
+    for what, text, subject in sentences:
+        intent = "NARRATIVE" if subject == "forest" else "DEFINITION"
+        out.append(
+            _edge(
+                "position", "Z-TWO-SENTENCES", STEP9, what, [text], intent=intent, subject=subject
+            )
+        )
+    referents = (
+        ("the nearer of two sentences before", "Light is warm. Rain is water. Why?"),
+        ("the only sentence, after it", "Why? Rain is water."),
+        ("before it first, though one follows", "Rain is water. Why? Light is warm."),
+    )
+    for what, text in referents:
+        out.append(
+            _edge(
+                "position",
+                "S-REFERS-SESSION",
+                REFERENT,
+                what,
+                [text],
+                intent="CAUSE",
+                subject="rain",
+            )
+        )
+    return out
+
+
+def character_classes() -> list[dict[str, Any]]:
+    """A member of every category at the boundary of a word, of white space and of case."""
+    out = []
+    for category, char, what in CLASS_MEMBERS:
+        rule = "T-WORD-LETTERS"
+        for slot, where in ((f"{KNOWN}{char}", "after"), (f"li{char}ght", "inside")):
+            edge = f"{category}: {what} (U+{ord(char):04X}) {where} a word"
+            out.append(
+                _edge(
+                    "character class", rule, WORD, edge, [f"What is {slot}?"], **_definition(slot)
+                )
+            )
+    for category, word, what in WHOLE_WORDS:
+        rule = (
+            "N-LOWER" if category == "Lu" else ("N-NFC" if category != "Mn" else "T-WORD-LETTERS")
+        )
+        doc = STEP1_LOWER if category == "Lu" else WORD
+        edge = f"{category}: {what}"
+        out.append(
+            _edge("character class", rule, doc, edge, [f"What is {word}?"], **_definition(word))
+        )
+    for char in WHITE_SPACE:
+        edge = f"White_Space: U+{ord(char):04X} after a full stop ends the sentence"
+        out.append(
+            _edge(
+                "character class",
+                "N-SPACES",
+                STEP1_SPACE,
+                edge,
+                [f"Rain is water.{char}what is a river?"],
+                intent="DEFINITION",
+                subject="river",
+                grounding_source="pack",
+            )
+        )
+    for char in NOT_WHITE_SPACE:
+        edge = f"not White_Space: U+{ord(char):04X} after a full stop ends no sentence"
+        out.append(
+            _edge(
+                "character class",
+                "N-SPACES",
+                STEP1_SPACE,
+                edge,
+                [f"Rain is water.{char}what is a river?"],
+                intent="VERIFICATION",
+                subject="rain",
+            )
+        )
+    return out
+
+
+def latest() -> list[dict[str, Any]]:
+    """Scripts where the latest turn lacks the thing, two turns have it, or it changes."""
+    q = "What is a river?"
+    cases = (
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "a greeting between",
+            [q, "Hello!", "Why?"],
+            {"intent": "CAUSE", "subject": "river"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "two subject-less turns between",
+            [q, "Thanks!", "Hmm.", "Why?"],
+            {"intent": "CAUSE", "subject": "river"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "a RECALL of the whole session between",
+            [q, "What have I told you so far?", "Why?"],
+            {"intent": "CAUSE", "subject": "river"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "the subject changes",
+            [q, "What is light?", "Why?"],
+            {"intent": "CAUSE", "subject": "light"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "the latest subject is unknown to the lexicon",
+            [q, "What is blorvex?", "Why?"],
+            {"intent": "CAUSE", "subject": "blorvex", "grounding_source": "oov"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "a turn whose subject was itself referred back",
+            [q, "Tell me more.", "Why?"],
+            {"intent": "CAUSE", "subject": "river"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            REFERENT,
+            "another sentence of the prompt before the session",
+            [q, "Light is warm. Why?"],
+            {"intent": "CAUSE", "subject": "light"},
+        ),
+        (
+            "S-REFERS-SESSION",
+            LATEST,
+            "a fresh session: nothing to refer to",
+            ["Why?"],
+            {"intent": "CAUSE", "subject": None, "grounding_source": "none"},
+        ),
+        (
+            "G-3-RECALL",
+            RECALL_RULE,
+            "the subject of an earlier turn, not the latest",
+            [q, "What is light?", "What did I say about the river?"],
+            {"intent": "RECALL", "subject": "river", "grounding_source": "vault"},
+        ),
+        (
+            "G-3-RECALL-NEVER-SUBJECT",
+            RECALL_RULE,
+            "named by an earlier turn, but not its subject",
+            ["Compare light and rivers.", "What did I say about the river?"],
+            {"intent": "RECALL", "subject": "river", "grounding_source": "pack"},
+        ),
+        (
+            "G-3-RECALL-SESSION",
+            RECALL_RULE,
+            "a greeting between the known subject and the RECALL",
+            [q, "Hello.", "What have I told you so far?"],
+            {"intent": "RECALL", "subject": None, "grounding_source": "vault"},
+        ),
+        (
+            "G-3-RECALL-SESSION",
+            RECALL_RULE,
+            "the only earlier subject is unknown to the lexicon",
+            ["What is blorvex?", "What have I told you so far?"],
+            {"intent": "RECALL", "subject": None, "grounding_source": "none"},
+        ),
+        (
+            "G-3-RECALL-SESSION",
+            RECALL_RULE,
+            "the only earlier subject was a RECALL's",
+            ["What did I say about the river?", "What have I told you so far?"],
+            {"intent": "RECALL", "subject": None, "grounding_source": "none"},
+        ),
+        (
+            "G-3-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a later claim about the subject replaces it",
+            ["No, a whale is a fish.", "No, a whale is a mammal.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "pack"},
+        ),
+        (
+            "G-3-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a claim-less turn about the subject keeps it",
+            ["No, a whale is a fish.", "What is a whale?", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "G-3-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a claim about another subject keeps it",
+            ["No, a whale is a fish.", "No, a river is a lake.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "G-3-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a greeting between keeps it",
+            ["No, a whale is a fish.", "Hello.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+    )
+    return [_edge("latest", rule, doc, what, turns, **exp) for rule, doc, what, turns, exp in cases]
+
+
+LEAD_POSITION = (
+    "docs/intents.md step 5: a prompt that opens with a correction lead (past leading "
+    "interjections and wrappers) is a CORRECTION"
+)
+VERB_POSITION = (
+    "docs/intents.md § Subjects, rule 1: a verb by position when the word before it, passing "
+    "over `ever` `never` `always` `often` ..., is `i`, `we`, ... or a generic agent"
+)
+CLAIM_POSITION = "docs/intents.md step 5a: the first sentence with a content word states the claim"
+APOSTROPHE = (
+    "docs/intents.md § Subjects: two runs joined by one apostrophe; a contraction is its stem; "
+    "any other apostrophe is taken out; one that joins no two runs is no part of a word"
+)
+SAID = (
+    "docs/intents.md § What an answer says, said: turn counted from 1, at most three, the "
+    "latest claim first, then the others, the latest first"
+)
+EARLIER = (
+    "docs/intents.md § What an answer says, earlier: how many earlier turns named the subject "
+    "(a RECALL turn names its subject too, though it is never quoted)"
+)
+CLAIM_MEMBER = (
+    "docs/intents.md § What an answer says, claim: a RECALL with a subject, the latest claim "
+    "about it (also when it is older than the turns quoted)"
+)
+WHOLE = (
+    "docs/intents.md § What an answer says: for a RECALL without a subject, said draws on the "
+    "latest three lemmas something was said about"
+)
+RECALL_RIVER = "What did I say about the river?"
+RECALL_WHALES = "What did I say about whales?"
+RECALL_ALL = "What have I told you so far?"
+WHALE_FISH = "No, a whale is a fish."
+
+
+def _normal(text: str) -> str:
+    """Step 1 as the docs state it (the quoted `text` of `said`)."""
+    nfc = unicodedata.normalize("NFC", text)
+    for mark in ("\u2019", "\u2018", "\u02bc"):
+        nfc = nfc.replace(mark, "'")
+    return " ".join(nfc.split(" ")).strip(" ").lower()
+
+
+def _quoted(turns: list[str], *picks: tuple[int, str | None]) -> list[dict[str, Any]]:
+    """`said` items for the turns numbered from 1 in *picks*, each with its claim."""
+    return [{"turn": n, "text": _normal(turns[n - 1]), "claim": claim} for n, claim in picks]
+
+
+def more_positions() -> list[dict[str, Any]]:
+    """A lead at the prompt's opening and elsewhere; the claim's sentence; an apostrophe at
+    each place in a word."""
+    cases = (
+        (
+            "L-LEAD",
+            LEAD_POSITION,
+            "a lead opening the second sentence is no lead",
+            ["The whale is big. No, a whale is a fish."],
+            {"intent": "UNKNOWN", "subject": "whale"},
+        ),
+        (
+            "L-LEAD",
+            LEAD_POSITION,
+            "a lead in the middle of the sentence is no lead",
+            ["A whale, no, is a fish."],
+            {"intent": "UNKNOWN", "subject": "whale"},
+        ),
+        (
+            "L-LEAD",
+            LEAD_POSITION,
+            "a lead past an interjection opens the prompt",
+            ["Hmm, no, a whale is a fish."],
+            {"intent": "CORRECTION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "L-CLAIM-NO-COPULA",
+            CLAIM_POSITION,
+            "of two claim sentences the first states it",
+            ["No, a whale is a fish. A whale is a mammal.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "L-CLAIM-NO-COPULA",
+            CLAIM_POSITION,
+            "a first sentence with no content word is passed",
+            ["No, hello. A whale is a fish.", "Is a whale a fish?"],
+            {"intent": "VERIFICATION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "the verb right after a generic agent",
+            ["People love trees."],
+            {"intent": "UNKNOWN", "subject": "trees"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "one content word passed over (`often`)",
+            ["People often love trees."],
+            {"intent": "UNKNOWN", "subject": "trees"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "a content word and a function word passed over",
+            ["We always just love trees."],
+            {"intent": "UNKNOWN", "subject": "trees"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "two content words passed over (`never`, `really`)",
+            ["They never really love trees."],
+            {"intent": "UNKNOWN", "subject": "trees"},
+        ),
+        (
+            "S-VERB-LAST",
+            VERB_POSITION,
+            "in a CAUSE only the generic agent moves",
+            ["Why do people often love trees?"],
+            {"intent": "CAUSE", "subject": "love"},
+        ),
+        (
+            "T-WORD-APOSTROPHE",
+            APOSTROPHE,
+            "an apostrophe after the first letter, no clitic",
+            ["What is l'ight?"],
+            {"intent": "DEFINITION", "subject": "light", "grounding_source": "pack"},
+        ),
+        (
+            "T-WORD-APOSTROPHE",
+            APOSTROPHE,
+            "an apostrophe at the end of a word",
+            ["What is light'?"],
+            {"intent": "DEFINITION", "subject": "light", "grounding_source": "pack"},
+        ),
+        (
+            "T-WORD-APOSTROPHE",
+            APOSTROPHE,
+            "an apostrophe before a word's first letter",
+            ["What is 'light?"],
+            {"intent": "DEFINITION", "subject": "light", "grounding_source": "pack"},
+        ),
+        (
+            "T-WORD-APOSTROPHE",
+            APOSTROPHE,
+            "two apostrophes: the first joins, the second separates",
+            ["What is rock'n'roll?"],
+            {"intent": "DEFINITION", "subject": "rockn", "grounding_source": "oov"},
+        ),
+    )
+    return [
+        _edge("position", rule, doc, what, turns, **exp) for rule, doc, what, turns, exp in cases
+    ]
+
+
+def answer_edges() -> list[dict[str, Any]]:
+    """What a RECALL or a VERIFICATION says at the edges of turns (capability answers)."""
+    river = ["What is a river?", RECALL_RIVER]
+    hello = ["Hello.", "What is a river?", RECALL_RIVER]
+    twice = ["What is a river?", "What is a river?", RECALL_RIVER]
+    four = [
+        "What is a river?",
+        "Tell me about the river.",
+        "Describe the river.",
+        "What is the river like?",
+        RECALL_RIVER,
+    ]
+    recalls = ["What is a river?", RECALL_RIVER, RECALL_RIVER]
+    older = [
+        WHALE_FISH,
+        "Tell me about whales.",
+        "Tell me about whales.",
+        "Tell me about whales.",
+        RECALL_WHALES,
+    ]
+    middle = ["Tell me about whales.", WHALE_FISH, "Tell me about whales.", RECALL_WHALES]
+    claims = [WHALE_FISH, "No, a whale is a mammal.", RECALL_WHALES]
+    lemmas = [
+        "What is a river?",
+        "What is light?",
+        "What is memory?",
+        "What is the sun?",
+        RECALL_ALL,
+    ]
+    again = ["What is a river?", "What is light?", "What is a river?", RECALL_ALL]
+    negated = [WHALE_FISH, "No, a whale is not a fish.", "Is a whale a fish?"]
+    kept = [WHALE_FISH, "What is a whale?", "Is a whale a fish?"]
+    cases = (
+        (
+            "A-RECALL-QUOTES",
+            SAID,
+            "the first turn is turn 1",
+            river,
+            {"said": _quoted(river, (1, None)), "earlier": 1},
+        ),
+        (
+            "A-RECALL-QUOTES",
+            SAID,
+            "a greeting first: the subject's turn is 2",
+            hello,
+            {"said": _quoted(hello, (2, None)), "earlier": 1},
+        ),
+        (
+            "A-RECALL-QUOTES",
+            SAID,
+            "two turns alike: both quoted, the latest first",
+            twice,
+            {"said": _quoted(twice, (2, None), (1, None)), "earlier": 2},
+        ),
+        (
+            "A-RECALL-QUOTES",
+            SAID,
+            "four turns: the latest three, the latest first",
+            four,
+            {"said": _quoted(four, (4, None), (3, None), (2, None)), "earlier": 4},
+        ),
+        (
+            "A-RECALL-NOT-ITSELF",
+            EARLIER,
+            "an earlier RECALL is counted, never quoted",
+            recalls,
+            {"said": _quoted(recalls, (1, None)), "earlier": 2},
+        ),
+        (
+            "A-RECALL-CLAIM-FIRST",
+            CLAIM_MEMBER,
+            "the claim older than the turns quoted",
+            older,
+            {
+                "said": _quoted(older, (4, None), (3, None), (2, None)),
+                "claim": "is a fish",
+                "earlier": 4,
+            },
+        ),
+        (
+            "A-RECALL-CLAIM-FIRST",
+            SAID,
+            "the claim in the middle is quoted first",
+            middle,
+            {
+                "said": _quoted(middle, (2, "is a fish"), (3, None), (1, None)),
+                "claim": "is a fish",
+                "earlier": 3,
+            },
+        ),
+        (
+            "A-RECALL-CLAIM-FIRST",
+            SAID,
+            "two claims: the latest first",
+            claims,
+            {
+                "said": _quoted(claims, (2, "is a mammal"), (1, "is a fish")),
+                "claim": "is a mammal",
+                "earlier": 2,
+            },
+        ),
+        (
+            "A-RECALL-NO-SUBJECT",
+            WHOLE,
+            "four lemmas: the latest three",
+            lemmas,
+            {
+                "said": _quoted(lemmas, (4, None), (3, None), (2, None)),
+                "claim": None,
+                "earlier": None,
+            },
+        ),
+        (
+            "A-RECALL-NO-SUBJECT",
+            WHOLE,
+            "a lemma said twice, another between",
+            again,
+            {
+                "said": _quoted(again, (3, None), (2, None), (1, None)),
+                "claim": None,
+                "earlier": None,
+            },
+        ),
+        (
+            "A-VERDICT-LATEST-CLAIM",
+            CLAIM_RULE,
+            "the latest claim negates the first",
+            negated,
+            {"verdict": "no", "by": "vault", "claim": "is not a fish"},
+        ),
+        (
+            "A-VERDICT-LATEST-CLAIM",
+            CLAIM_RULE,
+            "a claim-less turn about the subject between",
+            kept,
+            {"verdict": "yes", "by": "vault", "claim": "is a fish"},
+        ),
+        (
+            "A-CORRECTION-CLAIM",
+            CLAIM_POSITION,
+            "of two claim sentences the first is the claim",
+            ["No, a whale is a fish. A whale is a mammal."],
+            {"claim": "is a fish"},
+        ),
+    )
+    return [
+        {
+            "class": "latest" if rule != "A-CORRECTION-CLAIM" else "position",
+            "rules": [rule],
+            "doc": doc,
+            "edge": what,
+            "turns": turns,
+            "says": says,
+        }
+        for rule, doc, what, turns, says in cases
+    ]
+
+
+CUE_ROWS = (
+    ("RECALL", "remember"),
+    ("FRAME_TRANSFER", "metaphor"),
+    ("COMPARISON", "difference"),
+    ("TRANSITIVE_QUERY", "connection"),
+    ("PROCEDURE", "tips"),
+    ("EXAMPLE", "examples"),
+    ("CAUSE", "reason"),
+    ("VERIFICATION", "false"),
+    ("NARRATIVE", "history"),
+    ("DEFINITION", "defined"),
+)
+"""One cue of each row of docs/intents.md § Cue words, in the order of the rows (none of them
+makes a form cover `The river <cue> <cue>.`)."""
+CUE_ORDER = (
+    "docs/intents.md § Cue words: the first row below with a cue in the sentence decides; a "
+    "VERIFICATION cue counts only in a question"
+)
+
+
+def cue_orders() -> list[dict[str, Any]]:
+    """Two cues of adjacent rows in one sentence, in both word orders: the earlier row decides,
+    wherever its cue stands; a VERIFICATION cue in a statement does not count."""
+    out = []
+    for (first, cue), (_, later) in zip(CUE_ROWS, CUE_ROWS[1:], strict=False):
+        mark = "?" if "VERIFICATION" in (first, _) else "."
+        for words, where in (((cue, later), "first"), ((later, cue), "second")):
+            text = f"The river {words[0]} {words[1]}{mark}"
+            edge = f"`{cue}` ({first}) and `{later}`, the earlier row's cue {where}"
+            out.append(
+                _edge(
+                    "order",
+                    f"C-{CUE_ROWS.index((first, cue)) + 1:02d}",
+                    CUE_ORDER,
+                    edge,
+                    [text],
+                    intent=first,
+                    subject="river",
+                )
+            )
+    out.append(
+        _edge(
+            "order",
+            "C-08",
+            CUE_ORDER,
+            "a VERIFICATION cue in a statement does not count",
+            ["The river false history."],
+            intent="NARRATIVE",
+            subject="river",
+        )
+    )
+    return out
+
+
+def orders() -> list[dict[str, Any]]:
+    """Two conditions true at once, where the docs order the checks."""
+    cases = (
+        (
+            "Z-TWO-SENTENCES",
+            STEP9,
+            "a cue-read question after a request: the request decides",
+            ["Describe the forest. Rivers and their history?"],
+            {"intent": "NARRATIVE", "subject": "forest"},
+        ),
+        (
+            "Z-TWO-SENTENCES",
+            STEP9,
+            "a request question after a statement request: the question decides",
+            ["Describe the forest. What is a river?"],
+            {"intent": "DEFINITION", "subject": "river"},
+        ),
+        (
+            "G-2",
+            GROUNDING_ORDER,
+            "a correction's claim names an unknown word: rule 2 before rule 6",
+            ["No, a whale is a blorvex."],
+            {"intent": "CORRECTION", "subject": "whale", "grounding_source": "vault"},
+        ),
+        (
+            "G-3-CLAIM",
+            EVIDENCE_ORDER,
+            "the claim and a teaching step both decide: the claim first",
+            ["No, the moon pulls the tide.", "Does the moon pull the tide?"],
+            {"intent": "VERIFICATION", "subject": "moon", "grounding_source": "vault"},
+        ),
+        (
+            "G-5",
+            GROUNDING_ORDER,
+            "several subjects, none known: oov before partial",
+            ["What is blorvex and quintaran?"],
+            {"intent": "DEFINITION", "subject": "blorvex", "grounding_source": "oov"},
+        ),
+        (
+            "G-6-PARTIAL",
+            GROUNDING_ORDER,
+            "the first subject known, the second not: partial",
+            ["How is light connected to blorvex?"],
+            {"intent": "TRANSITIVE_QUERY", "subject": "light", "grounding_source": "partial"},
+        ),
+    )
+    return [_edge("order", rule, doc, what, turns, **exp) for rule, doc, what, turns, exp in cases]
+
+
+CLASSES = {
+    "position": "a rule acting on a position: the first, the last and the ones next to them",
+    "character class": "a class the docs define, with members of every category at its boundary",
+    "latest": "the latest or earliest across turns: a latest turn without it, a tie, a change",
+    "order": "two conditions true at once, where the docs order the checks",
+}
+
+
+def edges() -> dict[str, Any]:
+    """The edges file: the classes and every edge, with ids ``EC-0001`` on, in order."""
+    found = positions() + more_positions() + character_classes() + latest() + orders()
+    found += cue_orders()
+    found += answer_edges()
+    cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
+    return {
+        "about": (
+            "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "
+            "(COG-EDGE-001), written by python -m tools.edge_cases: each case names its edge "
+            "class, the rule it exercises, the docs' sentence it comes from and the edge it "
+            "tries; its turns run in one fresh unregistered session and its labels are those of "
+            "the last turn."
+        ),
+        "classes": CLASSES,
+        "cases": cases,
+    }
+
+
+def render(data: dict[str, Any]) -> str:
+    """The file as written: one case a line."""
+    head = {k: v for k, v in data.items() if k != "cases"}
+    lines = ["{"]
+    for key, value in head.items():
+        lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=True)},")
+    lines.append(' "cases": [')
+    cases = data["cases"]
+    lines += [
+        "  " + json.dumps(c, ensure_ascii=True) + ("," if i < len(cases) - 1 else "")
+        for i, c in enumerate(cases)
+    ]
+    lines += [" ]", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the edges file, check it, or list the edges."""
+    parser = argparse.ArgumentParser(prog="python -m tools.edge_cases", description=__doc__)
+    parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
+    parser.add_argument("--list", action="store_true", help="print every edge and its source")
+    args = parser.parse_args(argv)
+    data = edges()
+    if args.list:
+        for case in data["cases"]:
+            print(f"{case['id']} [{case['class']}] {case['rules'][0]}: {case['edge']}")
+            print(f"    {case['doc']}")
+        counts = {k: sum(c["class"] == k for c in data["cases"]) for k in CLASSES}
+        print(", ".join(f"{k}: {n}" for k, n in counts.items()))
+        return 0
+    fresh = render(data)
+    if args.check:
+        if not EDGES_FILE.exists() or EDGES_FILE.read_text(encoding="utf-8") != fresh:
+            print(f"{EDGES_FILE} is stale: run python -m tools.edge_cases", file=sys.stderr)
+            return 1
+        return 0
+    EDGES_FILE.write_text(fresh, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
