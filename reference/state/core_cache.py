@@ -52,9 +52,9 @@ class CoreCache:
     def _reindex(self, keys: list[Key], records: list[Record]) -> None:
         """Take *records* in a new order or with other keys: lines of the records already
         held are kept, the others encoded, and the core order is sorted again."""
-        held = dict(zip(self._keys, zip(self._records, self._lines)))
+        held = dict(zip(self._keys, zip(self._records, self._lines, strict=True), strict=True))
         lines = []
-        for key, record in zip(keys, records):
+        for key, record in zip(keys, records, strict=True):
             seen = held.get(key)
             if seen is None or seen[0] is not record:
                 seen = (record, encode_record(record))
