@@ -9,6 +9,8 @@ on every machine, and reading them back gives the same doubles bit for bit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 import numpy as np
@@ -81,3 +83,14 @@ def life_of(records: Mapping[tuple[str, str], Mapping[str, Any]]) -> Life | None
 def life_records(life: Life, changed: Iterable[VaultHit]) -> list[dict[str, Any]]:
     """Puts that bring a core up to *life*: its ``life`` record and the *changed* tallies."""
     return [life_record(life), *(vault_record(hit) for hit in changed)]
+
+
+def unwritten(hits: tuple[VaultHit, ...], written: tuple[VaultHit, ...]) -> list[VaultHit]:
+    """The tallies of *hits* to put, when the tallies *written* are in the core already.
+
+    A tally that is the same object as the one in its place in *written* is in the core;
+    every other one is put (putting a tally the core holds changes nothing). A vault keeps
+    its tallies in their places (the order of their first turn; a store replaces one in
+    place, a new one comes last), so only the tallies a turn touched are put.
+    """
+    return [*compress(hits, map(is_not, hits, written)), *hits[len(written) :]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-from reference.runtime.life import life_of, life_records
+from reference.runtime.life import life_of, life_records, unwritten
 from reference.state import CheckpointInfo, StateError, StateStore
 from reference.truth.pipeline import Life
 from reference.truth.vault import VaultHit
@@ -23,9 +23,8 @@ class PersistedSession:
         self.store = store
         self.session_record = {"kind": "session", "key": "session", "register_id": register_id}
         self.life = life_of(store.records)
-        self._written: dict[str, VaultHit] = {
-            hit.address: hit for hit in (self.life.hits if self.life else ())
-        }
+        self._written: tuple[VaultHit, ...] = self.life.hits if self.life else ()
+        """The tallies as last put (every one of them is in the store)."""
 
     @classmethod
     def open(cls, directory: Path, register_id: str | None) -> PersistedSession:
@@ -39,10 +38,10 @@ class PersistedSession:
 
     def stage_turn(self, life: Life) -> None:
         """Count the turn, note the register and the life after it, in memory."""
-        changed = [hit for hit in life.hits if self._written.get(hit.address) is not hit]
+        changed = unwritten(life.hits, self._written)
         puts = [{"op": "put", "record": record} for record in life_records(life, changed)]
         self.store.apply([{"op": "turn"}, {"op": "put", "record": self.session_record}, *puts])
-        self._written.update((hit.address, hit) for hit in changed)
+        self._written = life.hits
 
     def record_turn(self, life: Life) -> CheckpointInfo:
         """:meth:`stage_turn`, then commit; returns once durable."""

@@ -8,6 +8,7 @@ can replace. ``remove_leftovers`` is the cleanup at open.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,16 +111,25 @@ def next_generation(fs: FileOps, live: int) -> int:
     return number
 
 
-def stage(fs: FileOps, *, generation: int, live: int, turn_count: int, core: bytes) -> Path:
+def stage(
+    fs: FileOps,
+    *,
+    generation: int,
+    live: int,
+    turn_count: int,
+    core: bytes,
+    identity: str | None = None,
+) -> Path:
     """Steps 2 and 3: write and fsync ``staging-N`` with the files of *generation*.
 
     Each file keeps the mode of the same file in the live generation (0644 when none).
+    *identity*, when given, is the state identity of *core*, already computed.
     """
     staging = fs.root / staging_name(generation)
-    files = {
-        CORE: core,
-        MANIFEST: build_manifest(generation, CURRENT_SCHEMA_VERSION, turn_count, core),
-    }
+    manifest = build_manifest(
+        generation, CURRENT_SCHEMA_VERSION, turn_count, core, core_identity=identity
+    )
+    files = {CORE: core, MANIFEST: manifest}
     fs.mkdir(staging)
     for name, data in files.items():
         fs.write_file(staging / name, data, _mode(fs, fs.root / gen_name(live) / name))
@@ -143,16 +153,17 @@ def swap_pointer(fs: FileOps, generation: int) -> None:
     fs.fsync_dir(fs.root)
 
 
-def _prunable(fs: FileOps, number: int) -> bool:
+def _prunable(fs: FileOps, number: int, own: Collection[int]) -> bool:
     """Whether step 6 may remove ``gen-<number>``: anything but a directory whose
     ``core.jsonl`` exists while the generation is not proven valid (the load may have fallen
-    back from it, and its core may hold acknowledged records the live one lacks). A link is
-    ``STATE_SYMLINK``."""
+    back from it, and its core may hold acknowledged records the live one lacks). A
+    generation in *own* (loaded or committed by this writer) holds nothing the live one
+    lacks, so it is not read again. A link is ``STATE_SYMLINK``."""
     path = fs.root / gen_name(number)
     kind = fs.entry_kind(path, reading=False)
     if kind == "link":
         raise symlink_refusal(path)
-    if kind != "dir" or fs.entry_kind(path / CORE, reading=False) is None:
+    if number in own or kind != "dir" or fs.entry_kind(path / CORE, reading=False) is None:
         return kind is not None
     try:
         read_generation(fs, number)
@@ -161,12 +172,13 @@ def _prunable(fs: FileOps, number: int) -> bool:
     return True
 
 
-def prune(fs: FileOps, *, live: int, generation: int) -> None:
+def prune(fs: FileOps, *, live: int, generation: int, own: Collection[int] = ()) -> None:
     """Step 6: remove every generation but the new one and the previous live one, except
-    one whose core is present but not proven valid. A generation's ``core.jsonl`` goes
-    first, so a prune cut short never leaves a core without its manifest."""
+    one whose core is present but not proven valid; one in *own* (loaded or committed by
+    this writer) is known valid. A generation's ``core.jsonl`` goes first, so a prune cut
+    short never leaves a core without its manifest."""
     for number in generations(fs.list_dir(fs.root, reading=False)):
-        if number in (live, generation) or not _prunable(fs, number):
+        if number in (live, generation) or not _prunable(fs, number, own):
             continue
         path = fs.root / gen_name(number)
         if fs.entry_kind(path, reading=False) == "dir" and fs.entry_kind(

@@ -39,13 +39,22 @@ class InvalidGeneration(Exception):
 
 
 def build_manifest(
-    generation: int, schema_version: int, turn_count: int, core_bytes: bytes
+    generation: int,
+    schema_version: int,
+    turn_count: int,
+    core_bytes: bytes,
+    *,
+    core_identity: str | None = None,
 ) -> bytes:
-    """The bytes of ``manifest.json`` for a generation: canonical JSON and ``\\n``."""
+    """The bytes of ``manifest.json`` for a generation: canonical JSON and ``\\n``.
+    *core_identity*, when given, is ``identity(schema_version, core_bytes)``, already
+    computed."""
+    if core_identity is None:
+        core_identity = identity(schema_version, core_bytes)
     body = {
         "files": {CORE: sha256_hex(core_bytes)},
         "generation": generation,
-        "identity": identity(schema_version, core_bytes),
+        "identity": core_identity,
         "schema_version": schema_version,
         "turn_count": turn_count,
     }

@@ -20,7 +20,8 @@ from typing import Any
 from reference.state import commit as steps
 from reference.state import journal
 from reference.state.commit import CheckpointInfo
-from reference.state.core import Key, encode_record, identity, sort_key
+from reference.state.core import Key
+from reference.state.core_cache import CoreCache
 from reference.state.errors import StateError, io_refusal
 from reference.state.fsops import FileOps
 from reference.state.layout import LINEAGE, OVERFLOW, PROPOSALS
@@ -66,10 +67,12 @@ class StateStore:
         self._boot = booted.boot
         self._queue = booted.queue
         self._records = dict(loaded.records)
-        self._lines: dict[Key, tuple[Record, bytes]] = {}
-        """Per record held, its core line: encoded once while that record object is held."""
+        self._cache = CoreCache()
         self._turn_count = loaded.turn_count
         self._committed = CheckpointInfo(loaded.generation, loaded.identity, loaded.turn_count)
+        self._own = frozenset() if loaded.fresh else frozenset({loaded.generation})
+        """The generations on disk this store loaded or committed: each holds nothing the
+        live state lacks, so a prune removes it without reading it again."""
 
     # Hooks of open -----------------------------------------------------------------------
 
@@ -145,17 +148,9 @@ class StateStore:
     # Hooks of checkpoint -----------------------------------------------------------------
 
     def encode(self, records: Iterable[Record]) -> bytes:
-        """The bytes of ``core.jsonl`` for *records* (what :func:`encode_core` gives). A
-        record object held since the last call keeps its line (records are replaced, never
-        changed in place), so a checkpoint encodes only what changed since the last one."""
-        lines: dict[Key, tuple[Record, bytes]] = {}
-        for record in sorted(records, key=sort_key):
-            key = (record["kind"], record["key"])
-            held = self._lines.get(key)
-            line = held[1] if held is not None and held[0] is record else encode_record(record)
-            lines[key] = (record, line)
-        self._lines = lines
-        return b"".join(line for _, line in lines.values())
+        """The bytes of ``core.jsonl`` for *records* (what :func:`encode_core` gives); only
+        the records that changed since the last call are encoded again."""
+        return self._cache.encode(records)
 
     def clear_debris(self) -> None:
         """Commit step 1: remove staging directories and ``CURRENT.tmp``."""
@@ -173,6 +168,7 @@ class StateStore:
             live=self.generation,
             turn_count=self._turn_count,
             core=core,
+            identity=self._identity(core),
         )
 
     def publish(self, staging: Path, generation: int) -> None:
@@ -185,7 +181,7 @@ class StateStore:
 
     def prune(self, generation: int) -> None:
         """Commit step 6: keep only *generation* and the previous live one."""
-        steps.prune(self.fs, live=self.generation, generation=generation)
+        steps.prune(self.fs, live=self.generation, generation=generation, own=self._own)
 
     # Operations --------------------------------------------------------------------------
 
@@ -211,6 +207,9 @@ class StateStore:
     def _core(self) -> bytes:
         return self.encode(self._records.values())
 
+    def _identity(self, core: bytes) -> str:
+        return self._cache.identity(CURRENT_SCHEMA_VERSION, core)
+
     def _is_dirty(self, current: str) -> bool:
         committed = self._committed
         return current != committed.identity or self._turn_count != committed.turn_count
@@ -225,7 +224,7 @@ class StateStore:
     def digest(self) -> dict[str, Any]:
         """The in-memory identity and turn count, the committed generation, and dirtiness."""
         self._check_open()
-        current = identity(CURRENT_SCHEMA_VERSION, self._core())
+        current = self._identity(self._core())
         return {
             "identity": current,
             "generation": self._committed.generation,
@@ -241,7 +240,7 @@ class StateStore:
         """
         self._check_open()
         core = self._core()
-        committing = identity(CURRENT_SCHEMA_VERSION, core)
+        committing = self._identity(core)
         self.clear_debris()
         generation = self.next_generation()
         if announce is not None:
@@ -250,6 +249,7 @@ class StateStore:
         self.publish(staging, generation)
         self.swap_pointer(generation)
         self.prune(generation)
+        self._own = frozenset({self.generation, generation} - {0})
         self._committed = CheckpointInfo(generation, committing, self._turn_count)
         return self._committed
 
@@ -262,7 +262,7 @@ class StateStore:
         """Commit if anything changed since the last checkpoint, then release the lock."""
         self._check_open()
         try:
-            if self._is_dirty(identity(CURRENT_SCHEMA_VERSION, self._core())):
+            if self._is_dirty(self._identity(self._core())):
                 self.checkpoint()
         finally:
             self._lock.release()
