@@ -9,11 +9,13 @@ from dataclasses import dataclass
 ABBREVIATIONS = frozenset({"vs", "e.g", "i.e", "etc", "mr", "mrs", "ms", "dr", "st"})
 """Words whose full stop does not end a sentence (``rain vs. snow``)."""
 
-_END = re.compile(
+SENTENCE_END = re.compile(
     r"[.!?;\u2026]+(?= |$)|(?<= )[\u2014\u2013-]+(?= )|\u2014"
     r"|:(?= +(?:what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could|will"
     r"|would|should|has|have|had|must|may|am)\b)"
 )
+"""Where a sentence ends: end marks before a space or the end, a dash between spaces, an em
+dash, a colon before a question word or an auxiliary."""
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class Sentence:
 def _pieces(text: str) -> list[tuple[str, bool]]:
     pieces: list[tuple[str, bool]] = []
     start = 0
-    for end in _END.finditer(text):
+    for end in SENTENCE_END.finditer(text):
         before = text[start : end.start()].split(" ")
         if end.group(0) == "." and before and before[-1] in ABBREVIATIONS:
             continue

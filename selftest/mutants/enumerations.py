@@ -30,7 +30,7 @@ from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
 
 _MARKS = r"[.!?;\u2026]+"
-_DASHES = r"(?<=\s)[\u2014\u2013-]+(?=\s)|\u2014"
+_DASHES = r"(?<= )[\u2014\u2013-]+(?= )|\u2014"
 _COLON = (
     "what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could|will|would|should"
     "|has|have|had|must|may|am"
@@ -63,13 +63,13 @@ def _singles() -> dict[str, tuple[str, str, str]]:
     out: dict[str, tuple[str, str, str]] = {}
     for mark in (".", "!", "?", ";", "\\u2026"):
         shown = "\u2026" if mark == "\\u2026" else mark
-        out[f"end mark {shown}"] = ("_END", _MARKS, _MARKS.replace(mark, "", 1))
-    out["dash \u2014"] = ("_END", _DASHES, r"(?<=\s)[\u2013-]+(?=\s)")
-    out["dash bare \u2014"] = ("_END", _DASHES, r"(?<=\s)[\u2014\u2013-]+(?=\s)")
-    out["dash \u2013"] = ("_END", _DASHES, r"(?<=\s)[\u2014-]+(?=\s)|\u2014")
-    out["dash -"] = ("_END", _DASHES, r"(?<=\s)[\u2014\u2013]+(?=\s)|\u2014")
+        out[f"end mark {shown}"] = ("SENTENCE_END", _MARKS, _MARKS.replace(mark, "", 1))
+    out["dash \u2014"] = ("SENTENCE_END", _DASHES, r"(?<= )[\u2013-]+(?= )")
+    out["dash bare \u2014"] = ("SENTENCE_END", _DASHES, r"(?<= )[\u2014\u2013-]+(?= )")
+    out["dash \u2013"] = ("SENTENCE_END", _DASHES, r"(?<= )[\u2014-]+(?= )|\u2014")
+    out["dash -"] = ("SENTENCE_END", _DASHES, r"(?<= )[\u2014\u2013]+(?= )|\u2014")
     for name, attribute, text in (
-        ("colon word", "_END", _COLON),
+        ("colon word", "SENTENCE_END", _COLON),
         ("belief verb", "_BELIEF", _OPENERS),
         ("belief reporter", "_BELIEF", _REPORTERS),
         ("belief report", "_BELIEF", _REPORTS),
@@ -136,7 +136,7 @@ MEMBERS: dict[str, tuple[str, str, str]] = _singles()
 @contextmanager
 def _dropping(member: str) -> Iterator[None]:
     attribute, old, new = MEMBERS[member]
-    module = sentences if attribute == "_END" else reading
+    module = sentences if attribute == "SENTENCE_END" else reading
     kept = getattr(module, attribute)
     assert kept.pattern.count(old) == 1, (member, old)
     setattr(module, attribute, re.compile(kept.pattern.replace(old, new)))
@@ -380,21 +380,21 @@ def _without_not(kept: Any) -> Any:
 
 
 def _sentence_swaps() -> dict[str, Any]:
-    end = sentences._END.pattern
-    marks = r"[.!?;\u2026]+(?=\s|$)"
+    end = sentences.SENTENCE_END.pattern
+    marks = r"[.!?;\u2026]+(?= |$)"
     out: dict[str, Any] = {}
     for mark in (".", "!", "?", ";", "\\u2026"):
         shown = "\u2026" if mark == "\\u2026" else mark
         glued = rf"{re.escape(shown)}+|" + marks
-        out[f"end mark {shown} glued"] = _regex_swap(sentences, "_END", marks, glued)
-    dashes = r"(?<=\s)[\u2014\u2013-]+(?=\s)"
+        out[f"end mark {shown} glued"] = _regex_swap(sentences, "SENTENCE_END", marks, glued)
+    dashes = r"(?<= )[\u2014\u2013-]+(?= )"
     for dash, shown in (("-", "-"), ("\\u2013", "\u2013")):
         for side, new in (
             ("bare", rf"{dash}|{dashes}"),
-            ("before", rf"(?<=\s){dash}|{dashes}"),
-            ("after", rf"{dash}(?=\s)|{dashes}"),
+            ("before", rf"(?<= ){dash}|{dashes}"),
+            ("after", rf"{dash}(?= )|{dashes}"),
         ):
-            out[f"dash {shown} {side}"] = _regex_swap(sentences, "_END", dashes, new)
+            out[f"dash {shown} {side}"] = _regex_swap(sentences, "SENTENCE_END", dashes, new)
     assert end.count(marks) == 1 and end.count(dashes) == 1
     return out
 
