@@ -539,7 +539,8 @@ def select(
 
     module, _, local = mutant.name.rpartition(".")
     if users is not None:
-        return sorted(users.get(module, set()) | set(info.get("tests", [])) | set(info.get("engines", [])))
+        reached = set(info.get("tests", [])) | set(info.get("engines", []))
+        return sorted(users.get(module, set()) | reached)
     if module not in sources:
         path = MUTANTS.joinpath(*module.split(".")).with_suffix(".py")
         text = path.read_text("utf-8")
