@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from selftest.mutation.fastrun import merge, order
+from selftest.mutation.fastrun import merge, module_users, order
 from selftest.mutation.lines import changed_statements, definitions
 
 SOURCE = """
@@ -70,3 +70,15 @@ def test_merge_replaces_the_tests_recorded_again() -> None:
     assert merged["functions"]["f"]["tests"] == [0]
     assert merged["functions"]["f"]["lines"] == {"1": [0]}
     assert merged["functions"]["g"]["tests"] == [1]
+
+
+def test_a_module_s_users_are_every_test_reaching_any_of_its_functions() -> None:
+    functions = {
+        "reference.truth.intent.x_frame_from": {"tests": [0], "engines": [3]},
+        "reference.truth.intent.x_read_clause": {"tests": [1, 2], "engines": []},
+        "reference.truth.says.x_says": {"tests": [4]},
+    }
+    assert module_users(functions) == {
+        "reference.truth.intent": {0, 1, 2, 3},
+        "reference.truth.says": {4},
+    }

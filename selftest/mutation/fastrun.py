@@ -297,6 +297,57 @@ def _add_lines(
             info["lines"] = lines
 
 
+def first_use() -> set[str]:
+    """The mutated functions a module of ``reference/`` runs when it is first imported, for the
+    modules ``reference.serve`` does not import itself (the truth path's tables, built on first
+    use: :mod:`reference.lazy`).
+
+    A test process imports such a module once, so the record credits those calls to the first
+    test that needed the module; every later test reads the tables they built. In a run's child
+    the module is imported with the mutant live, so every test that uses the module can kill it
+    (:func:`select`). Found in a throwaway child, so this process imports nothing more.
+    """
+    import importlib
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        reached: set[str] = set()
+        try:
+            from mutmut.mutation import trampoline
+
+            trampoline.record_trampoline_hit = lambda name, caller=None: reached.add(name)  # type: ignore[assignment]
+            trampoline.set_mutant_under_test("stats")
+            os.environ["MUTMUT_DEPENDENCY_DEPTH"] = "-1"
+            for path in sorted((MUTANTS / "reference").rglob("*.py")):
+                parts = path.relative_to(MUTANTS).with_suffix("").parts
+                if parts[-1] in ("__main__", "__init__") or ".".join(parts) in sys.modules:
+                    continue
+                with contextlib.suppress(Exception):
+                    importlib.import_module(".".join(parts))
+        finally:
+            os.write(write, "\n".join(sorted(reached)).encode())
+            os._exit(0)
+    os.close(write)
+    chunks = []
+    while chunk := os.read(read, 65536):
+        chunks.append(chunk)
+    os.close(read)
+    os.waitpid(pid, 0)
+    return set(b"".join(chunks).decode().split())
+
+
+def module_users(functions: dict[str, dict]) -> dict[str, set[int]]:
+    """For each module of ``reference/``, the tests (numbers in :data:`REACH`) that reached
+    any of its mutated functions, in this process or in an engine process."""
+    users: dict[str, set[int]] = {}
+    for name, info in functions.items():
+        module = name.rsplit(".", 1)[0]
+        users.setdefault(module, set()).update(info.get("tests", []), info.get("engines", []))
+    return users
+
+
 def order(tests: Iterable[str], killers: dict[str, int], durations: dict[str, float]) -> list[str]:
     """Tests that killed mutants of the function first, then the others; cheapest first in each."""
     return sorted(set(tests), key=lambda t: (t not in killers, durations.get(t, 1e9), t))
@@ -388,9 +439,17 @@ def run(patterns: list[str], rerun: bool = False, recorded: bool = False) -> int
 
     names: list[str] = reach["tests"]
     sources: dict[str, tuple[list[str], dict]] = {}
+    lazy = first_use()
+    users = module_users(functions)
     chosen = {
         name: [
-            names[i] for i in select(table[name], functions.get(table[name].function, {}), sources)
+            names[i]
+            for i in select(
+                table[name],
+                functions.get(table[name].function, {}),
+                sources,
+                users if table[name].function in lazy else None,
+            )
         ]
         for name in todo
     }
@@ -455,8 +514,17 @@ def run(patterns: list[str], rerun: bool = False, recorded: bool = False) -> int
     return 0
 
 
-def select(mutant: Mutant, info: dict, sources: dict[str, tuple[list[str], dict]]) -> list[int]:
+def select(
+    mutant: Mutant,
+    info: dict,
+    sources: dict[str, tuple[list[str], dict]],
+    users: dict[str, set[int]] | None = None,
+) -> list[int]:
     """The tests (numbers in :data:`REACH`) that can kill *mutant*.
+
+    *users* is given for a function its module runs when first imported (:func:`first_use`):
+    then every test that uses the module can kill the mutant, not only the first that
+    imported it.
 
     The tests that ran a statement it changes (in this process or in engine processes that
     recorded their lines); where the change is outside the body's statements, the tests that
@@ -470,6 +538,9 @@ def select(mutant: Mutant, info: dict, sources: dict[str, tuple[list[str], dict]
     from selftest.mutation.lines import SUFFIX, changed_statements, definitions
 
     module, _, local = mutant.name.rpartition(".")
+    if users is not None:
+        reached = set(info.get("tests", [])) | set(info.get("engines", []))
+        return sorted(users.get(module, set()) | reached)
     if module not in sources:
         path = MUTANTS.joinpath(*module.split(".")).with_suffix(".py")
         text = path.read_text("utf-8")
