@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from selftest.mutation import changed, reviews
-from selftest.mutation.keys import describe, mutant_table
+from selftest.mutation.keys import Mutant, describe, mutant_table
 
 
 def write_module(root: Path, body: list[str], mutants: list[list[str]], extra: str = "") -> None:
@@ -78,3 +78,23 @@ def test_a_review_line_must_say_its_kind():
 def test_changed_functions_are_named_as_mutmut_names_them():
     source = "def f():\n    pass\n\nclass C:\n    def m(self):\n        pass\n"
     assert set(changed.functions(source)) == {"x_f", "xǁCǁm"}
+
+
+def test_functions_the_module_calls_at_import_are_named_through_their_callees():
+    source = (
+        "def leaf(x):\n    return x\n\n"
+        "def build(x):\n    return leaf(x)\n\n"
+        "def later(x):\n    return leaf(x)\n\n"
+        "TABLE = tuple(build(x) for x in range(3))\n"
+    )
+    assert changed.called_at_import(source) == {"x_build", "x_leaf"}
+
+
+def test_the_sample_leaves_out_what_runs_at_import():
+    table = {
+        name: Mutant(name, function, f"{function}#{index:012x}", "", "")
+        for index, (name, function) in enumerate([("m1", "pkg.x_build"), ("m2", "pkg.x_later")])
+    }
+    cache = {m.key: {"code": 1} for m in table.values()}
+    chosen = changed.rotating(cache, table, 5, "2026-W49", frozenset({"pkg.x_build"}))
+    assert chosen == ["m2"]

@@ -48,6 +48,56 @@ def functions(source: str) -> dict[str, str]:
     return out
 
 
+def called_at_import(source: str) -> set[str]:
+    """mutmut's local names of the top-level functions a module's own top-level code calls,
+    directly or through one another (``FRAMES = tuple(frame_from(raw) ...)``).
+
+    They run when the module is imported, before a mutmut child sets its mutant, so a
+    ``mutmut run`` of the sample cannot certify their mutants (the fast run can:
+    ``fastrun.first_use``); the sample leaves them to the full run."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    defined = {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+
+    def called(nodes: list[ast.AST]) -> set[str]:
+        return {
+            call.func.id
+            for node in nodes
+            for call in ast.walk(node)
+            if isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id in defined
+        }
+
+    top = [node for node in tree.body if not isinstance(node, tuple(_DEFINITIONS))]
+    found, frontier = set(), called(top)
+    while frontier:
+        found |= frontier
+        frontier = called([defined[name] for name in frontier]) - found
+    return {f"x_{name}" for name in found}
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def import_time_functions(modules: set[str]) -> set[str]:
+    """Qualified names of the functions of *modules* that run at import
+    (:func:`called_at_import`)."""
+    found = set()
+    for module in sorted(modules):
+        path = Path(*module.split(".")).with_suffix(".py")
+        if path.is_file():
+            source = path.read_text("utf-8")
+            found |= {f"{module}.{name}" for name in called_at_import(source)}
+    return found
+
+
 def changed_functions(base: str, modules: set[str]) -> set[str]:
     """Qualified names (``module.x_name``) of the functions of *modules* changed since *base*;
     none when git does not know *base* (a shallow clone): the fixed and rotating parts of
@@ -74,9 +124,16 @@ def rotation_seed() -> str:
     return f"{year}-W{week:02d}"
 
 
-def rotating(cache: dict[str, dict], table: dict[str, Mutant], count: int, seed: str) -> list[str]:
-    """*count* mutants (mutmut names) among the cached kills, chosen by *seed*."""
-    by_key = {m.key: m.name for m in table.values()}
+def rotating(
+    cache: dict[str, dict],
+    table: dict[str, Mutant],
+    count: int,
+    seed: str,
+    skip: frozenset[str] = frozenset(),
+) -> list[str]:
+    """*count* mutants (mutmut names) among the cached kills, chosen by *seed*, none of a
+    function in *skip*."""
+    by_key = {m.key: m.name for m in table.values() if m.function not in skip}
     kills = [k for k, v in cache.items() if v.get("code") in KILLED and k in by_key]
     kills.sort(key=lambda k: hashlib.sha256(f"{seed}\n{k}".encode()).hexdigest())
     return [by_key[k] for k in kills[:count]]
@@ -91,11 +148,12 @@ def sample(
     table: dict[str, Mutant], cache: dict[str, dict], base: str, count: int, seed: str
 ) -> list[str]:
     """Up to :data:`CHANGED_CAP` mutants of functions changed since *base*, then *count*
-    rotating kills."""
+    rotating kills; neither of a function that runs at import."""
     modules = {m.function.rsplit(".", 1)[0] for m in table.values()}
-    changed = changed_functions(base, modules)
+    at_import = frozenset(import_time_functions(modules))
+    changed = changed_functions(base, modules) - at_import
     touched = [m for m in table.values() if m.function in changed]
     touched.sort(key=lambda m: hashlib.sha256(f"{seed}\n{m.key}".encode()).hexdigest())
     names = sorted(m.name for m in touched[:CHANGED_CAP])
-    extra = [n for n in rotating(cache, table, count, seed) if n not in names]
+    extra = [n for n in rotating(cache, table, count, seed, at_import) if n not in names]
     return names + extra
