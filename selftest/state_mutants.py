@@ -68,6 +68,12 @@ from selftest.state_codecs import (
     VaultTurnsOneBased,
 )
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
+from selftest.state_order_mutants import (
+    DebrisClearedLate,
+    ManifestBeforeCoreSync,
+    PointerRenamedBeforeSync,
+    PruneBeforePointer,
+)
 
 
 class NoDirFsync(ProtocolHandler):
@@ -715,6 +721,10 @@ _TABLE = (
     broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
     broken_engine("debris_removal_unreported", DebrisRemovalUnreported, "STATE-TRACE-001"),
     broken_engine("write_mode_misreported", WriteModeMisreported, "STATE-TRACE-001"),
+    broken_engine("pointer_renamed_before_sync", PointerRenamedBeforeSync, "STATE-STEPS-001"),
+    broken_engine("prune_before_pointer", PruneBeforePointer, "STATE-STEPS-001"),
+    broken_engine("debris_cleared_late", DebrisClearedLate, "STATE-STEPS-001"),
+    broken_engine("manifest_before_core_sync", ManifestBeforeCoreSync, "STATE-STEPS-001"),
     broken_engine("unknown_handle_as_bad_args", UnknownHandleAsBadArgs, "STATE-HANDLE-001"),
     broken_engine("duplicates_accepted", DuplicatesAccepted, "STATE-SCHEMA-001"),
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),

@@ -197,10 +197,12 @@ def both_traces(
     transcript: Transcript,
     *,
     debris: bool = False,
+    reported: bool = True,
 ) -> TwoTraces:
-    """Open *directory* in a fresh engine under strace and ``state.trace_checkpoint`` *batch*,
-    with a crashed checkpoint's debris planted after the open when *debris* is set; the
-    store must then apply and checkpoint again like any open store.
+    """Open *directory* in a fresh engine under strace and ``state.trace_checkpoint`` *batch*
+    (``state.checkpoint`` unless *reported*: the reported ops are then empty), with a crashed
+    checkpoint's debris planted after the open when *debris* is set; the store must then
+    apply and checkpoint again like any open store.
 
     The traced engine's exchanges are added to *transcript*.
     """
@@ -216,7 +218,9 @@ def both_traces(
             if debris:
                 plant_debris(directory)
             image = snapshot(directory)
-            reported = engine.call("state.trace_checkpoint", {"store": store})["ops"]
+            op = "state.trace_checkpoint" if reported else "state.checkpoint"
+            answer = engine.call(op, {"store": store})
+            said = answer["ops"] if reported else []
             modes = file_modes(directory)
             engine.call("state.apply", {"store": store, "mutations": _mutations(batch)})
             engine.call("state.checkpoint", {"store": store})
@@ -228,4 +232,4 @@ def both_traces(
     dirs = {path for path, value in image.items() if value is None} | {"."}
     ops = strace.file_ops(text, directory, dirs, pipe)
     answers = [i for i, op in enumerate(ops) if op["op"] == "answer"]
-    return TwoTraces(image, reported, ops[answers[1] + 1 : answers[2]], modes)
+    return TwoTraces(image, said, ops[answers[1] + 1 : answers[2]], modes)

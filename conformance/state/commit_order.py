@@ -1,0 +1,169 @@
+"""The partial order docs/state.md § Commit protocol sets on a checkpoint's file operations.
+
+A checkpoint's operations (as strace shows them, or as ``state.trace_checkpoint`` reports
+them, ``remove_tree`` expanded) are sorted into the **events** the protocol's steps name
+(:data:`EVENTS`); :data:`PAIRS` lists, for every two events the steps order, which comes
+first and the sentence that says so. :func:`violations` names each pair that does not
+hold: an event of a pair that never happens, or an operation of the later event before
+one of the earlier. Both tables are plain data, read by ``STATE-STEPS-001`` and cited by
+the orderings table of docs/traceability.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Op = dict[str, Any]
+DATA_OPS = ("write", "append", "pwrite", "truncate")
+REMOVALS = ("unlink", "rmdir")
+POINTER, POINTER_TMP, CORE, MANIFEST = "CURRENT", "CURRENT.tmp", "core.jsonl", "manifest.json"
+
+EVENTS: dict[str, str] = {
+    "debris": "step 1: the removal of every staging-* entry and CURRENT.tmp",
+    "mkdir": "step 2: the creation of the staging directory",
+    "core": "step 2: the write of core.jsonl",
+    "core_sync": "step 2: the fsync of core.jsonl",
+    "manifest": "step 2: the write of manifest.json",
+    "manifest_sync": "step 2: the fsync of manifest.json",
+    "staging_sync": "step 3: the fsync of the staging directory",
+    "publish": "step 4: the rename of the staging directory to gen-N",
+    "publish_sync": "step 4: the fsync of the state directory after that rename",
+    "pointer": "step 5: the write of CURRENT.tmp",
+    "pointer_sync": "step 5: the fsync of CURRENT.tmp",
+    "swap": "step 5: the rename of CURRENT.tmp over CURRENT",
+    "swap_sync": "step 5: the fsync of the state directory after that rename",
+    "prune": "step 6: the removal of a generation other than N and L",
+    "prune_core": "step 6: the removal of a pruned generation's core.jsonl",
+    "prune_rest": "step 6: the removal of the rest of that generation",
+}
+
+PAIRS: tuple[tuple[str, str, str], ...] = (
+    ("debris", "mkdir", "steps 1 and 2: debris is removed before anything is staged"),
+    ("mkdir", "core", "step 2: create a staging directory; write core.jsonl"),
+    ("core", "core_sync", "step 2: write core.jsonl, fsync it"),
+    ("core_sync", "manifest", "step 2: fsync it; write manifest.json"),
+    ("manifest", "manifest_sync", "step 2: write manifest.json, fsync it"),
+    ("core_sync", "staging_sync", "steps 2 and 3: the files are durable before their directory"),
+    ("manifest_sync", "staging_sync", "steps 2 and 3"),
+    ("staging_sync", "publish", "steps 3 and 4: the staging directory is durable before its rename"),
+    ("publish", "publish_sync", "step 4: rename the staging directory; fsync the state directory"),
+    ("publish_sync", "pointer", "steps 4 and 5: gen-N is durable before the pointer names it"),
+    ("pointer", "pointer_sync", "step 5: write CURRENT.tmp, fsync it"),
+    ("pointer_sync", "swap", "step 5: fsync it, rename it over CURRENT"),
+    ("swap", "swap_sync", "step 5: rename it over CURRENT, fsync the state directory"),
+    ("swap_sync", "prune", "steps 5 and 6: a generation is removed only once N is durable"),
+    ("prune_core", "prune_rest", "step 6: a generation is removed core.jsonl first"),
+)
+"""Every ordered pair of events; an event named here must happen (``prune`` and its parts
+only when the trace removes a generation, ``debris`` only when debris was there)."""
+
+PER_GENERATION = frozenset({"prune_core"})
+"""The events whose order holds within each pruned generation, not across them."""
+OPTIONAL = frozenset({"debris", "prune", "prune_core", "prune_rest"})
+
+
+def _top(path: str) -> str:
+    return path.split("/", 1)[0]
+
+
+def _is_generation(name: str) -> bool:
+    return name.startswith("gen-") and name[4:].isdigit()
+
+
+def _data_of(path: str, kinds: tuple[str, ...]) -> Callable[[Op], bool]:
+    return lambda op: op["op"] in kinds and op.get("path") == path
+
+
+def _first_after(ops: list[Op], start: int, match: Callable[[Op], bool]) -> list[int]:
+    """The index of the first op after *start* that *match* accepts, as a list."""
+    if start < 0:
+        return []
+    for index in range(start + 1, len(ops)):
+        if match(ops[index]):
+            return [index]
+    return []
+
+
+def events(ops: list[Op], generation: str) -> dict[str, list[int]]:
+    """The indices of *ops* that make each event of a checkpoint committing *generation*."""
+    renames = [i for i, op in enumerate(ops) if op["op"] == "rename" and op["dst"] == generation]
+    staging = ops[renames[0]]["src"] if renames else None
+    found: dict[str, list[int]] = {name: [] for name in EVENTS}
+
+    for index, op in enumerate(ops):
+        kind, path = op["op"], op.get("path", "")
+        if kind in REMOVALS:
+            top = _top(path)
+            if top == POINTER_TMP or (top.startswith("staging-") and top != staging):
+                found["debris"].append(index)
+            elif _is_generation(top) and top != generation:
+                found["prune"].append(index)
+                core = path == f"{top}/{CORE}"
+                found["prune_core" if core else "prune_rest"].append(index)
+        elif kind == "mkdir" and staging is not None and path == staging:
+            found["mkdir"].append(index)
+        elif kind == "rename":
+            if op["dst"] == generation:
+                found["publish"].append(index)
+            elif op["src"] == POINTER_TMP and op["dst"] == POINTER:
+                found["swap"].append(index)
+        elif path == POINTER_TMP and kind in DATA_OPS:
+            found["pointer"].append(index)
+        elif path == POINTER_TMP and kind == "fsync":
+            found["pointer_sync"].append(index)
+        elif staging is not None:
+            for name, event in ((CORE, "core"), (MANIFEST, "manifest")):
+                if path == f"{staging}/{name}" and kind in DATA_OPS:
+                    found[event].append(index)
+                elif path == f"{staging}/{name}" and kind == "fsync":
+                    found[f"{event}_sync"].append(index)
+            if kind == "fsync_dir" and path == staging:
+                found["staging_sync"].append(index)
+    directory = _data_of(".", ("fsync_dir",))
+    found["publish_sync"] = _first_after(ops, max(found["publish"], default=-1), directory)
+    found["swap_sync"] = _first_after(ops, max(found["swap"], default=-1), directory)
+    return found
+
+
+def _describe(ops: list[Op], index: int) -> str:
+    op = ops[index]
+    where = op.get("path") or f"{op.get('src')} -> {op.get('dst')}"
+    return f"op {index} ({op['op']} {where})"
+
+
+def violations(ops: list[Op], generation: str, *, debris: bool) -> list[str]:
+    """Each pair of :data:`PAIRS` that *ops*, a checkpoint committing *generation* (a
+    directory name, ``gen-00000003``), break; *debris* says step 1 had debris to remove."""
+    found = events(ops, generation)
+    problems: list[str] = []
+    for name, what in EVENTS.items():
+        needed = name not in OPTIONAL or (name == "debris" and debris)
+        if needed and not found[name]:
+            problems.append(f"no {what}")
+    for before, after, sentence in PAIRS:
+        for firsts, lasts in _groups(ops, found[before], found[after], before in PER_GENERATION):
+            late, early = max(firsts), min(lasts)
+            if early < late:
+                problems.append(
+                    f"{_describe(ops, early)}, {EVENTS[after]}, comes before "
+                    f"{_describe(ops, late)}, {EVENTS[before]} (docs/state.md § Commit "
+                    f"protocol {sentence})"
+                )
+    return problems
+
+
+def _groups(
+    ops: list[Op], before: list[int], after: list[int], per_generation: bool
+) -> list[tuple[list[int], list[int]]]:
+    """The (earlier, later) index lists to compare: the whole events, or for an order
+    within one pruned generation, each generation's own."""
+    if not per_generation:
+        return [(before, after)] if before and after else []
+    tops = {_top(ops[i]["path"]) for i in before}
+    return [
+        (firsts, lasts)
+        for top in sorted(tops)
+        if (firsts := [i for i in before if _top(ops[i]["path"]) == top])
+        and (lasts := [i for i in after if _top(ops[i]["path"]) == top])
+    ]
