@@ -46,7 +46,7 @@ PAIRS: tuple[tuple[str, str, str], ...] = (
     ("manifest", "manifest_sync", "step 2: write manifest.json, fsync it"),
     ("core_sync", "staging_sync", "steps 2 and 3: the files are durable before their directory"),
     ("manifest_sync", "staging_sync", "steps 2 and 3"),
-    ("staging_sync", "publish", "steps 3 and 4: the staging directory is durable before its rename"),
+    ("staging_sync", "publish", "steps 3 and 4: the staging directory is durable, then renamed"),
     ("publish", "publish_sync", "step 4: rename the staging directory; fsync the state directory"),
     ("publish_sync", "pointer", "steps 4 and 5: gen-N is durable before the pointer names it"),
     ("pointer", "pointer_sync", "step 5: write CURRENT.tmp, fsync it"),
