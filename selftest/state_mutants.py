@@ -67,6 +67,12 @@ from selftest.state_codecs import (
     VaultAddressLowBits,
     VaultTurnsOneBased,
 )
+from selftest.state_gap_mutants import (
+    AnyPayloadJournal,
+    CountsUnchecked,
+    GenerationUnchecked,
+    UnopenableAsIo,
+)
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
 from selftest.state_order_mutants import (
     DebrisClearedLate,
@@ -725,6 +731,10 @@ _TABLE = (
     broken_engine("prune_before_pointer", PruneBeforePointer, "STATE-STEPS-001"),
     broken_engine("debris_cleared_late", DebrisClearedLate, "STATE-STEPS-001"),
     broken_engine("manifest_before_core_sync", ManifestBeforeCoreSync, "STATE-STEPS-001"),
+    broken_engine("manifest_counts_unchecked", CountsUnchecked, "STATE-MANIFEST-001"),
+    broken_engine("manifest_generation_unchecked", GenerationUnchecked, "STATE-MANIFEST-001"),
+    broken_engine("journal_any_payload", AnyPayloadJournal, "STATE-JOURNAL-002"),
+    broken_engine("unopenable_as_io", UnopenableAsIo, "STATE-UNREADABLE-001"),
     broken_engine("unknown_handle_as_bad_args", UnknownHandleAsBadArgs, "STATE-HANDLE-001"),
     broken_engine("duplicates_accepted", DuplicatesAccepted, "STATE-SCHEMA-001"),
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),

@@ -717,10 +717,12 @@ listable but not searchable (its listing reads and no entry in it opens), then m
 (it cannot even be opened)."""
 
 
-def _loads_of(entry: str) -> tuple[str, ...]:
-    """The ops refused for *entry*: a writer's open of an unsearchable directory may first
-    fail to write LOCK (STATE_IO), so the directory itself is loaded read-only only."""
-    return ("state.load",) if entry == "." else LOADS
+def _loads_of(entry: str, mode: int) -> tuple[str, ...]:
+    """The ops refused for *entry* made mode *mode*: a writer's open of a directory it can
+    list but not search may first fail to write LOCK (STATE_IO), so that directory is loaded
+    read-only only; one it cannot open at all (mode 000) refuses a writer's open with
+    STATE_UNREADABLE too (docs/state.md § Confinement)."""
+    return ("state.load",) if entry == "." and mode else LOADS
 
 
 @requirement(
@@ -752,8 +754,8 @@ def unreadable_refused(engine: EngineClient, scenario: list[Any]) -> None:
         with bound_by_modes(command, engine.transcript) as bound:
             codes = {
                 (name, op): _refusal(bound, op, {"dir": str(root / str(number))})
-                for number, (name, (entry, _)) in enumerate(UNREADABLE.items())
-                for op in _loads_of(entry)
+                for number, (name, (entry, mode)) in enumerate(UNREADABLE.items())
+                for op in _loads_of(entry, mode)
             }
         for number, (_, (entry, _)) in enumerate(UNREADABLE.items()):
             os.chmod(root / str(number) / entry, 0o755 if entry in (".", "gen-00000002") else 0o644)

@@ -3,6 +3,7 @@ session whose system calls strace recorded (checked against the engine's own tra
 
 from __future__ import annotations
 
+import zlib
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -180,7 +181,31 @@ def _damaged(
             [index + 1],
             items,
         ),
+        **{
+            f"a well-framed middle line whose payload is {what}": (
+                [*lines[:index], _framed(payload), *lines[index:]],
+                [index + 1],
+                items,
+            )
+            for what, payload in NOT_OBJECTS.items()
+        },
     }
+
+
+NOT_OBJECTS = {
+    "an array": b'["lemma","claim"]',
+    "a string": b'"lemma"',
+    "a number": b"42",
+    "null": b"null",
+    "not JSON": b"lemma: claim",
+}
+"""Payloads that are not a JSON object: a line framing one is corrupt (docs/state.md
+§ Journals), however good its length and checksum."""
+
+
+def _framed(payload: bytes) -> bytes:
+    """A line with the right length and CRC-32 for *payload*, whatever it holds."""
+    return b"%08x %08x " % (len(payload), zlib.crc32(payload)) + payload + b"\n"
 
 
 def _trailed(payload: dict[str, Any]) -> bytes:

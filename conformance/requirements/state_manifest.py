@@ -1,0 +1,78 @@
+"""A manifest whose checksum verifies but whose content is inconsistent (docs/state.md
+§ The manifest; § Recovery rules (load) 4): its generation another directory's, or a count
+that is not an integer of at least 0. Such a generation is proven invalid, so a load falls
+back from it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from conformance import cases
+from conformance.canonical import canonical_json
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.requirements.registry import requirement
+from conformance.state import oracle
+from conformance.state.driver import load, scratch
+
+RECORD = {"kind": "recognizer", "key": "k", "pattern": "p", "weight": 1}
+INCONSISTENT: dict[str, dict[str, Any]] = {
+    "generation names another directory": {"generation": 3},
+    "generation true (in gen-00000001)": {"generation": True},
+    "generation a string": {"generation": "1"},
+    "generation negative": {"generation": -1},
+    "turn_count negative": {"turn_count": -1},
+    "turn_count true": {"turn_count": True},
+    "turn_count false": {"turn_count": False},
+    "turn_count a fraction": {"turn_count": 1.5},
+}
+"""Each case's manifest members, written into ``gen-00000001`` with its checksum recomputed."""
+
+
+def _resealed(path: Path, members: dict[str, Any]) -> None:
+    """Rewrite the manifest at *path* with *members* and a checksum that verifies."""
+    body = {k: v for k, v in json.loads(path.read_bytes()).items() if k != "checksum"}
+    body.update(members)
+    checksum = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+    path.write_bytes(canonical_json({**body, "checksum": checksum}).encode("utf-8") + b"\n")
+
+
+def _case(engine: EngineClient, directory: Path, members: dict[str, Any]) -> str | None:
+    """Load gen-1 (named by CURRENT, its manifest inconsistent) beside a valid gen-2; the
+    problem, or None when the load fell back to gen-2 and said so."""
+    oracle.write_generation(directory, 1, oracle.encode_core([RECORD]), turn_count=1)
+    oracle.write_generation(directory, 2, oracle.encode_core([]), point=False)
+    _resealed(directory / "gen-00000001" / "manifest.json", members)
+    try:
+        got = load(engine, directory)
+    except EngineRefused as refusal:
+        return f"refused {refusal.code}, not a fall back to gen-00000002"
+    if got["generation"] != 2:
+        return f"loaded generation {got['generation']}, not a fall back to 2"
+    if not got.get("recovered"):
+        return "fell back to generation 2 without saying so (recovered)"
+    return None
+
+
+@requirement(
+    "STATE-MANIFEST-001",
+    "a generation whose manifest checksum verifies but whose generation is not its "
+    "directory's number, or whose generation or turn_count is not an integer of at least 0 "
+    "(true, false, a string, a fraction, negative), is proven invalid: the load falls back "
+    "from it and says so",
+    family="state",
+    capabilities=("state",),
+    seed="docs/state.md § The manifest (generation and turn_count are integers >= 0); "
+    "§ Recovery rules (load) 4",
+    max_examples=1,
+)
+def inconsistent_manifest(engine: EngineClient, _: object) -> None:
+    problems = []
+    with scratch() as root:
+        for number, (name, members) in enumerate(INCONSISTENT.items()):
+            problem = _case(engine, root / str(number), members)
+            if problem:
+                problems.append(f"{name}: {problem}")
+    assert not problems, cases.lines(problems, "a checksummed but inconsistent manifest:")
