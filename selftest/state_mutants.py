@@ -35,7 +35,7 @@ from selftest.mutants.bounds import (
     SaidKeptFour,
     VaultKeyAnyCase,
 )
-from selftest.mutants.check_order import ChecksumBeforeSchema
+from selftest.mutants.check_order import ChecksumBeforeSchema, InUseBeforeFiles
 from selftest.mutants.porting_state import (
     DirtyAsInteger,
     FreshNullWhenLoaded,
@@ -835,6 +835,7 @@ _TABLE = (
     broken_engine("field_without_vault", FieldWithoutVault, "STATE-LIFE-001"),
     broken_engine("shared_life", SharedLife, "STATE-LIFE-002"),
     broken_engine("register_before_store", RegisterBeforeStore, "STATE-LIFE-003"),
+    broken_engine("in_use_before_files", InUseBeforeFiles, "STATE-LIFE-003"),
     broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),
     broken_engine("rotor_little_endian", RotorLittleEndian, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine("rotor_floats", RotorFloats, "STATE-FORMAT-001", "STATE-FORMAT-002"),

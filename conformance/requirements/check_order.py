@@ -96,6 +96,15 @@ LINES: dict[str, tuple[bytes, Expected]] = {
         b'{"id":1,"op":"no.such.op","args":{"x":NaN}}\n',
         Expected("PROTOCOL_BAD_JSON", None),
     ),
+    "a mistyped id and NaN in an argument (the line before the id)": (
+        b'{"id":true,"op":"hello","args":{"x":NaN}}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
+    "a lone surrogate in the id of a chat on a session never opened (the line before the op "
+    "itself)": (
+        b'{"id":"\\ud800","op":"session.chat","args":{"session":"never-opened","text":"hi"}}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
 }
 """Two faults in one line, one of them the line's own."""
 
@@ -119,6 +128,10 @@ REQUESTS: dict[str, tuple[EncodableObject, Expected]] = {
     "args a list and an unknown op (the envelope before the op)": (
         {"id": 4, "op": "no.such.op", "args": []},
         Expected("PROTOCOL_BAD_REQUEST", "args", 4),
+    ),
+    "a mistyped id on a chat in a session never opened (the envelope before the op itself)": (
+        {"id": True, "op": "session.chat", "args": {"session": "never-opened", "text": "hi"}},
+        Expected("PROTOCOL_BAD_REQUEST", "id"),
     ),
     "an unknown op and an unknown argument (the op before argument names)": (
         {"id": 5, "op": "no.such.op", "args": {"colour": 1}},
@@ -146,6 +159,11 @@ CALLS: dict[str, tuple[str, EncodableObject, Expected]] = {
     "session.chat without text, on a session that is a number (names before types)": (
         "session.chat",
         {"session": 7},
+        Expected("PROTOCOL_BAD_ARGS", "text"),
+    ),
+    "session.chat without text on a session never opened (names before the op)": (
+        "session.chat",
+        {"session": "never-opened-by-the-suite"},
         Expected("PROTOCOL_BAD_ARGS", "text"),
     ),
     "session.chat with a number for text on a session never opened (types before the op)": (
@@ -385,6 +403,11 @@ STRUCTURE: dict[str, tuple[dict[str, Any], str | None, Expected]] = {
         None,
         Expected("REGISTER_BAD_DEPTH_PREFERENCE", "depth_preference"),
     ),
+    "a missing field and an unknown override (step 2 before 10)": (
+        _edited(description=_DROP, realizer_overrides={"colour": 1}),
+        None,
+        Expected("REGISTER_MISSING_FIELD", "description"),
+    ),
     "an unknown bucket and an unknown override (step 9 before 10)": (
         _edited(
             discourse_markers=_markers(middles=[]),
@@ -504,6 +527,7 @@ def _other_seal(seal: str) -> str:
 LOADS = sorted(
     [
         "an unratified pack with an unknown depth_preference (step 5 before 6)",
+        "a pack that is not readable JSON (NaN) and lacks fields, no report (step 4 before 5)",
         "a ratified pack edited to an unknown depth_preference, its report beside it (step 5)",
         "a ratified pack whose seal is emptied, its report not JSON (step 6 before 7)",
         "a report that is not JSON and a pack seal that differs (step 7 before 8)",
@@ -536,6 +560,10 @@ def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str
         bare["depth_preference"] = "loud"
         return {pack_name: _b64(_normal_form(bare))}, Expected(
             "REGISTER_BAD_DEPTH_PREFERENCE", "depth_preference"
+        )
+    if name.startswith("a pack that is not readable"):
+        return {pack_name: _b64(b'{"register_id": "order_load_v1", "version": NaN}\n')}, Expected(
+            "REGISTER_MALFORMED", None
         )
     files = {report_name: _b64(report)}
     if name.startswith("a ratified pack edited"):

@@ -270,6 +270,11 @@ OPEN_ORDER = [
         {"register_id": UNKNOWN_REGISTER, "store": "<open>"},
         "STATE_IN_USE",
     ],
+    [
+        "store in use, files malformed",
+        {"register_id": None, "store": "<open>", "files": 5},
+        "PROTOCOL_BAD_ARGS",
+    ],
 ]
 """``[case, session.open args ("<open>": the store a session lives on), the code]``."""
 
@@ -286,7 +291,7 @@ OPEN_FIELDS = {"PROTOCOL_BAD_ARGS": None, "STATE_NOT_OPEN": "store", "STATE_IN_U
     seed="docs/protocol.md § Sessions on a store (Refusals)",
     strategy=lambda ctx: st.sampled_from(OPEN_ORDER),
     cover=coverage.each("two faults at once", OPEN_ORDER),
-    max_examples=4,
+    max_examples=len(OPEN_ORDER),
 )
 def store_before_register(engine: EngineClient, case: list[Any]) -> None:
     name, args, code = case

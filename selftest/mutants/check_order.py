@@ -24,6 +24,18 @@ class SessionBeforeText(ProtocolHandler):
         return self.chat(runtime, string_arg(args, "text"))
 
 
+class SessionBeforeMissingText(ProtocolHandler):
+    """session.chat checks its arguments in its own order: the session (looked up) before
+    whether text is there at all."""
+
+    def dispatch(self, request: object) -> dict[str, Any]:
+        if isinstance(request, dict) and request.get("op") == "session.chat":
+            args = request.get("args")
+            if isinstance(args, dict) and "text" not in args:
+                self.session(string_arg(args, "session"))
+        return super().dispatch(request)
+
+
 class MissingBeforeUnknown(ProtocolHandler):
     """Missing argument names are reported before unknown ones."""
 
@@ -45,6 +57,17 @@ class RegisterBeforeFiles(ProtocolHandler):
         register_id = args.get("register_id")
         if isinstance(register_id, str) and "files" in args:
             self.new_runtime(register_id, ())
+        return super().op_session_open(args)
+
+
+class InUseBeforeFiles(ProtocolHandler):
+    """session.open refuses a store a session lives on (STATE_IN_USE) before it checks its
+    files argument."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        store = args.get("store")
+        if isinstance(store, str) and store in self.lives:
+            refuse("STATE_IN_USE", f"store {store!r} carries a life", "store")
         return super().op_session_open(args)
 
 
