@@ -104,6 +104,30 @@ def test_equal_states_are_built_once_and_still_narrow_what_their_image_may_load(
     assert after_ack.narrowed_by == CrashState(3)
 
 
+def test_a_pointer_renamed_before_its_fsync_may_persist_without_its_bytes():
+    """The reordering a missing fsync allows: the rename over CURRENT reaches the disk, the
+    bytes it publishes do not (commit step 5 fsyncs CURRENT.tmp first, STATE-STEPS-001). In
+    the right order a crash leaves the old pointer, the new one, or (a rename that left
+    neither name) none, never a pointer with other bytes."""
+    pointer = b"gen-00000002\n"
+    image = {"CURRENT": b"gen-00000001\n"}
+    ops = [
+        {"op": "write", "path": "CURRENT.tmp", "data": _data(pointer)},
+        {"op": "rename", "src": "CURRENT.tmp", "dst": "CURRENT"},
+        {"op": "fsync", "path": "CURRENT"},
+        {"op": "fsync_dir", "path": "."},
+    ]
+    prefixes = prefix_images(image, ops)
+    images = [build(prefixes, ops, state) for state in crash_states(ops, seed=0, samples=8)]
+    published = [i["CURRENT"] for i in images if "CURRENT.tmp" not in i and "CURRENT" in i]
+    assert any(data not in (pointer, image["CURRENT"]) for data in published)
+    synced_first = [ops[0], {"op": "fsync", "path": "CURRENT.tmp"}, ops[1], ops[3]]
+    prefixes = prefix_images(image, synced_first)
+    for state in crash_states(synced_first, seed=0, samples=8):
+        built = build(prefixes, synced_first, state)
+        assert built.get("CURRENT") in (pointer, image["CURRENT"], None), state
+
+
 def test_remove_tree_expands_into_removals_deepest_first():
     image = {"g": None, "g/a": b"1", "g/b": b"2"}
     ops = expand(image, [{"op": "remove_tree", "path": "g"}])
