@@ -12,9 +12,9 @@ the orderings table of docs/traceability.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-Op = dict[str, Any]
+from conformance.state.step_pairs import Op, Protocol, broken_pairs, top
+
 DATA_OPS = ("write", "append", "pwrite", "truncate")
 REMOVALS = ("unlink", "rmdir")
 POINTER, POINTER_TMP, CORE, MANIFEST = "CURRENT", "CURRENT.tmp", "core.jsonl", "manifest.json"
@@ -63,10 +63,6 @@ PER_GENERATION = frozenset({"prune_core"})
 OPTIONAL = frozenset({"debris", "prune", "prune_core", "prune_rest"})
 
 
-def _top(path: str) -> str:
-    return path.split("/", 1)[0]
-
-
 def _is_generation(name: str) -> bool:
     return name.startswith("gen-") and name[4:].isdigit()
 
@@ -94,12 +90,12 @@ def events(ops: list[Op], generation: str) -> dict[str, list[int]]:
     for index, op in enumerate(ops):
         kind, path = op["op"], op.get("path", "")
         if kind in REMOVALS:
-            top = _top(path)
-            if top == POINTER_TMP or (top.startswith("staging-") and top != staging):
+            entry = top(path)
+            if entry == POINTER_TMP or (entry.startswith("staging-") and entry != staging):
                 found["debris"].append(index)
-            elif _is_generation(top) and top != generation:
+            elif _is_generation(entry) and entry != generation:
                 found["prune"].append(index)
-                core = path == f"{top}/{CORE}"
+                core = path == f"{entry}/{CORE}"
                 found["prune_core" if core else "prune_rest"].append(index)
         elif kind == "mkdir" and staging is not None and path == staging:
             found["mkdir"].append(index)
@@ -126,44 +122,11 @@ def events(ops: list[Op], generation: str) -> dict[str, list[int]]:
     return found
 
 
-def _describe(ops: list[Op], index: int) -> str:
-    op = ops[index]
-    where = op.get("path") or f"{op.get('src')} -> {op.get('dst')}"
-    return f"op {index} ({op['op']} {where})"
+PROTOCOL = Protocol("docs/state.md § Commit protocol", EVENTS, PAIRS, PER_GENERATION)
 
 
 def violations(ops: list[Op], generation: str, *, debris: bool) -> list[str]:
     """Each pair of :data:`PAIRS` that *ops*, a checkpoint committing *generation* (a
     directory name, ``gen-00000003``), break; *debris* says step 1 had debris to remove."""
-    found = events(ops, generation)
-    problems: list[str] = []
-    for name, what in EVENTS.items():
-        needed = name not in OPTIONAL or (name == "debris" and debris)
-        if needed and not found[name]:
-            problems.append(f"no {what}")
-    for before, after, sentence in PAIRS:
-        for firsts, lasts in _groups(ops, found[before], found[after], before in PER_GENERATION):
-            late, early = max(firsts), min(lasts)
-            if early < late:
-                problems.append(
-                    f"{_describe(ops, early)}, {EVENTS[after]}, comes before "
-                    f"{_describe(ops, late)}, {EVENTS[before]} (docs/state.md § Commit "
-                    f"protocol {sentence})"
-                )
-    return problems
-
-
-def _groups(
-    ops: list[Op], before: list[int], after: list[int], per_generation: bool
-) -> list[tuple[list[int], list[int]]]:
-    """The (earlier, later) index lists to compare: the whole events, or for an order
-    within one pruned generation, each generation's own."""
-    if not per_generation:
-        return [(before, after)] if before and after else []
-    tops = {_top(ops[i]["path"]) for i in before}
-    return [
-        (firsts, lasts)
-        for top in sorted(tops)
-        if (firsts := [i for i in before if _top(ops[i]["path"]) == top])
-        and (lasts := [i for i in after if _top(ops[i]["path"]) == top])
-    ]
+    needed = set(EVENTS) - OPTIONAL | ({"debris"} if debris else set())
+    return broken_pairs(PROTOCOL, ops, events(ops, generation), needed)
