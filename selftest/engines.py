@@ -203,6 +203,7 @@ from selftest.mutants.protocol import (
     UnreachableLemma,
     Utf16KeyOrderWire,
 )
+from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
 from selftest.mutants.refusals import (
     BoolDepthAccepted,
     LongestIdRefused,
@@ -333,6 +334,8 @@ _TABLE = (
     broken_engine("unknown_key_accepted", UnknownKeyAccepted, "LOAD-KEY-001"),
     broken_engine("ratify_not_idempotent", RatifyNotIdempotent, "LOAD-RATIFY-001"),
     broken_engine("ratify_pair_in_two_steps", RatifyPairInTwoSteps, "LOAD-COMMIT-001"),
+    broken_engine("ratify_pack_rolled_first", PackRolledFirst, "LOAD-STEPS-001"),
+    broken_engine("ratify_staging_unsynced", StagingUnsynced, "LOAD-STEPS-001"),
     broken_engine("empty_non_null_ratified", EmptyNonNullRatified, "LOAD-RATIFY-001"),
     broken_engine("not_found_code_wrong", NotFoundCodeWrong, "LOAD-FOUND-001"),
     broken_engine("not_found_without_field", NotFoundWithoutField, "LOAD-FOUND-001"),
