@@ -17,7 +17,7 @@ from conformance.state.crashstates import expand, snapshot
 from conformance.state.driver import Stores, scratch
 from conformance.state.traces import both_traces, plant_debris, reported_ops
 
-RECORD = {"kind": "recognizer", "key": "x", "pattern": "p", "weight": 1}
+RECORD: dict[str, Any] = {"kind": "recognizer", "key": "x", "pattern": "p", "weight": 1}
 LIVE = 3
 
 
