@@ -10,6 +10,7 @@ from pathlib import Path
 from conformance import cases, details
 from conformance import strategies as gen
 from conformance.engines.base import EngineClient
+from conformance.jsontypes import EncodableObject
 from conformance.model import NotCheckable
 from conformance.requirements.registry import requirement
 from conformance.state import inject, strace
@@ -125,6 +126,10 @@ def ratify_steps_in_order(engine: EngineClient, _: object) -> None:
         session = [inject.Request("register.ratify_file", {"path": str(Path(directory, PACK))})]
         run = inject.run_session(launcher, directory, session, None)
     answer = run.answers[0]
+    request: EncodableObject = {"op": session[0].op, "args": session[0].bound(None)}
+    engine.transcript.record(
+        {**request, "strace": "traced"}, None if answer is None else vars(answer)
+    )
     assert answer is not None and answer.ok, f"the ratify failed: {run.fault or answer}"
     details.count(traced_ops=len(run.ops), ordered_pairs=len(PAIRS))
     problems = broken_pairs(PROTOCOL, run.ops, events(run.ops), set(EVENTS))
