@@ -181,15 +181,27 @@ def _damaged(
             [index + 1],
             items,
         ),
-        **{
-            f"a well-framed middle line whose payload is {what}": (
-                [*lines[:index], _framed(payload), *lines[index:]],
-                [index + 1],
-                items,
-            )
-            for what, payload in NOT_OBJECTS.items()
-        },
+        "well-framed middle lines whose payloads are not objects": (
+            [lines[0], *_interleaved(lines[1:])],
+            _not_object_lines(lines[1:]),
+            items,
+        ),
     }
+
+
+def _interleaved(lines: list[bytes]) -> list[bytes]:
+    """A well-framed line of each payload of :data:`NOT_OBJECTS`, each followed by a good
+    line of *lines* while they last."""
+    out: list[bytes] = []
+    for number, payload in enumerate(NOT_OBJECTS.values()):
+        out += [_framed(payload), *lines[number : number + 1]]
+    return out + lines[len(NOT_OBJECTS) :]
+
+
+def _not_object_lines(lines: list[bytes]) -> list[int]:
+    """The line numbers of the payloads :func:`_interleaved` adds, after one line before."""
+    bad = {_framed(payload) for payload in NOT_OBJECTS.values()}
+    return [number for number, line in enumerate(_interleaved(lines), 2) if line in bad]
 
 
 NOT_OBJECTS = {

@@ -291,7 +291,7 @@ OPEN_FIELDS = {"PROTOCOL_BAD_ARGS": None, "STATE_NOT_OPEN": "store", "STATE_IN_U
     seed="docs/protocol.md § Sessions on a store (Refusals)",
     strategy=lambda ctx: st.sampled_from(OPEN_ORDER),
     cover=coverage.each("two faults at once", OPEN_ORDER),
-    max_examples=len(OPEN_ORDER),
+    max_examples=4,
 )
 def store_before_register(engine: EngineClient, case: list[Any]) -> None:
     name, args, code = case
