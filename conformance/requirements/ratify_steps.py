@@ -15,7 +15,7 @@ from conformance.model import NotCheckable
 from conformance.requirements.registry import requirement
 from conformance.state import inject, strace
 from conformance.state.driver import scratch
-from conformance.state.step_pairs import Op, Protocol, broken_pairs
+from conformance.state.step_pairs import Op, Protocol, broken_pairs, first_after
 
 STEM = "steps_pack"
 PACK, REPORT = f"{STEM}.json", f"{STEM}.mastery_report.json"
@@ -26,10 +26,10 @@ EVENTS = {
     "debris": "step 1: the removal of the staging directory a killed ratify left",
     "mkdir": "step 2: the creation of the staging directory",
     "pack": "step 2: the write of the staged pack",
-    "pack_sync": "step 2: the fsync of the staged pack",
+    "pack_sync": "step 2: the fsync of the staged pack after its write",
     "report": "step 2: the write of the staged report",
-    "report_sync": "step 2: the fsync of the staged report",
-    "staging_sync": "step 2: the fsync of the staging directory",
+    "report_sync": "step 2: the fsync of the staged report after its write",
+    "staging_sync": "step 2: the fsync of the staging directory after its files'",
     "commit": "step 3: the rename of the staging directory to the pending one (the commit)",
     "commit_sync": "step 3: the fsync of the pack's directory after that rename",
     "report_out": "step 4: the rename of the report to its final name",
@@ -57,18 +57,6 @@ PAIRS = (
 PROTOCOL = Protocol("docs/registers.md § Atomic commit of the pair", EVENTS, PAIRS)
 
 
-def _first_sync_after(ops: list[Op], indices: list[int]) -> list[int]:
-    start = max(indices, default=-1)
-    if start < 0:
-        return []
-    after = [i for i in range(start + 1, len(ops)) if ops[i]["op"] == "fsync_dir"]
-    return (
-        [next(i for i in after if ops[i]["path"] == ".")]
-        if any(ops[i]["path"] == "." for i in after)
-        else []
-    )
-
-
 def events(ops: list[Op]) -> dict[str, list[int]]:
     """The indices of *ops* (a ratify's operations in the pack's directory) of each event."""
     found: dict[str, list[int]] = {name: [] for name in EVENTS}
@@ -83,19 +71,19 @@ def events(ops: list[Op]) -> dict[str, list[int]]:
             found["mkdir"].append(index)
         elif path in staged and kind in DATA_OPS:
             found[staged[path]].append(index)
-        elif path in staged and kind == "fsync":
-            found[f"{staged[path]}_sync"].append(index)
-        elif kind == "fsync_dir" and path == STAGING:
-            found["staging_sync"].append(index)
         elif kind == "rename" and (op["src"], op["dst"]) == (STAGING, PENDING):
             found["commit"].append(index)
         elif kind == "rename" and (op["src"], op["dst"]) == (f"{PENDING}/{REPORT}", REPORT):
             found["report_out"].append(index)
         elif kind == "rename" and (op["src"], op["dst"]) == (f"{PENDING}/{PACK}", PACK):
             found["pack_out"].append(index)
-    found["commit_sync"] = _first_sync_after(ops, found["commit"])
-    found["out_sync"] = _first_sync_after(ops, found["report_out"] + found["pack_out"])
-    found["final_sync"] = _first_sync_after(ops, found["pending_gone"])
+    for path, event in staged.items():
+        found[f"{event}_sync"] = first_after(ops, found[event], "fsync", path)
+    synced = found["pack_sync"] + found["report_sync"]
+    found["staging_sync"] = first_after(ops, synced, "fsync_dir", STAGING)
+    found["commit_sync"] = first_after(ops, found["commit"], "fsync_dir", ".")
+    found["out_sync"] = first_after(ops, found["report_out"] + found["pack_out"], "fsync_dir", ".")
+    found["final_sync"] = first_after(ops, found["pending_gone"], "fsync_dir", ".")
     return found
 
 

@@ -11,9 +11,7 @@ the orderings table of docs/traceability.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from conformance.state.step_pairs import Op, Protocol, broken_pairs, top
+from conformance.state.step_pairs import Op, Protocol, broken_pairs, first_after, top
 
 DATA_OPS = ("write", "append", "pwrite", "truncate")
 REMOVALS = ("unlink", "rmdir")
@@ -23,14 +21,14 @@ EVENTS: dict[str, str] = {
     "debris": "step 1: the removal of every staging-* entry and CURRENT.tmp",
     "mkdir": "step 2: the creation of the staging directory",
     "core": "step 2: the write of core.jsonl",
-    "core_sync": "step 2: the fsync of core.jsonl",
+    "core_sync": "step 2: the fsync of core.jsonl after its write",
     "manifest": "step 2: the write of manifest.json",
-    "manifest_sync": "step 2: the fsync of manifest.json",
-    "staging_sync": "step 3: the fsync of the staging directory",
+    "manifest_sync": "step 2: the fsync of manifest.json after its write",
+    "staging_sync": "step 3: the fsync of the staging directory after its files'",
     "publish": "step 4: the rename of the staging directory to gen-N",
     "publish_sync": "step 4: the fsync of the state directory after that rename",
     "pointer": "step 5: the write of CURRENT.tmp",
-    "pointer_sync": "step 5: the fsync of CURRENT.tmp",
+    "pointer_sync": "step 5: the fsync of CURRENT.tmp after its write",
     "swap": "step 5: the rename of CURRENT.tmp over CURRENT",
     "swap_sync": "step 5: the fsync of the state directory after that rename",
     "prune": "step 6: the removal of a generation other than N and L",
@@ -67,20 +65,6 @@ def _is_generation(name: str) -> bool:
     return name.startswith("gen-") and name[4:].isdigit()
 
 
-def _data_of(path: str, kinds: tuple[str, ...]) -> Callable[[Op], bool]:
-    return lambda op: op["op"] in kinds and op.get("path") == path
-
-
-def _first_after(ops: list[Op], start: int, match: Callable[[Op], bool]) -> list[int]:
-    """The index of the first op after *start* that *match* accepts, as a list."""
-    if start < 0:
-        return []
-    for index in range(start + 1, len(ops)):
-        if match(ops[index]):
-            return [index]
-    return []
-
-
 def events(ops: list[Op], generation: str) -> dict[str, list[int]]:
     """The indices of *ops* that make each event of a checkpoint committing *generation*."""
     renames = [i for i, op in enumerate(ops) if op["op"] == "rename" and op["dst"] == generation]
@@ -106,19 +90,18 @@ def events(ops: list[Op], generation: str) -> dict[str, list[int]]:
                 found["swap"].append(index)
         elif path == POINTER_TMP and kind in DATA_OPS:
             found["pointer"].append(index)
-        elif path == POINTER_TMP and kind == "fsync":
-            found["pointer_sync"].append(index)
-        elif staging is not None:
+        elif staging is not None and kind in DATA_OPS:
             for name, event in ((CORE, "core"), (MANIFEST, "manifest")):
-                if path == f"{staging}/{name}" and kind in DATA_OPS:
+                if path == f"{staging}/{name}":
                     found[event].append(index)
-                elif path == f"{staging}/{name}" and kind == "fsync":
-                    found[f"{event}_sync"].append(index)
-            if kind == "fsync_dir" and path == staging:
-                found["staging_sync"].append(index)
-    directory = _data_of(".", ("fsync_dir",))
-    found["publish_sync"] = _first_after(ops, max(found["publish"], default=-1), directory)
-    found["swap_sync"] = _first_after(ops, max(found["swap"], default=-1), directory)
+    if staging is not None:
+        for name, event in ((CORE, "core"), (MANIFEST, "manifest")):
+            found[f"{event}_sync"] = first_after(ops, found[event], "fsync", f"{staging}/{name}")
+        synced = found["core_sync"] + found["manifest_sync"]
+        found["staging_sync"] = first_after(ops, synced, "fsync_dir", staging)
+    found["pointer_sync"] = first_after(ops, found["pointer"], "fsync", POINTER_TMP)
+    found["publish_sync"] = first_after(ops, found["publish"], "fsync_dir", ".")
+    found["swap_sync"] = first_after(ops, found["swap"], "fsync_dir", ".")
     return found
 
 

@@ -32,6 +32,18 @@ def top(path: str) -> str:
     return path.split("/", 1)[0]
 
 
+def first_after(ops: list[Op], after: list[int], kind: str, path: str) -> list[int]:
+    """The first op of *kind* on *path* after every index of *after*, as a list (empty when
+    *after* is, or when there is none): the one sync that makes those operations durable, so
+    an extra sync elsewhere breaks no pair."""
+    if not after:
+        return []
+    for index in range(max(after) + 1, len(ops)):
+        if ops[index]["op"] == kind and ops[index].get("path") == path:
+            return [index]
+    return []
+
+
 def describe(ops: list[Op], index: int) -> str:
     op = ops[index]
     where = op.get("path") or f"{op.get('src')} -> {op.get('dst')}"
