@@ -130,6 +130,50 @@ def test_ordering_gaps_do_not_grow() -> None:
     assert len(gaps) == int(allowed.group(1)), "a gap was closed: lower 'ordering gaps allowed'"
 
 
+ORDER_WORD = re.compile(r"\b(before|after|then)\b")
+ORDER_DOCS = ("state.md", "protocol.md", "registers.md")
+NO_ORDER_STATED = {
+    ("state.md", "The life"): "values (`null before any`, the field after the latest turn)",
+    ("protocol.md", "`register.ratify`"): 'a position in text (`": "` after keys)',
+    ("protocol.md", "`variation.decorate`"): "a position in text (a space before the closing)",
+    ("protocol.md", "In-process engines"): "the suite's host process, not an engine",
+}
+"""Sections of ORDER_DOCS whose *before*, *after* or *then* orders nothing an engine does."""
+
+
+def ordering_sections(text: str) -> set[str]:
+    """The headings of *text* under which a sentence says *before*, *after* or *then*,
+    outside code fences and tables."""
+    found, heading, fenced = set(), "", False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        match = HEADING.match(line)
+        if fenced or line.startswith("|"):
+            continue
+        if match:
+            heading = match.group(2).strip()
+        elif ORDER_WORD.search(line) and heading:
+            found.add(heading)
+    return found
+
+
+def test_every_section_stating_an_order_has_a_row() -> None:
+    cited = set().union(*(_cited_sections(cells[2]) for cells in _rows()))
+    stating = {
+        (doc, heading)
+        for doc in ORDER_DOCS
+        for heading in ordering_sections((DOCS / doc).read_text(encoding="utf-8"))
+    }
+    missing = sorted(stating - cited - set(NO_ORDER_STATED))
+    assert not missing, (
+        f"sections saying before/after/then that no row of § Orderings cites: {missing}"
+    )
+    stale = sorted(set(NO_ORDER_STATED) - (stating - cited))
+    assert not stale, f"NO_ORDER_STATED names sections that are cited or say no order: {stale}"
+
+
 def test_a_new_numbered_list_is_found() -> None:
     text = "## A\n\nprose\n\n```\n1. fenced\n```\n\n### B\n\n1. one\n2. two\n"
     assert numbered_lists(text) == {"B"}
