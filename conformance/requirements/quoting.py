@@ -12,6 +12,7 @@ of a requirement go to one engine as raw lines in one write.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -55,7 +56,9 @@ OTHERS = {
 """Characters other than line breaks a port may mishandle in quoted text."""
 MARKER = "zQm"
 LONG = "zQa" + "\U0001f600" * 300 + "\r\n" * 3 + "x" * 300 + "zQb"
-"""A long text: astral characters (a cut in UTF-16 units splits one), breaks, plain text."""
+"""A long text: astral characters (a cut in UTF-16 units may split one), breaks, plain text."""
+LONGS = {"a long text": LONG, "a long text, shifted by one": "zQaa" + LONG[3:]}
+"""The long text at both parities: a cut in UTF-16 units splits a pair in one of them."""
 MIN_CUT = 200
 """A message is not cut before this many characters (code points)."""
 
@@ -187,12 +190,12 @@ def _judge(case: Case, response: Any, twin: Any, where: dict[str, str]) -> list[
     named = entry.get("names")
     if named and not surrogate:
         text = case.rendered(named, case.text, where)
-        cut = case.text == LONG and len(message) >= MIN_CUT
+        cut = case.text in LONGS.values() and len(message) >= MIN_CUT
         if not names(message, text) and not cut:
             problems.append(f"{case.label}: the message does not name {text!r}: {message!r}")
-    if case.text == LONG and "zQa" in message and not names(message, LONG):
-        if len(message) < MIN_CUT:
-            problems.append(f"{case.label}: the message is cut before {MIN_CUT} characters")
+    long = case.text in LONGS.values()
+    if long and "zQa" in message and len(message) < MIN_CUT and not names(message, case.text):
+        problems.append(f"{case.label}: the message is cut before {MIN_CUT} characters")
     twin_error, _ = _refusal(twin, bool(entry.get("inner")))
     twin_message = twin_error.get("message") if isinstance(twin_error, dict) else None
     twin_field = case.rendered(entry["field"], case.twin, where)
@@ -245,10 +248,8 @@ def _run(engine: EngineClient, chosen: list[Case]) -> list[str]:
         )
         responses = engine.raw_lines(data)
         if store is not None:
-            try:
+            with contextlib.suppress(EngineRefused):
                 engine.call("state.close", {"store": store})
-            except EngineRefused:
-                pass
         problems: list[str] = []
         for index, case in enumerate(chosen):
             case_response, twin = responses[2 * index], responses[2 * index + 1]
@@ -282,7 +283,8 @@ def _other_cases(entries: list[dict[str, Any]]) -> Iterator[Case]:
         if not is_line:
             yield Case(f"{entry['name']}, a lone surrogate", entry, "zQa\ud800zQb", "zQa", " ")
         if not entry.get("path") and not is_line:
-            yield Case(f"{entry['name']}, a long text", entry, LONG, LONG, " ")
+            for kind, text in LONGS.items():
+                yield Case(f"{entry['name']}, {kind}", entry, text, text, " ")
 
 
 def _check(engine: EngineClient, chosen: list[Case]) -> None:
