@@ -7,7 +7,7 @@ character) stood. Where the twin is refused alike, the case's message must be th
 with the marker written as one space (a line break quoted verbatim) or as backslash escapes
 (an escaped quote), at every place the twin quotes it (docs/protocol.md § Responses, quoted
 text); a message that does not quote the text at all is the twin's unchanged. All the cases
-of a requirement go to one engine as raw lines in one write.
+of a requirement go to one engine as raw lines, a few at a time.
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ LONG = "zQa" + "\U0001f600" * 300 + "\r\n" * 3 + "x" * 300 + "zQb"
 """A long text: astral characters (a cut in UTF-16 units may split one), breaks, plain text."""
 LONGS = {"a long text": LONG, "a long text, shifted by one": "zQaa" + LONG[3:]}
 """The long text at both parities: a cut in UTF-16 units splits a pair in one of them."""
+CHUNK = 16
+"""Lines written at once: no more than an engine client reads ahead of the suite (a program's
+stdout pipe must not fill while the suite is still writing its stdin)."""
 MIN_CUT = 200
 """A message is not cut before this many characters (code points)."""
 
@@ -231,7 +234,8 @@ def _prepare(case: Case, root: Path, where: dict[str, str]) -> None:
 
 
 def _run(engine: EngineClient, chosen: list[Case]) -> list[str]:
-    """Send every case and its twin as raw lines in one write; the problems found."""
+    """Send every case and its twin (each distinct request once) as raw lines; the problems
+    found."""
     with scratch() as root:
         where = {table.DIR: str(root)}
         needs_store = any(table.STORE in json.dumps(c.entry["request"]) for c in chosen)
@@ -241,18 +245,23 @@ def _run(engine: EngineClient, chosen: list[Case]) -> list[str]:
             where[table.STORE] = store
         for case in chosen:
             _prepare(case, root, where)
-        data = b"".join(
-            _line(case, text, f"q{index}.{which}", where)
-            for index, case in enumerate(chosen)
-            for which, text in enumerate((case.text, case.twin))
-        )
-        responses = engine.raw_lines(data)
+        sent: dict[tuple[str, str], int] = {}
+        lines: list[bytes] = []
+        for case in chosen:
+            for text in (case.text, case.twin):
+                if (case.entry["name"], text) not in sent:
+                    sent[case.entry["name"], text] = len(lines)
+                    lines.append(_line(case, text, f"q{len(lines)}", where))
+        responses = []
+        for start in range(0, len(lines), CHUNK):
+            responses.extend(engine.raw_lines(b"".join(lines[start : start + CHUNK])))
         if store is not None:
             with contextlib.suppress(EngineRefused):
                 engine.call("state.close", {"store": store})
         problems: list[str] = []
-        for index, case in enumerate(chosen):
-            case_response, twin = responses[2 * index], responses[2 * index + 1]
+        for case in chosen:
+            case_response = responses[sent[case.entry["name"], case.text]]
+            twin = responses[sent[case.entry["name"], case.twin]]
             problems.extend(_judge(case, case_response, twin, where))
     return problems
 
