@@ -104,7 +104,8 @@ class Case:
 def _line(case: Case, text: str, request_id: str, where: dict[str, str]) -> bytes:
     request = case.entry["request"]
     if "line" in request:
-        return case.rendered(request["line"], text, where).encode("utf-8", "surrogatepass") + b"\n"
+        raw: str = case.rendered(request["line"], text, where)
+        return raw.encode("utf-8", "surrogatepass") + b"\n"
     whole = {"id": request_id, **case.rendered(request, text, where)}
     ascii_only = any(0xD800 <= ord(c) <= 0xDFFF for c in text)
     return json.dumps(whole, ensure_ascii=ascii_only).encode("utf-8") + b"\n"
