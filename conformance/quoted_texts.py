@@ -16,7 +16,10 @@ message must name (docs/protocol.md § Responses: STATE_IO's path, the member of
 refusal, the field of a structural pack refusal), ``None`` when quoting is free. ``file``
 names a regular file made before the request (a path under it is unusable). ``inner``: the
 refusal is the first response inside a batch's result. ``path``: the text is part of a
-file-system path (a NUL is refused before any file is touched: PROTO-PATH-001).
+file-system path (a NUL is refused before any file is touched: PROTO-PATH-001). ``rotate``
+(the generated unknown-argument entries, one per op, which share one check in any engine):
+each line-break kind at one position only, the position turning with the op, so the ops
+together still hold every kind at every position.
 """
 
 from __future__ import annotations
@@ -419,8 +422,8 @@ def unknown_argument(op: str) -> dict[str, Any]:
 def entries() -> list[dict[str, Any]]:
     """Every entry, each with its ``capability`` (``None``: every engine answers it)."""
     found = [{**entry, "capability": None} for entry in ENVELOPE]
-    for op, spec in OPS.items():
-        found.append({**unknown_argument(op), "capability": spec["capability"]})
+    for index, (op, spec) in enumerate(OPS.items()):
+        found.append({**unknown_argument(op), "capability": spec["capability"], "rotate": index})
         for quoted in spec["args"].values():
             if isinstance(quoted, list):
                 found.extend({"capability": spec["capability"], **entry} for entry in quoted)

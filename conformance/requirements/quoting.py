@@ -269,10 +269,13 @@ def _run(engine: EngineClient, chosen: list[Case]) -> list[str]:
 
 def _break_cases(entries: list[dict[str, Any]]) -> Iterator[Case]:
     for entry in entries:
-        for kind, brk in BREAKS.items():
+        for number, (kind, brk) in enumerate(BREAKS.items()):
             if "line" in entry["request"] and "\n" in brk:
                 continue
-            for where, (before, after) in POSITIONS.items():
+            for place, (where, (before, after)) in enumerate(POSITIONS.items()):
+                rotate = entry.get("rotate")
+                if rotate is not None and (number + rotate) % len(POSITIONS) != place:
+                    continue
                 yield Case(
                     f"{entry['name']}, {kind} {where}",
                     entry,
