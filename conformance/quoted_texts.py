@@ -11,7 +11,9 @@ at the start, inside and at the end of the text, other hazardous characters, lon
 An entry's ``request`` is a request template (or ``line``: a raw line that is not JSON); in
 its strings and keys ``@T@`` is the text under test, ``@DIR@`` a scratch directory and
 ``@STORE@`` the handle of a store opened for the cases. ``code`` and ``field`` are what the
-refusal must carry (``field`` a template, ``None`` for none); ``names`` is the text the
+refusal must carry (``field`` a template, ``None`` for none); ``os_error``: the symbolic name and
+the system message of the OS error the message must name (either, letter case aside).
+``names`` is the text the
 message must name (docs/protocol.md § Responses: STATE_IO's path, the member of a state
 refusal, the field of a structural pack refusal), ``None`` when quoting is free. ``file``
 names a regular file made before the request (a path under it is unusable). ``inner``: the
@@ -95,8 +97,14 @@ def _structural(op: str) -> list[dict[str, Any]]:
     return entries
 
 
-_STATE_DIR = {"file": f"{DIR}/f{T}", "names": f"{DIR}/f{T}", "path": True}
-"""A state directory that is a regular file: STATE_IO naming its path (state.md § Error codes)."""
+_STATE_DIR = {
+    "file": f"{DIR}/f{T}",
+    "names": f"{DIR}/f{T}",
+    "os_error": ("ENOTDIR", "not a directory"),
+    "path": True,
+}
+"""A state directory that is a regular file: STATE_IO naming its path and the OS error, by its
+symbolic name or its system message (state.md § Error codes; § I/O errors)."""
 
 
 def _state_dir(op: str, **args: Any) -> dict[str, Any]:

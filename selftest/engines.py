@@ -212,6 +212,7 @@ from selftest.mutants.quoting import (
     FieldFolded,
     FoldsOnlyNewline,
     NulPathNotFound,
+    OsErrorDropped,
 )
 from selftest.mutants.refusals import (
     BoolDepthAccepted,
@@ -296,6 +297,7 @@ _TABLE = (
     broken_engine("crlf_two_spaces", CrLfTwoSpaces, "PROTO-QUOTE-001"),
     broken_engine("drops_quoted_path", DropsQuotedPath, "PROTO-QUOTE-001"),
     broken_engine("breaks_dropped", BreaksDropped, "PROTO-QUOTE-001"),
+    broken_engine("os_error_dropped", OsErrorDropped, "PROTO-QUOTE-001"),
     broken_engine("field_folded", FieldFolded, "PROTO-QUOTE-001"),
     broken_engine("controls_kept_raw", ControlsKeptRaw, "PROTO-QUOTE-002"),
     broken_engine("cut_in_utf16_units", CutInUtf16Units, "PROTO-QUOTE-002"),

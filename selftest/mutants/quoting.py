@@ -25,6 +25,8 @@ def _dir(request: object) -> str | None:
 class _StateIoQuotesDir(ProtocolHandler):
     """Base: a STATE_IO message quotes the state directory as :meth:`quote` writes it."""
 
+    reason = "not a directory"
+
     def quote(self, directory: str) -> str:
         return directory
 
@@ -33,7 +35,7 @@ class _StateIoQuotesDir(ProtocolHandler):
         error = _error(response)
         directory = _dir(request)
         if error is not None and error.get("code") == "STATE_IO" and directory is not None:
-            message = f"cannot use {self.quote(directory)}: not a directory"
+            message = f"cannot use {self.quote(directory)}: {self.reason}"
             response = {**response, "error": {**error, "message": message}}
         return response
 
@@ -58,6 +60,15 @@ class DropsQuotedPath(_StateIoQuotesDir):
     def quote(self, directory: str) -> str:
         broken = re.search("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", directory)
         return "the state directory" if broken else directory
+
+
+class OsErrorDropped(_StateIoQuotesDir):
+    """A STATE_IO message names the path (breaks folded) but not the OS error."""
+
+    reason = "unusable"
+
+    def quote(self, directory: str) -> str:
+        return re.sub("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", " ", directory)
 
 
 class BreaksDropped(ProtocolHandler):
