@@ -198,7 +198,11 @@ def _judge(case: Case, response: Any, twin: Any, where: dict[str, str]) -> list[
         if not names(message, text) and not cut:
             problems.append(f"{case.label}: the message does not name {text!r}: {message!r}")
     os_error = entry.get("os_error")
-    if os_error and not any(spelling.lower() in message.lower() for spelling in os_error):
+    if (
+        os_error
+        and not surrogate
+        and not any(spelling.lower() in message.lower() for spelling in os_error)
+    ):
         problems.append(f"{case.label}: the message names no OS error {os_error}: {message!r}")
     long = case.text in LONGS.values()
     if long and "zQa" in message and len(message) < MIN_CUT and not names(message, case.text):
