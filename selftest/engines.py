@@ -204,6 +204,18 @@ from selftest.mutants.protocol import (
     Utf16KeyOrderWire,
 )
 from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
+from selftest.mutants.quoting import (
+    BreaksDropped,
+    ControlsKeptRaw,
+    CrLfTwoSpaces,
+    CutEarly,
+    CutInUtf16Units,
+    DropsQuotedPath,
+    FieldFolded,
+    FoldsOnlyNewline,
+    NulPathNotFound,
+    OsErrorDropped,
+)
 from selftest.mutants.refusals import (
     BoolDepthAccepted,
     LongestIdRefused,
@@ -283,6 +295,16 @@ CueAnalogyDropped = swapped("cue C-02 analogy")
 GluedFullStopEndsSentence = swapped("end mark . glued")
 
 _TABLE = (
+    broken_engine("folds_only_newline", FoldsOnlyNewline, "PROTO-QUOTE-001"),
+    broken_engine("crlf_two_spaces", CrLfTwoSpaces, "PROTO-QUOTE-001"),
+    broken_engine("drops_quoted_path", DropsQuotedPath, "PROTO-QUOTE-001"),
+    broken_engine("breaks_dropped", BreaksDropped, "PROTO-QUOTE-001"),
+    broken_engine("os_error_dropped", OsErrorDropped, "PROTO-QUOTE-001"),
+    broken_engine("field_folded", FieldFolded, "PROTO-QUOTE-001"),
+    broken_engine("controls_kept_raw", ControlsKeptRaw, "PROTO-QUOTE-002"),
+    broken_engine("cut_in_utf16_units", CutInUtf16Units, "PROTO-QUOTE-002"),
+    broken_engine("cut_early", CutEarly, "PROTO-QUOTE-002"),
+    broken_engine("nul_path_not_found", NulPathNotFound, "PROTO-PATH-001"),
     broken_engine("ies_on_any_ending", folded_loose("W-IES"), "LEX-FOLD-001"),
     broken_engine("s_on_any_ending", folded_loose("W-S"), "LEX-FOLD-001"),
     broken_engine("ing_undoubles_any_letter", folded_any_undoubled(), "LEX-FOLD-001"),

@@ -6,6 +6,7 @@ The wire format is specified in ``docs/protocol.md``.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 from collections.abc import Mapping
@@ -140,9 +141,16 @@ def _came_off_the_wire(request: object) -> bool:
 # Responses -----------------------------------------------------------------------------------
 
 
+LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""A line break (docs/protocol.md § Responses): ``\\r\\n`` is one, like each listed character."""
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+"""A control character (Unicode category Cc) that is not a line break."""
+
+
 def one_line(text: str) -> str:
-    """*text* on one line, at most :data:`MAX_MESSAGE_LEN` characters."""
-    flat = " ".join(text.splitlines())
+    """*text* on one line, at most :data:`MAX_MESSAGE_LEN` characters: each line break one
+    space, each other control character a ``\\xNN`` escape (docs/protocol.md § Responses)."""
+    flat = CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", LINE_BREAK.sub(" ", text))
     return flat if len(flat) <= MAX_MESSAGE_LEN else flat[: MAX_MESSAGE_LEN - 3] + "..."
 
 

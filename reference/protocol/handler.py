@@ -190,7 +190,10 @@ class ProtocolHandler(ForkOps, StateOps, AlgebraOps, TurnSteps):
 
     def op_register_ratify_file(self, args: dict[str, Any]) -> dict[str, Any]:
         """Ratify the pack file at ``path`` in place, committing the pair atomically."""
-        return {"report": self.ratify_pack(Path(string_arg(args, "path")))}
+        path = string_arg(args, "path")
+        if "\x00" in path:
+            bad_arg("path", "argument 'path' holds a NUL: no file has such a name")
+        return {"report": self.ratify_pack(Path(path))}
 
     def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
         """Load a ratified pack from the given files (then the shipped packs)."""

@@ -312,9 +312,17 @@ function validId(id) {
   return json.isInteger(id) || typeof id === 'string';
 }
 
+/**
+ * A message on one line (docs/protocol.md § Responses): each line break one space, each other
+ * control character a \xNN escape; past 500 code points it is cut, never inside a character.
+ */
 function oneLine(text) {
-  const flat = String(text).split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/).join(' ');
-  return flat.length <= 500 ? flat : `${flat.slice(0, 497)}...`;
+  const flat = String(text)
+    .split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/)
+    .join(' ')
+    .replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const chars = Array.from(flat);
+  return chars.length <= 500 ? flat : `${chars.slice(0, 497).join('')}...`;
 }
 
 module.exports = { Engine };
