@@ -37,9 +37,11 @@ from selftest.mutants.bounds import (
 )
 from selftest.mutants.check_order import ChecksumBeforeSchema
 from selftest.mutants.porting_state import (
+    AnyCaseDigest,
     DirtyAsInteger,
     FreshNullWhenLoaded,
     LineageForgetsRecovery,
+    ParsedPointer,
     PartialApply,
     TurnsForgotten,
     Utf16KeyLength,
@@ -781,6 +783,8 @@ _TABLE = (
     broken_engine("pid_kept", PidKept, "STATE-LOCK-001"),
     broken_engine("repair_while_reading", RepairWhileReading, "STATE-SYMLINK-001"),
     broken_engine("stripped_pointer", StrippedPointer, "STATE-SCHEMA-001"),
+    broken_engine("parsed_pointer", ParsedPointer, "STATE-POINTER-002"),
+    broken_engine("any_case_digest", AnyCaseDigest, "STATE-DIGEST-001"),
     broken_engine("boot_identity_is_parent", BootIdentityIsParent, "STATE-LINEAGE-001"),
     broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
+from unittest import mock
 
 from reference.serve import ProtocolHandler
-from reference.state import StateStore
+from reference.state import LoadedState, StateStore, loader, manifest
 from reference.state.core import encode_record
 from reference.state.fsops import FileOps
+from reference.state.layout import CURRENT
 from reference.state.lineage import BootInfo
 from reference.state.mutations import bad
 from reference.state.records import normalise
@@ -111,3 +113,75 @@ class DirtyAsInteger(ProtocolHandler):
 
     def op_state_apply(self, args: dict[str, Any]) -> dict[str, Any]:
         return {"dirty": int(super().op_state_apply(args)["dirty"])}
+
+
+_READ_POINTER = loader.read_pointer
+
+
+def _parsed_pointer(fs: FileOps) -> loader.Pointer:
+    """CURRENT as a port that parses the number reads it: ``gen-`` in any case, then
+    whatever ``int()`` takes (a sign, spaces, underscores, any script's digits)."""
+    found = _READ_POINTER(fs)
+    data = fs.read_file(fs.root / CURRENT) or b""
+    text = data.decode("utf-8", "replace").strip("\r\n\x00\ufeff ")
+    if found.number is not None or text[:4].lower() != "gen-":
+        return found
+    try:
+        number = int(text[4:])
+    except ValueError:
+        return found
+    return dataclasses.replace(found, number=number, why=None)
+
+
+class ParsedPointerStore(StateStore):
+    """Reads the pointer's generation number with ``int()`` instead of matching 8 ASCII digits."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "read_pointer", _parsed_pointer):
+            return super().load(fs)
+
+
+class _AnyCase(str):
+    """A hex digest that equals the same digits in any case (a port that compares bytes)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and self.lower() == other.lower()
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = str.__hash__
+
+
+def _any_case(function: Callable[..., str]) -> Callable[..., str]:
+    return lambda *args: _AnyCase(function(*args))
+
+
+class AnyCaseDigestStore(StateStore):
+    """Compares manifest digests as the bytes they spell: upper case hex matches."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with (
+            mock.patch.object(manifest, "digest", _any_case(manifest.digest)),
+            mock.patch.object(manifest, "sha256_hex", _any_case(manifest.sha256_hex)),
+            mock.patch.object(manifest, "identity", _any_case(manifest.identity)),
+        ):
+            return super().load(fs)
+
+
+class ParsedPointer(ProtocolHandler):
+    """CURRENT's number is parsed (``int()``): gen-1, gen-+0000001, GEN- and other digits load."""
+
+    def store_class(self) -> type[StateStore]:
+        return ParsedPointerStore
+
+
+class AnyCaseDigest(ProtocolHandler):
+    """A manifest's checksum, identity or file SHA-256 in upper case hex still matches."""
+
+    def store_class(self) -> type[StateStore]:
+        return AnyCaseDigestStore
