@@ -39,7 +39,7 @@ ORDERING = re.compile(
 NUMBER = re.compile(r"(?<![\w.])\d")
 NEAR = 30
 GENERATED = re.compile(r"<!-- ([a-z-]+):begin.*?<!-- \1:end -->", re.DOTALL)
-SENTENCE_END = re.compile(r"(?<=[.;])\s+(?=[A-Z`*(\["])")
+SENTENCE_END = re.compile(r'(?<=[.;])\s+(?=[A-Z`*(\["])')
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class Sentence:
     """One sentence of a scanned document (a table row is one sentence)."""
 
     doc: str
+    section: str
     text: str
 
 
@@ -56,9 +57,11 @@ def load() -> dict[str, Any]:
     return data
 
 
-def _units(text: str) -> Iterator[str]:
-    """Paragraphs, list items and table rows of Markdown *text*, each on one line."""
+def _units(text: str) -> Iterator[tuple[str, str]]:
+    """Paragraphs, list items and table rows of Markdown *text*, each on one line, with the
+    heading of the section that holds it."""
     block: list[str] = []
+    heading = ""
     fenced = False
     for line in GENERATED.sub("", text).splitlines():
         if line.startswith("```"):
@@ -70,22 +73,29 @@ def _units(text: str) -> Iterator[str]:
         starts = re.match(r"^([-*] |\d+\. )", stripped) is not None
         if not stripped or stripped.startswith(("#", "|", "<!--")) or starts:
             if block:
-                yield " ".join(block)
+                yield heading, " ".join(block)
                 block = []
-            if stripped.startswith("|"):
-                yield stripped
+            if stripped.startswith("#"):
+                heading = stripped.lstrip("#").strip()
                 continue
-            if not stripped or stripped.startswith(("#", "<!--")):
+            if stripped.startswith("|"):
+                yield heading, stripped
+                continue
+            if not stripped or stripped.startswith("<!--"):
                 continue
         block.append(stripped)
     if block:
-        yield " ".join(block)
+        yield heading, " ".join(block)
 
 
 def sentences(doc: str) -> list[Sentence]:
     """Every sentence of ``docs/<doc>``."""
     text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
-    return [Sentence(doc, s) for unit in _units(text) for s in SENTENCE_END.split(unit)]
+    return [
+        Sentence(doc, section, part)
+        for section, unit in _units(text)
+        for part in SENTENCE_END.split(unit)
+    ]
 
 
 def is_bound_like(text: str) -> bool:
@@ -132,7 +142,7 @@ def section(matrix: dict[str, Any]) -> str:
     """The Markdown of the matrix: one line per hazard of each row."""
     lines = ["| row | sentence | quantity | hazard | checked by |", "|---|---|---|---|---|"]
     for row in matrix["rows"]:
-        place = f"docs/{row['doc']} § {row['section']}"
+        place = f"docs/{row['doc']} § " + "; ".join(row["sections"])
         hazards = row.get("hazards") or {"-": row["scope"]}
         for kind, value in hazards.items():
             lines.append(
