@@ -70,7 +70,7 @@ def test_checks_cite_requirements_and_broken_engines(
         return
     assert mutant in ENGINES, f"{where} {kind}: no broken engine {mutant!r}"
     catches = ENGINES[mutant].catches
-    assert check["id"] in catches, f"{where} {kind}: {mutant} is caught by {catches}, not {check['id']}"
+    assert check["id"] in catches, f"{where} {kind}: {mutant} catches {catches}, not {check['id']}"
 
 
 def test_every_bound_like_sentence_is_in_the_matrix() -> None:
@@ -94,13 +94,14 @@ def test_every_quote_is_a_sentence_of_its_sections(row: dict[str, Any]) -> None:
         holding = [s for s in found if quote in s.text]
         assert holding, f"{row['row']}: {quote!r} is no longer in docs/{row['doc']}"
         sections += [s.section for s in holding if s.section not in sections]
-    assert sections == row["sections"], f"{row['row']}: quoted in {sections}, says {row['sections']}"
+    assert sections == row["sections"], f"{row['row']}: quoted in {sections}, not {row['sections']}"
 
 
 def test_traceability_section_is_current() -> None:
     current = hazards.TRACEABILITY.read_text(encoding="utf-8")
     assert hazards.BEGIN in current and hazards.END in current
-    assert hazards.render(current) == current, "docs/traceability.md § Hazards is stale: run python -m tools.gen_spec"
+    stale = "docs/traceability.md § Hazards is stale: run python -m tools.gen_spec"
+    assert hazards.render(current) == current, stale
 
 
 @pytest.mark.parametrize(
