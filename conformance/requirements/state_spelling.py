@@ -50,7 +50,9 @@ def _upper(value: str) -> str:
     return value.upper()
 
 
-def _manifest(core: bytes, generation: int, version: int, spell: Callable[[dict], dict]) -> bytes:
+def _manifest(
+    core: bytes, generation: int, version: int, spell: Callable[[dict[str, Any]], dict[str, Any]]
+) -> bytes:
     """A manifest of *core* whose body *spell* rewrites before its checksum is computed."""
     body: dict[str, Any] = {
         "files": {"core.jsonl": hashlib.sha256(core).hexdigest()},
@@ -64,7 +66,7 @@ def _manifest(core: bytes, generation: int, version: int, spell: Callable[[dict]
     return canonical_json({**body, "checksum": checksum}).encode("utf-8") + b"\n"
 
 
-UPPER_DIGESTS: dict[str, tuple[Callable[[dict], dict], bool]] = {
+UPPER_DIGESTS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], bool]] = {
     "files' SHA-256 in upper case": (
         lambda body: {**body, "files": {"core.jsonl": _upper(body["files"]["core.jsonl"])}},
         False,
