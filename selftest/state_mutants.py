@@ -43,9 +43,11 @@ from selftest.mutants.porting_state import (
     LineageForgetsRecovery,
     ParsedPointer,
     PartialApply,
+    PendingCapInclusive,
     TurnsForgotten,
     Utf16KeyLength,
     Utf16KeyOrder,
+    WholeFloatsAsIntegers,
 )
 from selftest.state_broken_ops import (
     acknowledge_first,
@@ -785,6 +787,8 @@ _TABLE = (
     broken_engine("stripped_pointer", StrippedPointer, "STATE-SCHEMA-001"),
     broken_engine("parsed_pointer", ParsedPointer, "STATE-POINTER-002"),
     broken_engine("any_case_digest", AnyCaseDigest, "STATE-DIGEST-001"),
+    broken_engine("whole_floats_as_integers", WholeFloatsAsIntegers, "STATE-APPLY-002"),
+    broken_engine("pending_cap_inclusive", PendingCapInclusive, "STATE-JOURNAL-003"),
     broken_engine("boot_identity_is_parent", BootIdentityIsParent, "STATE-LINEAGE-001"),
     broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),

@@ -145,6 +145,8 @@ RECORD_FAULTS: dict[str, tuple[object, str]] = {
     "record field of the wrong type": ({**RECOGNIZER, "weight": "1"}, ".weight"),
     "record bool for an integer": ({**CANDIDATE, "score": True}, ".score"),
     "record float for an integer": ({**CANDIDATE, "score": 1.5}, ".score"),
+    "record whole float for an integer": ({**CANDIDATE, "score": 1.0}, ".score"),
+    "record negative zero float for an integer": ({**RECOGNIZER, "weight": -0.0}, ".weight"),
     "record status unknown": ({**CANDIDATE, "status": "maybe"}, ".status"),
 }
 BAD_MUTATIONS: dict[str, tuple[object, str]] = {

@@ -8,7 +8,7 @@ from typing import Any
 from unittest import mock
 
 from reference.serve import ProtocolHandler
-from reference.state import LoadedState, StateStore, loader, manifest
+from reference.state import LoadedState, StateStore, loader, manifest, proposals
 from reference.state.core import encode_record
 from reference.state.fsops import FileOps
 from reference.state.layout import CURRENT
@@ -185,3 +185,45 @@ class AnyCaseDigest(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return AnyCaseDigestStore
+
+
+def _whole(value: Any) -> Any:
+    """*value* as a parser that yields doubles reads it: a whole float is an integer."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+class WholeFloatsAsIntegersStore(StateStore):
+    """Reads a record's numbers as doubles (``JSON.parse``): ``1.0`` and ``-0.0`` are integers."""
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        read = []
+        for mutation in mutations:
+            record = mutation.get("record") if isinstance(mutation, dict) else None
+            if isinstance(record, dict):
+                mutation = {**mutation, "record": {k: _whole(v) for k, v in record.items()}}
+            read.append(mutation)
+        super().apply(read)
+
+
+class PendingCapInclusiveStore(StateStore):
+    """Spills only past 257 pending: the cap read as "at most 256 before this one"."""
+
+    def propose(self, proposal: dict[str, Any]) -> dict[str, Any]:
+        with mock.patch.object(proposals, "PENDING_CAP", proposals.PENDING_CAP + 1):
+            return super().propose(proposal)
+
+
+class WholeFloatsAsIntegers(ProtocolHandler):
+    """A record's integer field written ``1.0`` or ``-0.0`` is stored as an integer."""
+
+    def store_class(self) -> type[StateStore]:
+        return WholeFloatsAsIntegersStore
+
+
+class PendingCapInclusive(ProtocolHandler):
+    """The 257th pending proposal is queued; only the 258th spills."""
+
+    def store_class(self) -> type[StateStore]:
+        return PendingCapInclusiveStore
