@@ -153,6 +153,7 @@ from selftest.mutants.porting import (
     FalsyExpectedIdSkipped,
     IdEchoedAsDouble,
     IntentNamesFolded,
+    LenientBase64,
     MarkerLengthUtf16,
     NeutralLabelledTerse,
     SealAsciiEscaped,
@@ -461,6 +462,7 @@ _TABLE = (
         "unknown_names_sorted_utf16", UnknownNamesSortedUtf16, "LOAD-FIELD-002", "LOAD-SHAPE-001"
     ),
     broken_engine("args_sorted_utf16", ArgsSortedUtf16, "PROTO-ARGS-001"),
+    broken_engine("lenient_base64", LenientBase64, "PROTO-ARGS-001"),
     broken_engine("terse_depth_two", TerseDepthTwo, "REG-SHIP-001", "REG-SHIP-002"),
     broken_engine("convivial_transitions", ConvivialTransitions, "REG-SHIP-001"),
     broken_engine("convivial_shallow", ConvivialShallow, "REG-SHIP-001", "REG-SHIP-002"),

@@ -27,7 +27,7 @@ END = "<!-- hazards:end -->"
 
 KEYWORD = re.compile(
     r"\b(at most|at least|up to|exactly|bytes|characters|code points|digits|sorted"
-    r"|longer than|more than)\b",
+    r"|longer than|more than|alphabet)\b",
     re.IGNORECASE,
 )
 """Words that make a sentence bound-like when a number stands within :data:`NEAR` of them."""
