@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 from unittest import mock
@@ -227,3 +228,45 @@ class PendingCapInclusive(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return PendingCapInclusiveStore
+
+
+def _key_as(mutations: list[dict[str, Any]], read: Callable[[str], str]) -> list[dict[str, Any]]:
+    """*mutations* with every put's and delete's key passed through *read*."""
+    out = []
+    for mutation in mutations:
+        if isinstance(mutation, dict):
+            record = mutation.get("record")
+            if isinstance(record, dict) and isinstance(record.get("key"), str):
+                mutation = {**mutation, "record": {**record, "key": read(record["key"])}}
+            if isinstance(mutation.get("key"), str):
+                mutation = {**mutation, "key": read(mutation["key"])}
+        out.append(mutation)
+    return out
+
+
+class NormalisedKeysStore(StateStore):
+    """NFC-normalises record keys (a string type that normalises, Swift's or a library's)."""
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        super().apply(_key_as(mutations, lambda key: unicodedata.normalize("NFC", key)))
+
+
+class FoldedKeysStore(StateStore):
+    """Case-folds and trims record keys (a case-insensitive map)."""
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        super().apply(_key_as(mutations, lambda key: key.strip().casefold()))
+
+
+class NormalisedKeys(ProtocolHandler):
+    """Record keys are NFC-normalised: `e` + U+0301 is stored as `é`, one record with it."""
+
+    def store_class(self) -> type[StateStore]:
+        return NormalisedKeysStore
+
+
+class FoldedKeys(ProtocolHandler):
+    """Record keys are case-folded and trimmed: `K`, `k` and the Kelvin sign are one record."""
+
+    def store_class(self) -> type[StateStore]:
+        return FoldedKeysStore
