@@ -270,3 +270,29 @@ class FoldedKeys(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return FoldedKeysStore
+
+
+def _int32(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value + 2**31) % 2**32 - 2**31
+    return value
+
+
+class Int32FieldsStore(StateStore):
+    """Holds a record's integers in 32 bits (an ``i32`` or ``int32`` field): 2**31 wraps."""
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        read = []
+        for mutation in mutations:
+            record = mutation.get("record") if isinstance(mutation, dict) else None
+            if isinstance(record, dict):
+                mutation = {**mutation, "record": {k: _int32(v) for k, v in record.items()}}
+            read.append(mutation)
+        super().apply(read)
+
+
+class Int32Fields(ProtocolHandler):
+    """A record's integer fields are 32-bit: a weight of 2**31 is stored as -2**31."""
+
+    def store_class(self) -> type[StateStore]:
+        return Int32FieldsStore
