@@ -12,6 +12,7 @@ import base64
 import copy
 import dataclasses
 import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -479,3 +480,37 @@ class LenientBase64(ProtocolHandler):
             read = {name: _lenient_base64(value) for name, value in files.items()}
             return super().op_register_load({**args, "files": read})
         return super().op_register_load(args)
+
+
+_EXPONENT_WHOLE = re.compile(r"(?<=[:,\[])(-?\d+)[eE]\+?(\d+)(?=[,\]}])")
+_LOOSE_NUMBER = re.compile(r"(?<=[:,\[])(\+|-)?0+(?=\d)")
+
+
+def _line_text(line: str | bytes) -> str | None:
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+class ExponentIntegers(ProtocolHandler):
+    """A number is an integer when its literal has no ``.``: ``2e0`` and ``20e+0`` pass as
+    integers (a port that checks for a decimal point only)."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _line_text(line)
+        if text is not None:
+            line = _EXPONENT_WHOLE.sub(lambda m: str(int(m[1]) * 10 ** int(m[2])), text)
+        return super().handle_line(line)
+
+
+class LooseNumberLiterals(ProtocolHandler):
+    """Numbers are read as ``strtol`` reads them: leading zeros and a ``+`` sign pass."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _line_text(line)
+        if text is not None:
+            line = _LOOSE_NUMBER.sub(lambda m: "-" if m[1] == "-" else "", text)
+        return super().handle_line(line)
