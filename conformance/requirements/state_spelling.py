@@ -155,3 +155,57 @@ def digest_spelling(engine: EngineClient, _: object) -> None:
         )
         assert got["identity"] == oracle.identity(version, oracle.encode_core(OLDER))
         assert got.get("recovered"), f"generation 2 with its {name}: fell back silently"
+
+
+CANONICAL_LINE = b'{"key":"k","kind":"recognizer","pattern":"p","weight":1}'
+NEAR_CANONICAL: dict[str, bytes] = {
+    "members out of order": b'{"kind":"recognizer","key":"k","pattern":"p","weight":1}',
+    "a space after a colon": b'{"key": "k","kind":"recognizer","pattern":"p","weight":1}',
+    "a trailing space": CANONICAL_LINE + b" ",
+    "weight -0": b'{"key":"k","kind":"recognizer","pattern":"p","weight":-0}',
+    "weight 1.0": b'{"key":"k","kind":"recognizer","pattern":"p","weight":1.0}',
+    "weight 1e0": b'{"key":"k","kind":"recognizer","pattern":"p","weight":1e0}',
+    "weight 01": b'{"key":"k","kind":"recognizer","pattern":"p","weight":01}',
+    "an escaped e acute": b'{"key":"\\u00e9","kind":"recognizer","pattern":"p","weight":1}',
+    "an escaped A": b'{"key":"\\u0041","kind":"recognizer","pattern":"p","weight":1}',
+    "an escape in upper case": b'{"key":"k","kind":"recognizer","pattern":"\\u001F","weight":1}',
+    "an escaped slash": b'{"key":"k","kind":"recognizer","pattern":"a\\/b","weight":1}',
+    "a member twice": b'{"key":"k","key":"k","kind":"recognizer","pattern":"p","weight":1}',
+    "an optional field at its default": (
+        b'{"evidence":0,"key":"k","kind":"candidate","lemma":"l","score":1,"status":"coherent"}'
+    ),
+}
+"""Lines that are the JSON of a valid record but not its canonical JSON (docs/state.md
+§ The persistent core): each is a malformed record, whatever a JSON parser makes of it."""
+
+
+@requirement(
+    "STATE-CANON-001",
+    "a core.jsonl line that parses to a valid record but is not its canonical JSON (members "
+    "out of order, a space, -0, 1.0, 1e0, 01, an escaped é or A, an upper case escape, an "
+    "escaped slash, a member twice, an optional field at its default) is refused by a load "
+    "with STATE_RECORD_MALFORMED; the canonical line loads",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § The persistent core (a line that is not the canonical JSON of its "
+    "record is a malformed record); § Recovery rules 6",
+    max_examples=1,
+)
+def canonical_lines(engine: EngineClient, _: object) -> None:
+    version = oracle.schema_of(engine.capabilities())
+    cases = {"the canonical line": CANONICAL_LINE, **NEAR_CANONICAL}
+    with scratch() as root:
+        directories = []
+        for number, line in enumerate(cases.values()):
+            directory = root / str(number)
+            oracle.write_generation(directory, 1, line + b"\n", version)
+            directories.append(directory)
+        answers = load_many(engine, directories)
+    for (name, line), answer in zip(cases.items(), answers, strict=True):
+        if line == CANONICAL_LINE:
+            assert "result" in answer, f"the canonical line {line!r} refused: {answer}"
+            continue
+        assert answer.get("error") == "STATE_RECORD_MALFORMED", (
+            f"core.jsonl holding {name} ({line!r}) answered {answer.get('error') or 'ok'}: "
+            "a line that is not its record's canonical JSON is a malformed record"
+        )

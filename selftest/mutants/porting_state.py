@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 from unittest import mock
 
 from reference.serve import ProtocolHandler
-from reference.state import LoadedState, StateStore, loader, manifest, proposals
+from reference.state import LoadedState, StateStore, core, loader, manifest, proposals
 from reference.state.core import encode_record
 from reference.state.fsops import FileOps
 from reference.state.layout import CURRENT
 from reference.state.lineage import BootInfo
 from reference.state.mutations import bad
-from reference.state.records import normalise
+from reference.state.records import normalise, validate_record
 
 
 class PartialApplyStore(StateStore):
@@ -296,3 +297,37 @@ class Int32Fields(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return Int32FieldsStore
+
+
+_STRICT_LINE = core._decode_line
+
+
+def _double(literal: str) -> float | int:
+    value = float(literal)
+    return int(value) if value.is_integer() else value
+
+
+def _lenient_line(line: bytes, number: int, schema_version: int) -> dict[str, Any]:
+    """A core.jsonl line as a port reads it with its language's JSON parser alone: any
+    spelling of the record, numbers as doubles (``1.0`` and ``1e0`` are 1)."""
+    try:
+        parsed = json.loads(line, parse_float=_double, parse_int=_double)
+    except ValueError:
+        return _STRICT_LINE(line, number, schema_version)
+    return validate_record(parsed, schema_version)
+
+
+class LenientCoreReaderStore(StateStore):
+    """Reads core.jsonl without checking that each line is its record's canonical JSON."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(core, "_decode_line", _lenient_line):
+            return super().load(fs)
+
+
+class LenientCoreReader(ProtocolHandler):
+    """A core.jsonl line in any JSON spelling of its record loads (order, spaces, escapes)."""
+
+    def store_class(self) -> type[StateStore]:
+        return LenientCoreReaderStore
