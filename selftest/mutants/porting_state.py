@@ -11,7 +11,7 @@ from unittest import mock
 
 from reference.serve import ProtocolHandler
 from reference.state import LoadedState, StateStore, core, loader, manifest, proposals
-from reference.state.core import encode_record
+from reference.state.core import Key, encode_record, sort_key
 from reference.state.fsops import FileOps
 from reference.state.layout import CURRENT
 from reference.state.lineage import BootInfo
@@ -299,22 +299,29 @@ class Int32Fields(ProtocolHandler):
         return Int32FieldsStore
 
 
-_STRICT_LINE = core._decode_line
-
-
 def _double(literal: str) -> float | int:
     value = float(literal)
     return int(value) if value.is_integer() else value
 
 
-def _lenient_line(line: bytes, number: int, schema_version: int) -> dict[str, Any]:
-    """A core.jsonl line as a port reads it with its language's JSON parser alone: any
-    spelling of the record, numbers as doubles (``1.0`` and ``1e0`` are 1)."""
-    try:
-        parsed = json.loads(line, parse_float=_double, parse_int=_double)
-    except ValueError:
-        return _STRICT_LINE(line, number, schema_version)
-    return validate_record(parsed, schema_version)
+def _lenient_core(data: bytes, schema_version: int) -> dict[Key, dict[str, Any]]:
+    """core.jsonl as a port reads it with its language's JSON parser alone: any spelling of
+    each record, numbers as doubles (``1.0`` and ``1e0`` are 1); order still checked."""
+    records: dict[Key, dict[str, Any]] = {}
+    previous = None
+    if not data.endswith(b"\n"):
+        return core.decode_core(data, schema_version)
+    for line in data[:-1].split(b"\n"):
+        try:
+            parsed = json.loads(line, parse_float=_double, parse_int=_double)
+        except ValueError:
+            return core.decode_core(data, schema_version)
+        record = validate_record(parsed, schema_version)
+        if previous is not None and sort_key(previous) >= sort_key(record):
+            return core.decode_core(data, schema_version)
+        records[(record["kind"], record["key"])] = record
+        previous = record
+    return records
 
 
 class LenientCoreReaderStore(StateStore):
@@ -322,7 +329,7 @@ class LenientCoreReaderStore(StateStore):
 
     @classmethod
     def load(cls, fs: FileOps) -> LoadedState:
-        with mock.patch.object(core, "_decode_line", _lenient_line):
+        with mock.patch.object(loader, "decode_core", _lenient_core):
             return super().load(fs)
 
 
