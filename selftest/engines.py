@@ -166,6 +166,7 @@ from selftest.mutants.porting import (
     TurnIndexAsDouble,
     UnknownIntentForgotten,
     UnknownNamesSortedUtf16,
+    UpperHexDigests,
     VersionMustBeSemver,
 )
 from selftest.mutants.protocol import (
@@ -467,6 +468,7 @@ _TABLE = (
     broken_engine("lenient_base64", LenientBase64, "PROTO-ARGS-001"),
     broken_engine("exponent_integers", ExponentIntegers, "PROTO-NUMBER-001"),
     broken_engine("loose_number_literals", LooseNumberLiterals, "PROTO-NUMBER-001"),
+    broken_engine("upper_hex_digests", UpperHexDigests, "PROTO-CHAT-001"),
     broken_engine("terse_depth_two", TerseDepthTwo, "REG-SHIP-001", "REG-SHIP-002"),
     broken_engine("convivial_transitions", ConvivialTransitions, "REG-SHIP-001"),
     broken_engine("convivial_shallow", ConvivialShallow, "REG-SHIP-001", "REG-SHIP-002"),

@@ -514,3 +514,12 @@ class LooseNumberLiterals(ProtocolHandler):
         if text is not None:
             line = _LOOSE_NUMBER.sub(lambda m: "-" if m[1] == "-" else "", text)
         return super().handle_line(line)
+
+
+class UpperHexDigests(ProtocolHandler):
+    """session.chat writes trace_hash and register_variant_id in upper case hex (``%X``)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        answer = super().chat(runtime, text)
+        spelt = {key: answer[key].upper() for key in ("trace_hash", "register_variant_id")}
+        return {**answer, **spelt}
