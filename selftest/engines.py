@@ -155,6 +155,7 @@ from selftest.mutants.porting import (
     IdEchoedAsDouble,
     IntentNamesFolded,
     LenientBase64,
+    LineBuffer64K,
     LooseNumberLiterals,
     MarkerLengthUtf16,
     NeutralLabelledTerse,
@@ -166,7 +167,9 @@ from selftest.mutants.porting import (
     TurnIndexAsDouble,
     UnknownIntentForgotten,
     UnknownNamesSortedUtf16,
+    UpperCaseEscapes,
     UpperHexDigests,
+    UpperHexVariantId,
     VersionMustBeSemver,
 )
 from selftest.mutants.protocol import (
@@ -469,6 +472,9 @@ _TABLE = (
     broken_engine("exponent_integers", ExponentIntegers, "PROTO-NUMBER-001"),
     broken_engine("loose_number_literals", LooseNumberLiterals, "PROTO-NUMBER-001"),
     broken_engine("upper_hex_digests", UpperHexDigests, "PROTO-CHAT-001"),
+    broken_engine("upper_hex_variant_id", UpperHexVariantId, "PROTO-CHAT-001"),
+    broken_engine("upper_case_escapes", UpperCaseEscapes, "PROTO-WIRE-001"),
+    broken_engine("line_buffer_64k", LineBuffer64K, "PROTO-FRAME-001"),
     broken_engine("terse_depth_two", TerseDepthTwo, "REG-SHIP-001", "REG-SHIP-002"),
     broken_engine("convivial_transitions", ConvivialTransitions, "REG-SHIP-001"),
     broken_engine("convivial_shallow", ConvivialShallow, "REG-SHIP-001", "REG-SHIP-002"),

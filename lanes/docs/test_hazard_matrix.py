@@ -73,6 +73,16 @@ def test_checks_cite_requirements_and_broken_engines(
     assert check["id"] in catches, f"{where} {kind}: {mutant} catches {catches}, not {check['id']}"
 
 
+@pytest.mark.parametrize("row", ROWS, ids=[row["row"] for row in ROWS])
+def test_every_hazard_has_a_broken_engine_making_it(row: dict[str, Any]) -> None:
+    for kind, value in (row.get("hazards") or {}).items():
+        if isinstance(value, list):
+            assert any(check.get("mutant") for check in value), (
+                f"{row['row']} {kind}: no check names a broken engine that makes this mistake "
+                "(add one to selftest/, failing the requirement while the reference passes)"
+            )
+
+
 def test_every_bound_like_sentence_is_in_the_matrix() -> None:
     missing = [
         f"docs/{s.doc} § {s.section}: {s.text[:160]}"

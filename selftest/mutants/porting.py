@@ -523,3 +523,33 @@ class UpperHexDigests(ProtocolHandler):
         answer = super().chat(runtime, text)
         spelt = {key: answer[key].upper() for key in ("trace_hash", "register_variant_id")}
         return {**answer, **spelt}
+
+
+_LOWER_ESCAPE = re.compile(r"\\u00([0-9a-f]{2})")
+
+
+class UpperCaseEscapes(ProtocolHandler):
+    """Response lines write control characters as ``\\u001F`` (upper case hex), as some
+    encoders do."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        answer = super().handle_line(line)
+        return _LOWER_ESCAPE.sub(lambda m: "\\u00" + m[1].upper(), answer)
+
+
+class UpperHexVariantId(ProtocolHandler):
+    """session.chat writes register_variant_id in upper case hex."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        answer = super().chat(runtime, text)
+        return {**answer, "register_variant_id": answer["register_variant_id"].upper()}
+
+
+class LineBuffer64K(ProtocolHandler):
+    """Request lines are read into a 64 KiB buffer (Go's ``bufio.Scanner`` default): a
+    longer line is refused as not JSON."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        if len(line) > 64 * 1024:
+            return super().handle_line(b"a line past the buffer")
+        return super().handle_line(line)
