@@ -143,6 +143,7 @@ from selftest.mutants.overrides import (
 from selftest.mutants.porting import (
     ArgsSortedUtf16,
     CaseFoldedId,
+    ChatTurnsFromOne,
     ConvivialClosingsReordered,
     ConvivialHyphen,
     ConvivialShallow,
@@ -475,6 +476,7 @@ _TABLE = (
     broken_engine("upper_hex_variant_id", UpperHexVariantId, "PROTO-CHAT-001"),
     broken_engine("upper_case_escapes", UpperCaseEscapes, "PROTO-WIRE-001"),
     broken_engine("line_buffer_64k", LineBuffer64K, "PROTO-FRAME-001"),
+    broken_engine("chat_turns_from_one", ChatTurnsFromOne, "PROTO-CHAT-001", "PROTO-SESSION-001"),
     broken_engine("terse_depth_two", TerseDepthTwo, "REG-SHIP-001", "REG-SHIP-002"),
     broken_engine("convivial_transitions", ConvivialTransitions, "REG-SHIP-001"),
     broken_engine("convivial_shallow", ConvivialShallow, "REG-SHIP-001", "REG-SHIP-002"),

@@ -37,6 +37,11 @@ ORDERING = re.compile(
 )
 """An order stated by a unit (an ordering sentence is bound-like without a number)."""
 NUMBER = re.compile(r"(?<![\w.])\d")
+RANGE = re.compile(
+    r"\bfrom \d[\d,]* to \d|\b\d+\.\.\d+\b|[≥≤] ?\d|[<>]= ?\d|\bbelow \d|\bfewer than \d"
+    r"|\bin \{\d"
+)
+"""A range or a one-sided bound written with symbols or words (bound-like on its own)."""
 NEAR = 30
 GENERATED = re.compile(r"<!-- ([a-z-]+):begin.*?<!-- \1:end -->", re.DOTALL)
 SENTENCE_END = re.compile(r'(?<=[.;])\s+(?=[A-Z`*(\["])')
@@ -99,9 +104,9 @@ def sentences(doc: str) -> list[Sentence]:
 
 
 def is_bound_like(text: str) -> bool:
-    """Whether *text* states an order by a unit, or holds a number within :data:`NEAR`
-    characters of a bound keyword."""
-    if ORDERING.search(text):
+    """Whether *text* states an order by a unit or a range, or holds a number within
+    :data:`NEAR` characters of a bound keyword."""
+    if ORDERING.search(text) or RANGE.search(text):
         return True
     for found in KEYWORD.finditer(text):
         window = text[max(0, found.start() - NEAR) : found.end() + NEAR]

@@ -124,6 +124,9 @@ def test_traceability_section_is_current() -> None:
         "Identifiers hold 8 digits.",
         "The list is sorted, at most 5 entries.",
         "Names are sorted by code point, never by insertion.",
+        "A count is an integer >= 0.",
+        "The level is in 1..9.",
+        "Retries run from 1 to 5 times.",
     ],
 )
 def test_the_scanner_finds_a_new_bound(text: str) -> None:

@@ -553,3 +553,11 @@ class LineBuffer64K(ProtocolHandler):
         if len(line) > 64 * 1024:
             return super().handle_line(b"a line past the buffer")
         return super().handle_line(line)
+
+
+class ChatTurnsFromOne(ProtocolHandler):
+    """session.chat reports turn_idx counted from 1 (a turn counter incremented first)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        answer = super().chat(runtime, text)
+        return {**answer, "turn_idx": answer["turn_idx"] + 1}

@@ -338,3 +338,36 @@ class LenientCoreReader(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return LenientCoreReaderStore
+
+
+def _clamped(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return 0
+    return value
+
+
+class NegativeCountsClampedStore(StateStore):
+    """A life or vault record's negative count or turn is stored as 0 instead of refused."""
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        read = []
+        for mutation in mutations:
+            record = mutation.get("record") if isinstance(mutation, dict) else None
+            if isinstance(record, dict) and record.get("kind") in ("life", "vault"):
+                fixed = {k: _clamped(v) for k, v in record.items()}
+                said = fixed.get("said")
+                if isinstance(said, list):
+                    fixed["said"] = [
+                        {k: _clamped(v) for k, v in s.items()} if isinstance(s, dict) else s
+                        for s in said
+                    ]
+                mutation = {**mutation, "record": fixed}
+            read.append(mutation)
+        super().apply(read)
+
+
+class NegativeCountsClamped(ProtocolHandler):
+    """A life record's turns of -1 (or a vault count, turn) is clamped to 0, not refused."""
+
+    def store_class(self) -> type[StateStore]:
+        return NegativeCountsClampedStore
