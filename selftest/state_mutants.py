@@ -37,13 +37,22 @@ from selftest.mutants.bounds import (
 )
 from selftest.mutants.check_order import ChecksumBeforeSchema, InUseBeforeFiles
 from selftest.mutants.porting_state import (
+    AnyCaseDigest,
     DirtyAsInteger,
+    FoldedKeys,
     FreshNullWhenLoaded,
+    Int32Fields,
+    LenientCoreReader,
     LineageForgetsRecovery,
+    NegativeCountsClamped,
+    NormalisedKeys,
+    ParsedPointer,
     PartialApply,
+    PendingCapInclusive,
     TurnsForgotten,
     Utf16KeyLength,
     Utf16KeyOrder,
+    WholeFloatsAsIntegers,
 )
 from selftest.state_broken_ops import (
     acknowledge_first,
@@ -801,6 +810,15 @@ _TABLE = (
     broken_engine("pid_kept", PidKept, "STATE-LOCK-001"),
     broken_engine("repair_while_reading", RepairWhileReading, "STATE-SYMLINK-001"),
     broken_engine("stripped_pointer", StrippedPointer, "STATE-SCHEMA-001"),
+    broken_engine("parsed_pointer", ParsedPointer, "STATE-POINTER-002"),
+    broken_engine("any_case_digest", AnyCaseDigest, "STATE-DIGEST-001"),
+    broken_engine("whole_floats_as_integers", WholeFloatsAsIntegers, "STATE-APPLY-002"),
+    broken_engine("pending_cap_inclusive", PendingCapInclusive, "STATE-JOURNAL-003"),
+    broken_engine("normalised_keys", NormalisedKeys, "STATE-KEY-002"),
+    broken_engine("folded_keys", FoldedKeys, "STATE-KEY-002"),
+    broken_engine("int32_fields", Int32Fields, "STATE-APPLY-001"),
+    broken_engine("lenient_core_reader", LenientCoreReader, "STATE-CANON-001"),
+    broken_engine("negative_counts_clamped", NegativeCountsClamped, "STATE-VAULT-001"),
     broken_engine("boot_identity_is_parent", BootIdentityIsParent, "STATE-LINEAGE-001"),
     broken_engine("anonymous_holder", AnonymousHolder, "STATE-LOCK-002", "STATE-LOCK-003"),
     broken_engine("single_read", SingleRead, "STATE-SIZE-001"),

@@ -1,4 +1,5 @@
-"""Regenerate the requirement table in docs/spec.md from the suite's registry.
+"""Regenerate the requirement table in docs/spec.md from the suite's registry, and the
+§ Hazards table of docs/traceability.md from docs/hazards.json (tools/hazards.py).
 
 The table sits between the two marker lines; everything else in the file is
 written by hand. ``lanes/docs/test_spec_current.py`` fails when it is stale.
@@ -9,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.requirements import REGISTRY
+from tools import hazards
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,6 +47,9 @@ def render(current: str) -> str:
 def main() -> int:
     SPEC.write_text(render(SPEC.read_text(encoding="utf-8")), encoding="utf-8")
     print(f"wrote {SPEC.relative_to(ROOT)} ({len(REGISTRY)} requirements)")
+    trace = hazards.TRACEABILITY
+    trace.write_text(hazards.render(trace.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"wrote {trace.relative_to(ROOT)} § Hazards ({len(hazards.load()['rows'])} rows)")
     return 0
 
 

@@ -267,6 +267,31 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
         {"register_id": "x", "files": {"x.json": "*"}},
         "files",
     ),
+    "a file value in the URL-safe alphabet": (
+        "register.load",
+        {"register_id": "x", "files": {"x.json": "-_8="}},
+        "files",
+    ),
+    "a file value without its padding": (
+        "register.load",
+        {"register_id": "x", "files": {"x.json": "e30"}},
+        "files",
+    ),
+    "a file value with excess padding": (
+        "register.load",
+        {"register_id": "x", "files": {"x.json": "e30=="}},
+        "files",
+    ),
+    "a file value ending in a line break": (
+        "register.load",
+        {"register_id": "x", "files": {"x.json": "e30=\n"}},
+        "files",
+    ),
+    "a file value holding a space": (
+        "register.load",
+        {"register_id": "x", "files": {"x.json": "e3 0="}},
+        "files",
+    ),
     "an unknown marker bucket": (
         "variation.decorate",
         {**DECORATE, "discourse_markers": {"openings": ["So,"], "closings": [""], "middles": []}},

@@ -88,6 +88,14 @@ APPLY_CASES: dict[str, list[list[Mutation]]] = {
         [{"op": "delete", "kind": "candidate", "key": "b"}, {"op": "turn"}, put(CANDIDATE)],
     ],
     "turns only": [[], [{"op": "turn"}, {"op": "turn"}]],
+    "integers at the canonical bounds and past 32 and 53 bits' halves": [
+        [put({**RECOGNIZER, "weight": 2**53 - 1}), put({**CANDIDATE, "score": -(2**53 - 1)})],
+        [
+            put({**RECOGNIZER, "key": "c", "weight": 2**31}),
+            put({**CANDIDATE, "key": "d", "score": -(2**31) - 1}),
+            put({**RECOGNIZER, "key": "e", "weight": 2**32 + 1}),
+        ],
+    ],
 }
 
 
@@ -145,6 +153,8 @@ RECORD_FAULTS: dict[str, tuple[object, str]] = {
     "record field of the wrong type": ({**RECOGNIZER, "weight": "1"}, ".weight"),
     "record bool for an integer": ({**CANDIDATE, "score": True}, ".score"),
     "record float for an integer": ({**CANDIDATE, "score": 1.5}, ".score"),
+    "record whole float for an integer": ({**CANDIDATE, "score": 1.0}, ".score"),
+    "record negative zero float for an integer": ({**RECOGNIZER, "weight": -0.0}, ".weight"),
     "record status unknown": ({**CANDIDATE, "status": "maybe"}, ".status"),
 }
 BAD_MUTATIONS: dict[str, tuple[object, str]] = {

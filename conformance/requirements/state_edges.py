@@ -185,3 +185,53 @@ def recovery_is_recorded(engine: EngineClient, pointer: bytes) -> None:
         )
         want = oracle.identity(oracle.CURRENT_SCHEMA_VERSION, oracle.encode_core(rows))
         assert event.get("parent") == want, f"lineage parent {event.get('parent')!r}"
+
+
+LOOKALIKE_KEYS = (
+    "\u00e9",
+    "e\u0301",
+    "E\u0301",
+    "K",
+    "k",
+    "\u212a",
+    "\ufb01",
+    "fi",
+    "\uff21",
+    "A",
+    "a ",
+    "a",
+)
+"""Keys that one Unicode normalization (NFC, NFD, NFKC) or case folding makes equal; each
+pair is two keys, since a key is the code points it holds."""
+
+
+@requirement(
+    "STATE-KEY-002",
+    "record keys are compared as the code points they hold: keys equal under NFC, NFKC, case "
+    "folding or trimming (é and e + U+0301, K, k and the Kelvin sign, ﬁ and fi, Ａ and A, "
+    "'a ' and a) are distinct records stored as sent, and deleting one leaves the others",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § The persistent core (a key is compared as its code points); "
+    "docs/spec.md § Canonical JSON (no Unicode normalization)",
+    max_examples=1,
+)
+def lookalike_keys(engine: EngineClient, _: object) -> None:
+    rows = [_recognizer(key, i) for i, key in enumerate(LOOKALIKE_KEYS)]
+    kept = [row for row in rows if row["key"] != "e\u0301"]
+    with scratch() as root, Stores(engine) as stores:
+        store = stores.open(root)["store"]
+        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in rows]})
+        engine.call("state.checkpoint", {"store": store})
+        core, want = _live_core(root), oracle.encode_core(rows)
+        assert core == want, (
+            f"core.jsonl after putting keys {ascii(LOOKALIKE_KEYS)} is {core!r}, not "
+            f"{want!r}: each key is its own code points, never normalised, folded or trimmed"
+        )
+        mutation = {"op": "delete", "kind": "recognizer", "key": "e\u0301"}
+        engine.call("state.apply", {"store": store, "mutations": [mutation]})
+        stores.close(store)
+        core, want = _live_core(root), oracle.encode_core(kept)
+        assert core == want, (
+            f"deleting key 'e' + U+0301 left {core!r}, not {want!r}: it removes that key only"
+        )

@@ -8,9 +8,11 @@ units, a shipped pack typed in with one value off.
 
 from __future__ import annotations
 
+import base64
 import copy
 import dataclasses
 import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -453,3 +455,109 @@ __all__ = [
     "UnknownNamesSortedUtf16",
     "VersionMustBeSemver",
 ]
+
+
+def _lenient_base64(value: object) -> object:
+    """*value* as a forgiving decoder takes it (Node's ``Buffer.from(v, "base64")``, Go's
+    URL encoding): white space dropped, URL-safe letters read as standard, padding made up."""
+    if not isinstance(value, str):
+        return value
+    text = "".join(value.split()).replace("-", "+").replace("_", "/").rstrip("=")
+    try:
+        data = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except ValueError:
+        return value
+    return base64.b64encode(data).decode("ascii")
+
+
+class LenientBase64(ProtocolHandler):
+    """register.load decodes its files leniently: URL-safe letters, white space and missing
+    or excess padding are accepted, not refused as invalid base64."""
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            read = {name: _lenient_base64(value) for name, value in files.items()}
+            return super().op_register_load({**args, "files": read})
+        return super().op_register_load(args)
+
+
+_EXPONENT_WHOLE = re.compile(r"(?<=[:,\[])(-?\d+)[eE]\+?(\d+)(?=[,\]}])")
+_LOOSE_NUMBER = re.compile(r"(?<=[:,\[])(\+|-)?0+(?=\d)")
+
+
+def _line_text(line: str | bytes) -> str | None:
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+class ExponentIntegers(ProtocolHandler):
+    """A number is an integer when its literal has no ``.``: ``2e0`` and ``20e+0`` pass as
+    integers (a port that checks for a decimal point only)."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _line_text(line)
+        if text is not None:
+            line = _EXPONENT_WHOLE.sub(lambda m: str(int(m[1]) * 10 ** int(m[2])), text)
+        return super().handle_line(line)
+
+
+class LooseNumberLiterals(ProtocolHandler):
+    """Numbers are read as ``strtol`` reads them: leading zeros and a ``+`` sign pass."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _line_text(line)
+        if text is not None:
+            line = _LOOSE_NUMBER.sub(lambda m: "-" if m[1] == "-" else "", text)
+        return super().handle_line(line)
+
+
+class UpperHexDigests(ProtocolHandler):
+    """session.chat writes trace_hash and register_variant_id in upper case hex (``%X``)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        answer = super().chat(runtime, text)
+        spelt = {key: answer[key].upper() for key in ("trace_hash", "register_variant_id")}
+        return {**answer, **spelt}
+
+
+_LOWER_ESCAPE = re.compile(r"\\u00([0-9a-f]{2})")
+
+
+class UpperCaseEscapes(ProtocolHandler):
+    """Response lines write control characters as ``\\u001F`` (upper case hex), as some
+    encoders do."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        answer = super().handle_line(line)
+        return _LOWER_ESCAPE.sub(lambda m: "\\u00" + m[1].upper(), answer)
+
+
+class UpperHexVariantId(ProtocolHandler):
+    """session.chat writes register_variant_id in upper case hex."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        answer = super().chat(runtime, text)
+        return {**answer, "register_variant_id": answer["register_variant_id"].upper()}
+
+
+class LineBuffer64K(ProtocolHandler):
+    """Request lines are read into a 64 KiB buffer (Go's ``bufio.Scanner`` default): a
+    longer line is refused as not JSON."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        if len(line) > 64 * 1024:
+            return super().handle_line(b"a line past the buffer")
+        return super().handle_line(line)
+
+
+class ChatTurnsFromOne(ProtocolHandler):
+    """session.chat reports turn_idx counted from 1 (a turn counter incremented first)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        answer = super().chat(runtime, text)
+        return {**answer, "turn_idx": answer["turn_idx"] + 1}
