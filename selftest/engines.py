@@ -211,7 +211,6 @@ from selftest.mutants.protocol import (
     UnreachableLemma,
     Utf16KeyOrderWire,
 )
-from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
 from selftest.mutants.quoting import (
     BreaksDropped,
     ControlsKeptRaw,
@@ -224,6 +223,7 @@ from selftest.mutants.quoting import (
     NulPathNotFound,
     OsErrorDropped,
 )
+from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
 from selftest.mutants.refusals import (
     BoolDepthAccepted,
     LongestIdRefused,

@@ -137,6 +137,10 @@ NO_ORDER_STATED = {
     ("protocol.md", "`register.ratify`"): 'a position in text (`": "` after keys)',
     ("protocol.md", "`variation.decorate`"): "a position in text (a space before the closing)",
     ("protocol.md", "In-process engines"): "the suite's host process, not an engine",
+    (
+        "protocol.md",
+        "Responses",
+    ): "a position in text (no cut before character 200)",
 }
 """Sections of ORDER_DOCS whose *before*, *after* or *then* orders nothing an engine does."""
 
