@@ -222,6 +222,7 @@ from selftest.mutants.quoting import (
     FoldsOnlyNewline,
     NulPathNotFound,
     OsErrorDropped,
+    RelativeDirAccepted,
 )
 from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
 from selftest.mutants.refusals import (
@@ -313,6 +314,7 @@ _TABLE = (
     broken_engine("cut_in_utf16_units", CutInUtf16Units, "PROTO-QUOTE-002"),
     broken_engine("cut_early", CutEarly, "PROTO-QUOTE-002"),
     broken_engine("nul_path_not_found", NulPathNotFound, "PROTO-PATH-001"),
+    broken_engine("relative_dir_accepted", RelativeDirAccepted, "PROTO-PATH-002"),
     broken_engine("ies_on_any_ending", folded_loose("W-IES"), "LEX-FOLD-001"),
     broken_engine("s_on_any_ending", folded_loose("W-S"), "LEX-FOLD-001"),
     broken_engine("ing_undoubles_any_letter", folded_any_undoubled(), "LEX-FOLD-001"),

@@ -396,3 +396,53 @@ def nul_paths(engine: EngineClient, _: object) -> None:
         if left:
             problems.append(f"entries were created: {left}")
     assert not problems, cases.lines(problems)
+
+
+RELATIVE_DIR_OPS = (
+    ("state.load", "state", {}),
+    ("state.journal", "state", {"name": "proposals"}),
+    ("state.open", "state", {}),
+    ("state.soak", "state.soak", {"iterations": 1, "seed": 1}),
+)
+"""The ops taking a state ``dir``, the read-only ones first: an engine that accepts a
+relative ``dir`` is then seen before it writes anything."""
+
+
+def _relative_spellings(root: Path) -> list[str]:
+    """Relative paths that name *root*/rel from any working directory less than 64 deep
+    (``..`` at ``/`` stays at ``/``), so an engine that accepts them writes only there."""
+    climb = "../" * 64 + str(root).lstrip("/")
+    return [f"{climb}/rel", f"./{climb}/rel", f"{climb}/./rel"]
+
+
+@requirement(
+    "PROTO-PATH-002",
+    "a state dir that is not absolute (relative, ./ or ../ spellings) is refused by every "
+    "state op taking one with PROTOCOL_BAD_ARGS field dir, and nothing is created "
+    "(fixed sample)",
+    family="protocol",
+    capabilities=("state",),
+    seed="docs/protocol.md § Persisted-state ops (directories are absolute paths)",
+)
+def relative_dirs(engine: EngineClient, _: object) -> None:
+    caps = engine.capabilities()
+    problems: list[str] = []
+    with scratch() as root:
+        for op, capability, extra in RELATIVE_DIR_OPS:
+            if capability not in caps or problems:
+                continue
+            for spelling in _relative_spellings(root):
+                try:
+                    engine.call(op, {"dir": spelling, **extra}, checked=False)
+                except EngineRefused as refusal:
+                    if (refusal.code, refusal.field) != ("PROTOCOL_BAD_ARGS", "dir"):
+                        problems.append(
+                            f"{op} dir {spelling[-40:]!r}: refused with {refusal.code} field "
+                            f"{refusal.field!r}, not PROTOCOL_BAD_ARGS field 'dir'"
+                        )
+                else:
+                    problems.append(f"{op}: a relative dir ...{spelling[-40:]!r} was accepted")
+        left = sorted(os.listdir(root))
+        if left:
+            problems.append(f"entries were created through a relative dir: {left}")
+    assert not problems, cases.lines(problems)

@@ -45,6 +45,8 @@ def _dir_arg(args: Mapping[str, Any]) -> Path:
     value = string_arg(args, "dir")
     if not value or "\x00" in value:
         bad_arg("dir", "argument 'dir' must be a non-empty path")
+    if not value.startswith("/"):
+        bad_arg("dir", "argument 'dir' must be an absolute path")
     return Path(value)
 
 

@@ -3,6 +3,7 @@ PROTO-QUOTE-002) or a NUL in a path argument (PROTO-PATH-001)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -141,3 +142,20 @@ class NulPathNotFound(ProtocolHandler):
 
     def op_register_ratify_file(self, args: dict[str, Any]) -> dict[str, Any]:
         return {"report": self.ratify_pack(Path(string_arg(args, "path")))}
+
+
+class RelativeDirAccepted(ProtocolHandler):
+    """A state dir that is not absolute is resolved against the working directory."""
+
+    def op_state_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        return super().op_state_load(_absolute(args))
+
+    def op_state_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        return super().op_state_open(_absolute(args))
+
+
+def _absolute(args: dict[str, Any]) -> dict[str, Any]:
+    value = args.get("dir")
+    if isinstance(value, str) and value and "\x00" not in value:
+        return {**args, "dir": os.path.abspath(value)}
+    return args

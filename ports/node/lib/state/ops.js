@@ -17,6 +17,7 @@ const badArg = (name, message) => refuse('PROTOCOL_BAD_ARGS', message, name);
 function dirArg(args) {
   const dir = args.dir;
   if (typeof dir !== 'string' || dir === '' || dir.includes('\u0000')) badArg('dir', "argument 'dir' must be a non-empty path without NUL");
+  if (!dir.startsWith('/')) badArg('dir', "argument 'dir' must be an absolute path");
   return dir;
 }
 
