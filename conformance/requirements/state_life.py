@@ -16,6 +16,7 @@ from conformance.oracle import FOUR_REGISTERS
 from conformance.requirements.registry import requirement
 from conformance.state.conversation import conversation, prompt
 from conformance.state.driver import scratch
+from conformance.state.killer import spawner
 from conformance.state.life import KillPoint, live_until_killed, record_of, resume_and_finish
 
 LIFE = ("sessions", "state", "state.life")
@@ -85,15 +86,16 @@ def life_survives_a_kill(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, seed, turns, answered, phase = scenario
     command = engine.spawn_command()
     assert command, "the engine cannot be started as a separate process"
+    spawn = spawner(command, "fork" in engine.capabilities(), ahead=1)
     prompts = life_prompts(engine, seed, turns)
     answered = min(answered, len(prompts) - 1)
     whole = uninterrupted(engine, register_id, prompts)
     with scratch() as root:
         directory = str(root / "life")
         point = KillPoint(answered, phase)
-        before = live_until_killed(command, directory, register_id, prompts, point)
+        before = live_until_killed(spawn, directory, register_id, prompts, point)
         assert len(before) == answered, f"{len(before)} turns answered before the kill"
-        resumed_at, after = resume_and_finish(command, directory, register_id, prompts)
+        resumed_at, after = resume_and_finish(spawn, directory, register_id, prompts)
     allowed = {answered} if phase is None else {answered, answered + 1}
     assert resumed_at in allowed, (
         f"killed after {answered} answered turns"

@@ -1,6 +1,10 @@
-"""A life lived across engine processes: one started, a conversation on a state store,
-a SIGKILL at a chosen point, a restart that finishes it (docs/protocol.md § Sessions on a
-store).
+"""A life lived across engine processes: one fresh process, a conversation on a state
+store, a SIGKILL at a chosen point, another fresh process that finishes it
+(docs/protocol.md § Sessions on a store).
+
+Each process comes from a :data:`~conformance.state.killer.Spawn`: forked from a zygote
+when the engine claims ``fork`` (docs/protocol.md § Forking), else started from its
+command; either serves core-engine/1 as a freshly started engine does.
 
 The kill lands after a chosen number of answered turns, either between turns or while
 the next turn is in flight: that turn's request is sent, then the process is killed after
@@ -19,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.canonical import canonical_json
-from conformance.state.killer import KILL_TIMEOUT, Started, start
+from conformance.state.killer import KILL_TIMEOUT, Soaker, Spawn, SpawnFailed, Started, start
 
 RECORD_FIELDS = (
     "grounding_source",
@@ -49,10 +53,11 @@ class EngineGone(Exception):
 
 
 class LifeProcess:
-    """One engine process, driven one request at a time over its stdin and stdout."""
+    """One engine process, driven one request at a time over its input and output: started
+    from *command* (a list), or the process *command* is (a :class:`Soaker`)."""
 
-    def __init__(self, command: list[str]) -> None:
-        self.process = Started(start(command))
+    def __init__(self, command: list[str] | Soaker) -> None:
+        self.process = command if isinstance(command, Soaker) else Started(start(command))
         self._ids = 0
         self._buffer = b""
 
@@ -95,6 +100,14 @@ class LifeProcess:
         self.process.kill()
 
 
+def fresh(spawn: Spawn) -> LifeProcess:
+    """A fresh engine process from *spawn*; AssertionError saying why none could be had."""
+    try:
+        return LifeProcess(spawn())
+    except SpawnFailed as failure:
+        raise AssertionError(f"no fresh engine process: {failure}") from None
+
+
 @dataclass(frozen=True)
 class KillPoint:
     """After *answered* turns, kill between turns (*phase* None) or with the next turn in
@@ -116,15 +129,15 @@ def open_session(
 
 
 def live_until_killed(
-    command: list[str],
+    spawn: Spawn,
     directory: str,
     register_id: str | None,
     prompts: list[str],
     point: KillPoint,
 ) -> list[str]:
-    """Live *prompts* in a fresh engine on *directory* until *point*, then SIGKILL it;
-    return the records of the turns it answered."""
-    engine = LifeProcess(command)
+    """Live *prompts* in a fresh engine from *spawn* on *directory* until *point*, then
+    SIGKILL it; return the records of the turns it answered."""
+    engine = fresh(spawn)
     try:
         _, session, turn_idx = open_session(engine, directory, register_id)
         assert turn_idx == 0, f"a fresh directory's session starts at turn_idx {turn_idx}"
@@ -145,11 +158,11 @@ def live_until_killed(
 
 
 def resume_and_finish(
-    command: list[str], directory: str, register_id: str | None, prompts: list[str]
+    spawn: Spawn, directory: str, register_id: str | None, prompts: list[str]
 ) -> tuple[int, list[str]]:
-    """Start a fresh engine on *directory*, open a session on it and live the rest of
+    """Take a fresh engine from *spawn*, open a session on *directory* and live the rest of
     *prompts* from the turn it resumes at; return that turn and the records."""
-    engine = LifeProcess(command)
+    engine = fresh(spawn)
     try:
         _, session, turn_idx = open_session(engine, directory, register_id)
         records = [

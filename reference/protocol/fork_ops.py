@@ -55,7 +55,8 @@ class ForkOps:
         os.dup2(devnull, 1)
 
     def warm_for_fork(self) -> None:
-        """Load, once in the parent, what a child's first state op would load."""
+        """Load, once in the parent, what a child's first state op or session would load."""
+        from reference.runtime import persistence  # noqa: F401
         from reference.state import soak  # noqa: F401
 
     def op_engine_fork(self, args: dict[str, Any]) -> dict[str, Any]:
