@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from conformance.coverage import Case, Plan
 from conformance.engines import InProcessEngine
 from conformance.requirements import REGISTRY, SuiteContext
 from conformance.runner import PROFILES, Outcome, Profile, run_requirement
@@ -21,6 +22,18 @@ def run_in_process(broken: BrokenEngine, req_id: str, profile: Profile = DETECT)
     """Run requirement *req_id* against a fresh in-process *broken* engine under *profile*."""
     engine = InProcessEngine(broken.spec, factory=broken.factory)
     return run_requirement(REGISTRY[req_id], engine, SuiteContext.from_engine(engine), profile)
+
+
+def run_on_scenario(
+    broken: BrokenEngine, req_id: str, scenario: Any, profile: Profile = DETECT
+) -> Outcome:
+    """Run requirement *req_id* against a fresh in-process *broken* engine on *scenario*
+    alone, in place of the cases its cover plans (a requirement without a strategy takes
+    its scenario from its cover)."""
+    only = Plan((Case(scenario, ()),), ())
+    requirement = dataclasses.replace(REGISTRY[req_id], cover=lambda ctx: only)
+    engine = InProcessEngine(broken.spec, factory=broken.factory)
+    return run_requirement(requirement, engine, SuiteContext.from_engine(engine), profile)
 
 
 def caught(broken: BrokenEngine, req_id: str, outcome: Outcome) -> dict[str, Any]:
