@@ -385,6 +385,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "bench-kills": kills_figures,
     "bench-kill-soak": kill_soak_figures,
     "bench-life": lambda: _rows_table("life"),
+    "bench-costs": lambda: _rows_table("costs"),
     "bench-soak-10000": lambda: _rows_table("soak-10000"),
     "bench-soak-20000": lambda: _rows_table("soak-20000"),
     "campaign-c4c9373": lambda: _rows_table("campaign-c4c9373"),
