@@ -45,7 +45,9 @@ from selftest.mutants.answers import (
     TransitiveWayReversed,
 )
 from selftest.mutants.bounds import (
+    BracketsCountedAsLevels,
     DecorateTurnIndexUnsigned,
+    DeepLineInternal,
     DepthPerBatchElement,
     DoubleBoundAt1e308,
     DoubleBoundExact,
@@ -460,6 +462,8 @@ _TABLE = (
     broken_engine("minus_counted_as_digit", MinusCountedAsDigit, "PROTO-JSON-001"),
     broken_engine("objects_not_nested", ObjectsNotNested, "PROTO-JSON-001"),
     broken_engine("request_not_a_level", RequestNotALevel, "PROTO-JSON-001"),
+    broken_engine("deep_line_internal", DeepLineInternal, "PROTO-JSON-001"),
+    broken_engine("brackets_counted_as_levels", BracketsCountedAsLevels, "PROTO-JSON-001"),
     broken_engine("double_bound_at_1e308", DoubleBoundAt1e308, "PROTO-JSON-001"),
     broken_engine("double_bound_exact", DoubleBoundExact, "PROTO-JSON-001"),
     broken_engine("id_digits_unchecked", IdDigitsUnchecked, "PROTO-JSON-001"),

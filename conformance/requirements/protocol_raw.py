@@ -225,6 +225,15 @@ NUMBER_LINES: dict[str, tuple[Line, bool]] = {
     "objects nested 64 levels deep": (_padded(_nested_objects(64)), True),
     "arrays and objects nested 65 levels deep": (_padded(_nested_mixed(65)), False),
     "arrays and objects nested 64 levels deep": (_padded(_nested_mixed(64)), True),
+    "nesting 100,000 levels deep (past any reader's recursion)": (
+        _padded(_nested(100_000)),
+        False,
+    ),
+    "objects nested 100,000 levels deep": (_padded(_nested_objects(100_000)), False),
+    "100 empty arrays side by side, 3 levels deep (levels, not brackets, count)": (
+        _padded("[" + ",".join(["[]"] * 100) + "]"),
+        True,
+    ),
     "nesting 65 levels deep in the id": (_with_id(_nested(65)), False),
     "nesting 65 levels deep inside an argument": (_in_args(_nested(61)), False),
     "nesting 65 levels deep in a batch element (62 from the element)": (

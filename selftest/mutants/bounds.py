@@ -91,6 +91,34 @@ class ObjectsNotNested(ProtocolHandler):
         return super().handle_line(line)
 
 
+class DeepLineInternal(ProtocolHandler):
+    """A line nested past the reader's recursion is an internal error (ENGINE_INTERNAL, as a
+    recursive reader's stack overflow), not PROTOCOL_BAD_JSON."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _text(line)
+        if text is not None:
+            try:
+                json.loads(text)
+            except RecursionError:
+                refusal = ProtocolError("the reader's stack overflowed", code="ENGINE_INTERNAL")
+                return encode_response(engine_error_response(None, refusal))
+            except ValueError:
+                pass
+        return super().handle_line(line)
+
+
+class BracketsCountedAsLevels(ProtocolHandler):
+    """The depth is the number of ``[`` and ``{`` in the line, not the nesting: a line with
+    more than 64 containers side by side is refused."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _text(line)
+        if text is not None and text.count("[") + text.count("{") > 64:
+            return _bad_json_line("nested deeper than 64 levels")
+        return super().handle_line(line)
+
+
 class RequestNotALevel(ProtocolHandler):
     """The request object is not counted as a level: 65 levels are read as 64."""
 
