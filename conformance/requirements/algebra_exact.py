@@ -229,6 +229,18 @@ ROTOR_KINDS: dict[str, tuple[str, list[float]]] = {
         "simple",
         wedge(vector([1, 0, 0, 0, 0]), vector([0, 2.0**-19, 0, 1, 1])),
     ),
+    "a hyperbolic plane (σ = 40, |B|² = 50)": (
+        "simple",
+        wedge(vector([2, 1, 0, 0, 0]), vector([0, 0, 1, 0, 3])),
+    ),
+    "e1 ^ (1454 e2 + 1057058 e4 + 1057059 e5), σ = +1 inside the null band (≈ 4.5e-13 |B|²)": (
+        "simple",
+        wedge(vector([1, 0, 0, 0, 0]), vector([0, 1454, 0, 1057058, 1057059])),
+    ),
+    "e1 ^ (1024 e2 + 524288 e4 + 524289 e5), σ = +1 just past the null band (≈ 1.8e-12 |B|²)": (
+        "simple",
+        wedge(vector([1, 0, 0, 0, 0]), vector([0, 1024, 0, 524288, 524289])),
+    ),
     "not simple": ("refused", [1.0 if m in (0b00011, 0b01100) else 0.0 for m in range(SIZE)]),
     "a part outside grade 2": (
         "refused",
@@ -239,7 +251,9 @@ ROTOR_KINDS: dict[str, tuple[str, list[float]]] = {
 ``|<B B>_4| = 1e-10`` and ``|B|² = 1 + 2.5e-21``: simple in exact arithmetic, and in doubles
 the two sides are equal ("at most" accepts it); 6e-11 is past it. The two planes by the null
 band have ``σ = -d²`` exactly in doubles (``d`` a power of two), on either side of
-``1e-12 |B|²``: the null form inside, the elliptic one just past."""
+``1e-12 |B|²``: the null form inside, the elliptic one just past; the two on its hyperbolic
+side have ``σ = +1`` exactly (``(2k²+1)² - (2k)² - (2k²)² = 1``, every product and sum an
+integer below 2^53): the null form inside, the hyperbolic one just past."""
 ROTOR_SCALES = (-100, -40, 0, 40, 100)
 """Powers of two each is scaled by: an absolute tolerance fails at one end or the other."""
 

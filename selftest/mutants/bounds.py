@@ -485,7 +485,9 @@ class SaidKeptAsSent(ProtocolHandler):
         return super().chat(runtime, text)
 
 
-def _rotor_with(args: dict[str, Any], *, simple: float, null: float) -> dict[str, Any] | None:
+def _rotor_with(
+    args: dict[str, Any], *, simple: float, null: float, hyperbolic_absolute: bool = False
+) -> dict[str, Any] | None:
     """algebra.rotor with its two relative tolerances replaced; None when an argument is
     not one the op would answer (the reference then refuses it as it does)."""
     import numpy as np
@@ -512,7 +514,7 @@ def _rotor_with(args: dict[str, Any], *, simple: float, null: float) -> dict[str
     if sigma < -null * size:
         out = mv * (-math.sin(half) / math.sqrt(-sigma))
         out[0] = math.cos(half)
-    elif sigma > null * size:
+    elif sigma > (null if hyperbolic_absolute else null * size):
         out = mv * (-math.sinh(half) / math.sqrt(sigma))
         out[0] = math.cosh(half)
     else:
@@ -534,6 +536,15 @@ class WideNullBand(ProtocolHandler):
 
     def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
         answer = _rotor_with(args, simple=1e-10, null=1e-11)
+        return super().op_algebra_rotor(args) if answer is None else answer
+
+
+class HyperbolicBandAbsolute(ProtocolHandler):
+    """algebra.rotor's hyperbolic branch starts at σ > 1e-12, not 1e-12 |B|² (the elliptic
+    side is relative, as the spec says)."""
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        answer = _rotor_with(args, simple=1e-10, null=1e-12, hyperbolic_absolute=True)
         return super().op_algebra_rotor(args) if answer is None else answer
 
 
