@@ -330,9 +330,7 @@ def reading_of(frame: Frame, slots: tuple[str, ...], clause: str) -> Reading:
         found = frame.pattern.search(clause)
         claim = found["claim"] if found is not None else None
     whole = clause if frame.whole else None
-    return Reading(
-        frame.intent, slots, claim or None, frame.action, frame.statement, whole=whole
-    )
+    return Reading(frame.intent, slots, claim or None, frame.action, frame.statement, whole=whole)
 
 
 def read_forms(clause: str, question: bool = False) -> Reading | None:
