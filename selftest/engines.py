@@ -25,6 +25,8 @@ from selftest.mutants.algebra import (
 from selftest.mutants.answers import (
     CauseStepOverPath,
     CauseStepSortedLast,
+    CheckedSlotAOnly,
+    ClaimKeepsNotC,
     ClaimSplitAtLastCopula,
     ComparedOverAllDomains,
     EarlierCountsQuoted,
@@ -41,6 +43,7 @@ from selftest.mutants.answers import (
     SurfaceStepsSwapped,
     SurfaceTurnsFromZero,
     SurfaceUnknownUnnamed,
+    TagInCheckedStatement,
     TeachingStepsInFileOrder,
     TransitiveWayReversed,
 )
@@ -297,6 +300,7 @@ def broken_engine(name: str, factory: Callable[[], ProtocolHandler], *catches: s
 
 
 FunctionWordMissingWhom = missing_function_word("whom")
+FunctionWordMissingNever = missing_function_word("never")
 SemicolonEndsNoSentence = dropped("end mark ;")
 AbbreviationEgDropped = dropped("abbreviation e.g")
 BeliefReckonDropped = dropped("belief verb reckon")
@@ -539,6 +543,9 @@ _TABLE = (
         "recall_of_any_known_lemma_from_vault", RecallOfAnyKnownLemmaFromVault, "COG-RULE-001"
     ),
     broken_engine("function_word_missing", FunctionWordMissingWhom, "COG-RULE-002"),
+    broken_engine(
+        "function_word_never_missing", FunctionWordMissingNever, "COG-RULE-002", "COG-ANSWER-001"
+    ),
     broken_engine("semicolon_ends_no_sentence", SemicolonEndsNoSentence, "COG-RULE-001"),
     broken_engine("abbreviation_eg_dropped", AbbreviationEgDropped, "COG-RULE-001"),
     broken_engine("belief_reckon_dropped", BeliefReckonDropped, "COG-RULE-001"),
@@ -582,6 +589,9 @@ _TABLE = (
             ),
             ("answer_question_bang", QuestionBangNotQuestion, "COG-ANSWER-001"),
             ("answer_claim_last_copula", ClaimSplitAtLastCopula, "COG-ANSWER-001"),
+            ("answer_checked_slot_a_only", CheckedSlotAOnly, "COG-ANSWER-001"),
+            ("answer_tag_in_checked", TagInCheckedStatement, "COG-ANSWER-001"),
+            ("answer_claim_keeps_not_c", ClaimKeepsNotC, "COG-ANSWER-001"),
             ("answer_steps_file_order", TeachingStepsInFileOrder, "COG-ANSWER-001"),
             ("answer_cause_step_last", CauseStepSortedLast, "COG-ANSWER-001"),
             ("answer_way_reversed", TransitiveWayReversed, "COG-ANSWER-001"),

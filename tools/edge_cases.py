@@ -550,7 +550,7 @@ def more_positions() -> list[dict[str, Any]]:
         (
             "S-VERB-LAST",
             VERB_POSITION,
-            "two content words passed over (`never`, `really`)",
+            "two function words passed over (`never`, `really`)",
             ["They never really love trees."],
             {"intent": "UNKNOWN", "subject": "trees"},
         ),

@@ -78,6 +78,9 @@ class Frame:
     only to a question sentence (True) or only to one that is not (False). ``strict``: a
     slot must hold a content word (a word that refers back does not do).
     ``statement``: the form is a plain statement, which a request in another sentence beats.
+    ``whole``: a VERIFICATION form that splits a statement into slots; its checked statement
+    is the whole sentence it covers. ``tag``: the form's pattern ends in the tags of a
+    VERIFICATION (:func:`without_tag`).
     """
 
     intent: IntentTag
@@ -88,6 +91,8 @@ class Frame:
     strict: bool = False
     statement: bool = False
     min_content: int = 1
+    whole: bool = False
+    tag: bool = False
 
     @functools.cached_property
     def lead_words(self) -> frozenset[str] | None:
@@ -145,6 +150,8 @@ def frame_from(raw: dict[str, Any]) -> Frame:
         strict=bool(raw.get("strict", False)),
         statement=bool(raw.get("statement", False)),
         min_content=int(raw.get("min_content", 1)),
+        whole=bool(raw.get("whole", False)),
+        tag=bool(raw.get("tag", False)),
     )
 
 
@@ -152,6 +159,10 @@ _FORMS: dict[str, Any] = json.loads(FORMS_PATH.read_text(encoding="utf-8"))
 
 FRAMES: tuple[Frame, ...] = tuple(frame_from(raw) for raw in _FORMS["forms"])
 """Every sentence form, most specific first; the first whose form covers a clause wins."""
+
+TAGGED = frame_from(next(raw for raw in _FORMS["forms"] if raw.get("tag")))
+"""The form that ends in the tags of a VERIFICATION (``right``, ``or not``, ``is it not``):
+its slot ``a`` is a statement without its tag."""
 
 ASKED_STATEMENT = frame_from(_FORMS["asked_statement"])
 """A question no form and no cue covers, of three or more words (none ``and``/``or``) with two
@@ -252,8 +263,9 @@ class IntentResult:
 class Reading:
     """A prompt read by form: its intent, the text of each subject slot in order, a
     correction's claim, whether slot ``a`` opens with its verb, whether it is a plain
-    statement, the sentence a slot that refers back takes its referent from, and whether
-    cue words (not a form) decided it."""
+    statement, the sentence a slot that refers back takes its referent from, whether
+    cue words (not a form) decided it, and the whole sentence a form that splits a statement
+    into slots puts forward (its checked statement)."""
 
     intent: IntentTag
     slots: tuple[str, ...]
@@ -262,6 +274,7 @@ class Reading:
     statement: bool = False
     referent: str | None = None
     cued: bool = False
+    whole: str | None = None
 
 
 def clean_slot(text: str) -> str:
@@ -310,12 +323,14 @@ def frames_for(lead: str) -> tuple[Frame, ...]:
 
 def reading_of(frame: Frame, slots: tuple[str, ...], clause: str) -> Reading:
     """The reading a frame gives: a plain statement's claim is its ``claim`` group (what it
-    says of its subject: ``is not a fish``)."""
+    says of its subject: ``is not a fish``); a form that splits a statement into slots keeps
+    the whole sentence it covers."""
     claim = None
     if frame.statement:
         found = frame.pattern.search(clause)
         claim = found["claim"] if found is not None else None
-    return Reading(frame.intent, slots, claim or None, frame.action, frame.statement)
+    whole = clause if frame.whole else None
+    return Reading(frame.intent, slots, claim or None, frame.action, frame.statement, whole=whole)
 
 
 def read_forms(clause: str, question: bool = False) -> Reading | None:
@@ -454,6 +469,7 @@ def read_sentences(text: str) -> Reading:
         reading.statement,
         referent,
         reading.cued,
+        reading.whole,
     )
 
 
@@ -550,12 +566,26 @@ def classify_intent(
     return IntentResult(reading.intent, subject, ordered, reading.claim, _checked(reading))
 
 
+def without_tag(statement: str) -> str:
+    """*statement* without a VERIFICATION tag at its end (``the sun a star or not``: ``the
+    sun a star``): a tag is never part of a checked statement."""
+    found = TAGGED.pattern.search(statement)
+    return found["a"] if found is not None else statement
+
+
+def stated(reading: Reading) -> str:
+    """The statement a VERIFICATION puts forward, before cleaning: the whole sentence of a
+    form that splits a statement into slots, else its slot A."""
+    return reading.whole if reading.whole is not None else reading.slots[0]
+
+
 def _checked(reading: Reading) -> str | None:
-    """A VERIFICATION's checked statement: its slot A (cleaned), or the sentence it refers to
-    when slot A only refers back (docs/intents.md § Answers)."""
+    """A VERIFICATION's checked statement (docs/intents.md § Answers): the statement it puts
+    forward (:func:`stated`), cleaned, or the sentence it refers to when that only refers
+    back; without a tag."""
     if reading.intent is not IntentTag.VERIFICATION or not reading.slots:
         return None
-    first = clean_slot(reading.slots[0])
+    first = clean_slot(stated(reading))
     if not content_terms(tokenize(first)) and reading.referent is not None:
         first = clean_slot(reading.referent)
-    return " ".join(w for w in first.split(" ") if w)
+    return without_tag(" ".join(w for w in first.split(" ") if w))

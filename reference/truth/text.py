@@ -28,7 +28,7 @@ STOPWORDS = frozenset(
     to of in on at by for from with about into onto upon over under through between among
     across after before during within without against toward towards via per
     as and or but nor so yet if then than because while though although unless until
-    not yes yeah yep no nope nah ok okay hi hello hey thanks thank please oh ah um uh hmm
+    not never yes yeah yep no nope nah ok okay hi hello hey thanks thank please oh ah um uh hmm
     there here now just also very really quite rather too even still again already ever
     exactly actually maybe perhaps anyway basically simply only
     like unlike up down out off away back two three

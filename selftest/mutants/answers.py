@@ -14,6 +14,7 @@ from reference.lexicon import Lemma
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
 from reference.truth import answer, grounding, pipeline, says, teaching, vault
+from reference.truth import intent as reading
 from reference.truth.intent import IntentTag
 
 
@@ -95,6 +96,47 @@ class ClaimSplitAtLastCopula(ProtocolHandler):
 
         with _patched(pipeline, "classify_intent", last_copula):
             return super().chat(runtime, text)
+
+
+class CheckedSlotAOnly(ProtocolHandler):
+    """A form that splits a statement into slots checks only its slot A: ``The sun is a
+    star?`` checks ``the sun``, so its predicate words come from A alone (not known)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with _patched(reading, "stated", lambda found: found.slots[0]):
+            return super().chat(runtime, text)
+
+
+class TagInCheckedStatement(ProtocolHandler):
+    """A tag stays in the checked statement: ``Is the sun a star or not?`` is negated."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with _patched(reading, "without_tag", lambda statement: statement):
+            return super().chat(runtime, text)
+
+
+_CLAIM_WITH_C = "^(?P<a>.+?) (?P<claim>(?:is|are|was|were) (?P<b>.+?), not .+)$"
+
+
+class ClaimKeepsNotC(ProtocolHandler):
+    """The claim of ``A is B, not C`` runs to the end (``are mammals, not fish``), so it
+    counts as negated."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        frames = tuple(
+            dataclasses.replace(frame, source=_CLAIM_WITH_C)
+            if frame.statement and ", not " in frame.source
+            else frame
+            for frame in reading.FRAMES
+        )
+        kept = reading.FRAMES
+        reading.FRAMES = frames
+        reading.forget_readings()
+        try:
+            return super().chat(runtime, text)
+        finally:
+            reading.FRAMES = kept
+            reading.forget_readings()
 
 
 class _FileOrderGraph(teaching.TeachingGraph):

@@ -138,6 +138,8 @@ function toForm(raw) {
     strict: Boolean(raw.strict),
     statement: Boolean(raw.statement),
     minContent: raw.min_content || 1,
+    whole: Boolean(raw.whole),
+    tag: Boolean(raw.tag),
   };
 }
 
@@ -147,6 +149,7 @@ function loadForms(file) {
   return {
     forms: data.forms.map(toForm),
     asked: toForm(data.asked_statement),
+    tagged: toForm(data.forms.find((f) => f.tag)),
     cues: data.cues.map((c) => ({
       intent: c.intent,
       test: new RegExp(c.pattern, 'u'),
@@ -173,10 +176,11 @@ function formSlots(form, clause) {
 function readingOf(form, slots, clause) {
   let claim = null;
   if (form.statement) claim = form.pattern.exec(clause).groups.claim || null;
-  return { intent: form.intent, slots, claim, action: form.action, statement: form.statement, referent: null, cued: false };
+  const whole = form.whole ? clause : null;
+  return { intent: form.intent, slots, claim, action: form.action, statement: form.statement, referent: null, cued: false, whole };
 }
 
-const unknown = (slots) => ({ intent: 'UNKNOWN', slots, claim: null, action: false, statement: false, referent: null, cued: false });
+const unknown = (slots) => ({ intent: 'UNKNOWN', slots, claim: null, action: false, statement: false, referent: null, cued: false, whole: null });
 
 function stripLeading(pattern, text) {
   for (;;) {
@@ -328,12 +332,20 @@ class Reader {
   }
 }
 
-/** The checked statement of a VERIFICATION: slot A cleaned, or the sentence it refers to. */
-function checked(reading) {
+/** *statement* without a VERIFICATION tag at its end (the tags of the form marked `tag`). */
+function withoutTag(statement, tagged) {
+  const found = tagged.pattern.exec(statement);
+  return found === null ? statement : found.groups.a;
+}
+
+/** The checked statement of a VERIFICATION: the statement it puts forward (the whole sentence of
+ * a form that splits a statement into slots, else slot A), cleaned, or the sentence it refers
+ * to; without a tag. */
+function checked(reading, tagged) {
   if (reading.intent !== 'VERIFICATION' || !reading.slots.length) return null;
-  let first = cleanSlot(reading.slots[0]);
+  let first = cleanSlot(reading.whole !== null && reading.whole !== undefined ? reading.whole : reading.slots[0]);
   if (!contentTerms(tokenize(first)).length && reading.referent !== null) first = cleanSlot(reading.referent);
-  return first.split(/ +/u).filter(Boolean).join(' ');
+  return withoutTag(first.split(/ +/u).filter(Boolean).join(' '), tagged);
 }
 
 /** The intent, its terms (slot by slot; a slot that refers back takes its referent), subject, claim, checked statement. */
@@ -354,7 +366,7 @@ function classify(reader, normalized, context) {
     if (!words.length || subjectPronoun(cleaned, lex)) referentTerms().forEach(add);
     words.forEach(add);
   });
-  return { intent: reading.intent, terms, subject: terms.length ? terms[0] : null, claim: reading.claim, checked: checked(reading) };
+  return { intent: reading.intent, terms, subject: terms.length ? terms[0] : null, claim: reading.claim, checked: checked(reading, reader.forms.tagged) };
 }
 
 module.exports = { classify, loadForms, Reader };

@@ -40,3 +40,22 @@ for (const row of tableRows()) {
     assert.deepStrictEqual([reading.intent, reading.subject], [row.intent, row.subject]);
   });
 }
+
+// docs/intents.md § Answers: the checked statement and the claim of a plain statement.
+const READINGS = [
+  ['The sun is a star?', 'VERIFICATION', 'the sun is a star', null],
+  ['I think the sun is not a star.', 'VERIFICATION', 'the sun is not a star', null],
+  ['Is the sun a star or not?', 'VERIFICATION', 'the sun a star', null],
+  ["Is the sun a star, isn't it?", 'VERIFICATION', 'the sun a star', null],
+  ['Whales are mammals, not fish.', 'CORRECTION', null, 'are mammals'],
+];
+for (const [prompt, intent, checked, claim] of READINGS) {
+  test(`${prompt} checks ${checked} and claims ${claim}`, () => {
+    const reading = classify(LEXICON.reader, normalize(prompt), null);
+    assert.deepStrictEqual([reading.intent, reading.checked, reading.claim], [intent, checked, claim]);
+  });
+}
+
+test('never is a function word: no subject', () => {
+  assert.strictEqual(classify(LEXICON.reader, normalize('What is never?'), null).subject, null);
+});
