@@ -398,7 +398,7 @@ def nul_paths(engine: EngineClient, _: object) -> None:
     assert not problems, cases.lines(problems)
 
 
-RELATIVE_DIR_OPS = (
+RELATIVE_DIR_OPS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("state.load", "state", {}),
     ("state.journal", "state", {"name": "proposals"}),
     ("state.open", "state", {}),
