@@ -106,10 +106,11 @@ def test_a_slow_engine_is_cut_by_the_budget_and_every_cut_is_reported(tmp_path):
 PLANTED = {"VAR-CHAT-001": "seeding", "REG-INV-003": "invariant C"}
 CHAT_S = 0.15
 """The slow engine's wait before each chat turn in this lane: 1.5 s / 10."""
-BUDGET = "40s"
+BUDGET = "120s"
 """5 minutes / 10 (room for the same 200 chat turns as the 5-minute run at 1.5 s a turn),
-plus 10 s for the suite's own work, which does not scale down with the engine's wait and
-grows on a loaded CI machine."""
+plus 90 s for the suite's own work and the engine's start-ups, which do not scale down with
+the engine's wait and grow several-fold on a loaded CI machine (load 10 on 2 cores). The run
+stays PARTIAL: the chatting requirements' turns alone take far longer than this budget."""
 
 
 def chat_requirements() -> list[str]:
