@@ -1,0 +1,94 @@
+"""Broken handling of reserved and closed-list values: each class bends one comparison."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from reference.registers import PackLoader
+from reference.registers.loader import find_pack_file
+from reference.registers.model import RegisterPack
+from reference.registers.validate import fail
+from reference.runtime import ChatRuntime
+from reference.serve import ProtocolHandler
+
+SENTINEL_ID = "unregistered"
+
+
+class _SentinelFileLoader(PackLoader):
+    def locate(self, register_id: str, search_path: Any) -> Path:
+        return find_pack_file(register_id, search_path)
+
+
+class SentinelIdLoadable(ProtocolHandler):
+    """register.load reads a ratified unregistered.json: the sentinel's id is loadable."""
+
+    pack_loader = _SentinelFileLoader()
+
+
+class SentinelIdOpensBare(ProtocolHandler):
+    """session.open takes "unregistered" for null: the sentinel's id opens the sentinel."""
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        bare = None if register_id == SENTINEL_ID else register_id
+        return super().new_runtime(bare, search_path)
+
+
+class SentinelIdInvalid(ProtocolHandler):
+    """register.validate and register.ratify refuse a pack spelling its id "unregistered"."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        if isinstance(pack, dict) and pack.get("register_id") == SENTINEL_ID:
+            fail("REGISTER_INVALID_ID", "register_id 'unregistered' is reserved", "register_id")
+        return super().validate_pack(pack, expected_id)
+
+
+class LookalikeIdRefused(ProtocolHandler):
+    """register.load refuses every id that case-folds to one starting "unregistered"."""
+
+    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
+        if register_id.casefold().startswith(SENTINEL_ID):
+            fail("REGISTER_NOT_FOUND", f"{register_id!r} is reserved", "register_id")
+        return super().load_pack(register_id, search_path)
+
+
+class IntentCaseFolded(ProtocolHandler):
+    """overrides.resolve compares intent names case-insensitively."""
+
+    def op_overrides_resolve(self, args: dict[str, Any]) -> dict[str, Any]:
+        intent = args.get("intent")
+        folded = {**args, "intent": intent.upper()} if isinstance(intent, str) else args
+        return super().op_overrides_resolve(folded)
+
+
+class DepthTrimmed(ProtocolHandler):
+    """depth_preference is trimmed of surrounding whitespace before it is compared."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        depth = pack.get("depth_preference") if isinstance(pack, dict) else None
+        if isinstance(depth, str):
+            pack = {**pack, "depth_preference": depth.strip()}
+        return super().validate_pack(pack, expected_id)
+
+
+class BucketNamesNfkc(ProtocolHandler):
+    """variation.decorate maps bucket names through NFKC (a fullwidth name is a bucket)."""
+
+    def op_variation_decorate(self, args: dict[str, Any]) -> dict[str, Any]:
+        markers = args.get("discourse_markers")
+        if isinstance(markers, dict):
+            mapped = {unicodedata.normalize("NFKC", k): v for k, v in markers.items()}
+            args = {**args, "discourse_markers": mapped}
+        return super().op_variation_decorate(args)
+
+
+class OpNamesCaseFolded(ProtocolHandler):
+    """An op name is looked up lower-cased: Hello is hello."""
+
+    def dispatch(self, request: object) -> dict[str, Any]:
+        if isinstance(request, dict) and isinstance(request.get("op"), str):
+            op = request["op"].lower()
+            if op in self.ops:
+                request = {**request, "op": op}
+        return super().dispatch(request)
