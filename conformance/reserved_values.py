@@ -2,7 +2,7 @@
 
 Plain data. Each entry is one value (or one closed list of values) with the sentence of
 docs/ that makes it special (``doc`` and ``quote``, a verbatim substring of that document
-once its lines are joined) and every place it can arrive: an op and the argument (or
+once its lines are joined; ``also``: more such sentences, each ``(doc, quote)``) and every place it can arrive: an op and the argument (or
 the member of a pack or a persisted file) it arrives through, and the documented
 outcome there.
 
@@ -53,6 +53,13 @@ ENTRIES: tuple[dict[str, Any], ...] = (
         "values": (UNREGISTERED_ID,),
         "doc": "registers.md",
         "quote": '`"unregistered"` never crosses the wire',
+        "also": (
+            ("registers.md", '`UNREGISTERED` is the sentinel for "no register"'),
+            ("registers.md", "and an UNREGISTERED sentinel pack"),
+            ("registers.md", "the sentinel pack itself (`UNREGISTERED.register_id`"),
+            ("registers.md", "The sentinel's id does reach `decorate`"),
+            ("protocol.md", "A value that merely looks like a reserved one is not it"),
+        ),
         "arrivals": (
             {
                 "op": "register.load",
@@ -104,6 +111,7 @@ ENTRIES: tuple[dict[str, Any], ...] = (
         "values": (None,),
         "doc": "protocol.md",
         "quote": "Only `null` means the sentinel",
+        "also": (("protocol.md", "(`null`: the UNREGISTERED sentinel)"),),
         "arrivals": (
             {
                 "op": "session.open",
