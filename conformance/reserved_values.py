@@ -2,7 +2,8 @@
 
 Plain data. Each entry is one value (or one closed list of values) with the sentence of
 docs/ that makes it special (``doc`` and ``quote``, a verbatim substring of that document
-once its lines are joined; ``also``: more such sentences, each ``(doc, quote)``) and every place it can arrive: an op and the argument (or
+once its lines are joined; ``also``: more such sentences, each ``(doc, quote)``) and
+every place it can arrive: an op and the argument (or
 the member of a pack or a persisted file) it arrives through, and the documented
 outcome there.
 

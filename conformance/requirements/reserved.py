@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from conformance import oracle
 from conformance import reserved_values as table
 from conformance.engines.base import EngineClient
+from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 from conformance.strategies import pack
 
@@ -34,13 +35,15 @@ def _valid_id(register_id: str) -> bool:
     return len(register_id) <= oracle.MAX_ID_LEN and ID_RULE.fullmatch(register_id) is not None
 
 
-def _refused(code: str, field: str | None) -> dict[str, Any]:
+def _refused(code: str | None, field: str | None) -> dict[str, Any]:
     return {"code": code, "field": field}
 
 
 def _run(engine: EngineClient, probes: list[Probe]) -> list[Any]:
     """Send *probes* as one batch; fail naming each probe whose outcome is not expected."""
-    requests = [{"id": i, "op": op, "args": args} for i, (_, op, args, _) in enumerate(probes)]
+    requests: list[EncodableObject] = [
+        {"id": i, "op": op, "args": args} for i, (_, op, args, _) in enumerate(probes)
+    ]
     responses = engine.call("batch", {"requests": requests})["responses"]
     assert len(responses) == len(probes), f"{len(probes)} requests, {len(responses)} responses"
     wrong = []
@@ -229,7 +232,7 @@ def _closed_probes() -> list[Probe]:
             ]
     buckets = tuple(oracle.BUCKET_NAMES)
     decorate = {"surface": "s", "register_id": "x", "trace_hash": ZERO_HASH, "turn_idx": 0}
-    full = {name: [] for name in buckets}
+    full: dict[str, list[str]] = {name: [] for name in buckets}
     probes += [
         ("the three buckets", "register.validate", {"pack": pack("x", markers=full)}, {"ok": True}),
         (
