@@ -37,9 +37,12 @@ UNREGISTERED_ID = "unregistered"
 DEPTH_PREFERENCES = ("terse", "standard", "pedagogical")
 MUTATION_OPS = ("put", "delete", "turn")
 RECORD_KINDS = ("candidate", "recognizer", "session", "life", "vault")
+KINDS_OF_EVERY_VERSION = ("candidate", "recognizer", "session")
+"""The kinds schema version 1 introduced: known to every engine claiming ``state``."""
 
 REG_ID = "REG-RESERVED-001"
 CLOSED_ID = "PROTO-RESERVED-001"
+STATE_ID = "STATE-RESERVED-001"
 
 _OK: dict[str, Any] = {"ok": True}
 
@@ -304,7 +307,7 @@ ENTRIES: tuple[dict[str, Any], ...] = (
                 "near_miss": _refused("STATE_BAD_MUTATION", "mutations[0].op"),
             },
         ),
-        "checked": None,
+        "checked": STATE_ID,
     },
     {
         "name": "record kinds",
@@ -314,12 +317,18 @@ ENTRIES: tuple[dict[str, Any], ...] = (
         "arrivals": (
             {
                 "op": "state.apply",
-                "arg": "mutations[i].record.kind, mutations[i].kind",
+                "arg": "mutations[i].record.kind (a put)",
+                "member": _OK,
+                "near_miss": _refused("STATE_BAD_MUTATION", "mutations[0].record.kind"),
+            },
+            {
+                "op": "state.apply",
+                "arg": "mutations[i].kind (a delete)",
                 "member": _OK,
                 "near_miss": _refused("STATE_BAD_MUTATION", "mutations[0].kind"),
             },
         ),
-        "checked": None,
+        "checked": STATE_ID,
     },
     {
         "name": "grounding sources",

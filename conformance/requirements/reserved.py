@@ -19,6 +19,7 @@ from conformance import reserved_values as table
 from conformance.engines.base import EngineClient
 from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
+from conformance.state.driver import Stores, scratch
 from conformance.strategies import pack
 
 ZERO_HASH = "0" * 64
@@ -336,3 +337,81 @@ def closed_lists_exact(engine: EngineClient, count: int) -> None:
     assert len(probes) == count
     for start in range(0, len(probes), 400):
         _run(engine, probes[start : start + 400])
+
+
+RECORDS: dict[str, dict[str, Any]] = {
+    "candidate": {"key": "a", "lemma": "l", "score": 1, "status": "coherent"},
+    "recognizer": {"key": "a", "pattern": "p", "weight": 1},
+    "session": {"key": "session", "register_id": None},
+}
+
+
+def _apply(store: str, mutation: dict[str, Any]) -> dict[str, Any]:
+    return {"store": store, "mutations": [mutation]}
+
+
+def _state_probes(store: str) -> list[Probe]:
+    probes: list[Probe] = [
+        ("op 'turn'", "state.apply", _apply(store, {"op": "turn"}), {"ok": True})
+    ]
+    kinds = table.KINDS_OF_EVERY_VERSION
+    for kind in kinds:
+        record = {"kind": kind, **RECORDS[kind]}
+        delete = {"op": "delete", "kind": kind, "key": record["key"]}
+        probes += [
+            (
+                f"kind {kind!r}",
+                "state.apply",
+                _apply(store, {"op": "put", "record": record}),
+                {"ok": True},
+            ),
+            (f"kind {kind!r}", "state.apply", _apply(store, delete), {"ok": True}),
+        ]
+        for miss in table.near_misses(kind, table.RECORD_KINDS):
+            put = {"op": "put", "record": {**record, "kind": miss}}
+            gone = {**delete, "kind": miss}
+            probes += [
+                (
+                    f"kind {miss!r} (a put)",
+                    "state.apply",
+                    _apply(store, put),
+                    _refused("STATE_BAD_MUTATION", "mutations[0].record.kind"),
+                ),
+                (
+                    f"kind {miss!r} (a delete)",
+                    "state.apply",
+                    _apply(store, gone),
+                    _refused("STATE_BAD_MUTATION", "mutations[0].kind"),
+                ),
+            ]
+    for name in table.MUTATION_OPS:
+        for miss in table.near_misses(name, table.MUTATION_OPS):
+            probes.append(
+                (
+                    f"mutation op {miss!r}",
+                    "state.apply",
+                    _apply(store, {"op": miss}),
+                    _refused("STATE_BAD_MUTATION", "mutations[0].op"),
+                )
+            )
+    return probes
+
+
+@requirement(
+    "STATE-RESERVED-001",
+    "the mutation ops (put, delete, turn) and the record kinds are matched exactly: each "
+    "is applied, and a near miss (case, whitespace, prefix, suffix, look-alike, fullwidth, "
+    "NFD) is STATE_BAD_MUTATION naming mutations[0].op, mutations[0].record.kind (a put) or "
+    "mutations[0].kind (a delete)",
+    family="state",
+    capabilities=("state", "batch"),
+    seed="docs/state.md § Mutations; § Refusals; docs/protocol.md § Error codes (closed "
+    "lists are matched exactly)",
+    strategy=lambda ctx: st.just(table.MUTATION_OPS),
+    max_examples=1,
+)
+def closed_state_lists_exact(engine: EngineClient, ops: tuple[str, ...]) -> None:
+    assert ops == table.MUTATION_OPS
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        _run(engine, _state_probes(store))
