@@ -92,3 +92,27 @@ class OpNamesCaseFolded(ProtocolHandler):
             if op in self.ops:
                 request = {**request, "op": op}
         return super().dispatch(request)
+
+
+def _loosened(mutation: Any) -> Any:
+    if not isinstance(mutation, dict):
+        return mutation
+    out = dict(mutation)
+    if isinstance(out.get("op"), str):
+        out["op"] = out["op"].strip().lower()
+    if isinstance(out.get("kind"), str):
+        out["kind"] = out["kind"].strip().lower()
+    record = out.get("record")
+    if isinstance(record, dict) and isinstance(record.get("kind"), str):
+        out["record"] = {**record, "kind": record["kind"].strip().lower()}
+    return out
+
+
+class MutationNamesLoosened(ProtocolHandler):
+    """state.apply trims and lower-cases mutation ops and record kinds before matching."""
+
+    def op_state_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        mutations = args.get("mutations")
+        if isinstance(mutations, list):
+            args = {**args, "mutations": [_loosened(m) for m in mutations]}
+        return super().op_state_apply(args)
