@@ -11,7 +11,8 @@ An outcome is ``{"ok": True}`` (accepted, with ``means`` saying what it stands f
 ``{"code": CODE, "field": FIELD}`` (refused; ``{value}`` in FIELD is the value itself).
 ``member`` is the outcome of the value (each member of a closed list) and ``near_miss``
 the outcome of a spelling that differs from every member by case, whitespace, a prefix
-or suffix, a Unicode look-alike or a combining mark (:func:`near_misses`). A
+or suffix, a Unicode look-alike or a combining mark (:func:`near_misses`; for ``null``,
+the strings of :data:`NULL_SPELLINGS`). A
 ``near_miss`` of ``"id rule"`` means: as any other register id, accepted when it matches
 the id pattern (and a ratified file is given), else ``REGISTER_INVALID_ID`` naming
 ``register_id``.
@@ -121,7 +122,7 @@ ENTRIES: tuple[dict[str, Any], ...] = (
                 "op": "session.open",
                 "arg": "register_id",
                 "member": {**_OK, "means": "UNREGISTERED: register_id null in session.chat"},
-                "near_miss": None,
+                "near_miss": "id rule",
             },
             {
                 "op": "register.load",
@@ -365,6 +366,10 @@ NOT_A_VALUE: dict[tuple[str, str], str] = {
     ("spec.md", "The run as a whole gets one of four verdicts"): "the suite's own verdicts",
 }
 """Sentences the lane finds that name no reserved value an engine receives, and why."""
+
+
+NULL_SPELLINGS = ("null", "None", "none", "NULL", "nil", "undefined", "null ")
+"""Strings that spell "absent" in some language: ids like any other, never the sentinel."""
 
 
 def _lookalike(text: str) -> str | None:

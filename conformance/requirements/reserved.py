@@ -106,6 +106,11 @@ def _first_batch(spellings: tuple[str, ...]) -> list[Probe]:
             (what, "variation.select", _select(spelling), {"ok": True}),
         ]
     valid = pack("x")
+    for spelling in table.NULL_SPELLINGS:
+        loading = _id_rule(spelling, loaded=False)
+        probes.append(
+            (f"the string {spelling!r}", "session.open", {"register_id": spelling}, loading)
+        )
     probes += [
         ("null", "session.open", {"register_id": None}, {"ok": True}),
         ("null", "register.load", {"register_id": None, "files": {}}, _bad_args("register_id")),

@@ -35,6 +35,14 @@ class SentinelIdOpensBare(ProtocolHandler):
         return super().new_runtime(bare, search_path)
 
 
+class NullStringOpensBare(ProtocolHandler):
+    """session.open reads the strings "null" and "None" as null: they open the sentinel."""
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        bare = None if register_id in ("null", "None") else register_id
+        return super().new_runtime(bare, search_path)
+
+
 class SentinelIdInvalid(ProtocolHandler):
     """register.validate and register.ratify refuse a pack spelling its id "unregistered"."""
 
