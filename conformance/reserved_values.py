@@ -116,7 +116,10 @@ ENTRIES: tuple[dict[str, Any], ...] = (
         "values": (None,),
         "doc": "protocol.md",
         "quote": "Only `null` means the sentinel",
-        "also": (("protocol.md", "(`null`: the UNREGISTERED sentinel)"),),
+        "also": (
+            ("protocol.md", "(`null`: the UNREGISTERED sentinel)"),
+            ("registers.md", 'Only the JSON `null` is "no register"'),
+        ),
         "arrivals": (
             {
                 "op": "session.open",
