@@ -103,6 +103,12 @@ ENTRIES: tuple[dict[str, Any], ...] = (
                 "near_miss": "id rule",
             },
             {
+                "op": "register.validate",
+                "arg": "expected_id (the pack's register_id is the value)",
+                "member": {**_OK, "means": "the id expected, compared exactly"},
+                "near_miss": _refused("REGISTER_ID_MISMATCH", "register_id"),
+            },
+            {
                 "op": "variation.select",
                 "arg": "register_id",
                 "member": {**_OK, "means": "seed text"},

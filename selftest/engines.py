@@ -261,6 +261,7 @@ from selftest.mutants.registers import (
 from selftest.mutants.reserved import (
     BucketNamesNfkc,
     DepthTrimmed,
+    ExpectedIdCaseFolded,
     IntentCaseFolded,
     LookalikeIdRefused,
     MutationNamesLoosened,
@@ -339,6 +340,7 @@ _TABLE = (
     broken_engine("sentinel_id_invalid", SentinelIdInvalid, "REG-RESERVED-001"),
     broken_engine("null_string_opens_bare", NullStringOpensBare, "REG-RESERVED-001"),
     broken_engine("lookalike_id_refused", LookalikeIdRefused, "REG-RESERVED-001"),
+    broken_engine("expected_id_case_folded", ExpectedIdCaseFolded, "REG-RESERVED-001"),
     broken_engine("intent_case_folded", IntentCaseFolded, "PROTO-RESERVED-001"),
     broken_engine("depth_trimmed", DepthTrimmed, "PROTO-RESERVED-001"),
     broken_engine("bucket_names_nfkc", BucketNamesNfkc, "PROTO-RESERVED-001"),

@@ -104,6 +104,12 @@ def _first_batch(spellings: tuple[str, ...]) -> list[Probe]:
             (what, "register.load", {"register_id": spelling, "files": {}}, loading),
             (what, "session.open", {"register_id": spelling}, loading),
             (what, "variation.select", _select(spelling), {"ok": True}),
+            (
+                f"expected_id {spelling!r} for a pack {table.UNREGISTERED_ID!r}",
+                "register.validate",
+                {"pack": pack(table.UNREGISTERED_ID), "expected_id": spelling},
+                {"ok": True} if reserved else _refused("REGISTER_ID_MISMATCH", "register_id"),
+            ),
         ]
     valid = pack("x")
     for spelling in table.NULL_SPELLINGS:

@@ -52,6 +52,17 @@ class SentinelIdInvalid(ProtocolHandler):
         return super().validate_pack(pack, expected_id)
 
 
+class ExpectedIdCaseFolded(ProtocolHandler):
+    """register.validate compares the pack's id with expected_id case-insensitively."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        declared = pack.get("register_id") if isinstance(pack, dict) else None
+        same = isinstance(declared, str) and isinstance(expected_id, str)
+        if same and str(declared).casefold() == str(expected_id).casefold():
+            expected_id = declared
+        return super().validate_pack(pack, expected_id)
+
+
 class LookalikeIdRefused(ProtocolHandler):
     """register.load refuses every id that case-folds to one starting "unregistered"."""
 
