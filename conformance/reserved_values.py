@@ -114,6 +114,12 @@ ENTRIES: tuple[dict[str, Any], ...] = (
                 "member": {**_OK, "means": "seed text"},
                 "near_miss": {**_OK, "means": "seed text"},
             },
+            {
+                "op": "session.chat",
+                "arg": "result.register_id (of the session the id opened)",
+                "member": _refused("REGISTER_NOT_FOUND", "register_id"),
+                "near_miss": {**_OK, "means": "the id itself, never null"},
+            },
         ),
         "checked": REG_ID,
     },

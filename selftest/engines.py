@@ -264,6 +264,7 @@ from selftest.mutants.reserved import (
     ExpectedIdCaseFolded,
     IntentCaseFolded,
     LookalikeIdRefused,
+    LookalikeReportedAsSentinel,
     MutationNamesLoosened,
     NullStringOpensBare,
     OpNamesCaseFolded,
@@ -341,6 +342,9 @@ _TABLE = (
     broken_engine("null_string_opens_bare", NullStringOpensBare, "REG-RESERVED-001"),
     broken_engine("lookalike_id_refused", LookalikeIdRefused, "REG-RESERVED-001"),
     broken_engine("expected_id_case_folded", ExpectedIdCaseFolded, "REG-RESERVED-001"),
+    broken_engine(
+        "lookalike_reported_as_sentinel", LookalikeReportedAsSentinel, "REG-RESERVED-001"
+    ),
     broken_engine("intent_case_folded", IntentCaseFolded, "PROTO-RESERVED-001"),
     broken_engine("depth_trimmed", DepthTrimmed, "PROTO-RESERVED-001"),
     broken_engine("bucket_names_nfkc", BucketNamesNfkc, "PROTO-RESERVED-001"),

@@ -200,9 +200,20 @@ def reserved_register_id(engine: EngineClient, spellings: tuple[str, ...]) -> No
             (what, "session.open", {"register_id": spelling, "files": written}, outcome),
         ]
     assert table.UNREGISTERED_ID in files, 'register.ratify refused a pack "unregistered"'
-    for (_, op, _, _), response in zip(second, _run(engine, second), strict=True):
+    reported: dict[str, Any] = {}
+    for (_, op, args, _), response in zip(second, _run(engine, second), strict=True):
         if op == "session.open" and response.get("ok") is True:
             opened.append(response["result"]["session"])
+            reported[response["result"]["session"]] = args["register_id"]
+    bare = engine.call("session.open", {"register_id": None})["session"]
+    reported[bare] = None
+    opened.append(bare)
+    for session, register_id in sorted(reported.items()):
+        said = engine.call("session.chat", {"session": session, "text": "What is light?"})
+        assert said.get("register_id") == register_id, (
+            f"a session opened with register_id {register_id!r} reports "
+            f"{said.get('register_id')!r} in session.chat"
+        )
     for session in opened:
         engine.call("session.close", {"session": session})
 

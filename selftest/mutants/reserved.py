@@ -43,6 +43,16 @@ class NullStringOpensBare(ProtocolHandler):
         return super().new_runtime(bare, search_path)
 
 
+class LookalikeReportedAsSentinel(ProtocolHandler):
+    """session.chat reports null for every register id that case-folds to "unregistered"."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        said = super().chat(runtime, text)
+        if str(said.get("register_id")).casefold() == SENTINEL_ID:
+            said = {**said, "register_id": None}
+        return said
+
+
 class SentinelIdInvalid(ProtocolHandler):
     """register.validate and register.ratify refuse a pack spelling its id "unregistered"."""
 
