@@ -18,7 +18,8 @@ the id pattern (and a ratified file is given), else ``REGISTER_INVALID_ID`` nami
 ``register_id``.
 
 ``checked`` names the requirement that sends every (value x op x argument) of the entry
-and its near misses; ``None`` is an arrival no requirement sends yet.
+and its near misses (an arrival's own ``checked`` names another); ``None`` is an entry no
+requirement sends yet.
 
 ``lanes/docs/test_reserved_table.py`` fails on a sentence of docs/ naming a reserved,
 sentinel or closed value that no entry (or its list of sentences that name no such
@@ -44,6 +45,7 @@ KINDS_OF_EVERY_VERSION = ("candidate", "recognizer", "session")
 REG_ID = "REG-RESERVED-001"
 CLOSED_ID = "PROTO-RESERVED-001"
 STATE_ID = "STATE-RESERVED-001"
+REG_FILE_ID = "REG-RESERVED-002"
 
 _OK: dict[str, Any] = {"ok": True}
 
@@ -107,6 +109,13 @@ ENTRIES: tuple[dict[str, Any], ...] = (
                 "arg": "expected_id (the pack's register_id is the value)",
                 "member": {**_OK, "means": "the id expected, compared exactly"},
                 "near_miss": _refused("REGISTER_ID_MISMATCH", "register_id"),
+            },
+            {
+                "op": "register.ratify_file",
+                "arg": "path (its stem)",
+                "member": {**_OK, "means": "a pack file's stem, a valid id"},
+                "near_miss": "id rule",
+                "checked": REG_FILE_ID,
             },
             {
                 "op": "variation.select",

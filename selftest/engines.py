@@ -271,6 +271,7 @@ from selftest.mutants.reserved import (
     SentinelIdInvalid,
     SentinelIdLoadable,
     SentinelIdOpensBare,
+    SentinelStemRefused,
 )
 from selftest.mutants.sessions import (
     BatchStopsAtFailure,
@@ -339,6 +340,7 @@ _TABLE = (
     broken_engine("sentinel_id_loadable", SentinelIdLoadable, "REG-RESERVED-001"),
     broken_engine("sentinel_id_opens_bare", SentinelIdOpensBare, "REG-RESERVED-001"),
     broken_engine("sentinel_id_invalid", SentinelIdInvalid, "REG-RESERVED-001"),
+    broken_engine("sentinel_stem_refused", SentinelStemRefused, "REG-RESERVED-002"),
     broken_engine("null_string_opens_bare", NullStringOpensBare, "REG-RESERVED-001"),
     broken_engine("lookalike_id_refused", LookalikeIdRefused, "REG-RESERVED-001"),
     broken_engine("expected_id_case_folded", ExpectedIdCaseFolded, "REG-RESERVED-001"),

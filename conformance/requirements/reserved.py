@@ -8,6 +8,7 @@ the documented outcome exactly: the code and the field the error names.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from conformance import oracle
 from conformance import reserved_values as table
-from conformance.engines.base import EngineClient
+from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 from conformance.state.driver import Stores, scratch
@@ -437,3 +438,31 @@ def closed_state_lists_exact(engine: EngineClient, ops: tuple[str, ...]) -> None
     with scratch() as directory, Stores(engine) as stores:
         store = stores.open(directory)["store"]
         _run(engine, _state_probes(store))
+
+
+@requirement(
+    "REG-RESERVED-002",
+    'register.ratify_file takes the stem "unregistered" as any valid id: the pack file '
+    "unregistered.json is ratified in place like its look-alikes, and each report names "
+    "its stem",
+    family="loader",
+    capabilities=("registers.ratify_file",),
+    seed="docs/registers.md § No register: the seed's `\"unregistered\"` and the protocol's "
+    "`null`; § The ratification gate (step 1); docs/protocol.md § register.ratify_file",
+    strategy=lambda ctx: st.just((table.UNREGISTERED_ID, "Unregistered", "unregistered_v1")),
+    max_examples=1,
+)
+def reserved_stem_ratified(engine: EngineClient, stems: tuple[str, ...]) -> None:
+    with scratch() as directory:
+        for stem in stems:
+            path = directory / f"{stem}.json"
+            path.write_text(json.dumps(pack(stem), indent=1), encoding="utf-8")
+            try:
+                answer = engine.call("register.ratify_file", {"path": str(path)})
+            except EngineRefused as refusal:
+                raise AssertionError(
+                    f"register.ratify_file of {path.name} refused it ({refusal.code}, field "
+                    f"{refusal.field!r}); the docs take {stem!r} as any valid id"
+                ) from None
+            named = answer["report"].get("register_id")
+            assert named == stem, f"the report of {path.name} names {named!r}"

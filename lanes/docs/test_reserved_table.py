@@ -101,6 +101,9 @@ def test_every_entry_is_whole() -> None:
             assert outcome.get("ok") is True or {"code", "field"} <= set(outcome), (
                 f"{name} via {arrival['op']}: outcome {outcome} is neither ok nor code and field"
             )
+        for arrival in entry["arrivals"]:
+            own = arrival.get("checked")
+            assert own is None or own in REGISTRY, f"{name}: unknown requirement {own}"
         checked = entry["checked"]
         assert checked is None or checked in REGISTRY, f"{name}: unknown requirement {checked}"
 

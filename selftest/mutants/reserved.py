@@ -73,6 +73,15 @@ class ExpectedIdCaseFolded(ProtocolHandler):
         return super().validate_pack(pack, expected_id)
 
 
+class SentinelStemRefused(ProtocolHandler):
+    """register.ratify_file refuses the stem "unregistered" as an invalid id."""
+
+    def ratify_pack(self, path: Path) -> dict[str, Any]:
+        if path.stem == SENTINEL_ID:
+            fail("REGISTER_INVALID_ID", "the stem 'unregistered' is reserved", "path")
+        return super().ratify_pack(path)
+
+
 class LookalikeIdRefused(ProtocolHandler):
     """register.load refuses every id that case-folds to one starting "unregistered"."""
 
