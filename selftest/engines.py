@@ -258,6 +258,21 @@ from selftest.mutants.registers import (
     UnregisteredDecorates,
     UserPacksUndecorated,
 )
+from selftest.mutants.reserved import (
+    BucketNamesNfkc,
+    DepthTrimmed,
+    ExpectedIdCaseFolded,
+    IntentCaseFolded,
+    LookalikeIdRefused,
+    LookalikeReportedAsSentinel,
+    MutationNamesLoosened,
+    NullStringOpensBare,
+    OpNamesCaseFolded,
+    SentinelIdInvalid,
+    SentinelIdLoadable,
+    SentinelIdOpensBare,
+    SentinelStemRefused,
+)
 from selftest.mutants.sessions import (
     BatchStopsAtFailure,
     NonObjectElementInternal,
@@ -322,6 +337,21 @@ _TABLE = (
     broken_engine("cut_early", CutEarly, "PROTO-QUOTE-002"),
     broken_engine("nul_path_not_found", NulPathNotFound, "PROTO-PATH-001"),
     broken_engine("relative_dir_accepted", RelativeDirAccepted, "PROTO-PATH-002"),
+    broken_engine("sentinel_id_loadable", SentinelIdLoadable, "REG-RESERVED-001"),
+    broken_engine("sentinel_id_opens_bare", SentinelIdOpensBare, "REG-RESERVED-001"),
+    broken_engine("sentinel_id_invalid", SentinelIdInvalid, "REG-RESERVED-001"),
+    broken_engine("sentinel_stem_refused", SentinelStemRefused, "REG-RESERVED-002"),
+    broken_engine("null_string_opens_bare", NullStringOpensBare, "REG-RESERVED-001"),
+    broken_engine("lookalike_id_refused", LookalikeIdRefused, "REG-RESERVED-001"),
+    broken_engine("expected_id_case_folded", ExpectedIdCaseFolded, "REG-RESERVED-001"),
+    broken_engine(
+        "lookalike_reported_as_sentinel", LookalikeReportedAsSentinel, "REG-RESERVED-001"
+    ),
+    broken_engine("intent_case_folded", IntentCaseFolded, "PROTO-RESERVED-001"),
+    broken_engine("depth_trimmed", DepthTrimmed, "PROTO-RESERVED-001"),
+    broken_engine("bucket_names_nfkc", BucketNamesNfkc, "PROTO-RESERVED-001"),
+    broken_engine("op_names_case_folded", OpNamesCaseFolded, "PROTO-RESERVED-001"),
+    broken_engine("mutation_names_loosened", MutationNamesLoosened, "STATE-RESERVED-001"),
     broken_engine("ies_on_any_ending", folded_loose("W-IES"), "LEX-FOLD-001"),
     broken_engine("s_on_any_ending", folded_loose("W-S"), "LEX-FOLD-001"),
     broken_engine("ing_undoubles_any_letter", folded_any_undoubled(), "LEX-FOLD-001"),

@@ -95,7 +95,13 @@ class PackLoader:
         return pack
 
     def locate(self, register_id: str, search_path: Sequence[Path]) -> Path:
-        """The pack file of *register_id* along the search path (REGISTER_NOT_FOUND)."""
+        """The pack file of *register_id* along the search path (REGISTER_NOT_FOUND).
+
+        The sentinel's id names no file: it is refused before any directory is searched.
+        """
+        if register_id == UNREGISTERED.register_id:
+            message = f"{register_id!r} is the sentinel's id, never loaded from a file"
+            fail("REGISTER_NOT_FOUND", message, "register_id")
         return find_pack_file(register_id, search_path)
 
     def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:

@@ -236,6 +236,9 @@ function readReport(reportFile, id) {
 /** Load a ratified pack along *searchPath* (the shipped directory last); every check runs. */
 function loadPack(id, searchPath) {
   checkId(id, 'register_id');
+  if (id === 'unregistered') {
+    refuse('NOT_FOUND', "'unregistered' is the sentinel's id, never loaded from a file", 'register_id');
+  }
   const file = findPack(id, searchPath);
   const reportFile = path.join(path.dirname(file), `${id}.mastery_report.json`);
   const { text, pack } = readPack(file, id, fs.existsSync(reportFile));
