@@ -279,6 +279,15 @@ from selftest.mutants.sessions import (
     RuntimePerRegister,
     SessionIdsByCount,
 )
+from selftest.mutants.types import (
+    BoolAsInteger,
+    NullAsAbsent,
+    NumericStringCoerced,
+    PackNullAsAbsent,
+    PackWholeFloatCount,
+    TruthyVerdict,
+    WholeFloatAsInteger,
+)
 from selftest.mutants.variation import (
     BiasedSelector,
     BucketNameIgnored,
@@ -649,6 +658,13 @@ _TABLE = (
             ),
         )
     ),
+    broken_engine("bool_as_integer", BoolAsInteger, "PROTO-TYPE-001"),
+    broken_engine("whole_float_as_integer", WholeFloatAsInteger, "PROTO-TYPE-001"),
+    broken_engine("numeric_string_coerced", NumericStringCoerced, "PROTO-TYPE-001"),
+    broken_engine("null_as_absent", NullAsAbsent, "PROTO-TYPE-001"),
+    broken_engine("pack_null_as_absent", PackNullAsAbsent, "LOAD-TYPE-002"),
+    broken_engine("pack_whole_float_count", PackWholeFloatCount, "LOAD-TYPE-002"),
+    broken_engine("truthy_verdict", TruthyVerdict, "LOAD-TYPE-003"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

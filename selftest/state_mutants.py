@@ -89,6 +89,12 @@ from selftest.state_order_mutants import (
     PointerRenamedBeforeSync,
     PruneBeforePointer,
 )
+from selftest.state_type_mutants import (
+    BoolCoreIntegers,
+    BoolRecordIntegers,
+    LaxBoot,
+    LaxSchemaVersion,
+)
 
 
 class NoDirFsync(ProtocolHandler):
@@ -872,6 +878,10 @@ _TABLE = (
     broken_engine(
         "migration_parent_at_current_version", MigrationParentAtCurrentVersion, "STATE-FORMAT-003"
     ),
+    broken_engine("lax_schema_version", LaxSchemaVersion, "STATE-TYPE-001"),
+    broken_engine("bool_record_integers", BoolRecordIntegers, "STATE-TYPE-002"),
+    broken_engine("lax_boot", LaxBoot, "STATE-TYPE-003"),
+    broken_engine("bool_core_integers", BoolCoreIntegers, "STATE-TYPE-004"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

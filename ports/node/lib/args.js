@@ -54,7 +54,7 @@ function markersArg(args, name) {
   }
   const out = {};
   for (const key of ['openings', 'closings', 'transitions']) {
-    out[key] = stringList(markers[key] ?? [], name, `${name}.${key}`);
+    out[key] = stringList(Object.hasOwn(markers, key) ? markers[key] : [], name, `${name}.${key}`);
   }
   return out;
 }

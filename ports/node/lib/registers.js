@@ -57,7 +57,9 @@ function idProblem(id) {
 
 function checkId(id, field) {
   const problem = idProblem(id);
-  if (problem) refuse('INVALID_ID', `${field} ${JSON.stringify(String(id))} is invalid: ${problem}`, field);
+  // A parsed object has no prototype, so String() cannot convert it.
+  const shown = json.isObject(id) ? 'an object' : JSON.stringify(String(id));
+  if (problem) refuse('INVALID_ID', `${field} ${shown} is invalid: ${problem}`, field);
 }
 
 function checkMarkers(markers) {

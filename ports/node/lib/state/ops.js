@@ -123,7 +123,7 @@ class StateOps {
 
   journal(args) {
     const path = dirArg(args);
-    if (!Object.hasOwn(JOURNALS, args.name)) badArg('name', "argument 'name' must be proposals, overflow or lineage");
+    if (typeof args.name !== 'string' || !Object.hasOwn(JOURNALS, args.name)) badArg('name', "argument 'name' must be proposals, overflow or lineage");
     const repair = Object.hasOwn(args, 'repair') ? args.repair : false;
     if (typeof repair !== 'boolean') badArg('repair', "argument 'repair' must be a boolean");
     const dir = Dir.open(path, true);
