@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from reference.serve import ProtocolHandler
 from reference.state import StateStore
@@ -18,8 +19,6 @@ from reference.state.layout import (
     CURRENT,
     CURRENT_TMP,
     MANIFEST,
-    gen_name,
-    generations,
     pointer_text,
 )
 from reference.state.manifest import build_manifest
@@ -114,15 +113,17 @@ class PruneManifestFirstStore(StateStore):
 
     def prune(self, generation: int) -> None:
         fs = self.fs
-        keep = (self.generation, generation)
-        for number in generations(fs.list_dir(fs.root, reading=False)):
-            if number in keep or not steps._prunable(fs, number, self._own):
-                continue
-            path = fs.root / gen_name(number)
-            for name in (MANIFEST, CORE):
-                if fs.entry_kind(path / name, reading=False) == "file":
-                    fs.unlink(path / name)
-            steps.remove_entry(fs, path)
+        unlink = fs.unlink
+
+        def manifest_first(path: Path) -> None:
+            manifest = path.parent / MANIFEST
+            pruned = path.name == CORE and path.parent.name.startswith("gen-")
+            if pruned and fs.entry_kind(manifest, reading=False) == "file":
+                unlink(manifest)
+            unlink(path)
+
+        with mock.patch.object(fs, "unlink", manifest_first):
+            super().prune(generation)
 
 
 def _core_first(ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
