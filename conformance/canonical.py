@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from typing import Any
 
 
@@ -49,11 +48,40 @@ def _parse_float(literal: str) -> float:
     return value
 
 
-_OUT_OF_RANGE = re.compile(r"\d{300}|[eE][+-]?0*\d{3}")
-"""What any number that :func:`_parse_int` or :func:`_parse_float` refuses must contain (a
-run of 300 digits, below :data:`MAX_INTEGER_DIGITS` and any double's overflow, or a
-three-digit exponent): text without it is parsed with the default number hooks, which give
-the same values without a Python call per number."""
+LARGEST = 10**MAX_INTEGER_DIGITS
+"""The smallest magnitude an integer of more than MAX_INTEGER_DIGITS digits has (a JSON
+integer has no leading zero)."""
+INFINITIES = (float("inf"), float("-inf"))
+
+
+def _hooked(text: str) -> Any:
+    """*text* parsed with a Python call per number (:func:`_parse_int`, :func:`_parse_float`):
+    the refusals of out-of-range numbers, in document order."""
+    return json.loads(
+        text, parse_constant=_refuse_constant, parse_int=_parse_int, parse_float=_parse_float
+    )
+
+
+def _out_of_range(value: Any) -> bool:
+    """Whether parsed *value* holds a number :func:`_hooked` would refuse: an integer of
+    more than MAX_INTEGER_DIGITS digits or a float that overflowed to an infinity. Walked
+    one level at a time; the default number parsing gives the same values as the hooks
+    wherever they accept, so only text holding such a number is parsed again."""
+    level = [value] if isinstance(value, dict | list) else []
+    while level:
+        deeper = []
+        for item in level:
+            for child in item.values() if type(item) is dict else item:
+                kind = type(child)
+                if kind is dict or kind is list:
+                    deeper.append(child)
+                elif kind is int:
+                    if child >= LARGEST or child <= -LARGEST:
+                        return True
+                elif kind is float and child in INFINITIES:
+                    return True
+        level = deeper
+    return False
 
 
 def _too_deep(value: Any) -> bool:
@@ -67,6 +95,8 @@ def _too_deep(value: Any) -> bool:
             for child in (item.values() if isinstance(item, dict) else item)
             if isinstance(child, dict | list)
         ]
+        if not level:
+            return False
     return bool(level)
 
 
@@ -78,15 +108,12 @@ def read_json(data: bytes | str) -> Any:
     """
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        if _OUT_OF_RANGE.search(text) is None:
+        try:
             value = json.loads(text, parse_constant=_refuse_constant)
-        else:
-            value = json.loads(
-                text,
-                parse_constant=_refuse_constant,
-                parse_int=_parse_int,
-                parse_float=_parse_float,
-            )
+        except (ValueError, RecursionError):
+            value = _hooked(text)
+        if not isinstance(value, dict | list) or _out_of_range(value):
+            value = _hooked(text)
     except RefusedJSON:
         raise
     except UnicodeDecodeError as exc:

@@ -88,6 +88,7 @@ from selftest.state_order_mutants import (
     ManifestBeforeCoreSync,
     PointerRenamedBeforeSync,
     PruneBeforePointer,
+    PruneManifestFirstReportedCoreFirst,
 )
 from selftest.state_type_mutants import (
     BoolCoreIntegers,
@@ -742,6 +743,11 @@ _TABLE = (
     broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
     broken_engine("debris_removal_unreported", DebrisRemovalUnreported, "STATE-TRACE-001"),
     broken_engine("write_mode_misreported", WriteModeMisreported, "STATE-TRACE-001"),
+    broken_engine(
+        "prune_manifest_first_reported_core_first",
+        PruneManifestFirstReportedCoreFirst,
+        "STATE-TRACE-001",
+    ),
     broken_engine("pointer_renamed_before_sync", PointerRenamedBeforeSync, "STATE-STEPS-001"),
     broken_engine("prune_before_pointer", PruneBeforePointer, "STATE-STEPS-001"),
     broken_engine("debris_cleared_late", DebrisClearedLate, "STATE-STEPS-001"),

@@ -8,11 +8,19 @@ so only the order is wrong. The first line of each docstring states the defect.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 from reference.serve import ProtocolHandler
 from reference.state import StateStore
 from reference.state import commit as steps
-from reference.state.layout import CORE, CURRENT, CURRENT_TMP, MANIFEST, pointer_text
+from reference.state.layout import (
+    CORE,
+    CURRENT,
+    CURRENT_TMP,
+    MANIFEST,
+    pointer_text,
+)
 from reference.state.manifest import build_manifest
 from reference.state.records import CURRENT_SCHEMA_VERSION
 
@@ -97,3 +105,52 @@ class ManifestBeforeCoreSync(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return ManifestBeforeCoreSyncStore
+
+
+class PruneManifestFirstStore(StateStore):
+    """Step 6 removes a pruned generation's ``manifest.json`` before its ``core.jsonl``: a
+    prune cut short may leave a core without the manifest that proves it."""
+
+    def prune(self, generation: int) -> None:
+        fs = self.fs
+        unlink = fs.unlink
+
+        def manifest_first(path: Path) -> None:
+            manifest = path.parent / MANIFEST
+            pruned = path.name == CORE and path.parent.name.startswith("gen-")
+            if pruned and fs.entry_kind(manifest, reading=False) == "file":
+                unlink(manifest)
+            unlink(path)
+
+        with mock.patch.object(fs, "unlink", manifest_first):
+            super().prune(generation)
+
+
+def _core_first(ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """*ops* with each generation's ``core.jsonl`` unlink moved before its other unlinks."""
+    out = list(ops)
+    for op in ops:
+        path = op.get("path", "")
+        if op["op"] != "unlink" or not path.startswith("gen-") or not path.endswith("/" + CORE):
+            continue
+        directory = path.rsplit("/", 1)[0] + "/"
+        first = next(
+            i for i, o in enumerate(out) if o["op"] == "unlink" and o["path"].startswith(directory)
+        )
+        out.remove(op)
+        out.insert(first, op)
+    return out
+
+
+class PruneManifestFirstReportedCoreFirst(ProtocolHandler):
+    """Step 6 unlinks a generation's manifest.json first but reports its core.jsonl first.
+
+    ``state.trace_checkpoint`` reports the two unlinks in the order the docs state, not
+    the order the store made them in."""
+
+    def store_class(self) -> type[StateStore]:
+        return PruneManifestFirstStore
+
+    def op_state_trace_checkpoint(self, args: dict[str, Any]) -> dict[str, Any]:
+        traced = super().op_state_trace_checkpoint(args)
+        return {**traced, "ops": _core_first(traced["ops"])}

@@ -473,18 +473,32 @@ def crash_states_load(engine: EngineClient, scenario: list[Any]) -> None:
 
 
 def comparable(ops: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """*ops* as comparable tuples; each run of removals becomes one unordered set."""
+    """*ops* as comparable tuples; each run of removals becomes one unordered set, with the
+    first removal inside each generation directory it touches: a generation is removed
+    ``core.jsonl`` first (docs/state.md § Commit protocol, step 6), and no other order of
+    removals is stated."""
     out: list[tuple[Any, ...]] = []
-    removals: set[tuple[Any, ...]] = set()
+    removals: list[tuple[str, str]] = []
     for op in ops:
         if op["op"] in ("unlink", "rmdir"):
-            removals.add((op["op"], op["path"]))
+            removals.append((op["op"], op["path"]))
             continue
         if removals:
-            out.append(("remove", frozenset(removals)))
-            removals = set()
+            out.append(_removal_run(removals))
+            removals = []
         out.append(tuple(op.get(k) for k in ("op", "path", "src", "dst", "data", "offset", "size")))
-    return [*out, ("remove", frozenset(removals))] if removals else out
+    return [*out, _removal_run(removals)] if removals else out
+
+
+def _removal_run(removals: list[tuple[str, str]]) -> tuple[Any, ...]:
+    """A run of removals in order, as the set of them and the first one in each
+    generation directory (``gen-*``) they remove from."""
+    first: dict[str, tuple[str, str]] = {}
+    for removal in removals:
+        top = removal[1].split("/", 1)[0]
+        if top.startswith("gen-"):
+            first.setdefault(top, removal)
+    return ("remove", frozenset(removals), frozenset(first.items()))
 
 
 def _first_difference(reported: list[tuple[Any, ...]], observed: list[tuple[Any, ...]]) -> str:

@@ -99,6 +99,29 @@ def _hex(text: str) -> bytes:
     return bytes.fromhex(text.replace("\\x", ""))
 
 
+DECODED_ARGS = 4096
+"""Argument texts whose decoding is kept: a log names the same descriptors and paths in
+call after call, so each distinct text is decoded once."""
+
+
+@functools.lru_cache(maxsize=DECODED_ARGS)
+def _string_arg(text: str) -> str:
+    """The path a ``-xx`` string argument spells, or ``""`` when *text* is not one."""
+    match = _STRING.match(text)
+    return _hex(match.group(1)).decode("utf-8", "surrogateescape") if match else ""
+
+
+@functools.lru_cache(maxsize=DECODED_ARGS)
+def _fd_arg(text: str) -> tuple[int | None, str]:
+    """The descriptor (None for ``AT_FDCWD``) and the path ``-y`` shows for it in *text*;
+    ``(None, "")`` when *text* is not a descriptor."""
+    match = _FD.match(text)
+    if not match:
+        return None, ""
+    number = None if match.group(1) == "AT_FDCWD" else int(match.group(1))
+    return number, _hex(match.group(2)).decode("utf-8", "surrogateescape")
+
+
 @dataclass
 class _Call:
     name: str
@@ -106,21 +129,13 @@ class _Call:
     result: str
 
     def string(self, index: int) -> str:
-        match = _STRING.match(self.args[index])
-        return _hex(match.group(1)).decode("utf-8", "surrogateescape") if match else ""
+        return _string_arg(self.args[index])
 
     def fd(self, index: int) -> tuple[int | None, str]:
-        match = _FD.match(self.args[index])
-        if not match:
-            return None, ""
-        number = None if match.group(1) == "AT_FDCWD" else int(match.group(1))
-        return number, _hex(match.group(2)).decode("utf-8", "surrogateescape")
+        return _fd_arg(self.args[index])
 
     def returned_fd(self) -> tuple[int | None, str]:
-        match = _FD.match(self.result.split(" ", 1)[0])
-        if not match:
-            return None, ""
-        return int(match.group(1)), _hex(match.group(2)).decode("utf-8", "surrogateescape")
+        return _fd_arg(self.result.split(" ", 1)[0])
 
     @property
     def failed(self) -> bool:
