@@ -7,8 +7,8 @@ member filled from the wrong one of two equal sources passes it. Here the pack's
 from the id, the three marker buckets have three different sizes, and the per-intent keys
 differ from the top-level override keys. Each member of the report
 (docs/registers.md § Seal scheme, § The ratification gate steps 4 and 5) and of the pack
-rewritten in normal form (§ Normal form), its `mastery_report_sha256` the seal, is checked against its definition
-(conformance/written_members.py lists them).
+rewritten in normal form (§ Normal form), its ``mastery_report_sha256`` the seal, is checked
+against its definition (conformance/written_members.py lists them).
 """
 
 from __future__ import annotations
