@@ -300,6 +300,12 @@ from selftest.mutants.variation import (
     TurnIndexFrozen,
     VariantIdWithoutBar,
 )
+from selftest.mutants.written import (
+    BucketSizesSwapped,
+    DisplayNameFromId,
+    OverrideKeysFromPerIntent,
+    ReportVersionFromSchema,
+)
 
 
 @dataclass(frozen=True)
@@ -665,6 +671,10 @@ _TABLE = (
     broken_engine("pack_null_as_absent", PackNullAsAbsent, "LOAD-TYPE-002"),
     broken_engine("pack_whole_float_count", PackWholeFloatCount, "LOAD-TYPE-002"),
     broken_engine("truthy_verdict", TruthyVerdict, "LOAD-TYPE-003"),
+    broken_engine("report_version_from_schema", ReportVersionFromSchema, "LOAD-REPORT-201"),
+    broken_engine("bucket_sizes_swapped", BucketSizesSwapped, "LOAD-REPORT-201"),
+    broken_engine("override_keys_from_per_intent", OverrideKeysFromPerIntent, "LOAD-REPORT-201"),
+    broken_engine("display_name_from_id", DisplayNameFromId, "LOAD-REPORT-201"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")
