@@ -426,6 +426,14 @@ class FallenBackFromRemoved(ProtocolHandler):
         return stores.FallenBackFromRemovedStore
 
 
+class SchemaRefusedPastRemoved(ProtocolHandler):
+    """A generation past CURRENT whose schema version is refused is removed at open as a
+    leftover, and the open succeeds."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.SchemaRefusedPastRemovedStore
+
+
 class PidKept(ProtocolHandler):
     """A close leaves the writer's pid in LOCK."""
 
@@ -807,6 +815,7 @@ _TABLE = (
     broken_engine("overflow_torn_kept", OverflowTornKept, "STATE-JOURNAL-004"),
     broken_engine("debris_one_by_one", DebrisOneByOne, "STATE-COMMIT-001"),
     broken_engine("fallen_back_from_removed", FallenBackFromRemoved, "STATE-LEFTOVER-001"),
+    broken_engine("schema_refused_past_removed", SchemaRefusedPastRemoved, "STATE-PAST-101"),
     broken_engine("pid_kept", PidKept, "STATE-LOCK-001"),
     broken_engine("repair_while_reading", RepairWhileReading, "STATE-SYMLINK-001"),
     broken_engine("stripped_pointer", StrippedPointer, "STATE-SCHEMA-001"),
