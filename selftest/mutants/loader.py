@@ -13,7 +13,7 @@ from typing import Any
 
 from reference.canonical import FloatInHashError, canonical_json, pretty_json
 from reference.errors import RegisterError
-from reference.registers import PackLoader, Ratifier, loader
+from reference.registers import UNREGISTERED, PackLoader, Ratifier, loader
 from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
 from reference.registers.ratify import is_null_pack, ratify_pack_file
 from reference.registers.seal import SEAL_FIELD, report_path_for
@@ -469,3 +469,12 @@ class RatifyPairInTwoSteps(ProtocolHandler):
     """Ratify in place writes the pack and its report in two steps, not as one pair."""
 
     ratifier = TwoStepWriter()
+
+
+class SentinelIdLoadable(ProtocolHandler):
+    """The id ``unregistered`` loads the UNREGISTERED sentinel instead of REGISTER_NOT_FOUND."""
+
+    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
+        if register_id == UNREGISTERED.register_id:
+            return UNREGISTERED
+        return super().load_pack(register_id, search_path)
