@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from conformance.engines.base import EngineClient, EngineRefused
+from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 
 SENTINEL = "unregistered"
 
 
-def _refusal(engine: EngineClient, op: str, args: dict[str, object]) -> str:
+def _refusal(engine: EngineClient, op: str, args: EncodableObject) -> str:
     """What *op* answered: its refusal's code and field, or what it returned."""
     try:
         answer = engine.call(op, args)
@@ -32,7 +33,9 @@ def _refusal(engine: EngineClient, op: str, args: dict[str, object]) -> str:
 )
 def sentinel_id_not_loadable(engine: EngineClient, _: object) -> None:
     want = "REGISTER_NOT_FOUND field 'register_id'"
-    calls = [("register.load", {"register_id": SENTINEL, "files": {}})]
+    calls: list[tuple[str, EncodableObject]] = [
+        ("register.load", {"register_id": SENTINEL, "files": {}})
+    ]
     if "sessions" in engine.capabilities():
         calls.append(("session.open", {"register_id": SENTINEL}))
     for op, args in calls:
