@@ -57,3 +57,35 @@ def ratify_path_refused(engine: EngineClient, name: str) -> None:
             assert path.read_bytes() == data, f"{name}: the refused file was rewritten"
         left = sorted(p.name for p in directory.iterdir() if p.name != filename)
         assert not left, f"{name}: the refused ratify left {left} beside the pack"
+
+
+@requirement(
+    "LOAD-WRITE-101",
+    "register.ratify_file whose report cannot be written (a directory holds the report's name "
+    "<stem>.mastery_report.json) is refused with REGISTER_WRITE_FAILED, and the pack file is "
+    "left as it was",
+    family="loader",
+    capabilities=("registers.ratify_file",),
+    seed="docs/registers.md § Error codes (REGISTER_WRITE_FAILED: the report or the pack "
+    "could not be written)",
+    max_examples=1,
+)
+def ratify_write_failed(engine: EngineClient, _: object) -> None:
+    with scratch() as directory:
+        path = directory / "tutor.json"
+        data = (json.dumps(gen.pack("tutor"), indent=2) + "\n").encode()
+        path.write_bytes(data)
+        (directory / "tutor.mastery_report.json").mkdir()
+        try:
+            engine.call("register.ratify_file", {"path": str(path)})
+        except EngineRefused as refusal:
+            assert refusal.code == "REGISTER_WRITE_FAILED", (
+                f"the report's name is a directory: register.ratify_file answered "
+                f"{refusal.code}, the docs say REGISTER_WRITE_FAILED"
+            )
+        else:
+            raise AssertionError(
+                "the report's name is a directory, yet register.ratify_file answered a report "
+                "(the docs say REGISTER_WRITE_FAILED)"
+            )
+        assert path.read_bytes() == data, "the ratify that could not write changed the pack"

@@ -494,3 +494,19 @@ class RatifyPathsUnchecked(ProtocolHandler):
     """register.ratify_file ratifies a file of any name: the path's rules are skipped."""
 
     ratifier = LenientPaths()
+
+
+class WriteFailureAsMalformed(Ratifier):
+    """A ratifier that answers a failed write as REGISTER_MALFORMED."""
+
+    def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
+        try:
+            super().write_sealed(path, pack, report)
+        except RegisterError as error:
+            raise recoded(error, "REGISTER_WRITE_FAILED", "REGISTER_MALFORMED") from None
+
+
+class RatifyWriteMiscoded(ProtocolHandler):
+    """register.ratify_file answers a report it could not write with REGISTER_MALFORMED."""
+
+    ratifier = WriteFailureAsMalformed()
