@@ -663,6 +663,37 @@ class SchemaRefusedPastRemovedStore(StateStore):
             remove_entry(fs, path)
 
 
+def _unreadable_as_invalid(read):
+    """*read* (``read_generation``) taking a generation it cannot read for one proven invalid."""
+
+    def reading(fs: FileOps, number: int):
+        try:
+            return read(fs, number)
+        except StateError as refusal:
+            if refusal.code != "STATE_UNREADABLE":
+                raise
+            raise InvalidGeneration(f"{gen_name(number)} cannot be read") from None
+
+    return reading
+
+
+class UnreadableInvalidStore(StateStore):
+    """A generation that cannot be read is taken for one proven invalid: a load falls back
+    past it, and leftover removal at open removes it."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "read_generation", _unreadable_as_invalid(read_generation)):
+            return super().load(fs)
+
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        from reference.state import commit
+
+        with mock.patch.object(commit, "read_generation", _unreadable_as_invalid(read_generation)):
+            super().clear_leftovers(fs, loaded)
+
+
 class PidKeptLock(WriterLock):
     """Releasing frees the lock but leaves the holder's pid in ``LOCK``."""
 

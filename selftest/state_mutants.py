@@ -450,6 +450,14 @@ class LoadTakesLock(ProtocolHandler):
             lock.release()
 
 
+class UnreadableInvalid(ProtocolHandler):
+    """An unreadable generation that is not the live one is fallen back past, or removed at
+    open, as if proven invalid."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnreadableInvalidStore
+
+
 class PidKept(ProtocolHandler):
     """A close leaves the writer's pid in LOCK."""
 
@@ -833,6 +841,7 @@ _TABLE = (
     broken_engine("fallen_back_from_removed", FallenBackFromRemoved, "STATE-LEFTOVER-001"),
     broken_engine("schema_refused_past_removed", SchemaRefusedPastRemoved, "STATE-PAST-101"),
     broken_engine("load_takes_lock", LoadTakesLock, "STATE-LOCK-101"),
+    broken_engine("unreadable_invalid", UnreadableInvalid, "STATE-UNREADABLE-101"),
     broken_engine("pid_kept", PidKept, "STATE-LOCK-001"),
     broken_engine("repair_while_reading", RepairWhileReading, "STATE-SYMLINK-001"),
     broken_engine("stripped_pointer", StrippedPointer, "STATE-SCHEMA-001"),
