@@ -266,6 +266,7 @@ from selftest.mutants.sessions import (
     NonObjectElementInternal,
     RuntimePerRegister,
     SessionIdsByCount,
+    StoreWithoutLife,
 )
 from selftest.mutants.variation import (
     BiasedSelector,
@@ -448,6 +449,7 @@ _TABLE = (
     broken_engine("session_before_text", SessionBeforeText, "PROTO-ORDER-001"),
     broken_engine("session_before_missing_text", SessionBeforeMissingText, "PROTO-ORDER-001"),
     broken_engine("session_ids_by_count", SessionIdsByCount, "PROTO-SESSION-002"),
+    broken_engine("store_without_life", StoreWithoutLife, "STATE-LIFE-101"),
     broken_engine("runtime_per_register", RuntimePerRegister, "PROTO-SESSION-002"),
     broken_engine("batch_stops_at_failure", BatchStopsAtFailure, "PROTO-BATCH-003"),
     broken_engine("non_object_element_internal", NonObjectElementInternal, "PROTO-BATCH-003"),
