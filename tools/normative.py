@@ -9,9 +9,11 @@ requirement, so every normative sentence of the documents in :data:`DOCS` has an
   -->``), each under the ``#``/``##``/``###`` heading that holds it.
 * A paragraph or list item is split into sentences after ``.`` or ``;`` followed by white
   space and a capital, a backtick, ``*``, ``(``, ``[`` or ``"``. A sentence is normative
-  when it holds a word of :data:`KEYWORDS` (whole words, case-insensitive: *must*,
-  *never*, *always*, *only*, *exactly*, *at most*, *at least*, *is refused*, *is an
-  error*, *are sorted*, *is the*, ...).
+  when it holds one of :data:`KEYWORDS` as whole words, in any case: *must*, *never*,
+  *always*, *only*, *exactly*, *at most*, *at least*, *no more than*, *no other*, *none*,
+  *is refused*, *are refused*, *refuses*, *refused*, *is an error*, *is sorted*, *are
+  sorted*, *sorted*, *is the*, *are the*, *required*, *forbidden*, *may not*, *cannot*,
+  *shall*.
 * A table row is one sentence, and every row of a table's body is normative (a table of
   docs/ defines behaviour row by row: an op, a field, a code, a step). The header row and
   the ``|---|`` separator are not sentences.
