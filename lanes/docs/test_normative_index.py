@@ -100,3 +100,10 @@ def test_keys_do_not_move_when_other_text_changes() -> None:
 def test_the_same_sentence_twice_gets_two_keys() -> None:
     found = normative.extract("x.md", "## S\n\nIt must hold.\n\nIt must hold.\n")
     assert len({s.key for s in found}) == 2
+
+
+def test_the_rule_is_documented_word_for_word() -> None:
+    words = normative.KEYWORDS.pattern.replace("\\b", "").strip("()").split("|")
+    documented = " ".join((normative.__doc__ or "").split())
+    missing = [w for w in words if f"*{w}*" not in documented]
+    assert not missing, f"tools/normative.py's docstring does not list {missing}"
