@@ -338,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
             entry = ledger["sentences"].get(s.key, {}).get("checked_by", "(no entry)")
             if args.status is None or status(entry) == args.status:
                 print(f"{s.key}\t{json.dumps(entry, ensure_ascii=False)}\t{s.text}")
+    if not (args.add_unreviewed or args.prune or args.list or args.check):
+        for doc, found in counts(ledger).items():
+            print(f"docs/{doc}: " + ", ".join(f"{found[k]} {k}" for k in STATUSES))
     if args.check:
         from conformance.requirements import REGISTRY
 
