@@ -23,7 +23,12 @@ from reference.state import (
     loader,
     manifest,
 )
-from reference.state.commit import CheckpointInfo, remove_entry, remove_leftovers
+from reference.state.commit import (
+    CheckpointInfo,
+    find_debris,
+    remove_entry,
+    remove_leftovers,
+)
 from reference.state.core import Key, decode_core, encode_record, sort_key
 from reference.state.journal import JournalWriter
 from reference.state.layout import (
@@ -40,8 +45,8 @@ from reference.state.layout import (
     is_debris,
 )
 from reference.state.lineage import BootInfo
-from reference.state.loader import fresh_state
-from reference.state.manifest import build_manifest
+from reference.state.loader import fresh_state, read_generation
+from reference.state.manifest import InvalidGeneration, build_manifest
 from reference.state.proposals import PENDING_CAP, ProposalQueue
 from reference.state.records import OPTIONAL, Record
 from selftest import state_fileops as bent
@@ -634,6 +639,59 @@ class FallenBackFromRemovedStore(StateStore):
     def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
         below = None if loaded.pointer is None else loaded.pointer - 1
         remove_leftovers(fs, below)
+
+
+class SchemaRefusedPastRemovedStore(StateStore):
+    """Leftover removal at open takes a generation past CURRENT whose schema version is
+    refused for one proven invalid, and removes it (a newer engine's checkpoint lost)."""
+
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        doomed = list(find_debris(fs))
+        for number in generations(fs.list_dir(fs.root, reading=False)):
+            if loaded.pointer is None or number <= loaded.pointer:
+                continue
+            try:
+                read_generation(fs, number)
+            except InvalidGeneration:
+                doomed.append(fs.root / gen_name(number))
+            except StateError as refusal:
+                if refusal.code not in SCHEMA_REFUSALS:
+                    raise
+                doomed.append(fs.root / gen_name(number))
+        for path in doomed:
+            remove_entry(fs, path)
+
+
+def _unreadable_as_invalid(read):
+    """*read* (``read_generation``) taking a generation it cannot read for one proven invalid."""
+
+    def reading(fs: FileOps, number: int):
+        try:
+            return read(fs, number)
+        except StateError as refusal:
+            if refusal.code != "STATE_UNREADABLE":
+                raise
+            raise InvalidGeneration(f"{gen_name(number)} cannot be read") from None
+
+    return reading
+
+
+class UnreadableInvalidStore(StateStore):
+    """A generation that cannot be read is taken for one proven invalid: a load falls back
+    past it, and leftover removal at open removes it."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "read_generation", _unreadable_as_invalid(read_generation)):
+            return super().load(fs)
+
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        from reference.state import commit
+
+        with mock.patch.object(commit, "read_generation", _unreadable_as_invalid(read_generation)):
+            super().clear_leftovers(fs, loaded)
 
 
 class PidKeptLock(WriterLock):

@@ -433,6 +433,38 @@ class FallenBackFromRemoved(ProtocolHandler):
         return stores.FallenBackFromRemovedStore
 
 
+class SchemaRefusedPastRemoved(ProtocolHandler):
+    """A generation past CURRENT whose schema version is refused is removed at open as a
+    leftover, and the open succeeds."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.SchemaRefusedPastRemovedStore
+
+
+class LoadTakesLock(ProtocolHandler):
+    """``state.load`` takes the writer lock while it reads: refused while a writer holds it."""
+
+    def op_state_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        store_class = self.store_class()
+        path = Path(args["dir"]) if isinstance(args.get("dir"), str) else None
+        if path is None or not path.is_dir():
+            return super().op_state_load(args)
+        lock = store_class.writer_lock(path, store_class.file_ops(path))
+        lock.acquire()
+        try:
+            return super().op_state_load(args)
+        finally:
+            lock.release()
+
+
+class UnreadableInvalid(ProtocolHandler):
+    """An unreadable generation that is not the live one is fallen back past, or removed at
+    open, as if proven invalid."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnreadableInvalidStore
+
+
 class PidKept(ProtocolHandler):
     """A close leaves the writer's pid in LOCK."""
 
@@ -819,6 +851,9 @@ _TABLE = (
     broken_engine("overflow_torn_kept", OverflowTornKept, "STATE-JOURNAL-004"),
     broken_engine("debris_one_by_one", DebrisOneByOne, "STATE-COMMIT-001"),
     broken_engine("fallen_back_from_removed", FallenBackFromRemoved, "STATE-LEFTOVER-001"),
+    broken_engine("schema_refused_past_removed", SchemaRefusedPastRemoved, "STATE-PAST-101"),
+    broken_engine("load_takes_lock", LoadTakesLock, "STATE-LOCK-101"),
+    broken_engine("unreadable_invalid", UnreadableInvalid, "STATE-UNREADABLE-101"),
     broken_engine("pid_kept", PidKept, "STATE-LOCK-001"),
     broken_engine("repair_while_reading", RepairWhileReading, "STATE-SYMLINK-001"),
     broken_engine("stripped_pointer", StrippedPointer, "STATE-SCHEMA-001"),

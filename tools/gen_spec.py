@@ -1,5 +1,6 @@
 """Regenerate the requirement table in docs/spec.md from the suite's registry, and the
-§ Hazards table of docs/traceability.md from docs/hazards.json (tools/hazards.py).
+§ Hazards table of docs/traceability.md from docs/hazards.json (tools/hazards.py), and its
+§ Normative sentences counts from docs/normative.json (tools/normative.py).
 
 The table sits between the two marker lines; everything else in the file is
 written by hand. ``lanes/docs/test_spec_current.py`` fails when it is stale.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.requirements import REGISTRY
-from tools import hazards
+from tools import hazards, normative
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,6 +51,8 @@ def main() -> int:
     trace = hazards.TRACEABILITY
     trace.write_text(hazards.render(trace.read_text(encoding="utf-8")), encoding="utf-8")
     print(f"wrote {trace.relative_to(ROOT)} § Hazards ({len(hazards.load()['rows'])} rows)")
+    trace.write_text(normative.render(trace.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"wrote {trace.relative_to(ROOT)} § Normative sentences")
     return 0
 
 

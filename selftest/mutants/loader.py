@@ -13,7 +13,7 @@ from typing import Any
 
 from reference.canonical import FloatInHashError, canonical_json, pretty_json
 from reference.errors import RegisterError
-from reference.registers import PackLoader, Ratifier, loader
+from reference.registers import UNREGISTERED, PackLoader, Ratifier, loader
 from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
 from reference.registers.ratify import is_null_pack, ratify_pack_file
 from reference.registers.seal import SEAL_FIELD, report_path_for
@@ -469,3 +469,44 @@ class RatifyPairInTwoSteps(ProtocolHandler):
     """Ratify in place writes the pack and its report in two steps, not as one pair."""
 
     ratifier = TwoStepWriter()
+
+
+class SentinelIdLoadsSentinel(ProtocolHandler):
+    """The id ``unregistered`` loads the UNREGISTERED sentinel instead of REGISTER_NOT_FOUND."""
+
+    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
+        if register_id == UNREGISTERED.register_id:
+            return UNREGISTERED
+        return super().load_pack(register_id, search_path)
+
+
+class LenientPaths(Ratifier):
+    """A ratifier that takes any file name: no `.json` ending, no id check of the stem."""
+
+    def read(self, path: Path) -> RegisterPack:
+        if not path.is_file():
+            fail("REGISTER_NOT_FOUND", f"{path}: no such register pack file", "path")
+        pack, _ = loader.read_pack_file(path, expected_id=path.stem)
+        return pack
+
+
+class RatifyPathsUnchecked(ProtocolHandler):
+    """register.ratify_file ratifies a file of any name: the path's rules are skipped."""
+
+    ratifier = LenientPaths()
+
+
+class WriteFailureAsMalformed(Ratifier):
+    """A ratifier that answers a failed write as REGISTER_MALFORMED."""
+
+    def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
+        try:
+            super().write_sealed(path, pack, report)
+        except RegisterError as error:
+            raise recoded(error, "REGISTER_WRITE_FAILED", "REGISTER_MALFORMED") from None
+
+
+class RatifyWriteMiscoded(ProtocolHandler):
+    """register.ratify_file answers a report it could not write with REGISTER_MALFORMED."""
+
+    ratifier = WriteFailureAsMalformed()

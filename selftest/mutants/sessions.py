@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,3 +52,10 @@ class NonObjectElementInternal(ProtocolHandler):
                 for q, r in zip(requests, answered, strict=True)
             ]
         }
+
+
+class StoreWithoutLife(ProtocolHandler):
+    """hello leaves out state.life, yet session.open still takes a ``store``."""
+
+    def capabilities(self) -> Sequence[str]:
+        return [c for c in super().capabilities() if c != "state.life"]
