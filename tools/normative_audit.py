@@ -158,8 +158,8 @@ def figure() -> str:
     run = len(rows) - tally["not run"]
     lines = [
         f"Audit by sentence mutation (`{data['command']}`, seed {data['seed']}): "
-        f"{len(rows)} checked sentences drawn by document, each violated by "
-        f"{sum(len(r['probes']) for r in rows)} broken engines in all and certified with "
+        f"{len(rows)} checked sentences drawn by document, each violated by one to three "
+        f"broken engines ({sum(len(r['probes']) for r in rows)} in all), each certified with "
         f"only the ids its entry cites. Caught by a cited id: {tally['cited']} of {run} "
         f"({100 * tally['cited'] / max(run, 1):.0f}%); caught only by another id (the "
         f"citation was incomplete, now fixed): {tally['elsewhere']}; caught by nothing (a "

@@ -28,7 +28,10 @@ PROBES: dict[str, tuple[str, ...]] = {
         "broken:gate_refusal_without_field",
     ),
     "registers.md#error-codes#a506bb8c55": ("audit:UnknownBucketIgnored",),
-    "registers.md#the-ratification-gate#93a940d6e2": ("audit:MethodsUnsorted",),
+    "registers.md#the-ratification-gate#93a940d6e2": (
+        "audit:MethodsUnsorted",
+        "audit:NullLiftOmitted",
+    ),
     "registers.md#pack-format#52e8e45918": ("broken:semver_schema_version",),
     "registers.md#no-register-the-seed-s-unregistered-and-the-protocol-s-null#528761c9c6": (
         "audit:SentinelOnTheWire",

@@ -352,3 +352,20 @@ class PathDepthFirst(ProtocolHandler):
         runtime = super().new_runtime(register_id, search_path)
         runtime.truth.graph = _DepthFirstGraph(runtime.truth.lexicon.chains)
         return runtime
+
+
+class _NoNullLift(Ratifier):
+    def unsealed_report(self, pack: RegisterPack, evidence: dict[str, Any]) -> dict[str, Any]:
+        report = super().unsealed_report(pack, evidence)
+        methods = [m for m in report["methods"] if m != "byte_identity_null_lift"]
+        return {**report, "methods": methods}
+
+
+class NullLiftOmitted(ProtocolHandler):
+    """Ratification adds a method only for overrides or markers, so a null pack's report
+    lists none (no ``byte_identity_null_lift``).
+
+    docs/registers.md § The ratification gate: a null pack gets ``byte_identity_null_lift``.
+    """
+
+    ratifier = _NoNullLift()
