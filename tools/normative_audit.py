@@ -28,17 +28,18 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 from typing import Any
 
 from tools import normative
+from tools.benchrecord import Recording, short
 
 SEED = 38
 CHECKED = 40
 PER_DOC = 4
 INFORMATIVE = 10
 INFORMATIVE_DOCS = ("spec.md", "state.md")
-FIGURE = Path(__file__).resolve().parents[1] / "docs" / "figures" / "normative-audit.json"
+NAME = "normative-audit"
+"""The recorded run: ``docs/figures/normative-audit.json`` (:mod:`tools.benchrecord`)."""
 
 
 def _shares(sizes: dict[str, int], total: int, floor: int) -> dict[str, int]:
@@ -142,7 +143,6 @@ def audit(ledger: dict[str, Any], log: Any = None) -> dict[str, Any]:
     tally = {o: sum(r["outcome"] == o for r in rows) for o in (*OUTCOMES, "not run")}
     return {
         "seed": SEED,
-        "command": "python -m tools.normative_audit --record",
         "checked": rows,
         "informative": judged,
         "outcomes": tally,
@@ -152,12 +152,15 @@ def audit(ledger: dict[str, Any], log: Any = None) -> dict[str, Any]:
 
 def figure() -> str:
     """The Markdown of ``docs/figures/normative-audit.json`` (for tools/docfigures.py)."""
-    data = json.loads(FIGURE.read_text(encoding="utf-8"))
+    from tools import benchfigures
+
+    document = benchfigures.load(NAME)
+    data = document["figures"]
     rows = data["checked"]
     tally = data["outcomes"]
     run = len(rows) - tally["not run"]
     lines = [
-        f"Audit by sentence mutation (`{data['command']}`, seed {data['seed']}): "
+        f"Audit by sentence mutation (seed {data['seed']}): "
         f"{len(rows)} checked sentences drawn by document, each violated by one to three "
         f"broken engines ({sum(len(r['probes']) for r in rows)} in all), each certified with "
         f"only the ids its entry cites. Caught by a cited id: {tally['cited']} of {run} "
@@ -180,6 +183,7 @@ def figure() -> str:
         )
     lines += ["", "| informative sentence | verdict | why |", "|---|---|---|"]
     lines += [f"| `{j['key']}` | {j['verdict']} | {j['why']} |" for j in data["informative"]]
+    lines += ["", f"Recorded by `{document['command']}` at commit {short(document['commit'])}."]
     return "\n".join(lines)
 
 
@@ -194,9 +198,9 @@ def main(argv: list[str] | None = None) -> int:
                 entry = ledger["sentences"][key]
                 print(f"{kind}\t{key}\t{json.dumps(entry['checked_by'])}\t{entry['text'][:120]}")
         return 0
-    data = audit(ledger, log=sys.stderr)
-    FIGURE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {FIGURE}; now run python -m tools.docfigures", file=sys.stderr)
+    recording = Recording(NAME, argv)
+    recording.write(audit(ledger, log=sys.stderr))
+    print("now run python -m tools.docfigures", file=sys.stderr)
     return 0
 
 
