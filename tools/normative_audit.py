@@ -108,6 +108,15 @@ def failing(probe: str, ids: list[str]) -> list[str]:
     return [i for i in ids if run_in_process(broken, i).verdict in ("fail", "error")]
 
 
+def first_failing(probe: str, ids: list[str]) -> str | None:
+    """The first id of *ids* that fails (or errors) on the engine of *probe*, or None."""
+    from selftest.checks import run_in_process
+
+    broken = engine(probe)
+    verdicts = ((i, run_in_process(broken, i).verdict) for i in ids)
+    return next((i for i, verdict in verdicts if verdict in ("fail", "error")), None)
+
+
 def audit(ledger: dict[str, Any], log: Any = None) -> dict[str, Any]:
     """Run every probe of the sample on the ids its sentence's entry cites; the figure."""
     from tools.normative_probes import ADDED, INFORMATIVE_JUDGED, NOTES, PROBES
