@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import math
 import re
 from collections.abc import Iterator
@@ -29,7 +30,7 @@ from reference.registers import Ratifier, RegisterPack
 from reference.runtime import ChatRuntime, TurnRuntime
 from reference.serve import ProtocolHandler
 from reference.state import StateStore
-from reference.truth.intent import IntentTag, Reading
+from reference.truth.intent import IntentTag
 from reference.truth.record import TruthRecord
 from selftest.state_codecs import Codec, CodecHandler
 
@@ -174,24 +175,17 @@ class GlosslessVerdictDropped(ProtocolHandler):
 
 
 class LeadAloneUnknown(ProtocolHandler):
-    """A correction lead with nothing after it (``No, that's wrong.``) is UNKNOWN.
+    """A correction that names no subject (a lead alone: ``No, that's wrong.``) is
+    reported as UNKNOWN.
 
     docs/intents.md § The table of forms: CORRECTION | lead only | ``No, that's wrong.``
     """
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        kept = reading._read_correction
-
-        def read_correction(rest: str) -> Reading:
-            return Reading(IntentTag.UNKNOWN, ()) if not rest else kept(rest)
-
-        reading._read_correction = read_correction
-        reading.forget_readings()
-        try:
-            return super().chat(runtime, text)
-        finally:
-            reading._read_correction = kept
-            reading.forget_readings()
+        answer = super().chat(runtime, text)
+        if answer["intent"] == "CORRECTION" and answer["subject"] is None:
+            return {**answer, "intent": "UNKNOWN"}
+        return answer
 
 
 class SessionKeyedById(ProtocolHandler):
@@ -270,15 +264,22 @@ class AddressOfNativeDoubles(CodecHandler):
     codec = _LittleEndianAddresses
 
 
+def _forms() -> dict[str, Any]:
+    """forms.json, the forms and cues the reader is built from, as data."""
+    data: dict[str, Any] = json.loads(reading.FORMS_PATH.read_text(encoding="utf-8"))
+    return data
+
+
 @contextmanager
 def _refiled(rule_ids: frozenset[str], intent: IntentTag) -> Iterator[None]:
-    ids = [form["id"] for form in reading._FORMS["forms"]]
+    forms = _forms()
+    ids = [form["id"] for form in forms["forms"]]
     kept = (reading.FRAMES, reading.CUES)
     reading.FRAMES = tuple(
         dataclasses.replace(frame, intent=intent) if ids[i] in rule_ids else frame
         for i, frame in enumerate(reading.FRAMES)
     )
-    cue_ids = [cue["id"] for cue in reading._FORMS["cues"]]
+    cue_ids = [cue["id"] for cue in forms["cues"]]
     reading.CUES = tuple(
         (intent, *cue[1:]) if cue_ids[i] in rule_ids else cue for i, cue in enumerate(reading.CUES)
     )
@@ -314,7 +315,7 @@ class RecallReadAsNarrative(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         recall = frozenset(
             raw["id"]
-            for raw in (*reading._FORMS["forms"], *reading._FORMS["cues"])
+            for raw in (*_forms()["forms"], *_forms()["cues"])
             if raw["intent"] == "RECALL"
         )
         with _refiled(recall, IntentTag.NARRATIVE):
@@ -323,20 +324,26 @@ class RecallReadAsNarrative(ProtocolHandler):
 
 class _DepthFirstGraph(teaching.TeachingGraph):
     def path(self, source: str, target: str) -> teaching.TeachingPath | None:
-        """The first path depth first over the sorted edges: not always the shortest."""
+        """The first path depth first over the sorted steps: not always the shortest."""
         if source == target:
             return None
-        previous: dict[str, tuple[teaching.TeachingStep, str]] = {}
+        came: dict[str, teaching.TeachingPath] = {}
         stack = [source]
         while stack:
             node = stack.pop()
-            for step, chain_id in reversed(self._out.get(node, ())):
-                if step.target in previous or step.target == source:
+            for edge in reversed(self.out_of(node)):
+                nxt = edge.steps[0].target
+                if nxt in came or nxt == source:
                     continue
-                previous[step.target] = (step, chain_id)
-                if step.target == target:
-                    return self._unwind(previous, source, target)
-                stack.append(step.target)
+                came[nxt] = edge
+                if nxt == target:
+                    steps, chains, at = [], [], target
+                    while at != source:
+                        steps.insert(0, came[at].steps[0])
+                        chains.insert(0, came[at].chain_ids[0])
+                        at = came[at].steps[0].source
+                    return teaching.TeachingPath(tuple(steps), tuple(chains))
+                stack.append(nxt)
         return None
 
 
