@@ -80,7 +80,10 @@ PROBES: dict[str, tuple[str, ...]] = {
         "state:whole_floats_as_integers",
     ),
     "state.md#the-life#64ba300521": ("state:field_without_vault",),
-    "state.md#the-persistent-core-core-jsonl#3325afdfca": ("audit:SessionKeyedById",),
+    "state.md#the-persistent-core-core-jsonl#3325afdfca": (
+        "audit:SessionKeyedById",
+        "audit:SessionRegisterEmpty",
+    ),
     "state.md#error-codes#7dc06e78de": (
         "state:unreadable_as_missing",
         "state:unreadable_invalid",

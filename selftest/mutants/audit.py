@@ -376,3 +376,17 @@ class NullLiftOmitted(ProtocolHandler):
     """
 
     ratifier = _NoNullLift()
+
+
+class SessionRegisterEmpty(ProtocolHandler):
+    """core.jsonl's session record writes no register (the UNREGISTERED sentinel) as
+    ``""``, not ``null``.
+
+    docs/state.md § The persistent core: ``session`` | ``kind``, ``key`` (always
+    ``"session"``), ``register_id`` (str or null).
+    """
+
+    def resume_life(self, runtime: ChatRuntime, store: StateStore) -> None:
+        super().resume_life(runtime, store)
+        if runtime.persisted.session_record["register_id"] is None:
+            runtime.persisted.session_record["register_id"] = ""
