@@ -17,7 +17,10 @@ another id fails: the citation was wrong and is fixed), ``missed`` (nothing fail
 hole, closed by a requirement) or ``not run``. Informative sentences are judged
 ``informative`` (states no behaviour a port could get wrong) or ``reclassified``.
 
-``python -m tools.normative_audit`` prints the sample; ``--record`` writes
+The sample drawn at the audit is frozen as the keys of ``tools/normative_probes.py``
+(a ledger edited since draws another sample from the same seed; the audit keeps its own).
+``python -m tools.normative_audit`` prints a fresh draw; ``--record`` runs the frozen
+sample's probes and writes
 ``docs/figures/normative-audit.json`` (sample, outcome per sentence, rates), which
 ``python -m tools.docfigures`` renders into docs/traceability.md § Normative sentences.
 """
@@ -121,7 +124,7 @@ def audit(ledger: dict[str, Any], log: Any = None) -> dict[str, Any]:
     """Run every probe of the sample on the ids its sentence's entry cites; the figure."""
     from tools.normative_probes import ADDED, INFORMATIVE_JUDGED, NOTES, PROBES
 
-    drawn = sample(ledger)
+    drawn = {"checked": list(PROBES), "informative": list(INFORMATIVE_JUDGED)}
     rows = []
     for key in drawn["checked"]:
         cited = list(ledger["sentences"][key]["checked_by"])
