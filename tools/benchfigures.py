@@ -366,7 +366,15 @@ def mutation_cost() -> str:
     )
 
 
+def normative_audit() -> str:
+    """The ledger audit by sentence mutation (docs/traceability.md § Normative sentences)."""
+    from tools.normative_audit import figure
+
+    return figure()
+
+
 FIGURES: dict[str, Callable[[], str]] = {
+    "normative-audit": normative_audit,
     "mutation-packages": mutation_packages,
     "mutation-files": mutation_files,
     "mutation-cost": mutation_cost,
