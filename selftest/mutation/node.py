@@ -16,7 +16,8 @@ overrides the map: the requirements whose id or title contains it, ``*`` for eve
 The score of a run is the score of the selection, and docs/mutation.md says which it used.
 Stryker's dry run (no mutant active) certifies ``DRY_RUN`` only. The certification runs in a
 fork of a warm process that imported the suite once (``node_warm``);
-``$CORE_NODE_MUTATION_COLD`` set runs it in this process instead.
+``$CORE_NODE_MUTATION_COLD`` set runs it in this process instead. ``$CORE_NODE_MUTATION_LOG``
+names a file that gets one line per mutant: its id, the seconds it took, the verdict.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import os
 import shlex
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from selftest.mutation import node_reach, node_warm
@@ -75,13 +77,16 @@ def _certify_here(command: list[str], env: dict[str, str]) -> int:
 
 
 def main() -> int:
+    started = time.monotonic()
     sandbox = Path.cwd()
     engine = f"node {shlex.quote(str(sandbox / 'engine.js'))} --data {ROOT / 'reference'}"
     with tempfile.TemporaryDirectory(prefix="core-node-mutant-") as report:
         command = ["certify", "--engine", engine, "--fail-fast", "--quiet", "-n", "1"]
         command += ["--examples", EXAMPLES, "--report", report, *selection(sandbox)]
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        status = None if os.environ.get("CORE_NODE_MUTATION_COLD") else node_warm.certify(command, env)
+        status = None
+        if not os.environ.get("CORE_NODE_MUTATION_COLD"):
+            status = node_warm.certify(command, env)
         if status is None:
             status = _certify_here(command, env)
         path = Path(report) / "report.json"
@@ -94,7 +99,14 @@ def main() -> int:
         failed.append(f"the engine itself ({data['engine_fault'].get('code')})")
     if status not in SURVIVING:
         failed.append(f"certify exit status {status}")
-    print("killed by " + ", ".join(failed) if failed else "survived", file=sys.stderr)
+    verdict = "killed by " + ", ".join(failed) if failed else "survived"
+    print(verdict, file=sys.stderr)
+    log = os.environ.get("CORE_NODE_MUTATION_LOG")
+    if log:
+        mutant = os.environ.get("__STRYKER_ACTIVE_MUTANT__", "-")
+        seconds = time.monotonic() - started
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{mutant}\t{seconds:.2f}\t{verdict}\n")
     return 1 if failed else 0
 
 

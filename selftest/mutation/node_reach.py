@@ -23,11 +23,28 @@ from pathlib import Path
 
 DURATIONS_FILE = Path(__file__).with_name("node_durations.json")
 
-PROTOCOL = ("PROTO-",)
-STATE_OPS = ("STATE-", "PROTO-ARGS-002", "PROTO-ORDER-003", "PROTO-ORDER-004", "PROTO-PATH-")
-STATE_OPS += ("PROTO-INTERNAL-", "PROTO-WIRE-002", "PROTO-ARGS-003", "PROTO-CAPS-")
-REGISTER_OPS = ("LOAD-", "REG-", "OVR-", "PROTO-FILES-", "PROTO-ORDER-002", "PROTO-ARGS-")
-REGISTER_OPS += ("PROTO-CAPS-", "PROTO-QUOTE-")
+PROTOCOL: tuple[str, ...] = ("PROTO-",)
+STATE_OPS: tuple[str, ...] = (
+    "STATE-",
+    "PROTO-ARGS-002",
+    "PROTO-ARGS-003",
+    "PROTO-ORDER-003",
+    "PROTO-ORDER-004",
+    "PROTO-PATH-",
+    "PROTO-INTERNAL-",
+    "PROTO-WIRE-002",
+    "PROTO-CAPS-",
+)
+REGISTER_OPS: tuple[str, ...] = (
+    "LOAD-",
+    "REG-",
+    "OVR-",
+    "PROTO-FILES-",
+    "PROTO-ORDER-002",
+    "PROTO-ARGS-",
+    "PROTO-CAPS-",
+    "PROTO-QUOTE-",
+)
 CHAT = ("COG-", "LEX-", "VAR-CHAT-", "OVR-CHAT-", "REG-", "PROTO-CHAT-", "PROTO-SESSION-")
 
 REACH: dict[str, tuple[str, ...]] = {

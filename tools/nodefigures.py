@@ -1,0 +1,110 @@
+"""The Node engine's mutation figures (docs/mutation.md § Node engine), from StrykerJS reports.
+
+``python -m tools.nodefigures add PART MUTATE SELECTION REPORT SECONDS`` stores the summary
+of one Stryker run (its JSON report, ``ports/node/reports/mutation/mutation.json``) in
+``docs/figures/node-mutation.json`` under PART, replacing an earlier run of the same part:
+the counts per status, the wall-clock seconds, and each survivor (file, line, column,
+mutator, replacement). ``table()`` renders the figure block ``node-mutation`` from that file
+(``python -m tools.docfigures``), counting as reviewed the survivors that
+``selftest/mutation/node-reviews.txt`` lists (``FILE:LINE:COLUMN MUTATOR | kind | reason``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURES = ROOT / "docs" / "figures" / "node-mutation.json"
+REVIEWS = ROOT / "selftest" / "mutation" / "node-reviews.txt"
+KILLS = ("Killed", "Timeout")
+
+
+def summary(report: dict[str, Any]) -> tuple[Counter[str], list[dict[str, Any]]]:
+    """The status counts and the survivors of a Stryker JSON report."""
+    counts: Counter[str] = Counter()
+    survivors = []
+    for name, data in sorted(report["files"].items()):
+        for mutant in data["mutants"]:
+            counts[mutant["status"]] += 1
+            if mutant["status"] not in KILLS:
+                start = mutant["location"]["start"]
+                survivors.append(
+                    {
+                        "key": f"{name}:{start['line']}:{start['column']} {mutant['mutatorName']}",
+                        "status": mutant["status"],
+                        "replacement": mutant.get("replacement", ""),
+                    }
+                )
+    return counts, survivors
+
+
+def reviews() -> dict[str, str]:
+    """The reviewed survivors: key -> kind (``equivalent``, ``not normative FREE-...``)."""
+    found = {}
+    if REVIEWS.is_file():
+        for line in REVIEWS.read_text("utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                key, kind, _reason = (part.strip() for part in line.split("|", 2))
+                found[key] = kind
+    return found
+
+
+def add(part: str, mutate: str, selection: str, report: Path, seconds: float) -> None:
+    counts, survivors = summary(json.loads(report.read_text("utf-8")))
+    runs = json.loads(FIGURES.read_text("utf-8"))["runs"] if FIGURES.is_file() else []
+    runs = [run for run in runs if run["part"] != part]
+    runs.append(
+        {
+            "part": part,
+            "mutate": mutate,
+            "selection": selection,
+            "counts": dict(sorted(counts.items())),
+            "seconds": round(seconds),
+            "survivors": survivors,
+        }
+    )
+    FIGURES.write_text(json.dumps({"runs": runs}, indent=1, ensure_ascii=False) + "\n", "utf-8")
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def table() -> str:
+    """One row per recorded run: counts, score, score without the reviewed survivors."""
+    reviewed = reviews()
+    rows = [
+        "| part of `ports/node` | requirements | mutants | killed | timeout | survived "
+        "| reviewed | score | score without reviewed | s / mutant |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for run in json.loads(FIGURES.read_text("utf-8"))["runs"]:
+        counts = run["counts"]
+        total = sum(counts.values())
+        kills = counts.get("Killed", 0) + counts.get("Timeout", 0)
+        seen = sum(1 for s in run["survivors"] if s["key"] in reviewed)
+        rows.append(
+            f"| `{run['part']}` | {run['selection']} | {total} | {counts.get('Killed', 0)} "
+            f"| {counts.get('Timeout', 0)} | {total - kills} | {seen} | {_percent(kills, total)} "
+            f"| {_percent(kills, total - seen)} | {run['seconds'] / total if total else 0:.1f} |"
+        )
+    return "\n".join(rows)
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["add"] and len(argv) == 6:
+        add(argv[1], argv[2], argv[3], Path(argv[4]), float(argv[5]))
+        return 0
+    if argv[:1] == ["table"]:
+        print(table())
+        return 0
+    print("usage: python -m tools.nodefigures add PART MUTATE SELECTION REPORT SECONDS | table")
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
