@@ -37,8 +37,11 @@ STATE_OPS: tuple[str, ...] = (
 )
 REGISTER_OPS: tuple[str, ...] = (
     "LOAD-",
-    "REG-",
-    "OVR-",
+    "REG-SHIP-001",
+    "REG-TRANS-",
+    "REG-INV-001",
+    "OVR-GATE-",
+    "OVR-RESOLVE-",
     "PROTO-FILES-",
     "PROTO-ORDER-002",
     "PROTO-ARGS-",
@@ -54,7 +57,7 @@ REACH: dict[str, tuple[str, ...]] = {
     "lib/args.js": ("PROTO-", "ALG-ARGS-", "LOAD-"),
     "lib/algebra.js": ("ALG-", "COG-", "REG-CLOSE-"),
     "lib/variation.js": ("VAR-", "REG-", "OVR-"),
-    "lib/registers.js": REGISTER_OPS + ("VAR-",),
+    "lib/registers.js": REGISTER_OPS,
     "lib/lexicon.js": ("LEX-", "COG-", "PROTO-CHAT-"),
     **{f"lib/{name}.js": CHAT for name in ("chat", "truth", "intent", "says", "text")},
     "lib/state/errors.js": STATE_OPS + ("LOAD-",),

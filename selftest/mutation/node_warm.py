@@ -7,19 +7,23 @@ server on a Unix socket, which forks a child of its warm process to run
 ``conformance certify`` with that environment, and answers the exit status. The first
 call starts the server (a new session, so Stryker's runner does not wait for it); it ends
 by itself after ``IDLE`` seconds without a request, and a server of other code is never
-reached (the socket's name holds the hash of the suite's and harness's sources).
+reached (the socket's name holds the hash of the suite's and harness's sources). A child
+whose client goes away (Stryker ended it at its timeout) ends its process group.
 ``certify`` returns None when no server answers; the caller then runs certify itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -75,12 +79,21 @@ def certify(argv: list[str], env: dict[str, str]) -> int | None:
     return None
 
 
+def _watch(conn: socket.socket) -> None:
+    """End this child's process group when the client goes away (Stryker's timeout)."""
+    with contextlib.suppress(OSError):
+        conn.recv(1)
+    os.killpg(0, signal.SIGKILL)
+
+
 def _child(conn: socket.socket) -> None:
     from conformance.entry import main
     from selftest.mutation.node_reach import expand
 
+    os.setpgid(0, 0)
     conn.settimeout(None)
     request = json.loads(conn.makefile("rb").readline())
+    threading.Thread(target=_watch, args=(conn,), daemon=True).start()
     os.environ.clear()
     os.environ.update(request["env"])
     os.chdir(ROOT)
