@@ -51,10 +51,10 @@ REGISTER_OPS: tuple[str, ...] = (
 CHAT = ("COG-", "LEX-", "VAR-CHAT-", "OVR-CHAT-", "REG-", "PROTO-CHAT-", "PROTO-SESSION-")
 
 REACH: dict[str, tuple[str, ...]] = {
-    "engine.js": PROTOCOL,
+    "engine.js": PROTOCOL + ("STATE-SHUTDOWN-", "STATE-LOCK-", "STATE-HANDLE-"),
     "lib/json.js": PROTOCOL + ("LOAD-READ-",) + STATE_OPS,
     "lib/protocol.js": ("PROTO-", "LOAD-", "STATE-", "ALG-", "VAR-", "LEX-"),
-    "lib/args.js": ("PROTO-", "ALG-ARGS-", "LOAD-"),
+    "lib/args.js": ("PROTO-", "ALG-", "LOAD-", "VAR-SELECT-", "OVR-"),
     "lib/algebra.js": ("ALG-", "COG-", "REG-CLOSE-"),
     "lib/variation.js": ("VAR-", "REG-", "OVR-"),
     "lib/registers.js": REGISTER_OPS,
