@@ -191,6 +191,7 @@ from selftest.mutants.protocol import (
     BomStripped,
     BoolTurnIndexAccepted,
     ChatShapeWrong,
+    EmptyStructuralMessage,
     EnvelopeFieldOmitted,
     FileValuesUnchecked,
     FirstDuplicateWins,
@@ -485,6 +486,7 @@ _TABLE = (
     broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
     broken_engine("session_ids_repeat", SessionIdsRepeat, "PROTO-SESSION-001"),
     broken_engine("message_spans_lines", MessageSpansLines, "PROTO-ERROR-001"),
+    broken_engine("empty_structural_message", EmptyStructuralMessage, "PROTO-ERROR-301"),
     broken_engine("unknown_session_as_bad_args", UnknownSessionAsBadArgs, "PROTO-SESSION-001"),
     broken_engine(
         "overrides_not_object_without_field", OverridesNotObjectWithoutField, "PROTO-ARGS-001"
