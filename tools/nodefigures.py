@@ -7,6 +7,8 @@ the counts per status, the wall-clock seconds, and each survivor (file, line, co
 mutator, replacement). ``table()`` renders the figure block ``node-mutation`` from that file
 (``python -m tools.docfigures``), counting as reviewed the survivors that
 ``selftest/mutation/node-reviews.txt`` lists (``FILE:LINE:COLUMN MUTATOR | kind | reason``).
+``rerun PART REPORT`` turns into kills the survivors of PART that a later Stryker run of
+their lines (after the suite gained checks) killed.
 """
 
 from __future__ import annotations
@@ -70,6 +72,34 @@ def add(part: str, mutate: str, selection: str, report: Path, seconds: float) ->
     FIGURES.write_text(json.dumps({"runs": runs}, indent=1, ensure_ascii=False) + "\n", "utf-8")
 
 
+def rerun(part: str, report: Path) -> None:
+    """Survivors of *part* that a later run (*report*, of their lines, after the suite gained
+    checks) killed become kills; the run keeps how many (``killed_on_rerun``)."""
+    _counts, after = summary(json.loads(report.read_text("utf-8")))
+    spared = {s["key"] for s in after}
+    rerun_keys = _all_keys(json.loads(report.read_text("utf-8")))
+    runs = json.loads(FIGURES.read_text("utf-8"))["runs"]
+    for run in runs:
+        if run["part"] != part:
+            continue
+        killed = [s for s in run["survivors"] if s["key"] in rerun_keys and s["key"] not in spared]
+        for survivor in killed:
+            run["counts"][survivor["status"]] -= 1
+            run["counts"]["Killed"] = run["counts"].get("Killed", 0) + 1
+        run["survivors"] = [s for s in run["survivors"] if s not in killed]
+        run["killed_on_rerun"] = run.get("killed_on_rerun", 0) + len(killed)
+    FIGURES.write_text(json.dumps({"runs": runs}, indent=1, ensure_ascii=False) + "\n", "utf-8")
+
+
+def _all_keys(report: dict[str, Any]) -> set[str]:
+    return {
+        f"{name}:{m['location']['start']['line']}:{m['location']['start']['column']} "
+        f"{m['mutatorName']}"
+        for name, data in report["files"].items()
+        for m in data["mutants"]
+    }
+
+
 def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
@@ -99,10 +129,16 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["add"] and len(argv) == 6:
         add(argv[1], argv[2], argv[3], Path(argv[4]), float(argv[5]))
         return 0
+    if argv[:1] == ["rerun"] and len(argv) == 3:
+        rerun(argv[1], Path(argv[2]))
+        return 0
     if argv[:1] == ["table"]:
         print(table())
         return 0
-    print("usage: python -m tools.nodefigures add PART MUTATE SELECTION REPORT SECONDS | table")
+    print(
+        "usage: python -m tools.nodefigures add PART MUTATE SELECTION REPORT SECONDS"
+        " | rerun PART REPORT | table"
+    )
     return 2
 
 
