@@ -150,7 +150,7 @@ from selftest.mutants.overrides import (
     PerIntentIgnored,
     UnknownIntentAccepted,
 )
-from selftest.mutants.pack_bytes import PackBytesReplaced
+from selftest.mutants.pack_bytes import PackBytesReplaced, ReportNotObjectUnratified
 from selftest.mutants.porting import (
     ArgsSortedUtf16,
     CaseFoldedId,
@@ -532,6 +532,7 @@ _TABLE = (
     broken_engine("decorate_turn_index_unsigned", DecorateTurnIndexUnsigned, "PROTO-ARGS-001"),
     broken_engine("pack_read_unguarded", PackReadUnguarded, "LOAD-READ-001"),
     broken_engine("pack_bytes_replaced", PackBytesReplaced, "LOAD-READ-301"),
+    broken_engine("report_not_object_unratified", ReportNotObjectUnratified, "LOAD-SEAL-301"),
     broken_engine("pack_minus_counted", PackMinusCounted, "LOAD-READ-001"),
     broken_engine("one_sided_algebra_bounds", OneSidedAlgebraBounds, "ALG-ARGS-001"),
     broken_engine("letters_in_utf16_units", LettersInUtf16Units, "COG-RULE-001"),
