@@ -11,8 +11,10 @@ broke: Stryker counts it as a kill, and the log says so).
 
 Which requirements run (``selftest/mutation/node_reach.py``): those of the mutated file's
 families (``REACH``, the file found by the active mutant's id in the sandbox), cheapest
-first, one engine process, stopping at the first failure. ``$CORE_NODE_MUTATION_K``
-overrides the map: the requirements whose id or title contains it, ``*`` for every one.
+first (but the requirements that killed other mutants of the file before all others:
+``node_reach.killers``), one engine process, stopping at the first failure.
+``$CORE_NODE_MUTATION_K`` overrides the map: the requirements whose id or title contains
+it, ``*`` for every one.
 The score of a run is the score of the selection, and docs/mutation.md says which it used.
 Stryker's dry run (no mutant active) certifies ``DRY_RUN`` only. The certification runs in a
 fork of a warm process that imported the suite once (``node_warm``);
@@ -33,6 +35,7 @@ from pathlib import Path
 from selftest.mutation import node_reach, node_warm
 
 ROOT = Path(__file__).resolve().parents[2]
+SANDBOX = Path.cwd()
 EXAMPLES = "10"
 FAILING = {"fail", "error"}
 SURVIVING = {0, 3}
@@ -58,7 +61,15 @@ def selection(sandbox: Path) -> list[str]:
     if where not in node_reach.REACH:
         return []
     print(f"mutant {mutant} in {where}", file=sys.stderr)
-    return [node_reach.MARK, *node_reach.REACH[where]]
+    first = [f"^{i}" for i in node_reach.killers(where)]
+    return [node_reach.MARK, *node_reach.REACH[where], *first]
+
+
+def _file_of_active() -> str | None:
+    mutant = os.environ.get("__STRYKER_ACTIVE_MUTANT__")
+    if not mutant or os.environ.get("CORE_NODE_MUTATION_K"):
+        return None
+    return node_reach.file_of(mutant, SANDBOX)
 
 
 def _certify_here(command: list[str], env: dict[str, str]) -> int:
@@ -99,6 +110,11 @@ def main() -> int:
         failed.append(f"the engine itself ({data['engine_fault'].get('code')})")
     if status not in SURVIVING:
         failed.append(f"certify exit status {status}")
+    where = _file_of_active()
+    if failed and where and data["results"]:
+        ids = [r["id"] for r in data["results"] if r["verdict"] in FAILING]
+        if ids:
+            node_reach.remember_killer(where, ids[0])
     verdict = "killed by " + ", ".join(failed) if failed else "survived"
     print(verdict, file=sys.stderr)
     log = os.environ.get("CORE_NODE_MUTATION_LOG")

@@ -113,13 +113,17 @@ def select(
     ids: Iterable[str], prefixes: Iterable[str], cost: Mapping[str, int] | None = None
 ) -> list[str]:
     """The *ids* starting with one of *prefixes* and with none of those written ``!PREFIX``,
-    cheapest first (unmeasured ones last)."""
+    cheapest first (unmeasured ones last), except that the selected ids written ``^ID``
+    (requirements that killed other mutants of the file) come first, in that order."""
     given = tuple(prefixes)
-    wanted = tuple(p for p in given if not p.startswith("!"))
+    wanted = tuple(p for p in given if not p.startswith(("!", "^")))
     unwanted = tuple(p[1:] for p in given if p.startswith("!"))
+    first = [p[1:] for p in given if p.startswith("^")]
     cost = durations() if cost is None else cost
     chosen = [i for i in ids if i.startswith(wanted) and not (unwanted and i.startswith(unwanted))]
-    return sorted(chosen, key=lambda i: (i not in cost, cost.get(i, 0), i))
+    ranked = sorted(chosen, key=lambda i: (i not in cost, cost.get(i, 0), i))
+    lead = [i for i in dict.fromkeys(first) if i in chosen]
+    return lead + [i for i in ranked if i not in lead]
 
 
 MARK = "--reach"
@@ -135,3 +139,35 @@ def expand(argv: list[str]) -> list[str]:
 
     ids = select(REGISTRY, argv[at + 1 :])
     return [*argv[:at], *(word for i in ids for word in ("--id", i))]
+
+
+def killers_file() -> Path:
+    """Which requirements killed mutants of each file in this checkout's runs (a cache:
+    it orders a selection, never changes it)."""
+    import hashlib
+    import os
+    import tempfile
+
+    tag = hashlib.sha256(str(DURATIONS_FILE).encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"core-node-killers-{os.getuid()}-{tag}.json"
+
+
+def killers(where: str) -> list[str]:
+    """The requirements that killed mutants of *where*, the most recent first."""
+    try:
+        found = json.loads(killers_file().read_text("utf-8")).get(where, [])
+    except (OSError, ValueError):
+        return []
+    return [str(i) for i in found]
+
+
+def remember_killer(where: str, requirement: str) -> None:
+    """Put *requirement* first among *where*'s killers."""
+    try:
+        known = json.loads(killers_file().read_text("utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    known[where] = [requirement, *(i for i in known.get(where, []) if i != requirement)][:8]
+    temporary = killers_file().with_suffix(".tmp")
+    temporary.write_text(json.dumps(known), "utf-8")
+    temporary.replace(killers_file())
