@@ -118,7 +118,7 @@ def table() -> str:
         kills = counts.get("Killed", 0) + counts.get("Timeout", 0)
         seen = sum(1 for s in run["survivors"] if s["key"] in reviewed)
         rows.append(
-            f"| `{run['part']}` | {run['selection']} | {total} | {counts.get('Killed', 0)} "
+            f"| `{run['mutate']}` | {run['selection']} | {total} | {counts.get('Killed', 0)} "
             f"| {counts.get('Timeout', 0)} | {total - kills} | {seen} | {_percent(kills, total)} "
             f"| {_percent(kills, total - seen)} | {run['seconds'] / total if total else 0:.1f} |"
         )
