@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from conformance import coverage
 from conformance import strategies as gen
 from conformance.engines.base import EngineClient, EngineRefused
-from conformance.jsontypes import EncodableObject
+from conformance.jsontypes import EncodableObject, JSONEncodable
 from conformance.requirements.registry import requirement
 
 SEED = "docs/protocol.md § Responses (error.message is never empty and never only spaces)"
@@ -29,7 +29,7 @@ def _without(name: str) -> dict[str, Any]:
     return document
 
 
-def _validate(document: EncodableObject) -> tuple[str, EncodableObject]:
+def _validate(document: JSONEncodable) -> tuple[str, EncodableObject]:
     return "register.validate", {"pack": document, "expected_id": None}
 
 
