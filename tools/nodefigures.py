@@ -1,5 +1,8 @@
 """The Node engine's mutation figures (docs/mutation.md § Node engine), from StrykerJS reports.
 
+``python -m tools.nodefigures run PART MUTATE`` runs StrykerJS over MUTATE (from
+``ports/node``, after ``npm ci``; the suite's Python on ``PATH``) and stores its figures.
+
 ``python -m tools.nodefigures add PART MUTATE SELECTION REPORT SECONDS`` stores the summary
 of one Stryker run (its JSON report, ``ports/node/reports/mutation/mutation.json``) in
 ``docs/figures/node-mutation.json`` under PART, replacing an earlier run of the same part:
@@ -14,7 +17,10 @@ their lines (after the suite gained checks) killed.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -55,6 +61,35 @@ def reviews() -> dict[str, str]:
     return found
 
 
+PORT = ROOT / "ports" / "node"
+SELECTION = "the file's families (node_reach)"
+
+
+def run(part: str, mutate: str) -> None:
+    """Run StrykerJS over *mutate* (``nice -n 19``, one runner, the part's incremental file
+    ``ports/node/incremental/PART.json``) and store its figures under *part*."""
+    started = time.monotonic()
+    command = ["nice", "-n", "19", "npx", "stryker", "run", "--mutate", mutate]
+    command += ["--concurrency", "1", "--incremental"]
+    command += ["--incrementalFile", f"incremental/{part}.json", "--reporters", "json,clear-text"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run(command, cwd=PORT, env=env, check=True)
+    report = PORT / "reports" / "mutation" / "mutation.json"
+    add(part, mutate, SELECTION, report, time.monotonic() - started)
+
+
+def _provenance(part: str, mutate: str) -> dict[str, Any]:
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    return {
+        "command": f"python -m tools.nodefigures run {part} {mutate}",
+        "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        "commit": commit,
+        "load_average": round(os.getloadavg()[0], 1),
+    }
+
+
 def add(part: str, mutate: str, selection: str, report: Path, seconds: float) -> None:
     counts, survivors = summary(json.loads(report.read_text("utf-8")))
     runs = json.loads(FIGURES.read_text("utf-8"))["runs"] if FIGURES.is_file() else []
@@ -63,6 +98,7 @@ def add(part: str, mutate: str, selection: str, report: Path, seconds: float) ->
         {
             "part": part,
             "mutate": mutate,
+            **_provenance(part, mutate),
             "selection": selection,
             "counts": dict(sorted(counts.items())),
             "seconds": round(seconds),
@@ -109,8 +145,8 @@ def table() -> str:
     reviewed = reviews()
     rows = [
         "| part of `ports/node` | requirements | mutants | killed | timeout | survived "
-        "| reviewed | score | score without reviewed | s / mutant |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| reviewed | score | score without reviewed | s / mutant | run |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for run in json.loads(FIGURES.read_text("utf-8"))["runs"]:
         counts = run["counts"]
@@ -120,7 +156,9 @@ def table() -> str:
         rows.append(
             f"| `{run['mutate']}` | {run['selection']} | {total} | {counts.get('Killed', 0)} "
             f"| {counts.get('Timeout', 0)} | {total - kills} | {seen} | {_percent(kills, total)} "
-            f"| {_percent(kills, total - seen)} | {run['seconds'] / total if total else 0:.1f} |"
+            f"| {_percent(kills, total - seen)} | {run['seconds'] / total if total else 0:.1f} "
+            f"| {run['date']}, `{run['commit']}`, load {run['load_average']}: "
+            f"`{run['command']}` |"
         )
     return "\n".join(rows)
 
@@ -129,6 +167,9 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["add"] and len(argv) == 6:
         add(argv[1], argv[2], argv[3], Path(argv[4]), float(argv[5]))
         return 0
+    if argv[:1] == ["run"] and len(argv) == 3:
+        run(argv[1], argv[2])
+        return 0
     if argv[:1] == ["rerun"] and len(argv) == 3:
         rerun(argv[1], Path(argv[2]))
         return 0
@@ -136,7 +177,8 @@ def main(argv: list[str]) -> int:
         print(table())
         return 0
     print(
-        "usage: python -m tools.nodefigures add PART MUTATE SELECTION REPORT SECONDS"
+        "usage: python -m tools.nodefigures run PART MUTATE"
+        " | add PART MUTATE SELECTION REPORT SECONDS"
         " | rerun PART REPORT | table"
     )
     return 2
