@@ -47,6 +47,7 @@ REGISTER_OPS: tuple[str, ...] = (
     "PROTO-ARGS-",
     "PROTO-CAPS-",
     "PROTO-QUOTE-",
+    "PROTO-ERROR-301",
 )
 SLOW_STATE: tuple[str, ...] = tuple(
     f"!STATE-{name}"
