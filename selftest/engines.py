@@ -150,6 +150,7 @@ from selftest.mutants.overrides import (
     PerIntentIgnored,
     UnknownIntentAccepted,
 )
+from selftest.mutants.pack_bytes import PackBytesReplaced, ReportNotObjectUnratified
 from selftest.mutants.porting import (
     ArgsSortedUtf16,
     CaseFoldedId,
@@ -191,6 +192,7 @@ from selftest.mutants.protocol import (
     BomStripped,
     BoolTurnIndexAccepted,
     ChatShapeWrong,
+    EmptyStructuralMessage,
     EnvelopeFieldOmitted,
     FileValuesUnchecked,
     FirstDuplicateWins,
@@ -485,6 +487,7 @@ _TABLE = (
     broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
     broken_engine("session_ids_repeat", SessionIdsRepeat, "PROTO-SESSION-001"),
     broken_engine("message_spans_lines", MessageSpansLines, "PROTO-ERROR-001"),
+    broken_engine("empty_structural_message", EmptyStructuralMessage, "PROTO-ERROR-301"),
     broken_engine("unknown_session_as_bad_args", UnknownSessionAsBadArgs, "PROTO-SESSION-001"),
     broken_engine(
         "overrides_not_object_without_field", OverridesNotObjectWithoutField, "PROTO-ARGS-001"
@@ -528,6 +531,8 @@ _TABLE = (
     broken_engine("depth_per_batch_element", DepthPerBatchElement, "PROTO-JSON-001"),
     broken_engine("decorate_turn_index_unsigned", DecorateTurnIndexUnsigned, "PROTO-ARGS-001"),
     broken_engine("pack_read_unguarded", PackReadUnguarded, "LOAD-READ-001"),
+    broken_engine("pack_bytes_replaced", PackBytesReplaced, "LOAD-READ-301"),
+    broken_engine("report_not_object_unratified", ReportNotObjectUnratified, "LOAD-SEAL-301"),
     broken_engine("pack_minus_counted", PackMinusCounted, "LOAD-READ-001"),
     broken_engine("one_sided_algebra_bounds", OneSidedAlgebraBounds, "ALG-ARGS-001"),
     broken_engine("letters_in_utf16_units", LettersInUtf16Units, "COG-RULE-001"),

@@ -30,7 +30,7 @@ from conformance.requirements import REGISTRY
 from conformance.requirements.state_crash import KILLS_PER_EXAMPLE
 from conformance.runner import PROFILES
 from conformance.shard import Shard, window
-from tools import benchfigures
+from tools import benchfigures, nodefigures
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT / "docs" / "figures"
@@ -217,6 +217,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "scale-digest": scale_digest,
     "scale-table": scale_table,
     "budget-table": budget_table,
+    "node-mutation": nodefigures.table,
     **benchfigures.FIGURES,
 }
 

@@ -267,6 +267,12 @@ class EngineClient(abc.ABC):
         if response.get("ok") is False and isinstance(error, dict):
             code, message = error.get("code"), error.get("message")
             if isinstance(code, str) and isinstance(message, str):
+                if not message.strip(" "):
+                    raise EngineFault(
+                        "protocol",
+                        f"{op}: the message of {code} is {message!r}: protocol.md § Responses "
+                        "says it is never empty and never only spaces",
+                    )
                 raise EngineRefused(code, message, error.get("field"))
         raise EngineFault("protocol", f"malformed response to {op}: {str(response)[:200]}")
 

@@ -12,7 +12,7 @@ from tools import benchfigures, benchrecord, docfigures
 
 LEGACY = {"scale"}
 """Recorded before runs carried their command and machine (docs/campaigns.md renders it)."""
-RUN_LISTS = {"budget": "budget-table"}
+RUN_LISTS = {"budget": "budget-table", "node-mutation": "node-mutation"}
 """Files that keep several runs, each naming its own command, date, commit and load, with
 the figure that renders them (``tools.bench_budget`` keeps one run per budget and wait)."""
 

@@ -351,6 +351,17 @@ class MessageSpansLines(ProtocolHandler):
         return response
 
 
+class EmptyStructuralMessage(ProtocolHandler):
+    """A pack that is not a JSON object is refused with an empty message."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        response = super().handle(request)
+        error = response.get("error")
+        if isinstance(error, dict) and "JSON object" in str(error.get("message")):
+            response = {**response, "error": {**error, "message": ""}}
+        return response
+
+
 class ForkInParentsGroup(ProtocolHandler):
     """A forked engine stays in its parent's session and process group."""
 

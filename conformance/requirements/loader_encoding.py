@@ -1,0 +1,60 @@
+"""A pack file is UTF-8 JSON: no bad byte sequence, no byte order mark (registers.md § Loading)."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+from hypothesis import strategies as st
+
+from conformance import coverage
+from conformance import strategies as gen
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.requirements.registry import requirement
+
+PLACE = b"@@BYTES@@"
+BAD_BYTES: dict[str, tuple[bytes, bytes]] = {
+    "a lone continuation byte": (b"", b"\x80"),
+    "the byte 0xFF": (b"", b"\xff"),
+    "a cut three-byte sequence": (b"", b"\xe2\x82"),
+    "an overlong '/' (C0 AF)": (b"", b"\xc0\xaf"),
+    "an encoded surrogate (ED A0 80)": (b"", b"\xed\xa0\x80"),
+    "a byte order mark before the object": (b"\xef\xbb\xbf", b""),
+}
+"""Per case: the bytes put before the pack file, and those put inside its description."""
+
+
+def pack_file(register_id: str, name: str) -> str:
+    """The base64 of an unratified pack file holding the bad bytes of case *name*."""
+    document = gen.pack(register_id)
+    document["description"] = "before @@BYTES@@ after"
+    before, inside = BAD_BYTES[name]
+    text = json.dumps(document, ensure_ascii=False).encode("utf-8")
+    return base64.b64encode(before + text.replace(PLACE, inside)).decode("ascii")
+
+
+@requirement(
+    "LOAD-READ-301",
+    "a pack file that is not UTF-8 (a lone continuation byte, 0xFF, a cut sequence, an "
+    "overlong sequence, an encoded surrogate) or that starts with a byte order mark is refused "
+    "with REGISTER_MALFORMED, field null: never read with replacement characters",
+    family="loader",
+    capabilities=("registers.load",),
+    seed="docs/registers.md § Loading (step 4: UTF-8 JSON, no byte order mark)",
+    strategy=lambda ctx: st.tuples(gen.register_ids, st.sampled_from(sorted(BAD_BYTES))).map(list),
+    cover=coverage.each("bytes", [["r", name] for name in sorted(BAD_BYTES)]),
+    max_examples=6,
+)
+def pack_bytes_are_utf8(engine: EngineClient, scenario: list[str]) -> None:
+    register_id, name = scenario
+    files = {f"{register_id}.json": pack_file(register_id, name)}
+    try:
+        engine.call("register.load", {"register_id": register_id, "files": files})
+    except EngineRefused as refusal:
+        got = (refusal.code, refusal.field)
+    else:
+        raise AssertionError(f"{name}: an unratified pack file holding it loaded")
+    assert got == ("REGISTER_MALFORMED", None), (
+        f"{name}: refused with {got}, expected ('REGISTER_MALFORMED', None): registers.md "
+        "§ Loading step 4 reads the bytes as UTF-8 JSON"
+    )
