@@ -35,7 +35,7 @@ PROBES: dict[str, tuple[str, ...]] = {
     "registers.md#pack-format#52e8e45918": ("broken:semver_schema_version",),
     "registers.md#no-register-the-seed-s-unregistered-and-the-protocol-s-null#528761c9c6": (
         "audit:SentinelOnTheWire",
-        "broken:sentinel_id_loadable",
+        "broken:sentinel_id_loads_sentinel",
     ),
     "spec.md#algebra#97a995a463": ("audit:RotorRenormalized",),
     "spec.md#crash-requirements#5375b5d6b3": ("state:no_dir_fsync",),
