@@ -1,0 +1,59 @@
+"""Broken engines for the sentences the keyword rule of the normative ledger left out: each
+bends one plain rule sentence of docs/protocol.md the way a port might."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reference.serve import ProtocolHandler
+
+if TYPE_CHECKING:
+    from reference.registers.model import RegisterPack
+    from reference.runtime import ChatRuntime
+
+
+class PackCachedById(ProtocolHandler):
+    """session.open keeps the first files it was given for a register id and opens every
+    later session of that id from them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept: dict[str, Path] = {}
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        if register_id is not None and search_path:
+            if register_id not in self.kept:
+                copy = Path(tempfile.mkdtemp(prefix="sections-kept-"))
+                shutil.copytree(search_path[0], copy, dirs_exist_ok=True)
+                self.kept[register_id] = copy
+            search_path = (self.kept[register_id],)
+        return super().new_runtime(register_id, search_path)
+
+
+class LatestPackWins(ProtocolHandler):
+    """Every open session of a register id decorates with the pack last opened or loaded
+    under that id, not the one it was opened with."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runtimes: dict[str, list[ChatRuntime]] = {}
+
+    def _everywhere(self, register_id: str, pack: RegisterPack) -> None:
+        for runtime in self.runtimes.get(register_id, []):
+            runtime.register = pack
+
+    def load_pack(self, register_id: str, search_path: tuple[Path, ...]) -> RegisterPack:
+        pack = super().load_pack(register_id, search_path)
+        if search_path:
+            self._everywhere(register_id, pack)
+        return pack
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        runtime = super().new_runtime(register_id, search_path)
+        if register_id is not None and search_path:
+            self.runtimes.setdefault(register_id, []).append(runtime)
+            self._everywhere(register_id, runtime.register)
+        return runtime
