@@ -302,6 +302,11 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
         {**DECORATE, "discourse_markers": {"openings": ["So,"]}},
         "discourse_markers",
     ),
+    "openings missing": (
+        "variation.decorate",
+        {**DECORATE, "discourse_markers": {"closings": [""]}},
+        "discourse_markers",
+    ),
     "a marker bucket of numbers": (
         "variation.decorate",
         {**DECORATE, "discourse_markers": {"openings": [1], "closings": [""]}},

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reference.serve import ProtocolHandler
 
@@ -57,3 +57,14 @@ class LatestPackWins(ProtocolHandler):
             self.runtimes.setdefault(register_id, []).append(runtime)
             self._everywhere(register_id, runtime.register)
         return runtime
+
+
+class MissingOpeningsDefaulted(ProtocolHandler):
+    """variation.decorate reads a discourse_markers without openings as no openings
+    instead of refusing it."""
+
+    def op_variation_decorate(self, args: dict[str, Any]) -> dict[str, Any]:
+        markers = args.get("discourse_markers")
+        if isinstance(markers, dict) and "openings" not in markers:
+            args = {**args, "discourse_markers": {**markers, "openings": []}}
+        return super().op_variation_decorate(args)
