@@ -278,7 +278,12 @@ from selftest.mutants.reserved import (
     SentinelIdOpensBare,
     SentinelStemRefused,
 )
-from selftest.mutants.sections import LatestPackWins, MissingOpeningsDefaulted, PackCachedById
+from selftest.mutants.sections import (
+    LatestPackWins,
+    MissingOpeningsDefaulted,
+    PackCachedById,
+    SealCheckedAtRatify,
+)
 from selftest.mutants.sessions import (
     BatchStopsAtFailure,
     NonObjectElementInternal,
@@ -407,6 +412,7 @@ _TABLE = (
     broken_engine("sections_pack_cached_by_id", PackCachedById, "REG-OPEN-401"),
     broken_engine("sections_latest_pack_wins", LatestPackWins, "REG-OPEN-401"),
     broken_engine("sections_openings_defaulted", MissingOpeningsDefaulted, "PROTO-ARGS-001"),
+    broken_engine("sections_seal_checked_at_ratify", SealCheckedAtRatify, "LOAD-RATIFY-001"),
     broken_engine("replay_leak", ReplayLeak, "REG-REPLAY-001"),
     broken_engine("terse_not_shorter", TerseNotShorter, "REG-TERSE-001"),
     broken_engine("depth_ignored_in_chat", DepthIgnoredInChat, "OVR-CHAT-002", "REG-TERSE-001"),

@@ -491,7 +491,9 @@ METHODS = {
 @requirement(
     "LOAD-RATIFY-001",
     "the ratify gate labels methods by pack kind, reports transitions as reserved, refuses an "
-    "empty non-null pack (REGISTER_EMPTY_NON_NULL naming depth_preference) and is idempotent",
+    "empty non-null pack (REGISTER_EMPTY_NON_NULL naming depth_preference) and is idempotent: "
+    "the pack ratified again, or with its mastery_report_sha256 empty or stale, gives the "
+    "same files",
     family="loader",
     capabilities=("registers.ratify",),
     seed=GATE,
@@ -510,6 +512,12 @@ def ratify_gate(engine: EngineClient, document: dict[str, Any]) -> None:
     sealed = sealed_json(result["files"], f"{document['register_id']}.json")
     again = engine.call("register.ratify", {"pack": sealed})
     assert again["files"] == result["files"], "ratifying the ratified pack changed its files"
+    for label, seal in (("empty", ""), ("stale", "0" * 64)):
+        resealed = engine.call("register.ratify", {"pack": {**document, SEAL_FIELD: seal}})
+        assert resealed["files"] == result["files"], (
+            f"ratifying the pack with an {label} mastery_report_sha256 gave other files: the "
+            "gate recomputes the seal (docs/registers.md § The ratification gate)"
+        )
     empty = {
         **document,
         "realizer_overrides": {},

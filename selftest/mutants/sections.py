@@ -3,11 +3,13 @@ bends one plain rule sentence of docs/protocol.md the way a port might."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reference.errors import RegisterError
 from reference.serve import ProtocolHandler
 
 if TYPE_CHECKING:
@@ -68,3 +70,15 @@ class MissingOpeningsDefaulted(ProtocolHandler):
         if isinstance(markers, dict) and "openings" not in markers:
             args = {**args, "discourse_markers": {**markers, "openings": []}}
         return super().op_variation_decorate(args)
+
+
+class SealCheckedAtRatify(ProtocolHandler):
+    """register.ratify refuses a pack whose mastery_report_sha256 is present but not 64
+    lowercase hex digits, instead of recomputing it."""
+
+    def op_register_ratify(self, args: dict[str, Any]) -> dict[str, Any]:
+        pack = args.get("pack")
+        seal = pack.get("mastery_report_sha256") if isinstance(pack, dict) else None
+        if isinstance(seal, str) and re.fullmatch(r"[0-9a-f]{64}", seal) is None:
+            raise RegisterError("the seal is not a SHA-256", field="mastery_report_sha256")
+        return super().op_register_ratify(args)
