@@ -1,5 +1,5 @@
-"""Broken engines for the sentences the keyword rule of the normative ledger left out: each
-bends one plain rule sentence of docs/protocol.md the way a port might."""
+"""Broken engines that bend one plain rule sentence of docs/protocol.md or docs/registers.md
+(a rule stated without *must*) the way a port might."""
 
 from __future__ import annotations
 
