@@ -279,6 +279,7 @@ from selftest.mutants.reserved import (
     SentinelStemRefused,
 )
 from selftest.mutants.sections import (
+    DecorateIdValidated,
     LatestPackWins,
     MissingOpeningsDefaulted,
     PackCachedById,
@@ -413,6 +414,7 @@ _TABLE = (
     broken_engine("sections_latest_pack_wins", LatestPackWins, "REG-OPEN-401"),
     broken_engine("sections_openings_defaulted", MissingOpeningsDefaulted, "PROTO-ARGS-001"),
     broken_engine("sections_seal_checked_at_ratify", SealCheckedAtRatify, "LOAD-RATIFY-001"),
+    broken_engine("sections_decorate_id_validated", DecorateIdValidated, "REG-RESERVED-001"),
     broken_engine("replay_leak", ReplayLeak, "REG-REPLAY-001"),
     broken_engine("terse_not_shorter", TerseNotShorter, "REG-TERSE-001"),
     broken_engine("depth_ignored_in_chat", DepthIgnoredInChat, "OVR-CHAT-002", "REG-TERSE-001"),

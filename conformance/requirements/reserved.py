@@ -84,6 +84,16 @@ def _select(register_id: Any) -> dict[str, Any]:
     }
 
 
+def _decorate(register_id: Any) -> dict[str, Any]:
+    return {
+        "surface": "A surface.",
+        "discourse_markers": {"openings": BUCKET, "closings": BUCKET},
+        "register_id": register_id,
+        "trace_hash": ZERO_HASH,
+        "turn_idx": 7,
+    }
+
+
 def _spellings() -> tuple[str, ...]:
     return (table.UNREGISTERED_ID, *table.near_misses(table.UNREGISTERED_ID))
 
@@ -134,6 +144,13 @@ def _first_batch(spellings: tuple[str, ...]) -> list[Probe]:
         ),
         ('""', "register.validate", {"pack": pack("")}, _invalid_id()),
         ('""', "variation.select", _select(""), {"ok": True}),
+        ('""', "variation.decorate", _decorate(""), {"ok": True}),
+        (
+            repr(table.UNREGISTERED_ID),
+            "variation.decorate",
+            _decorate(table.UNREGISTERED_ID),
+            {"ok": True},
+        ),
     ]
     return probes
 
@@ -150,7 +167,8 @@ def _invalid_id() -> dict[str, Any]:
     "REG-RESERVED-001",
     'the sentinel\'s id "unregistered" is refused by register.load and session.open '
     "(REGISTER_NOT_FOUND, field register_id) even beside its ratified file, passes "
-    "register.validate and register.ratify, and is seed text to variation.select; its near "
+    "register.validate and register.ratify, and is seed text to variation.select and "
+    'variation.decorate (as is ""); its near '
     "misses (case, whitespace, prefix, suffix, look-alikes, NFD) follow the id rule; only "
     'null opens the sentinel and "" is no id',
     family="loader",
@@ -163,7 +181,8 @@ def _invalid_id() -> dict[str, Any]:
         "variation",
     ),
     seed="docs/registers.md § No register: the seed's `\"unregistered\"` and the protocol's "
-    "`null`; § Loading (step 2); docs/protocol.md § session.open; § variation.select",
+    "`null`; § Loading (step 2); docs/protocol.md § session.open; § variation.select; "
+    "§ variation.decorate",
     strategy=lambda ctx: st.just(_spellings()),
     max_examples=1,
 )

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reference.errors import RegisterError
+from reference.registers.validate import validate_register_id
 from reference.serve import ProtocolHandler
 
 if TYPE_CHECKING:
@@ -82,3 +83,14 @@ class SealCheckedAtRatify(ProtocolHandler):
         if isinstance(seal, str) and re.fullmatch(r"[0-9a-f]{64}", seal) is None:
             raise RegisterError("the seal is not a SHA-256", field="mastery_report_sha256")
         return super().op_register_ratify(args)
+
+
+class DecorateIdValidated(ProtocolHandler):
+    """variation.decorate reads register_id as a register id and refuses one that is not
+    valid (the empty string) instead of hashing it as seed text."""
+
+    def op_variation_decorate(self, args: dict[str, Any]) -> dict[str, Any]:
+        register_id = args.get("register_id")
+        if isinstance(register_id, str):
+            validate_register_id(register_id)
+        return super().op_variation_decorate(args)
