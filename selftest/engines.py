@@ -283,6 +283,7 @@ from selftest.mutants.sections import (
     LatestPackWins,
     MissingOpeningsDefaulted,
     PackCachedById,
+    RatifyScratchLeft,
     SealCheckedAtRatify,
 )
 from selftest.mutants.sessions import (
@@ -415,6 +416,7 @@ _TABLE = (
     broken_engine("sections_openings_defaulted", MissingOpeningsDefaulted, "PROTO-ARGS-001"),
     broken_engine("sections_seal_checked_at_ratify", SealCheckedAtRatify, "LOAD-RATIFY-001"),
     broken_engine("sections_decorate_id_validated", DecorateIdValidated, "REG-RESERVED-001"),
+    broken_engine("sections_ratify_scratch_left", RatifyScratchLeft, "LOAD-SCRATCH-401"),
     broken_engine("replay_leak", ReplayLeak, "REG-REPLAY-001"),
     broken_engine("terse_not_shorter", TerseNotShorter, "REG-TERSE-001"),
     broken_engine("depth_ignored_in_chat", DepthIgnoredInChat, "OVR-CHAT-002", "REG-TERSE-001"),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 import shutil
 import tempfile
@@ -94,3 +95,15 @@ class DecorateIdValidated(ProtocolHandler):
         if isinstance(register_id, str):
             validate_register_id(register_id)
         return super().op_variation_decorate(args)
+
+
+class RatifyScratchLeft(ProtocolHandler):
+    """register.ratify leaves a directory holding the sealed pair in the temporary
+    directory instead of deleting its scratch directory."""
+
+    def op_register_ratify(self, args: dict[str, Any]) -> dict[str, Any]:
+        result = super().op_register_ratify(args)
+        kept = Path(tempfile.mkdtemp(prefix="sections-ratify-left-"))
+        for name, data in result["files"].items():
+            (kept / name).write_bytes(base64.b64decode(data))
+        return result
