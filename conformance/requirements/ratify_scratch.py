@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from conformance import strategies as gen
 from conformance.engines.base import EngineClient
@@ -36,7 +37,7 @@ def _left_behind(register_id: str) -> list[str]:
     strategy=lambda ctx: gen.valid_packs(),
     max_examples=5,
 )
-def ratify_leaves_nothing(engine: EngineClient, document: dict[str, object]) -> None:
+def ratify_leaves_nothing(engine: EngineClient, document: dict[str, Any]) -> None:
     register_id = f"scratch-{secrets.token_hex(12)}"
     assert not _left_behind(register_id), f"files of {register_id} exist before the op"
     engine.call("register.ratify", {"pack": {**document, "register_id": register_id}})
