@@ -550,6 +550,16 @@ RATIFIES: dict[str, tuple[dict[str, Any], Expected]] = {
 }
 """Packs the ratification gate refuses at its step 2 although its null rule would too."""
 
+BAD_ID = "order load"
+UNSEARCHED: dict[str, dict[str, str]] = {
+    "an invalid id that no file holds (step 2 before 3)": {},
+    "an invalid id whose file is not JSON (step 2 before 4)": {f"{BAD_ID}.json": _b64(b"x")},
+    "an invalid id whose file misses every field (step 2 before 5)": {
+        f"{BAD_ID}.json": _b64(b"{}\n")
+    },
+}
+"""Loads of the invalid id BAD_ID (a space): refused at step 2 whatever its file holds."""
+
 
 def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str, str], Expected]:
     """The files of case *name*, made from a sealed *pack* and its *report* bytes."""
@@ -590,18 +600,24 @@ def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str
 
 @requirement(
     "LOAD-ORDER-002",
-    "a pack file with two loading faults is refused at the first loading step that fails: a "
-    "structural fault before the ratification check (and, beside its report, not turned into "
+    "a pack file with two loading faults is refused at the first loading step that fails: an "
+    "invalid id before any file is searched or read, a structural fault before the ratification check (and, beside its report, not turned into "
     "REGISTER_TAMPERED unless it is REGISTER_MALFORMED), the seal before the report, the "
     "report before the seal comparison, the seal before the content, the content before the "
     "normal form; the ratification gate's structural checks before its null rule",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed=LOADING_ORDER,
-    strategy=lambda ctx: st.sampled_from(sorted([*LOADS, *RATIFIES])),
-    cover=coverage.each("two-fault pack files", sorted([*LOADS, *RATIFIES])),
+    strategy=lambda ctx: st.sampled_from(sorted([*LOADS, *RATIFIES, *UNSEARCHED])),
+    cover=coverage.each("two-fault pack files", sorted([*LOADS, *RATIFIES, *UNSEARCHED])),
 )
 def loading_order(engine: EngineClient, name: str) -> None:
+    if name in UNSEARCHED:
+        args = {"register_id": BAD_ID, "files": UNSEARCHED[name]}
+        _expect_refusal(
+            engine, name, "register.load", args, Expected("REGISTER_INVALID_ID", "register_id")
+        )
+        return
     if name in RATIFIES:
         pack, want = RATIFIES[name]
         _expect_refusal(engine, name, "register.ratify", {"pack": pack}, want)
