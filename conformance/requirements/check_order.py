@@ -105,6 +105,27 @@ LINES: dict[str, tuple[bytes, Expected]] = {
         b'{"id":"\\ud800","op":"session.chat","args":{"session":"never-opened","text":"hi"}}\n',
         Expected("PROTOCOL_BAD_JSON", None),
     ),
+    "args a list holding NaN (the line before args)": (
+        b'{"id":1,"op":"hello","args":[NaN]}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
+    "NaN in an unknown argument of hello (the line before argument names)": (
+        b'{"id":1,"op":"hello","args":{"colour":NaN}}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
+    "a lone surrogate in bucket_name, trace_hash missing (the line before missing names)": (
+        b'{"id":1,"op":"variation.select","args":{"bucket":["a"],"register_id":"r",'
+        b'"turn_idx":0,"bucket_name":"\\udc00"}}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
+    "turn_idx an integer of 1,001 digits, bucket a string (the line before types)": (
+        b'{"id":1,"op":"variation.select","args":{"bucket":"a","trace_hash":"'
+        + b"0" * 64
+        + b'","register_id":"r","turn_idx":'
+        + b"1" * 1001
+        + b',"bucket_name":"openings"}}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
 }
 """Two faults in one line, one of them the line's own."""
 
@@ -136,6 +157,22 @@ REQUESTS: dict[str, tuple[EncodableObject, Expected]] = {
     "an unknown op and an unknown argument (the op before argument names)": (
         {"id": 5, "op": "no.such.op", "args": {"colour": 1}},
         Expected("PROTOCOL_UNKNOWN_OP", "op", 5),
+    ),
+    "id a float and an unknown op (the envelope before the op)": (
+        {"id": 1.5, "op": "no.such.op", "args": {}},
+        Expected("PROTOCOL_BAD_REQUEST", "id"),
+    ),
+    "id null and an unknown argument (the envelope before argument names)": (
+        {"id": None, "op": "hello", "args": {"colour": 1}},
+        Expected("PROTOCOL_BAD_REQUEST", "id"),
+    ),
+    "id a list and a missing argument (the envelope before argument names)": (
+        {"id": [], "op": "session.chat", "args": {"session": "s"}},
+        Expected("PROTOCOL_BAD_REQUEST", "id"),
+    ),
+    "id an object and a mistyped argument (the envelope before argument types)": (
+        {"id": {}, "op": "session.chat", "args": {"session": 1, "text": "hi"}},
+        Expected("PROTOCOL_BAD_REQUEST", "id"),
     ),
 }
 """Two faults in one request's envelope and op."""
@@ -170,6 +207,11 @@ CALLS: dict[str, tuple[str, EncodableObject, Expected]] = {
         "session.chat",
         {"session": "never-opened-by-the-suite", "text": 5},
         Expected("PROTOCOL_BAD_ARGS", "text"),
+    ),
+    "session.chat with an unknown argument on a session never opened (names before the op)": (
+        "session.chat",
+        {"session": "never-opened-by-the-suite", "text": "hi", "colour": 1},
+        Expected("PROTOCOL_BAD_ARGS", "colour"),
     ),
 }
 """Two faults among a call's arguments, or an argument's and the op's own."""
