@@ -132,6 +132,13 @@ def _units(text: str) -> Iterator[tuple[str, str, bool]]:
         yield heading, " ".join(block), False
 
 
+def units(text: str) -> Iterator[tuple[str, str, bool]]:
+    """(heading, unit, is_table_row) for each paragraph, list item and table body row of
+    *text*, outside code fences and generated blocks; a prose unit is one or more
+    sentences (split them at :data:`SENTENCE_END`)."""
+    return _units(text)
+
+
 def is_normative(text: str) -> bool:
     """Whether a prose sentence holds a word of :data:`KEYWORDS`."""
     return KEYWORDS.search(text) is not None

@@ -146,6 +146,11 @@ REQUESTS: dict[str, tuple[EncodableObject, Expected]] = {
         {"id": "o", "args": []},
         Expected("PROTOCOL_BAD_REQUEST", "op", "o"),
     ),
+    "args a list for session.chat, which requires session and text (args before missing "
+    "names)": (
+        {"id": 6, "op": "session.chat", "args": []},
+        Expected("PROTOCOL_BAD_REQUEST", "args", 6),
+    ),
     "args a list and an unknown op (the envelope before the op)": (
         {"id": 4, "op": "no.such.op", "args": []},
         Expected("PROTOCOL_BAD_REQUEST", "args", 4),
@@ -533,6 +538,78 @@ STRUCTURE: dict[str, tuple[dict[str, Any], str | None, Expected]] = {
     ),
 }
 """Packs with two structural faults, and the refusal of the step that comes first."""
+
+STEP_FAULTS: tuple[tuple[int, str, dict[str, Any], str | None, Expected], ...] = (
+    (
+        2,
+        "description missing",
+        {"description": _DROP},
+        None,
+        Expected("REGISTER_MISSING_FIELD", "description"),
+    ),
+    (
+        3,
+        "an unknown field colour",
+        {"colour": "red"},
+        None,
+        Expected("REGISTER_MALFORMED", "colour"),
+    ),
+    (4, "version a number", {"version": 5}, None, Expected("REGISTER_MALFORMED", "version")),
+    (
+        5,
+        "schema_version 9.9.9",
+        {"schema_version": "9.9.9"},
+        None,
+        Expected("REGISTER_SCHEMA_VERSION", "schema_version"),
+    ),
+    (
+        6,
+        "register_id bad id",
+        {"register_id": "bad id"},
+        None,
+        Expected("REGISTER_INVALID_ID", "register_id"),
+    ),
+    (7, "another expected id", {}, "other_v1", Expected("REGISTER_ID_MISMATCH", "register_id")),
+    (
+        8,
+        "depth_preference loud",
+        {"depth_preference": "loud"},
+        None,
+        Expected("REGISTER_BAD_DEPTH_PREFERENCE", "depth_preference"),
+    ),
+    (
+        9,
+        "an unknown bucket",
+        {"discourse_markers": _markers(middles=[])},
+        None,
+        Expected("REGISTER_UNKNOWN_BUCKET", "discourse_markers.middles"),
+    ),
+    (
+        10,
+        "an unknown override",
+        {"realizer_overrides": {"colour": 1}},
+        None,
+        Expected("REGISTER_UNKNOWN_OVERRIDE", "realizer_overrides.colour"),
+    ),
+)
+"""One fault of each structural step 2 to 10, each touching its own member."""
+
+
+def _step_pairs() -> dict[str, tuple[dict[str, Any], str | None, Expected]]:
+    """Every pair of STEP_FAULTS (i < j): both faults in one pack, step i's refusal."""
+    pairs = {}
+    for n, (i, first, edits_i, expected_i, want) in enumerate(STEP_FAULTS):
+        for j, second, edits_j, expected_j, _ in STEP_FAULTS[n + 1 :]:
+            pack = _edited(**edits_i, **edits_j)
+            pairs[f"step {i} before step {j}: {first}, {second}"] = (
+                pack,
+                expected_i or expected_j,
+                want,
+            )
+    return pairs
+
+
+STRUCTURE.update(_step_pairs())
 
 
 @requirement(

@@ -47,6 +47,30 @@ GATE_PAIRS: dict[str, tuple[str, bytes | None, str, str | None]] = {
         "REGISTER_MALFORMED",
         "path",
     ),
+    "a path not ending in .json holding bytes that are not JSON (suffix before reading)": (
+        "tutor.txt",
+        b"not json\n",
+        "REGISTER_MALFORMED",
+        "path",
+    ),
+    "a path not ending in .json holding a pack missing every field (suffix before step 2)": (
+        "tutor.txt",
+        b"{}\n",
+        "REGISTER_MALFORMED",
+        "path",
+    ),
+    "a path not ending in .json holding a null pack claiming terse (suffix before step 3)": (
+        "other.txt",
+        NULL_TERSE,
+        "REGISTER_MALFORMED",
+        "path",
+    ),
+    "an invalid stem holding a null pack claiming terse (the stem before step 3)": (
+        "o ther.json",
+        NULL_TERSE,
+        "REGISTER_INVALID_ID",
+        None,
+    ),
     "a .json path with an invalid stem that does not exist (existence before the stem)": (
         "tu tor.json",
         None,
