@@ -204,13 +204,18 @@ def _pair_problems(orders: dict[str, Any], cases_of: CaseLister) -> list[str]:
         if row not in rows:
             out.append(f"pairs of {row}: no such row in docs/traceability.md § Orderings")
         listed = set(enumerate_pairs(order))
-        out += [f"{row}: {p!r} is not a pair of its checks" for p in order.get("pairs", {})
-                if p not in listed]
+        out += [
+            f"{row}: {p!r} is not a pair of its checks"
+            for p in order.get("pairs", {})
+            if p not in listed
+        ]
         for pair, value in pair_entries(order).items():
             status = pair_status(value)
             if status == "invalid":
-                out.append(f"{row} {pair}: {value!r} is not REQ-ID: case, FREE-NNN: why, "
-                           "unreachable: why or open")
+                out.append(
+                    f"{row} {pair}: {value!r} is not REQ-ID: case, FREE-NNN: why, "
+                    "unreachable: why or open"
+                )
             elif status == "covered":
                 match = COVERED.match(value)
                 assert match

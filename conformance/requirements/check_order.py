@@ -146,8 +146,7 @@ REQUESTS: dict[str, tuple[EncodableObject, Expected]] = {
         {"id": "o", "args": []},
         Expected("PROTOCOL_BAD_REQUEST", "op", "o"),
     ),
-    "args a list for session.chat, which requires session and text (args before missing "
-    "names)": (
+    "args a list for session.chat, which requires session and text (args before missing names)": (
         {"id": 6, "op": "session.chat", "args": []},
         Expected("PROTOCOL_BAD_REQUEST", "args", 6),
     ),
@@ -719,11 +718,12 @@ def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str
 
 @requirement(
     "LOAD-ORDER-002",
-    "a pack file with two loading faults is refused at the first loading step that fails: an "
-    "invalid id before any file is searched or read, a structural fault before the ratification check (and, beside its report, not turned into "
-    "REGISTER_TAMPERED unless it is REGISTER_MALFORMED), the seal before the report, the "
-    "report before the seal comparison, the seal before the content, the content before the "
-    "normal form; the ratification gate's structural checks before its null rule",
+    "a pack file with two loading faults is refused at the first loading step that fails: "
+    "an invalid id before any file is searched or read, a structural fault before the "
+    "ratification check (and, beside its report, not turned into REGISTER_TAMPERED unless "
+    "it is REGISTER_MALFORMED), the seal before the report, the report before the seal "
+    "comparison, the seal before the content, the content before the normal form; the "
+    "ratification gate's structural checks before its null rule",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed=LOADING_ORDER,
@@ -732,7 +732,7 @@ def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str
 )
 def loading_order(engine: EngineClient, name: str) -> None:
     if name in UNSEARCHED:
-        args = {"register_id": BAD_ID, "files": UNSEARCHED[name]}
+        args: EncodableObject = {"register_id": BAD_ID, "files": UNSEARCHED[name]}
         _expect_refusal(
             engine, name, "register.load", args, Expected("REGISTER_INVALID_ID", "register_id")
         )
