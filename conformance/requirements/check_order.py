@@ -762,6 +762,23 @@ SCHEMA_FIRST: dict[str, tuple[str, str]] = {
 }
 """Fixtures whose manifest gets a second fault, and the refusal the schema check gives."""
 
+FIELDS_FIRST: dict[str, tuple[str, str]] = {
+    "a newer schema version in a manifest without its checksum": ("v5-future", "checksum"),
+    "a schema version that is a string in a manifest without files": ("string-version", "files"),
+}
+"""Fixtures whose manifests lose a required field: the schema version is read only once the
+manifest has its required fields, so the generation is invalid and, with no other, the
+load is STATE_CORRUPT (its field is free, spec.md FREE-008)."""
+
+
+def _drop_from_manifests(directory: Path, member: str) -> None:
+    """Remove *member* from every generation's manifest."""
+    for manifest in sorted(directory.glob("gen-*/manifest.json")):
+        document = json.loads(manifest.read_text("utf-8"))
+        document.pop(member, None)
+        text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        manifest.write_text(text + "\n", "utf-8")
+
 
 def _break_checksums(directory: Path) -> None:
     """Flip the first hex digit of every generation's manifest checksum."""
@@ -778,15 +795,36 @@ def _break_checksums(directory: Path) -> None:
     "a manifest with a schema version refusal and a checksum that does not match is refused "
     "for its schema version (STATE_SCHEMA_TOO_NEW or STATE_SCHEMA_MALFORMED, field "
     "schema_version) by load and open: the version is checked before the checksum, so "
-    "neither STATE_CORRUPT nor a fall back",
+    "neither STATE_CORRUPT nor a fall back; and after the required fields, so a manifest "
+    "lacking one is invalid (STATE_CORRUPT) whatever its schema version",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § Schema versions (checked as soon as the manifest parses, before "
     "its checksum)",
-    strategy=lambda ctx: st.sampled_from(sorted(SCHEMA_FIRST)),
-    cover=coverage.each("schema faults beside a bad checksum", sorted(SCHEMA_FIRST)),
+    strategy=lambda ctx: st.sampled_from(sorted([*SCHEMA_FIRST, *FIELDS_FIRST])),
+    cover=coverage.each(
+        "schema faults beside a bad checksum or a missing field",
+        sorted([*SCHEMA_FIRST, *FIELDS_FIRST]),
+    ),
 )
 def schema_before_checksum(engine: EngineClient, name: str) -> None:
+    if name in FIELDS_FIRST:
+        fixture, member = FIELDS_FIRST[name]
+        for op in ("state.load", "state.open"):
+            with scratch() as workdir:
+                directory = copy_fixture(fixture, workdir)
+                _drop_from_manifests(directory, member)
+                try:
+                    engine.call(op, {"dir": str(directory)}, checked=False)
+                except EngineRefused as refusal:
+                    assert refusal.code == "STATE_CORRUPT", (
+                        f"{name} ({op}): refused with {refusal.code}; a manifest without its "
+                        "required fields is invalid before its schema version is read "
+                        "(STATE_CORRUPT: no valid generation)"
+                    )
+                else:
+                    raise AssertionError(f"{name} ({op}): answered ok, the docs say STATE_CORRUPT")
+        return
     fixture, code = SCHEMA_FIRST[name]
     for op in ("state.load", "state.open"):
         with scratch() as workdir:

@@ -3,13 +3,15 @@ right on one fault alone and answers for the wrong one of two."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
-from reference.protocol.envelope import OpSpec, bad_arg
+from reference.protocol.envelope import OpSpec, bad_arg, refuse
 from reference.registers import Ratifier, RegisterPack, loader
 from reference.registers.validate import fail
 from reference.serve import ProtocolHandler
+from reference.state.records import CURRENT_SCHEMA_VERSION
 
 
 class ExistenceBeforeSuffix(Ratifier):
@@ -62,3 +64,25 @@ class Order2UnknownNamesAsSent(ProtocolHandler):
                     if name not in spec.required and name not in spec.optional:
                         bad_arg(name, f"unknown argument {name!r}")
         return super().dispatch(request)
+
+
+class Order2SchemaBeforeFields(ProtocolHandler):
+    """state.load reads a manifest's schema version before it checks the manifest has its
+    required fields: a manifest that lacks one is refused for its schema version."""
+
+    def op_state_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        directory = args.get("dir")
+        if isinstance(directory, str) and directory:
+            for manifest in sorted(Path(directory).glob("gen-*/manifest.json")):
+                try:
+                    document = json.loads(manifest.read_text("utf-8"))
+                except (OSError, ValueError):
+                    continue
+                if not isinstance(document, dict) or "checksum" in document:
+                    continue
+                version = document.get("schema_version")
+                if not isinstance(version, int) or isinstance(version, bool):
+                    refuse("STATE_SCHEMA_MALFORMED", f"{manifest}: bad version", "schema_version")
+                if version > CURRENT_SCHEMA_VERSION:
+                    refuse("STATE_SCHEMA_TOO_NEW", f"{manifest}: newer", "schema_version")
+        return super().op_state_load(args)
