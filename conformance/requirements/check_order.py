@@ -679,6 +679,91 @@ UNSEARCHED: dict[str, dict[str, str]] = {
 """Loads of the invalid id BAD_ID (a space): refused at step 2 whatever its file holds."""
 
 
+LOUD = {"depth_preference": "loud"}
+EDITED = {"description": "edited"}
+BAD_DEPTH = Expected("REGISTER_BAD_DEPTH_PREFERENCE", "depth_preference")
+NOT_RATIFIED = Expected("REGISTER_NOT_RATIFIED", "mastery_report_sha256")
+BAD_REPORT = Expected("REGISTER_SEAL_MISMATCH", "mastery_report")
+OTHER_SEAL = Expected("REGISTER_SEAL_MISMATCH", "mastery_report_sha256")
+FAR_PAIRS: dict[str, tuple[dict[str, Any], bool, str, bool, Expected]] = {
+    "an unknown depth_preference, the report not JSON (step 5 before 7)": (
+        LOUD,
+        False,
+        "not json",
+        False,
+        BAD_DEPTH,
+    ),
+    "an unknown depth_preference, a seal that differs (step 5 before 8)": (
+        LOUD,
+        True,
+        "kept",
+        False,
+        BAD_DEPTH,
+    ),
+    "an unknown depth_preference out of normal form (step 5 before 10)": (
+        LOUD,
+        False,
+        "kept",
+        True,
+        BAD_DEPTH,
+    ),
+    "no report beside an edited description (step 6 before 9)": (
+        EDITED,
+        False,
+        "absent",
+        False,
+        NOT_RATIFIED,
+    ),
+    "no report beside a pack out of normal form (step 6 before 10)": (
+        {},
+        False,
+        "absent",
+        True,
+        NOT_RATIFIED,
+    ),
+    "the report not JSON and an edited description (step 7 before 9)": (
+        EDITED,
+        False,
+        "not json",
+        False,
+        BAD_REPORT,
+    ),
+    "the report not JSON and a pack out of normal form (step 7 before 10)": (
+        {},
+        False,
+        "not json",
+        True,
+        BAD_REPORT,
+    ),
+    "a seal that differs and a pack out of normal form (step 8 before 10)": (
+        {},
+        True,
+        "kept",
+        True,
+        OTHER_SEAL,
+    ),
+}
+"""Two loading faults steps apart: the pack's edits, whether its seal is changed, the
+report (kept, absent or not JSON), whether the pack is written out of normal form, and
+the answer of the earlier step."""
+
+
+def _far_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str, str], Expected]:
+    edits, reseal, report_kind, spaced, want = FAR_PAIRS[name]
+    edited = {**pack, **edits}
+    if reseal:
+        edited["mastery_report_sha256"] = _other_seal(pack["mastery_report_sha256"])
+    text = _normal_form(edited)
+    if spaced:
+        text = text.replace(b"{\n", b"{\n\n", 1)
+    files = {f"{LOAD_ID}.json": _b64(text)}
+    if report_kind != "absent":
+        files[f"{LOAD_ID}.mastery_report.json"] = _b64(
+            report if report_kind == "kept" else b"not json"
+        )
+    return files, want
+
+
 def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str, str], Expected]:
     """The files of case *name*, made from a sealed *pack* and its *report* bytes."""
     pack_name, report_name = f"{LOAD_ID}.json", f"{LOAD_ID}.mastery_report.json"
@@ -716,6 +801,9 @@ def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str
     return files, want
 
 
+LOAD_CASES = sorted([*LOADS, *RATIFIES, *UNSEARCHED, *FAR_PAIRS])
+
+
 @requirement(
     "LOAD-ORDER-002",
     "a pack file with two loading faults is refused at the first loading step that fails: "
@@ -727,8 +815,8 @@ def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed=LOADING_ORDER,
-    strategy=lambda ctx: st.sampled_from(sorted([*LOADS, *RATIFIES, *UNSEARCHED])),
-    cover=coverage.each("two-fault pack files", sorted([*LOADS, *RATIFIES, *UNSEARCHED])),
+    strategy=lambda ctx: st.sampled_from(LOAD_CASES),
+    cover=coverage.each("two-fault pack files", LOAD_CASES),
 )
 def loading_order(engine: EngineClient, name: str) -> None:
     if name in UNSEARCHED:
@@ -744,7 +832,7 @@ def loading_order(engine: EngineClient, name: str) -> None:
     sealed = ratified_files(engine, gen.pack(LOAD_ID))
     pack = sealed_json(sealed, f"{LOAD_ID}.json")
     report = base64.b64decode(sealed[f"{LOAD_ID}.mastery_report.json"])
-    files, want = _load_case(name, pack, report)
+    files, want = (_far_case if name in FAR_PAIRS else _load_case)(name, pack, report)
     _expect_refusal(engine, name, "register.load", {"register_id": LOAD_ID, "files": files}, want)
 
 
