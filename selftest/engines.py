@@ -141,6 +141,12 @@ from selftest.mutants.loader import (
     WhitespaceEditMalformed,
     WrongMissingFieldCode,
 )
+from selftest.mutants.order_pairs import (
+    Order2ContentBeforeStem,
+    Order2ExistsBeforeSuffix,
+    Order2FileBeforeId,
+    Order2UnknownNamesAsSent,
+)
 from selftest.mutants.overrides import (
     EntryNotObjectPresent,
     EntryWithoutDepthPresent,
@@ -702,6 +708,10 @@ _TABLE = (
     broken_engine("bucket_sizes_swapped", BucketSizesSwapped, "LOAD-REPORT-201"),
     broken_engine("override_keys_from_per_intent", OverrideKeysFromPerIntent, "LOAD-REPORT-201"),
     broken_engine("display_name_from_id", DisplayNameFromId, "LOAD-REPORT-201"),
+    broken_engine("order2_exists_before_suffix", Order2ExistsBeforeSuffix, "LOAD-ORDER-701"),
+    broken_engine("order2_content_before_stem", Order2ContentBeforeStem, "LOAD-ORDER-701"),
+    broken_engine("order2_file_before_id", Order2FileBeforeId, "LOAD-ORDER-002"),
+    broken_engine("order2_unknown_names_as_sent", Order2UnknownNamesAsSent, "PROTO-ORDER-005"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -36,6 +36,7 @@ from selftest.mutants.bounds import (
     VaultKeyAnyCase,
 )
 from selftest.mutants.check_order import ChecksumBeforeSchema, InUseBeforeFiles
+from selftest.mutants.order_pairs import Order2SchemaBeforeFields
 from selftest.mutants.porting_state import (
     AnyCaseDigest,
     DirtyAsInteger,
@@ -797,6 +798,7 @@ _TABLE = (
     broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),
     broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
     broken_engine("checksum_before_schema", ChecksumBeforeSchema, "STATE-FIRST-001"),
+    broken_engine("order2_schema_before_fields", Order2SchemaBeforeFields, "STATE-FIRST-001"),
     broken_engine("version_unchecked", VersionUnchecked, "STATE-SCHEMA-001", "STATE-SCHEMA-002"),
     broken_engine(
         "fresh_on_bad_pointer", FreshOnBadPointer, "STATE-POINTER-001", "STATE-SCHEMA-001"

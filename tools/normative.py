@@ -148,6 +148,13 @@ def _units(text: str) -> Iterator[tuple[str, str, bool]]:
         yield heading, " ".join(block), False
 
 
+def units(text: str) -> Iterator[tuple[str, str, bool]]:
+    """(heading, unit, is_table_row) for each paragraph, list item and table body row of
+    *text*, outside code fences, generated blocks and informative sections; a prose unit
+    is one or more sentences (split them at :data:`SENTENCE_END`)."""
+    return _units(text)
+
+
 def extract(doc: str, text: str) -> list[Sentence]:
     """The ledger sentences of *text*, the Markdown of ``docs/<doc>``, in order."""
     found: list[Sentence] = []

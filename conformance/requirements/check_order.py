@@ -105,6 +105,27 @@ LINES: dict[str, tuple[bytes, Expected]] = {
         b'{"id":"\\ud800","op":"session.chat","args":{"session":"never-opened","text":"hi"}}\n',
         Expected("PROTOCOL_BAD_JSON", None),
     ),
+    "args a list holding NaN (the line before args)": (
+        b'{"id":1,"op":"hello","args":[NaN]}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
+    "NaN in an unknown argument of hello (the line before argument names)": (
+        b'{"id":1,"op":"hello","args":{"colour":NaN}}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
+    "a lone surrogate in bucket_name, trace_hash missing (the line before missing names)": (
+        b'{"id":1,"op":"variation.select","args":{"bucket":["a"],"register_id":"r",'
+        b'"turn_idx":0,"bucket_name":"\\udc00"}}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
+    "turn_idx an integer of 1,001 digits, bucket a string (the line before types)": (
+        b'{"id":1,"op":"variation.select","args":{"bucket":"a","trace_hash":"'
+        + b"0" * 64
+        + b'","register_id":"r","turn_idx":'
+        + b"1" * 1001
+        + b',"bucket_name":"openings"}}\n',
+        Expected("PROTOCOL_BAD_JSON", None),
+    ),
 }
 """Two faults in one line, one of them the line's own."""
 
@@ -125,6 +146,10 @@ REQUESTS: dict[str, tuple[EncodableObject, Expected]] = {
         {"id": "o", "args": []},
         Expected("PROTOCOL_BAD_REQUEST", "op", "o"),
     ),
+    "args a list for session.chat, which requires session and text (args before missing names)": (
+        {"id": 6, "op": "session.chat", "args": []},
+        Expected("PROTOCOL_BAD_REQUEST", "args", 6),
+    ),
     "args a list and an unknown op (the envelope before the op)": (
         {"id": 4, "op": "no.such.op", "args": []},
         Expected("PROTOCOL_BAD_REQUEST", "args", 4),
@@ -136,6 +161,22 @@ REQUESTS: dict[str, tuple[EncodableObject, Expected]] = {
     "an unknown op and an unknown argument (the op before argument names)": (
         {"id": 5, "op": "no.such.op", "args": {"colour": 1}},
         Expected("PROTOCOL_UNKNOWN_OP", "op", 5),
+    ),
+    "id a float and an unknown op (the envelope before the op)": (
+        {"id": 1.5, "op": "no.such.op", "args": {}},
+        Expected("PROTOCOL_BAD_REQUEST", "id"),
+    ),
+    "id null and an unknown argument (the envelope before argument names)": (
+        {"id": None, "op": "hello", "args": {"colour": 1}},
+        Expected("PROTOCOL_BAD_REQUEST", "id"),
+    ),
+    "id a list and a missing argument (the envelope before argument names)": (
+        {"id": [], "op": "session.chat", "args": {"session": "s"}},
+        Expected("PROTOCOL_BAD_REQUEST", "id"),
+    ),
+    "id an object and a mistyped argument (the envelope before argument types)": (
+        {"id": {}, "op": "session.chat", "args": {"session": 1, "text": "hi"}},
+        Expected("PROTOCOL_BAD_REQUEST", "id"),
     ),
 }
 """Two faults in one request's envelope and op."""
@@ -170,6 +211,11 @@ CALLS: dict[str, tuple[str, EncodableObject, Expected]] = {
         "session.chat",
         {"session": "never-opened-by-the-suite", "text": 5},
         Expected("PROTOCOL_BAD_ARGS", "text"),
+    ),
+    "session.chat with an unknown argument on a session never opened (names before the op)": (
+        "session.chat",
+        {"session": "never-opened-by-the-suite", "text": "hi", "colour": 1},
+        Expected("PROTOCOL_BAD_ARGS", "colour"),
     ),
 }
 """Two faults among a call's arguments, or an argument's and the op's own."""
@@ -492,6 +538,78 @@ STRUCTURE: dict[str, tuple[dict[str, Any], str | None, Expected]] = {
 }
 """Packs with two structural faults, and the refusal of the step that comes first."""
 
+STEP_FAULTS: tuple[tuple[int, str, dict[str, Any], str | None, Expected], ...] = (
+    (
+        2,
+        "description missing",
+        {"description": _DROP},
+        None,
+        Expected("REGISTER_MISSING_FIELD", "description"),
+    ),
+    (
+        3,
+        "an unknown field colour",
+        {"colour": "red"},
+        None,
+        Expected("REGISTER_MALFORMED", "colour"),
+    ),
+    (4, "version a number", {"version": 5}, None, Expected("REGISTER_MALFORMED", "version")),
+    (
+        5,
+        "schema_version 9.9.9",
+        {"schema_version": "9.9.9"},
+        None,
+        Expected("REGISTER_SCHEMA_VERSION", "schema_version"),
+    ),
+    (
+        6,
+        "register_id bad id",
+        {"register_id": "bad id"},
+        None,
+        Expected("REGISTER_INVALID_ID", "register_id"),
+    ),
+    (7, "another expected id", {}, "other_v1", Expected("REGISTER_ID_MISMATCH", "register_id")),
+    (
+        8,
+        "depth_preference loud",
+        {"depth_preference": "loud"},
+        None,
+        Expected("REGISTER_BAD_DEPTH_PREFERENCE", "depth_preference"),
+    ),
+    (
+        9,
+        "an unknown bucket",
+        {"discourse_markers": _markers(middles=[])},
+        None,
+        Expected("REGISTER_UNKNOWN_BUCKET", "discourse_markers.middles"),
+    ),
+    (
+        10,
+        "an unknown override",
+        {"realizer_overrides": {"colour": 1}},
+        None,
+        Expected("REGISTER_UNKNOWN_OVERRIDE", "realizer_overrides.colour"),
+    ),
+)
+"""One fault of each structural step 2 to 10, each touching its own member."""
+
+
+def _step_pairs() -> dict[str, tuple[dict[str, Any], str | None, Expected]]:
+    """Every pair of STEP_FAULTS (i < j): both faults in one pack, step i's refusal."""
+    pairs = {}
+    for n, (i, first, edits_i, expected_i, want) in enumerate(STEP_FAULTS):
+        for j, second, edits_j, expected_j, _ in STEP_FAULTS[n + 1 :]:
+            pack = _edited(**edits_i, **edits_j)
+            pairs[f"step {i} before step {j}: {first}, {second}"] = (
+                pack,
+                expected_i or expected_j,
+                want,
+            )
+    return pairs
+
+
+STRUCTURE.update(_step_pairs())
+
 
 @requirement(
     "LOAD-ORDER-001",
@@ -550,6 +668,101 @@ RATIFIES: dict[str, tuple[dict[str, Any], Expected]] = {
 }
 """Packs the ratification gate refuses at its step 2 although its null rule would too."""
 
+BAD_ID = "order load"
+UNSEARCHED: dict[str, dict[str, str]] = {
+    "an invalid id that no file holds (step 2 before 3)": {},
+    "an invalid id whose file is not JSON (step 2 before 4)": {f"{BAD_ID}.json": _b64(b"x")},
+    "an invalid id whose file misses every field (step 2 before 5)": {
+        f"{BAD_ID}.json": _b64(b"{}\n")
+    },
+}
+"""Loads of the invalid id BAD_ID (a space): refused at step 2 whatever its file holds."""
+
+
+LOUD = {"depth_preference": "loud"}
+EDITED = {"description": "edited"}
+BAD_DEPTH = Expected("REGISTER_BAD_DEPTH_PREFERENCE", "depth_preference")
+NOT_RATIFIED = Expected("REGISTER_NOT_RATIFIED", "mastery_report_sha256")
+BAD_REPORT = Expected("REGISTER_SEAL_MISMATCH", "mastery_report")
+OTHER_SEAL = Expected("REGISTER_SEAL_MISMATCH", "mastery_report_sha256")
+FAR_PAIRS: dict[str, tuple[dict[str, Any], bool, str, bool, Expected]] = {
+    "an unknown depth_preference, the report not JSON (step 5 before 7)": (
+        LOUD,
+        False,
+        "not json",
+        False,
+        BAD_DEPTH,
+    ),
+    "an unknown depth_preference, a seal that differs (step 5 before 8)": (
+        LOUD,
+        True,
+        "kept",
+        False,
+        BAD_DEPTH,
+    ),
+    "an unknown depth_preference out of normal form (step 5 before 10)": (
+        LOUD,
+        False,
+        "kept",
+        True,
+        BAD_DEPTH,
+    ),
+    "no report beside an edited description (step 6 before 9)": (
+        EDITED,
+        False,
+        "absent",
+        False,
+        NOT_RATIFIED,
+    ),
+    "no report beside a pack out of normal form (step 6 before 10)": (
+        {},
+        False,
+        "absent",
+        True,
+        NOT_RATIFIED,
+    ),
+    "the report not JSON and an edited description (step 7 before 9)": (
+        EDITED,
+        False,
+        "not json",
+        False,
+        BAD_REPORT,
+    ),
+    "the report not JSON and a pack out of normal form (step 7 before 10)": (
+        {},
+        False,
+        "not json",
+        True,
+        BAD_REPORT,
+    ),
+    "a seal that differs and a pack out of normal form (step 8 before 10)": (
+        {},
+        True,
+        "kept",
+        True,
+        OTHER_SEAL,
+    ),
+}
+"""Two loading faults steps apart: the pack's edits, whether its seal is changed, the
+report (kept, absent or not JSON), whether the pack is written out of normal form, and
+the answer of the earlier step."""
+
+
+def _far_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str, str], Expected]:
+    edits, reseal, report_kind, spaced, want = FAR_PAIRS[name]
+    edited = {**pack, **edits}
+    if reseal:
+        edited["mastery_report_sha256"] = _other_seal(pack["mastery_report_sha256"])
+    text = _normal_form(edited)
+    if spaced:
+        text = text.replace(b"{\n", b"{\n\n", 1)
+    files = {f"{LOAD_ID}.json": _b64(text)}
+    if report_kind != "absent":
+        files[f"{LOAD_ID}.mastery_report.json"] = _b64(
+            report if report_kind == "kept" else b"not json"
+        )
+    return files, want
+
 
 def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str, str], Expected]:
     """The files of case *name*, made from a sealed *pack* and its *report* bytes."""
@@ -588,20 +801,30 @@ def _load_case(name: str, pack: dict[str, Any], report: bytes) -> tuple[dict[str
     return files, want
 
 
+LOAD_CASES = sorted([*LOADS, *RATIFIES, *UNSEARCHED, *FAR_PAIRS])
+
+
 @requirement(
     "LOAD-ORDER-002",
-    "a pack file with two loading faults is refused at the first loading step that fails: a "
-    "structural fault before the ratification check (and, beside its report, not turned into "
-    "REGISTER_TAMPERED unless it is REGISTER_MALFORMED), the seal before the report, the "
-    "report before the seal comparison, the seal before the content, the content before the "
-    "normal form; the ratification gate's structural checks before its null rule",
+    "a pack file with two loading faults is refused at the first loading step that fails: "
+    "an invalid id before any file is searched or read, a structural fault before the "
+    "ratification check (and, beside its report, not turned into REGISTER_TAMPERED unless "
+    "it is REGISTER_MALFORMED), the seal before the report, the report before the seal "
+    "comparison, the seal before the content, the content before the normal form; the "
+    "ratification gate's structural checks before its null rule",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed=LOADING_ORDER,
-    strategy=lambda ctx: st.sampled_from(sorted([*LOADS, *RATIFIES])),
-    cover=coverage.each("two-fault pack files", sorted([*LOADS, *RATIFIES])),
+    strategy=lambda ctx: st.sampled_from(LOAD_CASES),
+    cover=coverage.each("two-fault pack files", LOAD_CASES),
 )
 def loading_order(engine: EngineClient, name: str) -> None:
+    if name in UNSEARCHED:
+        args: EncodableObject = {"register_id": BAD_ID, "files": UNSEARCHED[name]}
+        _expect_refusal(
+            engine, name, "register.load", args, Expected("REGISTER_INVALID_ID", "register_id")
+        )
+        return
     if name in RATIFIES:
         pack, want = RATIFIES[name]
         _expect_refusal(engine, name, "register.ratify", {"pack": pack}, want)
@@ -609,7 +832,7 @@ def loading_order(engine: EngineClient, name: str) -> None:
     sealed = ratified_files(engine, gen.pack(LOAD_ID))
     pack = sealed_json(sealed, f"{LOAD_ID}.json")
     report = base64.b64decode(sealed[f"{LOAD_ID}.mastery_report.json"])
-    files, want = _load_case(name, pack, report)
+    files, want = (_far_case if name in FAR_PAIRS else _load_case)(name, pack, report)
     _expect_refusal(engine, name, "register.load", {"register_id": LOAD_ID, "files": files}, want)
 
 
@@ -627,6 +850,23 @@ SCHEMA_FIRST: dict[str, tuple[str, str]] = {
 }
 """Fixtures whose manifest gets a second fault, and the refusal the schema check gives."""
 
+FIELDS_FIRST: dict[str, tuple[str, str]] = {
+    "a newer schema version in a manifest without its checksum": ("v5-future", "checksum"),
+    "a schema version that is a string in a manifest without files": ("string-version", "files"),
+}
+"""Fixtures whose manifests lose a required field: the schema version is read only once the
+manifest has its required fields, so the generation is invalid and, with no other, the
+load is STATE_CORRUPT (its field is free, spec.md FREE-008)."""
+
+
+def _drop_from_manifests(directory: Path, member: str) -> None:
+    """Remove *member* from every generation's manifest."""
+    for manifest in sorted(directory.glob("gen-*/manifest.json")):
+        document = json.loads(manifest.read_text("utf-8"))
+        document.pop(member, None)
+        text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        manifest.write_text(text + "\n", "utf-8")
+
 
 def _break_checksums(directory: Path) -> None:
     """Flip the first hex digit of every generation's manifest checksum."""
@@ -643,15 +883,36 @@ def _break_checksums(directory: Path) -> None:
     "a manifest with a schema version refusal and a checksum that does not match is refused "
     "for its schema version (STATE_SCHEMA_TOO_NEW or STATE_SCHEMA_MALFORMED, field "
     "schema_version) by load and open: the version is checked before the checksum, so "
-    "neither STATE_CORRUPT nor a fall back",
+    "neither STATE_CORRUPT nor a fall back; and after the required fields, so a manifest "
+    "lacking one is invalid (STATE_CORRUPT) whatever its schema version",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § Schema versions (checked as soon as the manifest parses, before "
     "its checksum)",
-    strategy=lambda ctx: st.sampled_from(sorted(SCHEMA_FIRST)),
-    cover=coverage.each("schema faults beside a bad checksum", sorted(SCHEMA_FIRST)),
+    strategy=lambda ctx: st.sampled_from(sorted([*SCHEMA_FIRST, *FIELDS_FIRST])),
+    cover=coverage.each(
+        "schema faults beside a bad checksum or a missing field",
+        sorted([*SCHEMA_FIRST, *FIELDS_FIRST]),
+    ),
 )
 def schema_before_checksum(engine: EngineClient, name: str) -> None:
+    if name in FIELDS_FIRST:
+        fixture, member = FIELDS_FIRST[name]
+        for op in ("state.load", "state.open"):
+            with scratch() as workdir:
+                directory = copy_fixture(fixture, workdir)
+                _drop_from_manifests(directory, member)
+                try:
+                    engine.call(op, {"dir": str(directory)}, checked=False)
+                except EngineRefused as refusal:
+                    assert refusal.code == "STATE_CORRUPT", (
+                        f"{name} ({op}): refused with {refusal.code}; a manifest without its "
+                        "required fields is invalid before its schema version is read "
+                        "(STATE_CORRUPT: no valid generation)"
+                    )
+                else:
+                    raise AssertionError(f"{name} ({op}): answered ok, the docs say STATE_CORRUPT")
+        return
     fixture, code = SCHEMA_FIRST[name]
     for op in ("state.load", "state.open"):
         with scratch() as workdir:

@@ -1,6 +1,7 @@
 """Two faults of one kind at once, where the docs order them within a step.
 
-docs/protocol.md § Error codes: of several missing arguments the first the op's ``Args``
+docs/protocol.md § Error codes: of several unknown argument names the first in sorted
+order answers; of several missing arguments the first the op's ``Args``
 lists answers; of several mistyped ones any may be named (free), but one of them is;
 every argument check comes before the op itself (``algebra.rotor``'s bivector rule, a
 state op's store handle). docs/state.md § Refusals: of several bad mutations the first
@@ -61,6 +62,20 @@ MISSING: dict[str, tuple[str, EncodableObject, str]] = {
 }
 """Two missing arguments: the first in the op's Args order answers."""
 
+UNKNOWN: dict[str, tuple[str, EncodableObject, str]] = {
+    "variation.select with unknown zz then aa (sorted: aa)": (
+        "variation.select",
+        {**SELECT, "zz": 1, "aa": 2},
+        "aa",
+    ),
+    "session.chat with unknown text_ and Text (sorted by code point: Text)": (
+        "session.chat",
+        {"text_": 1, "Text": 2, "session": "never-opened", "text": "t"},
+        "Text",
+    ),
+}
+"""Two unknown argument names, the later one sent first: the first in sorted order answers."""
+
 MISTYPED: dict[str, tuple[str, EncodableObject, frozenset[str]]] = {
     "variation.select with bucket a string and turn_idx a bool": (
         "variation.select",
@@ -80,7 +95,7 @@ MISTYPED: dict[str, tuple[str, EncodableObject, frozenset[str]]] = {
 }
 """Two mistyped arguments: either may be named, but one of them is."""
 
-ARG_CASES = sorted([*MISSING, *MISTYPED])
+ARG_CASES = sorted([*MISSING, *MISTYPED, *UNKNOWN])
 
 
 def _refusal(engine: EngineClient, name: str, op: str, args: EncodableObject) -> EngineRefused:
@@ -93,7 +108,8 @@ def _refusal(engine: EngineClient, name: str, op: str, args: EncodableObject) ->
 
 @requirement(
     "PROTO-ORDER-005",
-    "of two missing arguments the first the op's Args lists is named; of two mistyped "
+    "of two unknown argument names the first in sorted order is named; of two missing "
+    "arguments the first the op's Args lists is named; of two mistyped "
     "arguments one of them is named (PROTOCOL_BAD_ARGS)",
     family="protocol",
     capabilities=("variation", "sessions"),
@@ -102,8 +118,8 @@ def _refusal(engine: EngineClient, name: str, op: str, args: EncodableObject) ->
     cover=coverage.each("two faults of one step", ARG_CASES),
 )
 def within_argument_steps(engine: EngineClient, name: str) -> None:
-    if name in MISSING:
-        op, args, field = MISSING[name]
+    if name in MISSING or name in UNKNOWN:
+        op, args, field = MISSING[name] if name in MISSING else UNKNOWN[name]
         fields = frozenset({field})
     else:
         op, args, fields = MISTYPED[name]
