@@ -90,6 +90,11 @@ from selftest.state_order_mutants import (
     PruneBeforePointer,
     PruneManifestFirstReportedCoreFirst,
 )
+from selftest.state_shutdown_mutants import (
+    ShutdownCommitsDirty,
+    ShutdownKeepsLock,
+    ShutdownSignalStatusZero,
+)
 from selftest.state_type_mutants import (
     BoolCoreIntegers,
     BoolRecordIntegers,
@@ -923,6 +928,9 @@ _TABLE = (
     broken_engine("bool_record_integers", BoolRecordIntegers, "STATE-TYPE-002"),
     broken_engine("lax_boot", LaxBoot, "STATE-TYPE-003"),
     broken_engine("bool_core_integers", BoolCoreIntegers, "STATE-TYPE-004"),
+    broken_engine("shutdown_commits_dirty", ShutdownCommitsDirty, "STATE-SHUTDOWN-601"),
+    broken_engine("shutdown_keeps_lock", ShutdownKeepsLock, "STATE-SHUTDOWN-601"),
+    broken_engine("shutdown_signal_status_zero", ShutdownSignalStatusZero, "STATE-SHUTDOWN-601"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
