@@ -90,6 +90,7 @@ from selftest.state_order_mutants import (
     PruneBeforePointer,
     PruneManifestFirstReportedCoreFirst,
 )
+from selftest.state_proposal_mutants import OverflowCorruptLinesSpill, PendingCountsCorruptLines
 from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
     ShutdownKeepsLock,
@@ -931,6 +932,12 @@ _TABLE = (
     broken_engine("shutdown_commits_dirty", ShutdownCommitsDirty, "STATE-SHUTDOWN-601"),
     broken_engine("shutdown_keeps_lock", ShutdownKeepsLock, "STATE-SHUTDOWN-601"),
     broken_engine("shutdown_signal_status_zero", ShutdownSignalStatusZero, "STATE-SHUTDOWN-601"),
+    broken_engine(
+        "proposals_pending_counts_corrupt", PendingCountsCorruptLines, "STATE-PROPOSE-601"
+    ),
+    broken_engine(
+        "proposals_overflow_corrupt_spills", OverflowCorruptLinesSpill, "STATE-PROPOSE-601"
+    ),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
