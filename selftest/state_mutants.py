@@ -83,6 +83,7 @@ from selftest.state_gap_mutants import (
     UnopenableAsIo,
 )
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
+from selftest.state_open_mutants import LeftoversRemovedBeforeJournals
 from selftest.state_order_mutants import (
     DebrisClearedLate,
     ManifestBeforeCoreSync,
@@ -937,6 +938,9 @@ _TABLE = (
     ),
     broken_engine(
         "proposals_overflow_corrupt_spills", OverflowCorruptLinesSpill, "STATE-PROPOSE-601"
+    ),
+    broken_engine(
+        "leftovers_removed_before_journals", LeftoversRemovedBeforeJournals, "STATE-SYMLINK-001"
     ),
 )
 
