@@ -83,6 +83,7 @@ from selftest.state_gap_mutants import (
     UnopenableAsIo,
 )
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
+from selftest.state_mode_mutants import FileModesLeftToUmask, FreshFilesOwnerOnly
 from selftest.state_open_mutants import LeftoversRemovedBeforeJournals
 from selftest.state_order_mutants import (
     DebrisClearedLate,
@@ -942,6 +943,8 @@ _TABLE = (
     broken_engine(
         "leftovers_removed_before_journals", LeftoversRemovedBeforeJournals, "STATE-SYMLINK-001"
     ),
+    broken_engine("fresh_files_owner_only", FreshFilesOwnerOnly, "STATE-MODE-601"),
+    broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from conformance import coverage
 from conformance.engines.base import EngineClient
+from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 from conformance.state import oracle
 from conformance.state.driver import Stores, scratch
@@ -50,7 +51,7 @@ CASES: dict[str, dict[str, bytes]] = {
 
 
 def _entries(engine: EngineClient, directory: Path, name: str) -> list[Any]:
-    args = {"dir": str(directory), "name": name, "repair": False}
+    args: EncodableObject = {"dir": str(directory), "name": name, "repair": False}
     entries: list[Any] = engine.call("state.journal", args)["entries"]
     return entries
 

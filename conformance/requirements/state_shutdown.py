@@ -10,25 +10,18 @@ last checkpoint, or a put on a fresh directory never checkpointed), then ends it
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
 from pathlib import Path
-from typing import Any
 
 from hypothesis import strategies as st
 
 from conformance import coverage
-from conformance.engines.base import EngineClient, Transcript
+from conformance.engines.base import EngineClient
 from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
 from conformance.state.driver import Stores, scratch
+from conformance.state.separate import END_OF_INPUT, SIGNALS, EngineProcess
 
 STATE = ("state",)
-HANG = 60.0
-"""Seconds after which an engine that has not ended is a hang (a ceiling, never a pace)."""
-
 ROW: EncodableObject = {"kind": "recognizer", "key": "shutdown", "pattern": "p", "weight": 1}
 LATER: EncodableObject = {
     "kind": "recognizer",
@@ -41,56 +34,8 @@ STORES = ("checkpointed, then dirty", "fresh, never checkpointed")
 """What the store holds when the process ends: a checkpoint and a put after it, or one
 put on a fresh directory with no checkpoint at all."""
 
-SIGNALS = {"SIGTERM": signal.SIGTERM, "SIGINT": signal.SIGINT}
-ENDINGS = ("end of input", *SIGNALS)
+ENDINGS = (END_OF_INPUT, *SIGNALS)
 CASES = [(ending, held) for ending in ENDINGS for held in STORES]
-
-
-class _Process:
-    """A separate engine process spoken to line by line."""
-
-    def __init__(self, command: list[str], transcript: Transcript) -> None:
-        self.transcript = transcript
-        self.process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        self.ids = 0
-
-    def call(self, op: str, args: EncodableObject) -> dict[str, Any]:
-        """Send one request and return its result; a refusal fails the check."""
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.ids += 1
-        request: EncodableObject = {"id": self.ids, "op": op, "args": args}
-        self.process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
-        self.process.stdin.flush()
-        answer = json.loads(self.process.stdout.readline() or b"null")
-        self.transcript.record(request, answer)
-        assert isinstance(answer, dict) and answer.get("ok"), f"{op} was not answered: {answer}"
-        result: dict[str, Any] = answer["result"]
-        return result
-
-    def end(self, ending: str) -> int:
-        """End the process by *ending*; its exit status (the engine's, not the suite's)."""
-        assert self.process.stdin is not None
-        if ending in SIGNALS:
-            self.process.send_signal(SIGNALS[ending])
-        else:
-            self.process.stdin.close()
-        try:
-            return self.process.wait(timeout=HANG)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            raise AssertionError(f"the engine did not end within {HANG:.0f}s of {ending}") from None
-
-    def kill(self) -> None:
-        """SIGKILL the process group (cleanup)."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
 
 
 def _entries(directory: Path) -> dict[str, bytes | None]:
@@ -102,7 +47,7 @@ def _entries(directory: Path) -> dict[str, bytes | None]:
     }
 
 
-def _dirty_store(engine: _Process, directory: Path, held: str) -> None:
+def _dirty_store(engine: EngineProcess, directory: Path, held: str) -> None:
     """Open *directory* and leave its store dirty as *held* says."""
     store = engine.call("state.open", {"dir": str(directory)})["store"]
     if held == STORES[0]:
@@ -135,7 +80,7 @@ def shutdown_commits_nothing(engine: EngineClient, case: tuple[str, str]) -> Non
     assert command, "the engine cannot be started as a separate process"
     with scratch() as root, Stores(engine) as stores:
         directory = root / "state"
-        ended = _Process(command, engine.transcript)
+        ended = EngineProcess(command, engine.transcript)
         try:
             _dirty_store(ended, directory, held)
             before = _entries(directory)
