@@ -82,6 +82,7 @@ from selftest.state_gap_mutants import (
     GenerationUnchecked,
     UnopenableAsIo,
 )
+from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
 from selftest.state_mode_mutants import FileModesLeftToUmask, FreshFilesOwnerOnly
 from selftest.state_open_mutants import LeftoversRemovedBeforeJournals
@@ -945,6 +946,8 @@ _TABLE = (
     ),
     broken_engine("fresh_files_owner_only", FreshFilesOwnerOnly, "STATE-MODE-601"),
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
+    broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
+    broken_engine("malformed_past_removed", MalformedPastRemoved, "STATE-LEFTOVER-601"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
