@@ -94,6 +94,7 @@ from selftest.state_order_mutants import (
     PruneManifestFirstReportedCoreFirst,
 )
 from selftest.state_proposal_mutants import OverflowCorruptLinesSpill, PendingCountsCorruptLines
+from selftest.state_register_mutants import RegisterFromSessionRecord
 from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
     ShutdownKeepsLock,
@@ -948,6 +949,7 @@ _TABLE = (
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
     broken_engine("malformed_past_removed", MalformedPastRemoved, "STATE-LEFTOVER-601"),
+    broken_engine("register_from_session_record", RegisterFromSessionRecord, "STATE-LIFE-601"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
