@@ -93,7 +93,12 @@ from selftest.state_order_mutants import (
     PruneBeforePointer,
     PruneManifestFirstReportedCoreFirst,
 )
-from selftest.state_proposal_mutants import OverflowCorruptLinesSpill, PendingCountsCorruptLines
+from selftest.state_proposal_mutants import (
+    OverflowCorruptLinesSpill,
+    PendingCountsCorruptLines,
+    ProposalIntegersAsDoubles,
+    ProposalIntegersInHashedRange,
+)
 from selftest.state_register_mutants import RegisterFromSessionRecord
 from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
@@ -950,6 +955,10 @@ _TABLE = (
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
     broken_engine("malformed_past_removed", MalformedPastRemoved, "STATE-LEFTOVER-601"),
     broken_engine("register_from_session_record", RegisterFromSessionRecord, "STATE-LIFE-601"),
+    broken_engine("proposal_integers_as_doubles", ProposalIntegersAsDoubles, "STATE-PROPOSE-602"),
+    broken_engine(
+        "proposal_integers_in_hashed_range", ProposalIntegersInHashedRange, "STATE-PROPOSE-602"
+    ),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
