@@ -76,6 +76,7 @@ from selftest.state_codecs import (
     VaultAddressLowBits,
     VaultTurnsOneBased,
 )
+from selftest.state_dirty_mutants import StickyDirtyFlag
 from selftest.state_gap_mutants import (
     AnyPayloadJournal,
     CountsUnchecked,
@@ -959,6 +960,7 @@ _TABLE = (
     broken_engine(
         "proposal_integers_in_hashed_range", ProposalIntegersInHashedRange, "STATE-PROPOSE-602"
     ),
+    broken_engine("sticky_dirty_flag", StickyDirtyFlag, "STATE-DIRTY-601"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
