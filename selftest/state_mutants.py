@@ -86,7 +86,7 @@ from selftest.state_gap_mutants import (
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
 from selftest.state_mode_mutants import FileModesLeftToUmask, FreshFilesOwnerOnly
-from selftest.state_open_mutants import LeftoversRemovedBeforeJournals
+from selftest.state_open_mutants import LeftoversRemovedBeforeJournals, RefusedOpenKeepsLock
 from selftest.state_order_mutants import (
     DebrisClearedLate,
     ManifestBeforeCoreSync,
@@ -961,6 +961,7 @@ _TABLE = (
         "proposal_integers_in_hashed_range", ProposalIntegersInHashedRange, "STATE-PROPOSE-602"
     ),
     broken_engine("sticky_dirty_flag", StickyDirtyFlag, "STATE-DIRTY-601"),
+    broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -1,20 +1,23 @@
-"""A broken engine whose writer's open writes before every read that can refuse is done
-(docs/state.md § Confinement: a refused open leaves every entry but ``LOCK`` as it found it).
+"""Broken engines whose refused writer's open does not leave the directory as it found it
+(docs/state.md § Confinement: a refused open leaves every entry but ``LOCK`` as it found
+it, and ``LOCK`` holds the pid only while the lock is held).
 
-It is the reference ``ProtocolHandler`` whose store removes the leftovers of a crashed
-commit right after the load, before it reads the journals; a journal that is a link then
-refuses the open with the debris already gone. ``STATE-SYMLINK-001`` fails on it.
+Each is the reference ``ProtocolHandler`` with its store's open changed: one removes the
+leftovers of a crashed commit right after the load, before it reads the journals, so a
+journal that is a link refuses the open with the debris already gone
+(``STATE-SYMLINK-001``); one keeps the lock of an open it refuses (``STATE-LOCK-601``).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from reference.serve import ProtocolHandler
 from reference.state import StateStore, journal
 from reference.state.fsops import FileOps
 from reference.state.layout import LINEAGE
-from reference.state.store import Booted
+from reference.state.store import Booted, make_dirs
 
 
 class _LeftoversFirstStore(StateStore):
@@ -36,3 +39,22 @@ class LeftoversRemovedBeforeJournals(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _LeftoversFirstStore
+
+
+class _KeepsLockStore(StateStore):
+    @classmethod
+    def open(cls, path: Path, *, fs: FileOps | None = None) -> StateStore:
+        path = Path(path)
+        make_dirs(path)
+        fs = fs or cls.file_ops(path)
+        lock = cls.writer_lock(path, fs)
+        lock.acquire()
+        return cls(path, fs, lock, cls.start(fs))
+
+
+class RefusedOpenKeepsLock(ProtocolHandler):
+    """A writer's open refused after it took the lock returns the refusal without releasing
+    it: `LOCK` keeps the pid and the directory stays locked until the process ends."""
+
+    def store_class(self) -> Any:
+        return _KeepsLockStore
