@@ -77,19 +77,35 @@ from selftest.state_codecs import (
     VaultAddressLowBits,
     VaultTurnsOneBased,
 )
+from selftest.state_dirty_mutants import StickyDirtyFlag
 from selftest.state_gap_mutants import (
     AnyPayloadJournal,
     CountsUnchecked,
     GenerationUnchecked,
     UnopenableAsIo,
 )
+from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
+from selftest.state_mode_mutants import FileModesLeftToUmask, FreshFilesOwnerOnly
+from selftest.state_open_mutants import LeftoversRemovedBeforeJournals, RefusedOpenKeepsLock
 from selftest.state_order_mutants import (
     DebrisClearedLate,
     ManifestBeforeCoreSync,
     PointerRenamedBeforeSync,
     PruneBeforePointer,
     PruneManifestFirstReportedCoreFirst,
+)
+from selftest.state_proposal_mutants import (
+    OverflowCorruptLinesSpill,
+    PendingCountsCorruptLines,
+    ProposalIntegersAsDoubles,
+    ProposalIntegersInHashedRange,
+)
+from selftest.state_register_mutants import RegisterFromSessionRecord
+from selftest.state_shutdown_mutants import (
+    ShutdownCommitsDirty,
+    ShutdownKeepsLock,
+    ShutdownSignalStatusZero,
 )
 from selftest.state_type_mutants import (
     BoolCoreIntegers,
@@ -925,6 +941,29 @@ _TABLE = (
     broken_engine("bool_record_integers", BoolRecordIntegers, "STATE-TYPE-002"),
     broken_engine("lax_boot", LaxBoot, "STATE-TYPE-003"),
     broken_engine("bool_core_integers", BoolCoreIntegers, "STATE-TYPE-004"),
+    broken_engine("shutdown_commits_dirty", ShutdownCommitsDirty, "STATE-SHUTDOWN-601"),
+    broken_engine("shutdown_keeps_lock", ShutdownKeepsLock, "STATE-SHUTDOWN-601"),
+    broken_engine("shutdown_signal_status_zero", ShutdownSignalStatusZero, "STATE-SHUTDOWN-601"),
+    broken_engine(
+        "proposals_pending_counts_corrupt", PendingCountsCorruptLines, "STATE-PROPOSE-601"
+    ),
+    broken_engine(
+        "proposals_overflow_corrupt_spills", OverflowCorruptLinesSpill, "STATE-PROPOSE-601"
+    ),
+    broken_engine(
+        "leftovers_removed_before_journals", LeftoversRemovedBeforeJournals, "STATE-SYMLINK-001"
+    ),
+    broken_engine("fresh_files_owner_only", FreshFilesOwnerOnly, "STATE-MODE-601"),
+    broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
+    broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
+    broken_engine("malformed_past_removed", MalformedPastRemoved, "STATE-LEFTOVER-601"),
+    broken_engine("register_from_session_record", RegisterFromSessionRecord, "STATE-LIFE-601"),
+    broken_engine("proposal_integers_as_doubles", ProposalIntegersAsDoubles, "STATE-PROPOSE-602"),
+    broken_engine(
+        "proposal_integers_in_hashed_range", ProposalIntegersInHashedRange, "STATE-PROPOSE-602"
+    ),
+    broken_engine("sticky_dirty_flag", StickyDirtyFlag, "STATE-DIRTY-601"),
+    broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

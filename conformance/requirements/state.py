@@ -622,6 +622,7 @@ LINKABLE = (
     "CURRENT",
     "lineage.journal",
     "proposals.journal",
+    "overflow.journal",
     "gen-00000002",
     "gen-00000002/core.jsonl",
     "gen-00000002/manifest.json",
@@ -646,6 +647,15 @@ def _entries(directory: Path) -> dict[str, object]:
             elif path.is_dir():
                 found[rel] = "dir"
     return found
+
+
+def _plant_debris(directory: Path, entry: str) -> None:
+    """What a crashed commit leaves, for the open to remove only once nothing can refuse:
+    ``CURRENT.tmp`` and a staging directory (besides the entry that is the link)."""
+    (directory / "CURRENT.tmp").write_bytes(b"gen-00000003\n")
+    if entry != "staging-9":
+        (directory / "staging-8").mkdir()
+        (directory / "staging-8" / "core.jsonl").write_bytes(b"debris\n")
 
 
 def _plant_torn_journal(directory: Path, entry: str) -> None:
@@ -673,7 +683,8 @@ def _outside_target(entry: str, directory: Path, outside: Path) -> object:
     "STATE-SYMLINK-001",
     "an entry the store would read or write that is a symbolic link is refused with "
     "STATE_SYMLINK, nothing outside the state directory is written, and the refused open "
-    "leaves every entry but LOCK as it found it (a torn journal is not cut)",
+    "leaves every entry but LOCK as it found it (a torn journal is not cut, the leftovers of "
+    "a crashed commit are not removed)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Directory layout (confinement: never follow a link, O_NOFOLLOW; a "
@@ -696,6 +707,7 @@ def symlinks_refused(engine: EngineClient, scenario: list[Any]) -> None:
         oracle.write_generation(directory, 2, oracle.encode_core(rows))
         (directory / entry).symlink_to(_outside_target(entry, directory, outside))
         _plant_torn_journal(directory, entry)
+        _plant_debris(directory, entry)
         before, inside = snapshot(outside), _entries(directory)
         code = _refusal(engine, "state.open", {"dir": str(directory)})
         assert code == "STATE_SYMLINK", f"{entry} is a link: state.open answered {code or 'ok'}"

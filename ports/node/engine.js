@@ -31,7 +31,17 @@ process.stdin.on('data', (chunk) => {
   }
 });
 
+// End of input, SIGTERM and SIGINT release every store still open without a commit and
+// empty LOCK (docs/state.md § Shutdown); a signal ends the process with 128 + its number.
+// A signal is handled between stdin chunks, so a request in flight is answered first.
 process.stdin.on('end', () => {
   if (pending.length > 0) answer(pending);
   engine.state.releaseAll();
 });
+
+for (const [name, number] of [['SIGTERM', 15], ['SIGINT', 2]]) {
+  process.on(name, () => {
+    engine.state.releaseAll();
+    process.exit(128 + number);
+  });
+}

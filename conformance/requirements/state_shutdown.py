@@ -1,0 +1,103 @@
+"""How an engine's process ends with a store open: at end of input, and on SIGTERM or SIGINT
+while it waits for a request (docs/state.md § Shutdown).
+
+Either way every store still open is released without a commit: the directory keeps the
+last checkpoint (no generation is added, ``CURRENT`` is as it was), ``LOCK`` is emptied,
+and the next writer opens the directory. A signal ends the process with status 128 + the
+signal. Each case runs a separate engine process, leaves a store dirty (a put after the
+last checkpoint, or a put on a fresh directory never checkpointed), then ends it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from conformance import coverage
+from conformance.engines.base import EngineClient
+from conformance.jsontypes import EncodableObject
+from conformance.requirements.registry import requirement
+from conformance.state.driver import Stores, scratch
+from conformance.state.separate import END_OF_INPUT, SIGNALS, EngineProcess
+
+STATE = ("state",)
+ROW: EncodableObject = {"kind": "recognizer", "key": "shutdown", "pattern": "p", "weight": 1}
+LATER: EncodableObject = {
+    "kind": "recognizer",
+    "key": "shutdown-later",
+    "pattern": "q",
+    "weight": 2,
+}
+
+STORES = ("checkpointed, then dirty", "fresh, never checkpointed")
+"""What the store holds when the process ends: a checkpoint and a put after it, or one
+put on a fresh directory with no checkpoint at all."""
+
+ENDINGS = (END_OF_INPUT, *SIGNALS)
+CASES = [(ending, held) for ending in ENDINGS for held in STORES]
+
+
+def _entries(directory: Path) -> dict[str, bytes | None]:
+    """The directory's entries: a file's bytes, a generation's name (None)."""
+    return {
+        path.name: None if path.is_dir() else path.read_bytes()
+        for path in sorted(directory.iterdir())
+        if path.name != "LOCK" and not path.name.endswith(".journal")
+    }
+
+
+def _dirty_store(engine: EngineProcess, directory: Path, held: str) -> None:
+    """Open *directory* and leave its store dirty as *held* says."""
+    store = engine.call("state.open", {"dir": str(directory)})["store"]
+    if held == STORES[0]:
+        engine.call("state.apply", {"store": store, "mutations": [{"op": "put", "record": ROW}]})
+        engine.call("state.checkpoint", {"store": store})
+        later: list[EncodableObject] = [{"op": "put", "record": LATER}, {"op": "turn"}]
+        assert engine.call("state.apply", {"store": store, "mutations": later})["dirty"] is True
+    else:
+        assert engine.call(
+            "state.apply", {"store": store, "mutations": [{"op": "put", "record": ROW}]}
+        )["dirty"]
+
+
+@requirement(
+    "STATE-SHUTDOWN-601",
+    "at end of input and on SIGTERM or SIGINT while it waits for a request, an engine "
+    "releases every store still open without a commit: no generation is added, CURRENT "
+    "is as the last checkpoint left it, LOCK is emptied and the next writer opens the "
+    "directory; a signal ends the process with status 128 + the signal (143, 130)",
+    family="state",
+    capabilities=STATE,
+    seed="docs/state.md § Shutdown (released without a commit; LOCK emptied; 130 / 143)",
+    strategy=lambda ctx: st.sampled_from(CASES),
+    max_examples=len(CASES),
+    cover=coverage.each("endings and stores", CASES),
+)
+def shutdown_commits_nothing(engine: EngineClient, case: tuple[str, str]) -> None:
+    ending, held = case
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    with scratch() as root, Stores(engine) as stores:
+        directory = root / "state"
+        ended = EngineProcess(command, engine.transcript)
+        try:
+            _dirty_store(ended, directory, held)
+            before = _entries(directory)
+            status = ended.end(ending)
+        finally:
+            ended.kill()
+        after = _entries(directory)
+        assert after == before, (
+            f"{ending} with a dirty store changed the directory: "
+            f"{sorted(before)} -> {sorted(after)}"
+        )
+        lock = directory / "LOCK"
+        holds = lock.read_bytes() if lock.exists() and not lock.is_symlink() else b""
+        assert holds == b"", f"LOCK still holds {holds!r} after {ending}"
+        if ending in SIGNALS:
+            expected = 128 + SIGNALS[ending]
+            assert status == expected, (
+                f"{ending} ended the engine with status {status}, not {expected}"
+            )
+        stores.close(stores.open(directory)["store"])

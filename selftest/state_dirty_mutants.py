@@ -1,0 +1,42 @@
+"""A broken engine whose ``dirty`` is a flag any batch sets and only a commit clears,
+instead of whether the state differs from its last checkpoint (docs/state.md § Commit
+protocol). ``STATE-DIRTY-601`` fails on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reference.serve import ProtocolHandler
+from reference.state import CheckpointInfo, StateStore
+
+
+class _StickyDirtyStore(StateStore):
+    touched = False
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        super().apply(mutations)
+        self.touched = True
+
+    def digest(self) -> dict[str, Any]:
+        found = super().digest()
+        return {**found, "dirty": found["dirty"] or self.touched}
+
+    def checkpoint(self, announce: Callable[..., Any] | None = None) -> CheckpointInfo:
+        committed = super().checkpoint(announce)
+        self.touched = False
+        return committed
+
+    def close(self) -> CheckpointInfo:
+        if self.touched and not super().digest()["dirty"]:
+            self.checkpoint()
+        return super().close()
+
+
+class StickyDirtyFlag(ProtocolHandler):
+    """`dirty` is set by any batch (a put back as it was, a put and its delete) and cleared
+    only by a commit, so a close after a batch that changed nothing commits a generation."""
+
+    def store_class(self) -> Any:
+        return _StickyDirtyStore

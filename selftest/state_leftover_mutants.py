@@ -1,0 +1,65 @@
+"""Broken engines whose writer's open removes what leftover removal must keep
+(docs/state.md § Recovery rules (load), leftover removal at open).
+``STATE-LEFTOVER-601`` fails on each.
+
+Each is the reference ``ProtocolHandler`` whose store clears leftovers another way: as
+though a ``CURRENT`` that names no generation named generation 0, or removing a
+generation past ``CURRENT`` whose records are malformed as if it were proven invalid.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from reference.serve import ProtocolHandler
+from reference.state import (
+    CURRENT_SCHEMA_VERSION,
+    FileOps,
+    LoadedState,
+    StateError,
+    StateStore,
+    commit,
+    decode_core,
+)
+from reference.state.layout import gen_name, generations
+
+
+class _PointerZeroStore(StateStore):
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        commit.remove_leftovers(fs, 0 if loaded.pointer is None else loaded.pointer)
+
+
+class _MalformedRemovedStore(StateStore):
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        super().clear_leftovers(fs, loaded)
+        if loaded.pointer is None:
+            return
+        for number in generations(fs.list_dir(fs.root, reading=False)):
+            if number <= loaded.pointer:
+                continue
+            path = fs.root / gen_name(number)
+            with contextlib.suppress(OSError):
+                data = (path / "core.jsonl").read_bytes()
+                try:
+                    decode_core(data, CURRENT_SCHEMA_VERSION)
+                except StateError:
+                    commit.remove_entry(fs, path)
+
+
+class PointerlessRemovesPast(ProtocolHandler):
+    """A writer's open reads a missing, empty or garbage `CURRENT` as generation 0 and
+    removes every invalid generation past it."""
+
+    def store_class(self) -> Any:
+        return _PointerZeroStore
+
+
+class MalformedPastRemoved(ProtocolHandler):
+    """A writer's open removes a generation past `CURRENT` whose checksums hold but whose
+    records are malformed, as if it were proven invalid."""
+
+    def store_class(self) -> Any:
+        return _MalformedRemovedStore
