@@ -1,10 +1,11 @@
 """The answer catalogue: what an answer says, rule by rule (docs/intents.md § Answers).
 
-``conformance/data/cognition/answers.json`` (and the files of ``EXTRA``) names every normative sentence of § Answers that
-an answer's ``says`` object states (capability ``answers``), each by an ``A-*`` id with the
-sentence it comes from, and holds cases labeled from the docs, each tagged with the rules it
-exercises. A case is plain JSON: the turns of one fresh unregistered session, the intent of
-its last turn and the members of that turn's ``says`` the case fixes.
+``conformance/data/cognition/answers.json`` (and the files of ``EXTRA``) names every
+normative sentence of § Answers that an answer's ``says`` object states (capability
+``answers``), each by an ``A-*`` id with the sentence it comes from, and holds cases labeled
+from the docs, each tagged with the rules it exercises. A case is plain JSON: the turns of
+one fresh unregistered session, the intent of its last turn and the members of that turn's
+``says`` the case fixes.
 """
 
 from __future__ import annotations

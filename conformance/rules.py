@@ -1,10 +1,10 @@
 """The rule catalogue: every rule of docs/intents.md and docs/spec.md § Cognition by id.
 
-``conformance/data/cognition/rules.json`` (and the files of ``EXTRA``) names each rule (the id of a form of the table of
-forms, a cue-word row, a reading step, a subject, folding or grounding rule) and holds
-cases labeled from the docs, each tagged with the rules it exercises. A case is plain
-JSON: the turns of one fresh unregistered session, and the intent, subject and (where
-given) grounding source of its last turn.
+``conformance/data/cognition/rules.json`` (and the files of ``EXTRA``) names each rule (the
+id of a form of the table of forms, a cue-word row, a reading step, a subject, folding or
+grounding rule) and holds cases labeled from the docs, each tagged with the rules it
+exercises. A case is plain JSON: the turns of one fresh unregistered session, and the
+intent, subject and (where given) grounding source of its last turn.
 """
 
 from __future__ import annotations
