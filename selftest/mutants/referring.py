@@ -20,7 +20,7 @@ from reference.serve import ProtocolHandler
 from reference.truth import answer, grammar, grounding
 from reference.truth import intent as reading
 from reference.truth.answer import same_word
-from reference.truth.text import tokenize
+from reference.truth.text import content_terms, tokenize
 
 PHRASE = re.compile(r"\b(?:that|this|the) (?:word|term|thing|one)$")
 """A phrase that refers back at a slot's end (§ Subjects)."""
@@ -185,6 +185,32 @@ class NamedByTextOnly(ProtocolHandler):
         return {**result, "says": {**says, "said": kept, "earlier": earlier}}
 
 
+class RelationFunctionWordsRequired(ProtocolHandler):
+    """A teaching step out of the subject states a statement only when the statement also
+    says every function word of its relation (``Does the river flow to the ocean?`` is then
+    not stated by ``river flows into ocean``: it lacks ``into``)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = grounding.verdict
+
+        def verdict(statement: str, subject: Any, claim: str | None, graph: Any) -> Any:
+            value, by, step = kept(statement, subject, claim, graph)
+            if by != "teaching" or step.steps[0].source != subject.lemma:
+                return value, by, step
+            relation = tokenize(step.steps[0].relation)
+            function = set(relation) - set(content_terms(relation))
+            if function <= set(tokenize(statement)):
+                return value, by, step
+            words = answer.predicate(statement, subject)
+            gloss = content_terms(tokenize(subject.gloss or ""))
+            if subject.gloss is not None and _covered(words, gloss):
+                return ("no" if answer.negated(statement) else "yes"), "gloss", None
+            return "unknown", None, None
+
+        with _patched(grounding, "verdict", verdict):
+            return super().chat(runtime, text)
+
+
 REFERRING_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("referring_term_not_named", TermNotNamed, "COG-RULE-001"),
     ("referring_kind_only_with_a", KindOnlyWithA, "COG-RULE-001"),
@@ -195,6 +221,7 @@ REFERRING_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("referring_no_predicate_vacuous", NoPredicateHoldsVacuously, "COG-ANSWER-001"),
     ("referring_checked_with_referent", CheckedWithReferent, "COG-ANSWER-001"),
     ("referring_named_by_text_only", NamedByTextOnly, "COG-ANSWER-001"),
+    ("referring_relation_function_words", RelationFunctionWordsRequired, "COG-ANSWER-001"),
 )
 """Each broken engine of this module by its unique name, with the requirement that fails it."""
 
