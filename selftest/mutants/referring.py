@@ -211,6 +211,15 @@ class RelationFunctionWordsRequired(ProtocolHandler):
             return super().chat(runtime, text)
 
 
+class OnlyStraightDoubleQuotesDropped(ProtocolHandler):
+    """Step 4 drops only the straight double quote: curly double quotes and backticks stay
+    (as the guillemets every engine keeps), so ``“How do I grow a garden?”`` is no form."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = text.replace("\u201c", "\u00ab").replace("\u201d", "\u00bb").replace("`", "\u00ab")
+        return super().chat(runtime, kept)
+
+
 REFERRING_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("referring_term_not_named", TermNotNamed, "COG-RULE-001"),
     ("referring_kind_only_with_a", KindOnlyWithA, "COG-RULE-001"),
@@ -222,6 +231,7 @@ REFERRING_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("referring_checked_with_referent", CheckedWithReferent, "COG-ANSWER-001"),
     ("referring_named_by_text_only", NamedByTextOnly, "COG-ANSWER-001"),
     ("referring_relation_function_words", RelationFunctionWordsRequired, "COG-ANSWER-001"),
+    ("referring_only_straight_quotes", OnlyStraightDoubleQuotesDropped, "COG-RULE-001"),
 )
 """Each broken engine of this module by its unique name, with the requirement that fails it."""
 
