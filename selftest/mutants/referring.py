@@ -9,6 +9,7 @@ with the requirement that catches each.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,7 +18,7 @@ from typing import Any
 from reference.lexicon import Lexicon
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
-from reference.truth import answer, grammar, grounding
+from reference.truth import answer, grammar, grounding, pipeline
 from reference.truth import intent as reading
 from reference.truth.answer import same_word
 from reference.truth.text import content_terms, tokenize
@@ -220,6 +221,21 @@ class OnlyStraightDoubleQuotesDropped(ProtocolHandler):
         return super().chat(runtime, kept)
 
 
+class FirstTwoSubjectsOnly(ProtocolHandler):
+    """Only the first two subjects are grounded, known or not: an unknown subject before two
+    known ones leaves one known subject to compare, link or span."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = pipeline.decide_grounding
+
+        def decide(intent: Any, lexicon: Any, graph: Any, vault: Any) -> Any:
+            pair = dataclasses.replace(intent, terms=intent.terms[:2])
+            return kept(pair, lexicon, graph, vault)
+
+        with _patched(pipeline, "decide_grounding", decide):
+            return super().chat(runtime, text)
+
+
 REFERRING_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("referring_term_not_named", TermNotNamed, "COG-RULE-001"),
     ("referring_kind_only_with_a", KindOnlyWithA, "COG-RULE-001"),
@@ -232,6 +248,7 @@ REFERRING_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("referring_named_by_text_only", NamedByTextOnly, "COG-ANSWER-001"),
     ("referring_relation_function_words", RelationFunctionWordsRequired, "COG-ANSWER-001"),
     ("referring_only_straight_quotes", OnlyStraightDoubleQuotesDropped, "COG-RULE-001"),
+    ("referring_first_two_subjects_only", FirstTwoSubjectsOnly, "COG-ANSWER-001"),
 )
 """Each broken engine of this module by its unique name, with the requirement that fails it."""
 
