@@ -1,10 +1,11 @@
 """The answer catalogue: what an answer says, rule by rule (docs/intents.md § Answers).
 
-``conformance/data/cognition/answers.json`` names every normative sentence of § Answers that
-an answer's ``says`` object states (capability ``answers``), each by an ``A-*`` id with the
-sentence it comes from, and holds cases labeled from the docs, each tagged with the rules it
-exercises. A case is plain JSON: the turns of one fresh unregistered session, the intent of
-its last turn and the members of that turn's ``says`` the case fixes.
+``conformance/data/cognition/answers.json`` (and the files of ``EXTRA``) names every
+normative sentence of § Answers that an answer's ``says`` object states (capability
+``answers``), each by an ``A-*`` id with the sentence it comes from, and holds cases labeled
+from the docs, each tagged with the rules it exercises. A case is plain JSON: the turns of
+one fresh unregistered session, the intent of its last turn and the members of that turn's
+``says`` the case fixes.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from conformance.model import SuiteContext
 
 PACKAGE = "conformance.data.cognition"
 DIMENSION = "answer rules"
+EXTRA = ("answers_referring.json",)
+"""Further catalogue files whose ``rules`` and ``cases`` follow those of ``answers.json``, in
+order: a statement without predicate words, a checked statement that refers back, the turns
+that name a subject."""
 SAYS_MEMBERS = (
     "by",
     "checked",
@@ -36,9 +41,14 @@ SAYS_MEMBERS = (
 
 
 def catalogue() -> dict[str, Any]:
-    """The shipped answer catalogue: ``rules`` (id and sentence) and ``cases``, in file order."""
-    text = resources.files(PACKAGE).joinpath("answers.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
+    """The shipped answer catalogue: ``rules`` (id and sentence) and ``cases``, in file order,
+    those of ``answers.json`` first, then those of each file of ``EXTRA``."""
+    folder = resources.files(PACKAGE)
+    data: dict[str, Any] = json.loads(folder.joinpath("answers.json").read_text("utf-8"))
+    for name in EXTRA:
+        extra = json.loads(folder.joinpath(name).read_text("utf-8"))
+        data["rules"] = [*data["rules"], *extra["rules"]]
+        data["cases"] = [*data["cases"], *extra["cases"]]
     return data
 
 

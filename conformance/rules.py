@@ -1,10 +1,10 @@
 """The rule catalogue: every rule of docs/intents.md and docs/spec.md § Cognition by id.
 
-``conformance/data/cognition/rules.json`` names each rule (the id of a form of the table of
-forms, a cue-word row, a reading step, a subject, folding or grounding rule) and holds
-cases labeled from the docs, each tagged with the rules it exercises. A case is plain
-JSON: the turns of one fresh unregistered session, and the intent, subject and (where
-given) grounding source of its last turn.
+``conformance/data/cognition/rules.json`` (and the files of ``EXTRA``) names each rule (the
+id of a form of the table of forms, a cue-word row, a reading step, a subject, folding or
+grounding rule) and holds cases labeled from the docs, each tagged with the rules it
+exercises. A case is plain JSON: the turns of one fresh unregistered session, and the
+intent, subject and (where given) grounding source of its last turn.
 """
 
 from __future__ import annotations
@@ -18,12 +18,20 @@ from conformance.model import SuiteContext
 
 PACKAGE = "conformance.data.cognition"
 DIMENSION = "rules"
+EXTRA = ("rules_referring.json",)
+"""Further catalogue files whose ``rules`` and ``cases`` follow those of ``rules.json``, in
+order: the words that refer back, the terms a slot names and the sentence that decides."""
 
 
 def catalogue() -> dict[str, Any]:
-    """The shipped catalogue: ``rules`` (id and rule) and ``cases``, in file order."""
-    text = resources.files(PACKAGE).joinpath("rules.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
+    """The shipped catalogue: ``rules`` (id and rule) and ``cases``, in file order, those of
+    ``rules.json`` first, then those of each file of ``EXTRA``."""
+    folder = resources.files(PACKAGE)
+    data: dict[str, Any] = json.loads(folder.joinpath("rules.json").read_text("utf-8"))
+    for name in EXTRA:
+        extra = json.loads(folder.joinpath(name).read_text("utf-8"))
+        data["rules"] = [*data["rules"], *extra["rules"]]
+        data["cases"] = [*data["cases"], *extra["cases"]]
     return data
 
 

@@ -242,6 +242,7 @@ from selftest.mutants.quoting import (
     RelativeDirAccepted,
 )
 from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
+from selftest.mutants.referring import REFERRING_MUTANTS
 from selftest.mutants.refusals import (
     BoolDepthAccepted,
     LongestIdRefused,
@@ -649,6 +650,7 @@ _TABLE = (
     ),
     *(broken_engine(name, factory, "COG-EDGE-001") for name, factory in EDGE_MUTANTS),
     *(broken_engine(name, factory, "COG-EDGE-002") for name, factory in SAYS_MUTANTS),
+    *(broken_engine(name, factory, req) for name, factory, req in REFERRING_MUTANTS),
     *(
         broken_engine(name, factory, *catches)
         for name, factory, *catches in (

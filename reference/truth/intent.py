@@ -531,7 +531,9 @@ def _referent_terms(
     reading: Reading, lexicon: Lexicon | None, context: str | None
 ) -> tuple[str, ...]:
     if reading.referent is not None:
-        return slot_terms(clean_slot(reading.referent), lexicon, action=reading.action)
+        moves = reading.intent is not IntentTag.CAUSE
+        referent = clean_slot(reading.referent)
+        return slot_terms(referent, lexicon, action=reading.action, verbs_move=moves)
     return (context,) if context else ()
 
 

@@ -357,7 +357,7 @@ function classify(reader, normalized, context) {
     if (!terms.includes(word)) terms.push(word);
   };
   const referentTerms = () => {
-    if (reading.referent !== null) return slotTerms(cleanSlot(reading.referent), lex, reading.action, true);
+    if (reading.referent !== null) return slotTerms(cleanSlot(reading.referent), lex, reading.action, reading.intent !== 'CAUSE');
     return context ? [context] : [];
   };
   reading.slots.forEach((slot, index) => {
