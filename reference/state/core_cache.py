@@ -65,6 +65,8 @@ class CoreCache:
         """The held lines, in core order."""
         self._last: int | None = None
         """The number of the view last encoded (None after plain records)."""
+        self._joined: bytes | None = None
+        """The held lines joined (None when a line changed since they were)."""
         self._hashed: tuple[int, bytes, str] | None = None
         """``(schema_version, core bytes, identity)`` of the last :meth:`identity`."""
 
@@ -77,13 +79,16 @@ class CoreCache:
         else:
             self._rebuild(list(records))
         self._last = None if view is None else view.number
-        return b"".join(self._lines)
+        if self._joined is None:
+            self._joined = b"".join(self._lines)
+        return self._joined
 
     def _update(self, key: Key, record: Record | None) -> None:
         """Bring the line of *key* up to *record* (None: the key is gone)."""
         seen = self._held.get(key)
         if seen is not None and seen[0] is record:
             return
+        self._joined = None
         sort = _sort_key_of(key)
         place = bisect_left(self._order, sort)
         if record is None:
@@ -101,6 +106,7 @@ class CoreCache:
     def _rebuild(self, records: list[Record]) -> None:
         """Take *records* whole: lines of the records already held are kept, the others
         encoded, and the core order is sorted again."""
+        self._joined = None
         held = {}
         for record in sorted(records, key=sort_key):
             key = _key_of(record)
