@@ -382,6 +382,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "bench-soak-life-100000": lambda: soak_life("soak-life-100000"),
     "bench-soak-life-5000-settle-3000": lambda: soak_life("soak-life-5000-settle-3000"),
     "bench-soak-life-20000": lambda: soak_life("soak-life-20000"),
+    "bench-soak-life-20000-settle-2000": lambda: soak_life("soak-life-20000-settle-2000"),
     "bench-turns": turns_table,
     "bench-instructions": instructions_table,
     "bench-session": session_figures,

@@ -4,6 +4,7 @@ generations, and only the tallies a turn touched put."""
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -91,3 +92,24 @@ def test_only_the_tallies_a_turn_touched_are_put() -> None:
     assert [hit.lemma for hit in unwritten(vault.hits(), written)] == ["dog", "owl"]
     assert unwritten(vault.hits(), vault.hits()) == []
     assert list(unwritten(written, ())) == list(written)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.lists(MUTATION, max_size=4), st.booleans()), max_size=20))
+def test_a_store_encodes_only_the_keys_it_touched_and_the_bytes_are_the_plain_encoders(
+    batches: list[tuple[list[dict], bool]],
+) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        store = StateStore.open(Path(directory))
+        try:
+            for mutations, behind in batches:
+                if behind:
+                    # records replaced without apply are encoded whole
+                    store._records, _ = apply_mutations(store._records, 0, mutations)
+                else:
+                    store.apply(mutations)
+                expected = encode_core(store.records.values())
+                assert store._core() == expected
+                assert store.digest()["identity"] == identity(CURRENT_SCHEMA_VERSION, expected)
+        finally:
+            store.release()

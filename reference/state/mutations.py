@@ -6,6 +6,8 @@ whole or not at all. Deleting an absent record is a no-op.
 
 from __future__ import annotations
 
+from typing import Any
+
 from reference.state.core import Key
 from reference.state.errors import StateError
 from reference.state.records import (
@@ -91,3 +93,15 @@ def apply_mutations(
         else:
             turn_count += 1
     return records, turn_count
+
+
+def touched_keys(mutations: list[dict[str, Any]]) -> list[Key]:
+    """The ``(kind, key)`` of every put and delete of *mutations*, a batch
+    :func:`apply_mutations` accepted."""
+    keys = []
+    for mutation in mutations:
+        if mutation["op"] == "put":
+            keys.append((mutation["record"]["kind"], mutation["record"]["key"]))
+        elif mutation["op"] == "delete":
+            keys.append((mutation["kind"], mutation["key"]))
+    return keys

@@ -21,14 +21,14 @@ from reference.state import commit as steps
 from reference.state import journal
 from reference.state.commit import CheckpointInfo
 from reference.state.core import Key
-from reference.state.core_cache import CoreCache
+from reference.state.core_cache import CoreCache, CoreView
 from reference.state.errors import StateError, io_refusal
 from reference.state.fsops import FileOps
 from reference.state.layout import LINEAGE, OVERFLOW, PROPOSALS
 from reference.state.lineage import BootInfo, boot_info
 from reference.state.loader import LoadedState, load_state
 from reference.state.lock import WriterLock
-from reference.state.mutations import apply_mutations
+from reference.state.mutations import apply_mutations, touched_keys
 from reference.state.proposals import ProposalQueue
 from reference.state.records import CURRENT_SCHEMA_VERSION, Record
 
@@ -68,6 +68,13 @@ class StateStore:
         self._queue = booted.queue
         self._records = dict(loaded.records)
         self._cache = CoreCache()
+        self._view = 0
+        """The number of the last :class:`CoreView` of the records (0: none yet)."""
+        self._touched: set[Key] = set()
+        """The keys put or deleted since :attr:`_view`."""
+        self._tracked: dict[Key, Record] | None = None
+        """The records :attr:`_touched` leads to from :attr:`_view` (anything else in
+        ``_records`` is encoded whole)."""
         self._turn_count = loaded.turn_count
         self._committed = CheckpointInfo(loaded.generation, loaded.identity, loaded.turn_count)
         self._own = frozenset() if loaded.fresh else frozenset({loaded.generation})
@@ -149,7 +156,8 @@ class StateStore:
 
     def encode(self, records: Iterable[Record]) -> bytes:
         """The bytes of ``core.jsonl`` for *records* (what :func:`encode_core` gives); only
-        the records that changed since the last call are encoded again."""
+        the records that changed since the last call are encoded again, and given a
+        :class:`CoreView` after the last one, only its touched keys are looked at."""
         return self._cache.encode(records)
 
     def clear_debris(self) -> None:
@@ -205,7 +213,11 @@ class StateStore:
         return {key: dict(record) for key, record in self._records.items()}
 
     def _core(self) -> bytes:
-        return self.encode(self._records.values())
+        base = self._view if self._view and self._records is self._tracked else None
+        self._view += 1
+        view = CoreView(self._records, self._touched, number=self._view, base=base)
+        self._touched, self._tracked = set(), self._records
+        return self.encode(view)
 
     def _identity(self, core: bytes) -> str:
         return self._cache.identity(CURRENT_SCHEMA_VERSION, core)
@@ -217,9 +229,13 @@ class StateStore:
     def apply(self, mutations: list[dict[str, Any]]) -> None:
         """Apply a batch of mutations in memory, whole or not at all."""
         self._check_open()
+        before = self._records
         self._records, self._turn_count = apply_mutations(
             self._records, self._turn_count, mutations
         )
+        if before is self._tracked:
+            self._touched.update(touched_keys(mutations))
+            self._tracked = self._records
 
     def digest(self) -> dict[str, Any]:
         """The in-memory identity and turn count, the committed generation, and dirtiness."""
