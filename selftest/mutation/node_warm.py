@@ -18,18 +18,19 @@ import contextlib
 import hashlib
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 IDLE = 120.0
 START = 60.0
+READY = b"ready\n"
 
 
 def _code_hash() -> str:
@@ -60,23 +61,23 @@ def certify(argv: list[str], env: dict[str, str]) -> int | None:
         return _ask(path, request)
     except OSError:
         pass
-    subprocess.Popen(
+    server = subprocess.Popen(
         [sys.executable, "-m", "selftest.mutation.node_warm", str(path)],
-        cwd=ROOT,
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
         start_new_session=True,
         stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + START
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
-        try:
-            return _ask(path, request)
-        except OSError:
-            continue
-    return None
+    assert server.stdout is not None
+    with server.stdout:
+        ready, _, _ = select.select([server.stdout], [], [], START)
+        if not ready or server.stdout.readline() != READY:
+            return None
+    try:
+        return _ask(path, request)
+    except OSError:
+        return None
 
 
 def _watch(conn: socket.socket) -> None:
@@ -109,6 +110,14 @@ def _child(conn: socket.socket) -> None:
     conn.sendall(json.dumps({"status": status}).encode() + b"\n")
 
 
+def _announce_ready() -> None:
+    """Tell the starting client that the socket listens, then let go of the pipe."""
+    os.write(1, READY)
+    sink = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(sink, 1)
+    os.close(sink)
+
+
 def serve(path: Path) -> None:
     """Accept requests on *path* until ``IDLE`` seconds pass without one."""
     import conformance.cli  # noqa: F401 - the warm import is the point
@@ -120,6 +129,7 @@ def serve(path: Path) -> None:
         server.bind(str(path))
         server.listen()
         server.settimeout(IDLE)
+        _announce_ready()
         try:
             while True:
                 try:
