@@ -860,6 +860,10 @@ STEP1_STRIP = (
     "docs/intents.md step 1: the text is stripped of white space at both ends, nothing else: "
     "not U+001C to U+001F (they stay), and lowercase comes after"
 )
+WHOLE_CHECKED = (
+    "docs/intents.md § Answers, VERIFICATION: of a form that splits a statement into slots "
+    "(`A is/are B` asked) the checked statement is the whole statement, A, its verb and B"
+)
 NEGATED = (
     "docs/intents.md § Subjects: a negated auxiliary (a word ending in `'t`) is a function word"
 )
@@ -910,6 +914,15 @@ def text_edges() -> list[dict[str, Any]]:
             "a word ending in `'t` is no subject beside a content word",
             ["Compare river't and light."],
             subject=KNOWN,
+        ),
+        _edge(
+            "position",
+            "A-CHECKED",
+            WHOLE_CHECKED,
+            "an `A is B` asked decides after another sentence: the whole sentence is checked",
+            ["Hello there. The sun is a star?"],
+            intent="VERIFICATION",
+            says={"checked": "the sun is a star"},
         ),
     ]
 
