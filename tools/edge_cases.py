@@ -856,6 +856,77 @@ def orders() -> list[dict[str, Any]]:
     return [_edge("order", rule, doc, what, turns, **exp) for rule, doc, what, turns, exp in cases]
 
 
+STEP1_STRIP = (
+    "docs/intents.md step 1: the text is stripped of white space at both ends, nothing else: "
+    "not U+001C to U+001F (they stay), and lowercase comes after"
+)
+WHOLE_CHECKED = (
+    "docs/intents.md § Answers, VERIFICATION: of a form that splits a statement into slots "
+    "(`A is/are B` asked) the checked statement is the whole statement, A, its verb and B"
+)
+NEGATED = (
+    "docs/intents.md § Subjects: a negated auxiliary (a word ending in `'t`) is a function word"
+)
+
+
+def text_edges() -> list[dict[str, Any]]:
+    """The ends of the text step 1 strips, and a word ending in `'t` that is no `n't`."""
+    end = "a `?` followed by U+001C at the end of the text ends no sentence: no question"
+    return [
+        _edge(
+            "position",
+            "N-SPACES",
+            STEP1_STRIP,
+            end,
+            ["So bees make honey?\u001c"],
+            intent="UNKNOWN",
+            subject="bees",
+        ),
+        _edge(
+            "position",
+            "N-LOWER",
+            STEP1_STRIP,
+            "a capital letter (`X`) last in the text stays",
+            ["Tell me about the BOX"],
+            intent="NARRATIVE",
+            subject="box",
+        ),
+        _edge(
+            "position",
+            "N-LOWER",
+            STEP1_STRIP,
+            "a capital letter (`X`) first in the text stays",
+            ["XYLEM, what is it?"],
+            subject="xylem",
+        ),
+        _edge(
+            "character class",
+            "T-WORD-APOSTROPHE",
+            NEGATED,
+            "a word ending in `'t` whose stem is no auxiliary is a function word",
+            ["What is river't?"],
+            subject=None,
+        ),
+        _edge(
+            "character class",
+            "T-WORD-APOSTROPHE",
+            NEGATED,
+            "a word ending in `'t` is no subject beside a content word",
+            ["Compare river't and light."],
+            subject=KNOWN,
+        ),
+        _edge(
+            "position",
+            "A-CHECKED",
+            WHOLE_CHECKED,
+            "an `A is B` asked decides after another sentence: the whole sentence is checked",
+            ["Hello there. The sun is a star?"],
+            intent="VERIFICATION",
+            says={"checked": "the sun is a star"},
+        ),
+    ]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -869,6 +940,7 @@ def edges() -> dict[str, Any]:
     found = positions() + more_positions() + character_classes() + latest() + orders()
     found += cue_orders()
     found += answer_edges()
+    found += text_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
     return {
         "about": (
