@@ -927,6 +927,45 @@ def text_edges() -> list[dict[str, Any]]:
     ]
 
 
+ASKED = (
+    "docs/intents.md step 8: a question of three or more words, none of them `and`/`or`, not "
+    "opening with a question word, with two or more content words, is a statement asked; "
+    "§ Subjects: a word is a run of letters, every other character separates words"
+)
+
+
+def asked_edges() -> list[dict[str, Any]]:
+    """The statement asked over words as § Subjects defines them: letters of any script,
+    digits and leading punctuation separate words."""
+    cases = (
+        (
+            "an accented letter is a letter",
+            ["So café owners drink coffee?"],
+            "VERIFICATION",
+            "café",
+        ),
+        ("a leading `¿` separates words", ["¿So bees make honey?"], "VERIFICATION", "bees"),
+        ("a digit between words separates them", ["Bees make 2 honeys?"], "VERIFICATION", "bees"),
+        (
+            "letters of another script make a word (unknown, it orders after honey)",
+            ["So пчёлы make honey?"],
+            "VERIFICATION",
+            "honey",
+        ),
+        ("a digit inside a run ends the word", ["Bees make honey2 daily?"], "VERIFICATION", "bees"),
+        ("a comma between words separates them", ["Bees, make honey?"], "VERIFICATION", "bees"),
+        ("a digit is no word: two words are too few", ["Bees 2 honey?"], "UNKNOWN", None),
+        ("`and` among words split by a digit", ["Bees and 2 honeys?"], "UNKNOWN", None),
+    )
+    out = []
+    for what, turns, intent, subject in cases:
+        expected: dict[str, Any] = {"intent": intent}
+        if subject is not None:
+            expected["subject"] = subject
+        out.append(_edge("character class", "F-ASK", ASKED, what, turns, **expected))
+    return out
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -941,6 +980,7 @@ def edges() -> dict[str, Any]:
     found += cue_orders()
     found += answer_edges()
     found += text_edges()
+    found += asked_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
     return {
         "about": (

@@ -80,7 +80,9 @@ class Frame:
     ``statement``: the form is a plain statement, which a request in another sentence beats.
     ``whole``: a VERIFICATION form that splits a statement into slots; its checked statement
     is the whole sentence it covers. ``tag``: the form's pattern ends in the tags of a
-    VERIFICATION (:func:`without_tag`).
+    VERIFICATION (:func:`without_tag`). ``min_words``, ``not_words``, ``not_first``: the
+    clause's words (:func:`tokenize`) are at least this many, none of these, the first not
+    one of these.
     """
 
     intent: IntentTag
@@ -93,6 +95,9 @@ class Frame:
     min_content: int = 1
     whole: bool = False
     tag: bool = False
+    min_words: int = 0
+    not_words: frozenset[str] = frozenset()
+    not_first: frozenset[str] = frozenset()
 
     @functools.cached_property
     def lead_words(self) -> frozenset[str] | None:
@@ -114,11 +119,21 @@ class Frame:
         """Whether the form may read a sentence that is (or is not) a question."""
         return self.question is None or self.question is question
 
+    def words_fit(self, clause: str) -> bool:
+        """Whether the words of *clause* (runs of letters, § Subjects) are at least
+        ``min_words``, none in ``not_words``, the first not in ``not_first``."""
+        if not (self.min_words or self.not_words or self.not_first):
+            return True
+        words = tokenize(clause)
+        if len(words) < self.min_words or not self.not_words.isdisjoint(words):
+            return False
+        return not words or words[0] not in self.not_first
+
     def slots(self, clause: str) -> tuple[str, ...] | None:
         """The slot texts (``a`` first) when this frame's form covers *clause* and every slot
         has content; a left-out slot ``a`` of a form whose absent slot refers is ``it``."""
         found = self.pattern.search(clause)
-        if found is None:
+        if found is None or not self.words_fit(clause):
             return None
         named = found.groupdict()
         slots = tuple(named[name] for name in ("a", "b") if named.get(name) is not None)
@@ -152,6 +167,9 @@ def frame_from(raw: dict[str, Any]) -> Frame:
         min_content=int(raw.get("min_content", 1)),
         whole=bool(raw.get("whole", False)),
         tag=bool(raw.get("tag", False)),
+        min_words=int(raw.get("min_words", 0)),
+        not_words=frozenset(raw.get("not_words", ())),
+        not_first=frozenset(raw.get("not_first", ())),
     )
 
 

@@ -140,6 +140,9 @@ function toForm(raw) {
     minContent: raw.min_content || 1,
     whole: Boolean(raw.whole),
     tag: Boolean(raw.tag),
+    minWords: raw.min_words || 0,
+    notWords: new Set(raw.not_words || []),
+    notFirst: new Set(raw.not_first || []),
   };
 }
 
@@ -159,9 +162,17 @@ function loadForms(file) {
   };
 }
 
+/** Whether the words of *clause* (runs of letters) are at least minWords, none in notWords,
+ * the first not in notFirst. */
+function wordsFit(form, clause) {
+  const words = tokenize(clause);
+  if (words.length < form.minWords || words.some((w) => form.notWords.has(w))) return false;
+  return words.length === 0 || !form.notFirst.has(words[0]);
+}
+
 function formSlots(form, clause) {
   const found = form.pattern.exec(clause);
-  if (found === null) return null;
+  if (found === null || !wordsFit(form, clause)) return null;
   const groups = found.groups || {};
   let slots = ['a', 'b'].filter((name) => groups[name] !== undefined).map((name) => groups[name]);
   if (groups.a === undefined && form.refers) slots = ['it', ...slots];
