@@ -963,6 +963,52 @@ def asked_edges() -> list[dict[str, Any]]:
         if subject is not None:
             expected["subject"] = subject
         out.append(_edge("character class", "F-ASK", ASKED, what, turns, **expected))
+    forms = (
+        (
+            "F-056",
+            "docs/intents.md § The table of forms: `which <verb> ..., A or B` (`...`: any words)",
+            "an accented letter in the words between the verb and the comma",
+            ["Which lasts longer in the café, stone or wood?"],
+            "COMPARISON",
+            "stone",
+        ),
+        (
+            "F-056",
+            "docs/intents.md § The table of forms: `which <verb> ..., A or B` (`...`: any words)",
+            "a digit in the words between the verb and the comma",
+            ["Which lasts 2 times longer, stone or wood?"],
+            "COMPARISON",
+            "stone",
+        ),
+        (
+            "F-061",
+            "docs/intents.md § The table of forms: `which/what ...: A or B`",
+            "an accented letter in the words before the colon",
+            ["What in the café: stone or wood?"],
+            "COMPARISON",
+            "stone",
+        ),
+        (
+            "F-056",
+            "docs/intents.md § The table of forms: `which <verb> ..., A or B`; § Subjects: a word "
+            "is a run of letters",
+            "a verb with letters beyond a to z",
+            ["Which größt longer, stone or wood?"],
+            "COMPARISON",
+            "stone",
+        ),
+        (
+            "F-002",
+            "docs/intents.md § The table of forms: `what did/have I <verb> (you) about A`; "
+            "§ Subjects: a word is a run of letters",
+            "a verb with letters beyond a to z",
+            ["What did I erwähnen about bees?"],
+            "RECALL",
+            "bees",
+        ),
+    )
+    for rule, doc, what, turns, intent, subject in forms:
+        out.append(_edge("character class", rule, doc, what, turns, intent=intent, subject=subject))
     return out
 
 

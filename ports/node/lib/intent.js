@@ -127,8 +127,33 @@ function subjectPronoun(text, lex) {
 
 // Forms, read from the shared data file.
 
+const WORD_CHAR = '[\\p{L}\\p{N}_]';
+
+/** *source* with Python's Unicode \\w and \\b (letters, numbers, `_`) in place of
+ * JavaScript's ASCII ones, outside character classes; the forms are written for Python. */
+function unicodeWords(source) {
+  const boundary = `(?:(?<=${WORD_CHAR})(?!${WORD_CHAR})|(?<!${WORD_CHAR})(?=${WORD_CHAR}))`;
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i += 1) {
+    const c = source[i];
+    if (c === '\\') {
+      const next = source[i + 1];
+      if (!inClass && next === 'w') out += WORD_CHAR;
+      else if (!inClass && next === 'b') out += boundary;
+      else out += c + next;
+      i += 1;
+    } else {
+      if (c === '[') inClass = true;
+      else if (c === ']') inClass = false;
+      out += c;
+    }
+  }
+  return out;
+}
+
 function toForm(raw) {
-  const source = raw.pattern.replace(/\(\?P</gu, '(?<');
+  const source = unicodeWords(raw.pattern.replace(/\(\?P</gu, '(?<'));
   return {
     intent: raw.intent,
     pattern: new RegExp(source, 'u'),
@@ -155,8 +180,8 @@ function loadForms(file) {
     tagged: toForm(data.forms.find((f) => f.tag)),
     cues: data.cues.map((c) => ({
       intent: c.intent,
-      test: new RegExp(c.pattern, 'u'),
-      all: new RegExp(c.pattern, 'gu'),
+      test: new RegExp(unicodeWords(c.pattern), 'u'),
+      all: new RegExp(unicodeWords(c.pattern), 'gu'),
       question: Boolean(c.question),
     })),
   };
