@@ -66,7 +66,7 @@ PROBES: dict[str, tuple[str, ...]] = {
     "intents.md#the-twelve-intents#c24b0e745e": ("audit:RecallReadAsNarrative",),
     "intents.md#the-table-of-forms#066848cecb": ("audit:StoryOfMisfiled",),
     "intents.md#the-table-of-forms#d30044738f": ("rule:F-156",),
-    "intents.md#what-an-answer-says-as-data-says#378ac11ee9": ("broken:answer_spans_to_depth",),
+    "intents.md#what-an-answer-says-as-data-says#78484e3c3d": ("broken:answer_spans_to_depth",),
     "intents.md#answers#9c7525ca0d": ("broken:verdict_dropped", "audit:GlosslessVerdictDropped"),
     "intents.md#how-a-prompt-is-read#5e44952181": ("broken:edge_simple_lowercase",),
     "state.md#the-persistent-core-core-jsonl#512eef7185": (
