@@ -399,10 +399,11 @@ def _sentence_swaps() -> dict[str, Any]:
     return out
 
 
-def _asked_change(old: str, new: str) -> Any:
+def _asked_change(field: str, word: str) -> Any:
     def change(kept: Any) -> Any:
-        assert kept.source.count(old) == 1, old
-        return dataclasses.replace(kept, source=kept.source.replace(old, new))
+        words = getattr(kept, field)
+        assert word in words, (field, word)
+        return dataclasses.replace(kept, **{field: words - {word}})
 
     return change
 
@@ -412,16 +413,15 @@ def _step_8_swaps() -> dict[str, Any]:
         "trailing please": _regex_swap(reading, "_TRAILING", r"|\bplease\b", ""),
         "trailing for me": _regex_swap(reading, "_TRAILING", "for (?:me|us)", "for (?:us)"),
         "trailing for us": _regex_swap(reading, "_TRAILING", "for (?:me|us)", "for (?:me)"),
-        "asked and": (reading, "ASKED_STATEMENT", _asked_change("(?!and\\b|or\\b)", "(?!or\\b)")),
-        "asked or": (reading, "ASKED_STATEMENT", _asked_change("(?!and\\b|or\\b)", "(?!and\\b)")),
+        "asked and": (reading, "ASKED_STATEMENT", _asked_change("not_words", "and")),
+        "asked or": (reading, "ASKED_STATEMENT", _asked_change("not_words", "or")),
     }
     words = "what|why|how|who|whom|which|where|when|whose"
     for word in words.split("|"):
-        kept = "|".join(w for w in words.split("|") if w != word)
         out[f"asked opening {word}"] = (
             reading,
             "ASKED_STATEMENT",
-            _asked_change(f"(?:{words})", f"(?:{kept})"),
+            _asked_change("not_first", word),
         )
     return out
 
