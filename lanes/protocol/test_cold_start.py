@@ -1,6 +1,7 @@
 """Protocol lane: ``python -m reference serve`` leaves the algebra (and numpy) unloaded
-until an algebra op needs it, and the state store and ``importlib.metadata`` unloaded for a
-``hello``; the wire size of a multivector is the algebra's."""
+until an algebra op needs it, and the state store, ``importlib.metadata`` and the modules
+only some ops use (dataclasses, socket, tempfile) unloaded for a ``hello``; the wire size of
+a multivector is the algebra's."""
 
 from __future__ import annotations
 
@@ -21,12 +22,19 @@ request = sys.argv[1] + "\\n"
 serve(io.StringIO(request), io.StringIO())
 print(json.dumps([before, "numpy" in sys.modules]))
 """
+HELLO_UNLOADED = (
+    "importlib.metadata",
+    "reference.state",
+    "numpy",
+    "dataclasses",
+    "socket",
+    "tempfile",
+)
 HELLO_PROBE = """
 import io, json, sys
 from reference.serve import serve
 serve(io.StringIO('{"id": 1, "op": "hello"}\\n'), io.StringIO())
-print(json.dumps(sorted(m for m in ("importlib.metadata", "reference.state", "numpy")
-                        if m in sys.modules)))
+print(json.dumps(sorted(m for m in sys.argv[1:] if m in sys.modules)))
 """
 
 
@@ -54,7 +62,7 @@ def test_the_wire_size_is_the_algebra_size() -> None:
 
 def test_a_hello_loads_no_state_store_and_no_metadata_machinery() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", HELLO_PROBE],
+        [sys.executable, "-c", HELLO_PROBE, *HELLO_UNLOADED],
         capture_output=True,
         text=True,
         timeout=TIMEOUT,

@@ -6,16 +6,12 @@ import base64
 import binascii
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reference.protocol.envelope import MARKER_BUCKETS, REQUIRED_MARKER_BUCKETS, bad_arg
 from reference.realize.variation import DecorationSeed
-
-if TYPE_CHECKING:
-    pass
 
 # Arguments -----------------------------------------------------------------------------------
 
@@ -126,6 +122,8 @@ MEMORY_FS = Path("/dev/shm")
 def op_directory(prefix: str) -> Iterator[Path]:
     """A fresh directory that lives for one op, on a memory file system when one is
     writable: nothing in it outlives the op, so its fsyncs need not wait for a disk."""
+    import tempfile
+
     parent = MEMORY_FS if os.access(MEMORY_FS, os.W_OK) else None
     with tempfile.TemporaryDirectory(prefix=prefix, dir=parent) as name:
         yield Path(name)

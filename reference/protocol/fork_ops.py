@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import os
-import socket
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -17,6 +16,8 @@ from reference.protocol.args import string_arg
 from reference.protocol.envelope import OpSpec, bad_arg
 
 if TYPE_CHECKING:
+    import socket
+
     from reference.protocol.stdio import LineHandler
 
 FORK_CAPABILITIES = ("fork",)
@@ -36,6 +37,8 @@ class ForkOps:
         namespace, not a file."""
         if "\x00" in path:
             bad_arg("socket", "argument 'socket' must be a path without NUL")
+        import socket
+
         conn = socket.socket(socket.AF_UNIX)
         try:
             conn.connect(path)

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from reference.realize.depth import DISCLOSURE_KEY, resolve_disclosure_domain_count
 from reference.realize.variation import DecorationSeed, Decorator
-from reference.registers.model import RegisterPack
 
 if TYPE_CHECKING:
+    from reference.registers.model import RegisterPack
     from reference.truth.record import TruthRecord
 
 

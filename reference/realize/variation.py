@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 
 def select_bucket_index(
@@ -41,8 +40,7 @@ class DecorationSeed(TypedDict):
     turn_idx: int
 
 
-@dataclass(frozen=True)
-class Decoration:
+class Decoration(NamedTuple):
     """The markers chosen for one turn, the decorated surface and its variant id."""
 
     opening: str
