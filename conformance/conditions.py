@@ -84,9 +84,7 @@ def covered(condition: Mapping[str, Any], cases: list[Mapping[str, Any]]) -> boo
 def _plan(says: bool) -> Plan:
     data = catalogue()
     conditions = {c["id"]: c for c in data["conditions"]}
-    wanted = [
-        c for c in data["cases"] if ("says" in c if says else any(k in c for k in READING))
-    ]
+    wanted = [c for c in data["cases"] if ("says" in c if says else any(k in c for k in READING))]
     classes: list[tuple[str, str]] = []
     scenario = []
     for cid, condition in conditions.items():
