@@ -81,10 +81,18 @@ def covered(condition: Mapping[str, Any], cases: list[Mapping[str, Any]]) -> boo
     )
 
 
+def reads(case: Mapping[str, Any]) -> bool:
+    """Whether *case* fixes a reading: a subject or grounding source, or an intent alone
+    (a case that fixes ``says`` and an intent only is held by what it says)."""
+    if "subject" in case or "grounding_source" in case:
+        return True
+    return "intent" in case and "says" not in case
+
+
 def _plan(says: bool) -> Plan:
     data = catalogue()
     conditions = {c["id"]: c for c in data["conditions"]}
-    wanted = [c for c in data["cases"] if ("says" in c if says else any(k in c for k in READING))]
+    wanted = [c for c in data["cases"] if ("says" in c if says else reads(c))]
     classes: list[tuple[str, str]] = []
     scenario = []
     for cid, condition in conditions.items():

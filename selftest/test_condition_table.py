@@ -46,12 +46,16 @@ def test_rows_and_cases_are_well_formed() -> None:
 
 @pytest.mark.parametrize("row", _rows(), ids=lambda row: str(row["id"]))
 def test_a_row_with_cases_reaches_mcdc(row: dict[str, object]) -> None:
+    """Within the cases of one requirement: a pair split across the reading and ``says``
+    would show an atom flipping to no single requirement."""
     cases = [c for c in conditions.catalogue()["cases"] if c["condition"] == row["id"]]
     if not cases:
         pytest.skip("a row whose cases are still to be written (counted uncovered)")
-    assert conditions.covered(row, cases), (
+    reading = [c for c in cases if conditions.reads(c)]
+    says = [c for c in cases if "says" in c]
+    assert any(conditions.covered(row, mine) for mine in (reading, says) if mine), (
         row["id"],
-        sorted(set(row["atoms"]) - conditions.independent_atoms(row, cases)),  # type: ignore[arg-type]
+        "MC/DC needs its pairs among the cases one requirement observes (reading or says)",
     )
 
 
