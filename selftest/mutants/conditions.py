@@ -299,6 +299,18 @@ class ClaimNegationIgnored(_Patched):
         return [(grounding, "verdict", verdict)]
 
 
+class ClaimOnlyForCorrection(ProtocolHandler):
+    """CD-55 atoms b and c dropped: ``says.claim`` states the user's claim only for a
+    CORRECTION, never for a RECALL with a subject or a VERIFICATION decided by the claim."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        result = super().chat(runtime, text)
+        says = result.get("says")
+        if result.get("intent") == "CORRECTION" or not isinstance(says, dict):
+            return result
+        return {**result, "says": {**says, "claim": None}}
+
+
 CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("conds_referent_only_request", ReferentTakesOverOnlyWhenRequest, "COG-COND-251"),
     ("conds_lead_ignores_request", LeadIgnoresRequest, "COG-COND-251"),
@@ -313,5 +325,6 @@ CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("conds_cause_needs_path", CauseNeedsPath, "COG-COND-251"),
     ("conds_partial_as_pack", UnknownBesideKnownPassedOver, "COG-COND-251"),
     ("conds_claim_negation_ignored", ClaimNegationIgnored, "COG-COND-252"),
+    ("conds_claim_only_correction", ClaimOnlyForCorrection, "COG-COND-252"),
 )
 """Each broken engine of this module by its unique name, with the requirement that fails it."""
