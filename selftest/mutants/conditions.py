@@ -56,14 +56,16 @@ def _is_request(found: Reading) -> bool:
     return found.intent is not IntentTag.UNKNOWN and not found.statement and not found.cued
 
 
-def _pick(readings: list[tuple[Any, Reading]]) -> int:
-    """Step 9's choice of the deciding sentence."""
+def _pick(
+    readings: list[tuple[Any, Reading]], request: Callable[[Reading], bool] = _is_request
+) -> int:
+    """Step 9's choice of the deciding sentence, *request* telling a request."""
     backwards = list(range(len(readings) - 1, -1, -1))
     for index in backwards:
-        if readings[index][0].question and _is_request(readings[index][1]):
+        if readings[index][0].question and request(readings[index][1]):
             return index
     for index, (_, found) in enumerate(readings):
-        if _is_request(found):
+        if request(found):
             return index
     for index in backwards:
         sentence, found = readings[index]
@@ -86,7 +88,10 @@ def _nearest(sentences: list[Any], chosen: int, *, before_first: bool) -> str | 
 
 
 def _sentences(
-    takes_over: Callable[[Reading], bool], *, before_first: bool = True
+    takes_over: Callable[[Reading], bool],
+    *,
+    before_first: bool = True,
+    request: Callable[[Reading], bool] = _is_request,
 ) -> Callable[[str], Reading]:
     """Step 9 with the other sentence deciding when *takes_over* says so, and the referent
     the nearest sentence before the deciding one first (else after it first)."""
@@ -96,7 +101,7 @@ def _sentences(
         if not sentences:
             return Reading(IntentTag.UNKNOWN, ())
         readings = [(s, reading.read_clause(s.clause, s.question)) for s in sentences]
-        chosen = _pick(readings)
+        chosen = _pick(readings, request)
         mine = readings[chosen][1]
         if len(sentences) == 1:
             return mine
@@ -130,6 +135,21 @@ class ReferentAfterFirst(_Patched):
             return _is_request(found) or found.cued
 
         return [(reading, "read_sentences", _sentences(takes_over, before_first=False))]
+
+
+class CuedQuestionIsRequest(_Patched):
+    """CD-19 atom b widened: step 9 counts a question read by cue words as a request, so it
+    decides over an earlier request (``Tell me about wolves. Rivers and differences?`` is a
+    COMPARISON)."""
+
+    def patches(self) -> list[tuple[object, str, object]]:
+        def takes_over(found: Reading) -> bool:
+            return _is_request(found) or found.cued
+
+        def request(found: Reading) -> bool:
+            return found.intent is not IntentTag.UNKNOWN and not found.statement
+
+        return [(reading, "read_sentences", _sentences(takes_over, request=request))]
 
 
 LEAD = re.compile(r"^(?:(?:well|so|oh)[ ,]+)*(?:actually|no|nope|wrong)\b[ ,;:.!-]*")
@@ -321,6 +341,7 @@ CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("conds_verification_cue_statement", VerificationCueInStatements, "COG-COND-251"),
     ("conds_it_before_any_word", ItBeforeAnyWordEmpty, "COG-COND-251"),
     ("conds_referent_after_first", ReferentAfterFirst, "COG-COND-251"),
+    ("conds_cued_question_is_request", CuedQuestionIsRequest, "COG-COND-251"),
     ("conds_forward_paths_only", ForwardPathsOnly, "COG-COND-251"),
     ("conds_cause_needs_path", CauseNeedsPath, "COG-COND-251"),
     ("conds_partial_as_pack", UnknownBesideKnownPassedOver, "COG-COND-251"),
