@@ -101,6 +101,7 @@ from selftest.mutants.combined import (
     FourDefects,
     TerseHashSlip,
 )
+from selftest.mutants.conditions import CONDITION_MUTANTS
 from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
@@ -651,6 +652,7 @@ _TABLE = (
     *(broken_engine(name, factory, "COG-EDGE-001") for name, factory in EDGE_MUTANTS),
     *(broken_engine(name, factory, "COG-EDGE-002") for name, factory in SAYS_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in REFERRING_MUTANTS),
+    *(broken_engine(name, factory, req) for name, factory, req in CONDITION_MUTANTS),
     *(
         broken_engine(name, factory, *catches)
         for name, factory, *catches in (
