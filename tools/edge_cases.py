@@ -1024,9 +1024,17 @@ CUE_SLOT = (
 )
 
 
+REFERENT_SLOT = (
+    "docs/intents.md § Subjects: the referent takes the slot's place, another sentence read as "
+    "that slot (in a CAUSE only its generic agents move); rule 1: a verb by position goes last "
+    "(`I love rainbows!` is about *rainbows*)"
+)
+
+
 def lead_and_cue_edges() -> list[dict[str, Any]]:
     """A CORRECTION form after a lead (its own claim, the deciding sentence, not the first),
-    and the one slot of a VERIFICATION read by cue words, as its checked statement."""
+    the one slot of a VERIFICATION read by cue words, as its checked statement, and a
+    referent read as the slot it stands for (its verbs by position last)."""
     cases = (
         (
             "position",
@@ -1087,6 +1095,22 @@ def lead_and_cue_edges() -> list[dict[str, Any]]:
             "a slot holding no content word and no word that refers back is `it`",
             ["What is the sun?", "Very true?"],
             {"intent": "VERIFICATION", "subject": "sun", "says": {"checked": "it"}},
+        ),
+        (
+            "position",
+            "S-REFERENT-AS-SLOT",
+            REFERENT_SLOT,
+            "a referent whose verb follows `i`: the verb goes last there too",
+            ["I love rainbows. Tell me more."],
+            {"intent": "NARRATIVE", "subject": "rainbows"},
+        ),
+        (
+            "position",
+            "S-REFERENT-AS-SLOT",
+            REFERENT_SLOT,
+            "a referent whose verb follows `you`, in a slot left out",
+            ["You build a bridge. Give me an example."],
+            {"intent": "EXAMPLE", "subject": "bridge"},
         ),
     )
     return [
