@@ -1112,6 +1112,22 @@ def lead_and_cue_edges() -> list[dict[str, Any]]:
             ["You build a bridge. Give me an example."],
             {"intent": "EXAMPLE", "subject": "bridge"},
         ),
+        (
+            "order",
+            "Z-TWO-SENTENCES",
+            STEP9,
+            "no request: a question read by cue words beats a later statement read by cue words",
+            ["Lake and pond, similar? I love the history."],
+            {"intent": "COMPARISON", "subject": "lake"},
+        ),
+        (
+            "order",
+            "Z-TWO-SENTENCES",
+            STEP9,
+            "no request: a question read by cue words beats a later question read as nothing",
+            ["Lake and pond, similar? Seeds and soil?"],
+            {"intent": "COMPARISON", "subject": "lake"},
+        ),
     )
     return [
         _edge(kind, rule, doc, what, turns, **exp) for kind, rule, doc, what, turns, exp in cases
