@@ -1012,6 +1012,128 @@ def asked_edges() -> list[dict[str, Any]]:
     return out
 
 
+LEAD_FORM = (
+    "docs/intents.md step 5a: if a CORRECTION form of the table (a plain statement) covers the "
+    "deciding sentence of what follows the leads, that reading stands, with its subject and "
+    "the claim § Answers gives it"
+)
+CUE_SLOT = (
+    "docs/intents.md § Cue words: each cue replaced by ` , `, the runs of spaces (U+0020 only) "
+    "made one; a slot left with no content word stays when it holds a word that refers back, "
+    "else it is `it`; § Answers: a sentence its cue words read checks its one slot"
+)
+
+
+REFERENT_SLOT = (
+    "docs/intents.md § Subjects: the referent takes the slot's place, another sentence read as "
+    "that slot (in a CAUSE only its generic agents move); rule 1: a verb by position goes last "
+    "(`I love rainbows!` is about *rainbows*)"
+)
+
+
+def lead_and_cue_edges() -> list[dict[str, Any]]:
+    """A CORRECTION form after a lead (its own claim, the deciding sentence, not the first),
+    the one slot of a VERIFICATION read by cue words, as its checked statement, and a
+    referent read as the slot it stands for (its verbs by position last)."""
+    cases = (
+        (
+            "position",
+            "L-LEAD",
+            LEAD_FORM,
+            "`A is B, not C` after a lead: the claim is the part before `, not C`",
+            ["No, whales are mammals, not fish."],
+            {"intent": "CORRECTION", "subject": "whales", "says": {"claim": "are mammals"}},
+        ),
+        (
+            "position",
+            "L-LEAD",
+            LEAD_FORM,
+            "a denial after a lead, behind a sentence that denies nothing: the denial decides",
+            ["No. The sky is blue. A whale isn't a fish."],
+            {"intent": "CORRECTION", "subject": "whale", "says": {"claim": "is not a fish"}},
+        ),
+        (
+            "character class",
+            "C-08",
+            CUE_SLOT,
+            "U+001C is no space: the cue slot keeps it",
+            ["The sun\u001cis really a star?"],
+            {
+                "intent": "VERIFICATION",
+                "subject": "sun",
+                "says": {"checked": "the sun\u001cis , a star"},
+            },
+        ),
+        (
+            "position",
+            "C-08",
+            CUE_SLOT,
+            "a cue inside the sentence: ` , ` in its place",
+            ["The sun really a star?"],
+            {"intent": "VERIFICATION", "subject": "sun", "says": {"checked": "the sun , a star"}},
+        ),
+        (
+            "position",
+            "C-08",
+            CUE_SLOT,
+            "a cue first: no space left at the start",
+            ["Really, the sun a star?"],
+            {"intent": "VERIFICATION", "subject": "sun", "says": {"checked": ", , the sun a star"}},
+        ),
+        (
+            "character class",
+            "C-08",
+            CUE_SLOT,
+            "a slot holding only a word that refers back stays as it is",
+            ["What is the sun?", "That, really?"],
+            {"intent": "VERIFICATION", "subject": "sun", "says": {"checked": "that, ,"}},
+        ),
+        (
+            "character class",
+            "C-08",
+            CUE_SLOT,
+            "a slot holding no content word and no word that refers back is `it`",
+            ["What is the sun?", "Very true?"],
+            {"intent": "VERIFICATION", "subject": "sun", "says": {"checked": "it"}},
+        ),
+        (
+            "position",
+            "S-REFERENT-AS-SLOT",
+            REFERENT_SLOT,
+            "a referent whose verb follows `i`: the verb goes last there too",
+            ["I love rainbows. Tell me more."],
+            {"intent": "NARRATIVE", "subject": "rainbows"},
+        ),
+        (
+            "position",
+            "S-REFERENT-AS-SLOT",
+            REFERENT_SLOT,
+            "a referent whose verb follows `you`, in a slot left out",
+            ["You build a bridge. Give me an example."],
+            {"intent": "EXAMPLE", "subject": "bridge"},
+        ),
+        (
+            "order",
+            "Z-TWO-SENTENCES",
+            STEP9,
+            "no request: a question read by cue words beats a later statement read by cue words",
+            ["Lake and pond, similar? I love the history."],
+            {"intent": "COMPARISON", "subject": "lake"},
+        ),
+        (
+            "order",
+            "Z-TWO-SENTENCES",
+            STEP9,
+            "no request: a question read by cue words beats a later question read as nothing",
+            ["Lake and pond, similar? Seeds and soil?"],
+            {"intent": "COMPARISON", "subject": "lake"},
+        ),
+    )
+    return [
+        _edge(kind, rule, doc, what, turns, **exp) for kind, rule, doc, what, turns, exp in cases
+    ]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1027,6 +1149,7 @@ def edges() -> dict[str, Any]:
     found += answer_edges()
     found += text_edges()
     found += asked_edges()
+    found += lead_and_cue_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
     return {
         "about": (
