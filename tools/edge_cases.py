@@ -1012,6 +1012,30 @@ def asked_edges() -> list[dict[str, Any]]:
     return out
 
 
+APOSTROPHES = (
+    "docs/intents.md step 1: one kind of apostrophe (`’` U+2019, `‘` U+2018 and `ʼ` U+02BC "
+    "each become `'`); § Subjects: a contraction is reduced to its stem, any other apostrophe "
+    "is taken out"
+)
+
+
+def apostrophe_edges() -> list[dict[str, Any]]:
+    """Each apostrophe step 1 folds, where leaving it unfolded reads another subject: `ʼ` is a
+    letter (Lm), so unfolded it joins `lightʼs` into one word; `‘` is punctuation, so
+    unfolded it splits `l‘ight` into `l` and `ight`."""
+    cases = (
+        ("U+02BC before a clitic: the stem is the subject", "What is lightʼs memory?"),
+        ("U+02BC inside a word: taken out", "What is lʼight?"),
+        ("U+2018 before a clitic: the stem is the subject", "What is light‘s memory?"),
+        ("U+2018 inside a word: taken out, not a separator", "What is l‘ight?"),
+        ("U+2019 inside a word: taken out, not a separator", "What is l’ight?"),
+    )
+    return [
+        _edge("character class", "N-APOSTROPHE", APOSTROPHES, what, [turn], **_definition(KNOWN))
+        for what, turn in cases
+    ]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1027,6 +1051,7 @@ def edges() -> dict[str, Any]:
     found += answer_edges()
     found += text_edges()
     found += asked_edges()
+    found += apostrophe_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
     return {
         "about": (
