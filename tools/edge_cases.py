@@ -1036,6 +1036,29 @@ def apostrophe_edges() -> list[dict[str, Any]]:
     ]
 
 
+def pooled_edges() -> list[dict[str, Any]]:
+    """A RECALL without a subject whose lemmas hold more than three things said together:
+    `said` still quotes at most three, the latest first."""
+    pooled = [
+        "What is a river?",
+        "Tell me about the river.",
+        "What is light?",
+        "Describe light.",
+        RECALL_ALL,
+    ]
+    said = _quoted(pooled, (4, None), (3, None), (2, None))
+    return [
+        _edge(
+            "latest",
+            "A-RECALL-NO-SUBJECT",
+            f"{SAID}; {WHOLE}",
+            "two lemmas said twice each: four things said, the latest three quoted",
+            pooled,
+            says={"said": said, "claim": None, "earlier": None},
+        )
+    ]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1052,6 +1075,7 @@ def edges() -> dict[str, Any]:
     found += text_edges()
     found += asked_edges()
     found += apostrophe_edges()
+    found += pooled_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
     return {
         "about": (
