@@ -239,6 +239,17 @@ class BackslashFileNameAccepted(ProtocolHandler):
         return super().op_register_load(args)
 
 
+class StrykerUnwritableFileLeftOut(ProtocolHandler):
+    """register.load leaves out a file it cannot write (a name too long) instead of refusing."""
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            kept = {name: value for name, value in files.items() if len(name.encode()) <= 255}
+            return super().op_register_load({**args, "files": kept})
+        return super().op_register_load(args)
+
+
 class SpaceInFileNameRefused(ProtocolHandler):
     """register.load counts a space among the control characters a file name may not hold."""
 
