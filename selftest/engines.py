@@ -222,6 +222,7 @@ from selftest.mutants.protocol import (
     SessionIdsRepeat,
     ShutdownFails,
     SpaceInFileNameRefused,
+    StrykerStagedFilesKept,
     StrykerUnwritableFileLeftOut,
     UnclaimedOpsServed,
     UnknownOpOk,
@@ -509,6 +510,7 @@ _TABLE = (
     broken_engine(
         "stryker_unwritable_file_left_out", StrykerUnwritableFileLeftOut, "PROTO-FILES-501"
     ),
+    broken_engine("stryker_staged_files_kept", StrykerStagedFilesKept, "PROTO-FILES-502"),
     broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
     broken_engine("session_ids_repeat", SessionIdsRepeat, "PROTO-SESSION-001"),
     broken_engine("message_spans_lines", MessageSpansLines, "PROTO-ERROR-001"),
