@@ -223,6 +223,8 @@ from selftest.mutants.protocol import (
     SessionIdsRepeat,
     ShutdownFails,
     SpaceInFileNameRefused,
+    StrykerStagedFilesKept,
+    StrykerUnwritableFileLeftOut,
     UnclaimedOpsServed,
     UnknownOpOk,
     UnknownSessionAsBadArgs,
@@ -506,6 +508,10 @@ _TABLE = (
     broken_engine("markers_refused_without_field", MarkersRefusedWithoutField, "PROTO-ARGS-001"),
     broken_engine("backslash_file_name_accepted", BackslashFileNameAccepted, "PROTO-FILES-001"),
     broken_engine("space_in_file_name_refused", SpaceInFileNameRefused, "PROTO-FILES-001"),
+    broken_engine(
+        "stryker_unwritable_file_left_out", StrykerUnwritableFileLeftOut, "PROTO-FILES-501"
+    ),
+    broken_engine("stryker_staged_files_kept", StrykerStagedFilesKept, "PROTO-FILES-502"),
     broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
     broken_engine("session_ids_repeat", SessionIdsRepeat, "PROTO-SESSION-001"),
     broken_engine("message_spans_lines", MessageSpansLines, "PROTO-ERROR-001"),

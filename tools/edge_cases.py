@@ -1134,6 +1134,53 @@ def lead_and_cue_edges() -> list[dict[str, Any]]:
     ]
 
 
+APOSTROPHES = (
+    "docs/intents.md step 1: one kind of apostrophe (`’` U+2019, `‘` U+2018 and `ʼ` U+02BC "
+    "each become `'`); § Subjects: a contraction is reduced to its stem, any other apostrophe "
+    "is taken out"
+)
+
+
+def apostrophe_edges() -> list[dict[str, Any]]:
+    """Each apostrophe step 1 folds, where leaving it unfolded reads another subject: `ʼ` is a
+    letter (Lm), so unfolded it joins `lightʼs` into one word; `‘` is punctuation, so
+    unfolded it splits `l‘ight` into `l` and `ight`."""
+    cases = (
+        ("U+02BC before a clitic: the stem is the subject", "What is lightʼs memory?"),
+        ("U+02BC inside a word: taken out", "What is lʼight?"),
+        ("U+2018 before a clitic: the stem is the subject", "What is light‘s memory?"),
+        ("U+2018 inside a word: taken out, not a separator", "What is l‘ight?"),
+        ("U+2019 inside a word: taken out, not a separator", "What is l’ight?"),
+    )
+    return [
+        _edge("character class", "N-APOSTROPHE", APOSTROPHES, what, [turn], **_definition(KNOWN))
+        for what, turn in cases
+    ]
+
+
+def pooled_edges() -> list[dict[str, Any]]:
+    """A RECALL without a subject whose lemmas hold more than three things said together:
+    `said` still quotes at most three, the latest first."""
+    pooled = [
+        "What is a river?",
+        "Tell me about the river.",
+        "What is light?",
+        "Describe light.",
+        RECALL_ALL,
+    ]
+    said = _quoted(pooled, (4, None), (3, None), (2, None))
+    return [
+        _edge(
+            "latest",
+            "A-RECALL-NO-SUBJECT",
+            f"{SAID}; {WHOLE}",
+            "two lemmas said twice each: four things said, the latest three quoted",
+            pooled,
+            says={"said": said, "claim": None, "earlier": None},
+        )
+    ]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1150,6 +1197,8 @@ def edges() -> dict[str, Any]:
     found += text_edges()
     found += asked_edges()
     found += lead_and_cue_edges()
+    found += apostrophe_edges()
+    found += pooled_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
     return {
         "about": (

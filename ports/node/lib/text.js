@@ -26,7 +26,7 @@ const FUNCTION_WORDS = new Set(
 );
 
 /** White space (docs/intents.md step 1): Unicode's White_Space property, not JavaScript's `\s` (which adds U+FEFF and lacks U+0085). */
-const WHITE_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/gu;
+const WHITE_SPACE = /[\t\n\x0b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/gu;
 
 /** NFC, one kind of apostrophe, lowercase, single spaces, trimmed. */
 const normalize = (text) =>
