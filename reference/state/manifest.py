@@ -62,7 +62,7 @@ def build_manifest(
 
 
 def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return type(value) is int and 0 <= value <= 2**53 - 1
 
 
 def _read_manifest(directory: Path, fs: FileOps) -> dict[str, Any]:
@@ -112,7 +112,7 @@ def _check_files(directory: Path, files: object, fs: FileOps) -> bytes:
 def check_schema_version(manifest: dict[str, Any]) -> int:
     """Return the manifest's loadable schema version or raise the schema refusal."""
     value = manifest.get("schema_version")
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+    if type(value) is not int or not 1 <= value <= 2**53 - 1:
         shown = repr(value) if "schema_version" in manifest else "missing"
         raise StateError(
             f"schema_version {shown} is not a positive integer",
