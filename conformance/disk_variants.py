@@ -125,20 +125,19 @@ def spellings(row: dict[str, Any]) -> list[Spelling]:
 
 def expected(row: dict[str, Any], spelling: Spelling) -> str:
     """What the docs make of *spelling* in *row*'s field: ``ok`` (read as the integer it
-    spells, within the row's ``min`` and ``max``) or the row's outcome. ``-0`` is never ``ok``: canonical JSON never
-    writes it (a record holding it is malformed, a manifest's checksum over its canonical
-    form does not match, and as a boot it is 0, below 1). A manifest naming a member twice
-    is proven invalid, its schema version too."""
+    spells, within the row's ``min`` and ``max``) or the row's outcome. ``-0`` is never
+    ``ok``: canonical JSON never writes it (a record holding it is malformed, a manifest's
+    checksum over its canonical form does not match, and as a boot it is 0, below 1). A
+    manifest naming a member twice is proven invalid, its schema version too."""
+    outcome = str(row["outcome"])
     if spelling.text == MISSING and row.get("optional"):
         return "ok"
     if spelling.text == DUPLICATE and row["file"] == "manifest.json":
         return "invalid"
     if spelling.number is None:
-        return row["outcome"]
-    if spelling.number > row.get("max", 2**53 - 1):
-        return row["outcome"]
-    if spelling.number < row.get("min", -(2**53 - 1)):
-        return row["outcome"]
+        return outcome
+    if not row.get("min", -(2**53 - 1)) <= spelling.number <= row.get("max", 2**53 - 1):
+        return outcome
     return "ok"
 
 

@@ -12,9 +12,17 @@ from typing import Any
 from unittest import mock
 
 from reference.serve import ProtocolHandler
-from reference.state import FileOps, LoadedState, StateStore, lineage, manifest, records
+from reference.state import (
+    FileOps,
+    LoadedState,
+    StateStore,
+    layout,
+    lineage,
+    loader,
+    manifest,
+    records,
+)
 from reference.state import commit as commit_module
-from reference.state import layout, loader
 from reference.state.lineage import BootInfo
 from reference.state.loader import Pointer
 

@@ -78,6 +78,16 @@ from selftest.state_codecs import (
     VaultTurnsOneBased,
 )
 from selftest.state_dirty_mutants import StickyDirtyFlag
+from selftest.state_disk_mutants import (
+    DiskAnyIntegerBoot,
+    DiskBoolBoot,
+    DiskFoldedDebris,
+    DiskIsdigitPointer,
+    DiskUnboundedCoreIntegers,
+    DiskUnboundedTurnCount,
+    DiskUnicodeGenerations,
+    DiskZeroGeneration,
+)
 from selftest.state_gap_mutants import (
     AnyPayloadJournal,
     CountsUnchecked,
@@ -106,16 +116,6 @@ from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
     ShutdownKeepsLock,
     ShutdownSignalStatusZero,
-)
-from selftest.state_disk_mutants import (
-    DiskAnyIntegerBoot,
-    DiskBoolBoot,
-    DiskFoldedDebris,
-    DiskIsdigitPointer,
-    DiskUnboundedCoreIntegers,
-    DiskUnboundedTurnCount,
-    DiskUnicodeGenerations,
-    DiskZeroGeneration,
 )
 from selftest.state_type_mutants import (
     BoolCoreIntegers,

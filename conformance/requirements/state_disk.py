@@ -13,6 +13,7 @@ from typing import Any
 from conformance import cases
 from conformance.canonical import canonical_json
 from conformance.disk_variants import (
+    DUPLICATE,
     GENERATION_NAMES,
     LOOKALIKE_ENTRIES,
     PLACEHOLDER,
@@ -20,6 +21,7 @@ from conformance.disk_variants import (
     Spelling,
     expected,
     rows_of,
+    spelled,
     spellings,
 )
 from conformance.engines.base import EngineClient
@@ -32,15 +34,13 @@ RECORD = {"kind": "recognizer", "key": "k", "pattern": "p", "weight": 1}
 LIFE_ONLY = ("life", "vault")
 
 
-def _shown(spelling: Spelling) -> str:
-    return spelling.label
+def _loaded(result: dict[str, Any]) -> str:
+    return f"a load of generation {result.get('generation')!r}"
 
 
 def _spelled_manifest(directory: Path, field: str, text: str, version: int) -> None:
     """gen-00000001 (named by CURRENT) whose manifest holds *text* as *field*, its checksum
     the SHA-256 of the text without it, beside a valid, newer gen-00000002."""
-    from conformance.disk_variants import spelled
-
     core = oracle.encode_core([RECORD])
     oracle.write_generation(directory, 2, oracle.encode_core([]), version, point=False)
     oracle.write_generation(directory, 1, core, version, turn_count=1)
@@ -106,15 +106,14 @@ def manifest_spellings(engine: EngineClient, _: object) -> None:
         answers = load_many(engine, directories)
     problems = []
     for (row, spelling), answer in zip(pairs, answers, strict=True):
-        what = f"manifest {row['field']} spelled {_shown(spelling)}"
+        what = f"manifest {row['field']} spelled {spelling.label}"
         want = expected(row, spelling)
         got = answer.get("error")
         if want == "invalid":
             result = answer.get("result") or {}
             if got or result.get("generation") != 2 or not result.get("recovered"):
                 problems.append(
-                    f"{what}: {got or 'loaded generation %r' % result.get('generation')}, "
-                    "not a fall back to generation 2"
+                    f"{what}: {got or _loaded(result)}, not a fall back to generation 2"
                 )
         elif want == "ok":
             if got or answer["result"].get("generation") != 1:
@@ -161,8 +160,6 @@ def _record_of(row: dict[str, Any]) -> tuple[dict[str, Any], str]:
     max_examples=1,
 )
 def core_spellings(engine: EngineClient, _: object) -> None:
-    from conformance.disk_variants import spelled
-
     life = "state.life" in engine.capabilities()
     pairs = [
         (row, s)
@@ -178,7 +175,9 @@ def core_spellings(engine: EngineClient, _: object) -> None:
             line = spelled(record, name, spelling.text, good)
             core = line.encode("utf-8") + b"\n"
             version = (
-                oracle.LIFE_SCHEMA_VERSION if row["kind"] in LIFE_ONLY else oracle.BASE_SCHEMA_VERSION
+                oracle.LIFE_SCHEMA_VERSION
+                if row["kind"] in LIFE_ONLY
+                else oracle.BASE_SCHEMA_VERSION
             )
             directory = root / str(number)
             oracle.write_generation(directory, 2, oracle.encode_core([]), point=False)
@@ -187,7 +186,7 @@ def core_spellings(engine: EngineClient, _: object) -> None:
         answers = load_many(engine, directories)
     problems = []
     for (row, spelling), answer in zip(pairs, answers, strict=True):
-        what = f"a {row['kind']} record with {row['field']} spelled {_shown(spelling)}"
+        what = f"a {row['kind']} record with {row['field']} spelled {spelling.label}"
         want = "STATE_RECORD_MALFORMED" if spelling.label == "-0" else expected(row, spelling)
         got = answer.get("error")
         if want == "ok":
@@ -195,9 +194,9 @@ def core_spellings(engine: EngineClient, _: object) -> None:
             if got or result.get("generation") != 3:
                 problems.append(f"{what}: {got or 'a fall back'}, not a load of generation 3")
         elif got != want:
-            generation = (answer.get("result") or {}).get("generation")
-            problems.append(f"{what}: {got or 'a load of generation %r' % generation}, "
-                            f"expected {want}")
+            problems.append(
+                f"{what}: {got or _loaded(answer.get('result') or {})}, expected {want}"
+            )
     assert not problems, cases.lines(problems, f"{len(problems)} misread record(s):")
 
 
@@ -214,13 +213,10 @@ def _raw_frame(payload: str) -> bytes:
     "does not count: the next open is boot 1; a boot of 9 counts (boot 10)",
     family="state",
     capabilities=("state",),
-    seed="docs/state.md § Identity and lineage (boot numbering); "
-    "conformance/data/disk_fields.json",
+    seed="docs/state.md § Identity and lineage (boot numbering); conformance/data/disk_fields.json",
     max_examples=1,
 )
 def boot_spellings(engine: EngineClient, _: object) -> None:
-    from conformance.disk_variants import DUPLICATE, spelled
-
     (row,) = [row for row in rows_of("lineage.journal") if row["field"] == "boot"]
     cases_sent = [s for s in spellings(row) if s.text != DUPLICATE]
     cases_sent.append(Spelling("9", "9", 9))
@@ -272,20 +268,20 @@ def generation_names(engine: EngineClient, _: object) -> None:
         directories = []
         for number, (_label, name, spelled_number) in enumerate(GENERATION_NAMES):
             directory = root / str(number)
-            oracle.write_generation(directory, 1, oracle.encode_core([RECORD]), turn_count=1,
-                                    point=False)
+            oracle.write_generation(
+                directory, 1, oracle.encode_core([RECORD]), turn_count=1, point=False
+            )
             fake = directory / "fake"
-            oracle.write_generation(fake, max(spelled_number, 1), oracle.encode_core([]),
-                                    turn_count=7, point=False)
+            oracle.write_generation(
+                fake, max(spelled_number, 1), oracle.encode_core([]), turn_count=7, point=False
+            )
             inner = next(fake.iterdir())
             _renumber(inner, spelled_number)
             inner.rename(directory / name)
             fake.rmdir()
             directories.append(directory)
         answers = load_many(engine, directories)
-        for (label, name, _n), directory, answer in zip(
-            GENERATION_NAMES, directories, answers, strict=True
-        ):
+        for (label, name, _n), answer in zip(GENERATION_NAMES, answers, strict=True):
             result = answer.get("result") or {}
             if answer.get("error") or result.get("generation") != 1 or not result.get("recovered"):
                 problems.append(
@@ -326,7 +322,9 @@ def _files(path: Path) -> dict[str, bytes] | None:
         return None
     if path.is_file():
         return {"": path.read_bytes()}
-    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()
+    }
 
 
 @requirement(

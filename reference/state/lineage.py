@@ -49,7 +49,9 @@ BOOT_MAX = 2**53 - 2
 
 def next_boot_index(events: tuple[dict[str, Any], ...]) -> int:
     """One past the highest boot index recorded so far (1 for the first boot)."""
-    indices = [e["boot"] for e in events if type(e.get("boot")) is int and 1 <= e["boot"] <= BOOT_MAX]
+    indices = [
+        e["boot"] for e in events if type(e.get("boot")) is int and 1 <= e["boot"] <= BOOT_MAX
+    ]
     return max(indices, default=0) + 1
 
 
