@@ -117,19 +117,21 @@ def _unbounded_int(value: object) -> bool:
     return type(value) is int
 
 
+def _unbounded_count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
 @contextlib.contextmanager
 def _unbounded_record_integers() -> Iterator[None]:
+    counts = {"count": _unbounded_count, "first_turn": _unbounded_count}
     with (
-        mock.patch.object(records, "_is_int", _unbounded_int),
         mock.patch.dict(records.REQUIRED["candidate"], {"score": _unbounded_int}),
         mock.patch.dict(records.REQUIRED["recognizer"], {"weight": _unbounded_int}),
+        mock.patch.dict(records.REQUIRED["life"], {"turns": _unbounded_count}),
+        mock.patch.dict(records.REQUIRED["vault"], {**counts, "last_turn": _unbounded_count}),
         mock.patch.dict(records.OPTIONAL_CHECKS, {"evidence": _unbounded_int}),
     ):
         yield
-
-
-def _unbounded_count(value: object) -> bool:
-    return type(value) is int and value >= 0
 
 
 def _folded_debris(name: str) -> bool:
@@ -170,7 +172,7 @@ DiskUnboundedCoreIntegers = _handler(
     "A record's integer past the canonical range (2^53 + 1, 2^64) loads and is stored.",
 )
 DiskUnboundedTurnCount = _handler(
-    _patched_store(lambda: mock.patch.object(manifest, "_is_count", _unbounded_count)),
+    _patched_store(lambda: mock.patch.object(manifest, "is_count", _unbounded_count)),
     "A manifest's ``turn_count`` or ``generation`` past 2^53 - 1 is a valid count.",
 )
 DiskFoldedDebris = _handler(

@@ -61,7 +61,9 @@ def build_manifest(
     return canonical_bytes({**body, "checksum": digest(body)}) + b"\n"
 
 
-def _is_count(value: object) -> bool:
+def is_count(value: object) -> bool:
+    """Whether *value* is a manifest count (``generation``, ``turn_count``): an integer from
+    0 to 2^53 - 1, never a boolean."""
     return type(value) is int and 0 <= value <= 2**53 - 1
 
 
@@ -130,9 +132,9 @@ def check_schema_version(manifest: dict[str, Any]) -> int:
 
 def _check_consistent(directory: Path, manifest: dict[str, Any], core: bytes, version: int) -> None:
     generation = manifest["generation"]
-    if not _is_count(generation) or generation != gen_number(directory.name):
+    if not is_count(generation) or generation != gen_number(directory.name):
         raise InvalidGeneration(f"{MANIFEST} names another generation")
-    if not _is_count(manifest["turn_count"]):
+    if not is_count(manifest["turn_count"]):
         raise InvalidGeneration(f"{MANIFEST} turn_count is not a count")
     if manifest["identity"] != identity(version, core):
         raise InvalidGeneration(f"{MANIFEST} identity does not match {CORE}")
