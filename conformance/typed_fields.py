@@ -243,7 +243,7 @@ WRONG: dict[str, list[Any]] = {
     "angle": [*_SCALARS, "1", None, 65, -65],
     "version": [*_SCALARS, 1.0, "1", None, -1, 0],
     "id": [True, False, 1.0, None, [], {}],
-    "mutation_op": [True, 1, None, [], {}, "PUT"],
+    "mutation_op": [True, 1, None, [], {}, "PUT", "put\n", " put", "\uff50ut"],
     "sealed": [True, False, 1, None, [], {}],
     "boot": [True, False, 9.0, "9", None, [9], {}],
     "domains": [*_SCALARS, 1.0, 2.0, "1", None, -1, 0, 4],
@@ -265,9 +265,19 @@ WRONG: dict[str, list[Any]] = {
         {"openings": [], "closings": [1]},
         {"openings": [], "closings": [], "transitions": None},
     ],
-    "intent": [True, 1, None, [], {}, "definition"],
-    "journal": [True, 1, None, [], {}, "Proposals"],
-    "status": [True, 1, None, [], {}, "Coherent"],
+    "intent": [True, 1, None, [], {}, "definition", "DEFINITION\n", "\uff24EFINITION"],
+    "journal": [True, 1, None, [], {}, "Proposals", "proposal\u017f", "lineage\n", "\uff4cineage"],
+    "status": [
+        True,
+        1,
+        None,
+        [],
+        {},
+        "Coherent",
+        "coherent\n",
+        "\u017fpeculative",
+        "\uff43oherent",
+    ],
     "multivector": [
         True,
         1,
@@ -300,7 +310,10 @@ WRONG: dict[str, list[Any]] = {
         [{"claim": None, "text": "t", "turn_idx": -1}],
     ],
 }
-"""The values of the wrong type for each documented type (``null`` dropped when nullable)."""
+"""The values of the wrong type for each documented type (``null`` dropped when nullable); an
+enumerated string (an op, an intent, a journal, a status) also gets its look-alikes: a
+trailing newline, a space, a fullwidth letter, a long s (U+017F, which case folding maps to
+``s``)."""
 
 
 def wrong_values(field: Field) -> list[Any]:

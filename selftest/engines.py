@@ -102,6 +102,7 @@ from selftest.mutants.combined import (
     TerseHashSlip,
 )
 from selftest.mutants.conditions import CONDITION_MUTANTS
+from selftest.mutants.disk_names import FoldedJournalName, FoldedMutationOp
 from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
@@ -711,6 +712,8 @@ _TABLE = (
     broken_engine("whole_float_as_integer", WholeFloatAsInteger, "PROTO-TYPE-001"),
     broken_engine("numeric_string_coerced", NumericStringCoerced, "PROTO-TYPE-001"),
     broken_engine("null_as_absent", NullAsAbsent, "PROTO-TYPE-001"),
+    broken_engine("disk_folded_journal_name", FoldedJournalName, "PROTO-TYPE-001"),
+    broken_engine("disk_folded_mutation_op", FoldedMutationOp, "STATE-TYPE-002"),
     broken_engine("pack_null_as_absent", PackNullAsAbsent, "LOAD-TYPE-002"),
     broken_engine("pack_whole_float_count", PackWholeFloatCount, "LOAD-TYPE-002"),
     broken_engine("truthy_verdict", TruthyVerdict, "LOAD-TYPE-003"),

@@ -78,6 +78,16 @@ from selftest.state_codecs import (
     VaultTurnsOneBased,
 )
 from selftest.state_dirty_mutants import StickyDirtyFlag
+from selftest.state_disk_mutants import (
+    DiskAnyIntegerBoot,
+    DiskBoolBoot,
+    DiskFoldedDebris,
+    DiskIsdigitPointer,
+    DiskUnboundedCoreIntegers,
+    DiskUnboundedTurnCount,
+    DiskUnicodeGenerations,
+    DiskZeroGeneration,
+)
 from selftest.state_gap_mutants import (
     AnyPayloadJournal,
     CountsUnchecked,
@@ -964,6 +974,14 @@ _TABLE = (
     ),
     broken_engine("sticky_dirty_flag", StickyDirtyFlag, "STATE-DIRTY-601"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
+    broken_engine("disk_bool_boot", DiskBoolBoot, "STATE-DISK-803"),
+    broken_engine("disk_any_integer_boot", DiskAnyIntegerBoot, "STATE-DISK-803"),
+    broken_engine("disk_unicode_generations", DiskUnicodeGenerations, "STATE-NAMES-804"),
+    broken_engine("disk_zero_generation", DiskZeroGeneration, "STATE-NAMES-804"),
+    broken_engine("disk_isdigit_pointer", DiskIsdigitPointer, "STATE-NAMES-805"),
+    broken_engine("disk_unbounded_core_integers", DiskUnboundedCoreIntegers, "STATE-DISK-802"),
+    broken_engine("disk_unbounded_turn_count", DiskUnboundedTurnCount, "STATE-DISK-801"),
+    broken_engine("disk_folded_debris", DiskFoldedDebris, "STATE-NAMES-806"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -20,7 +20,7 @@ def with_defaults(record: Record) -> Record:
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=12)
 KEYS = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=16)
-INTS = st.integers(min_value=-(2**70), max_value=2**70)
+INTS = st.integers(min_value=-(2**53 - 1), max_value=2**53 - 1)
 
 
 def _candidates(version: int) -> st.SearchStrategy[dict]:

@@ -31,9 +31,9 @@ def staging_name(generation: int) -> str:
 
 
 def gen_number(name: str) -> int | None:
-    """The generation number a directory name stands for, or None."""
+    """The generation number a directory name stands for (1 to 99999999), or None."""
     match = _GENERATION.fullmatch(name)
-    return int(match.group(1)) if match else None
+    return int(match.group(1)) or None if match else None
 
 
 def generations(names: Iterable[str]) -> list[int]:

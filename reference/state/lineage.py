@@ -43,9 +43,15 @@ def _reason(loaded: LoadedState) -> str:
     return "resume"
 
 
+BOOT_MAX = 2**53 - 2
+"""The highest recorded boot that counts: the next stays in the canonical range."""
+
+
 def next_boot_index(events: tuple[dict[str, Any], ...]) -> int:
     """One past the highest boot index recorded so far (1 for the first boot)."""
-    indices = [e["boot"] for e in events if type(e.get("boot")) is int]
+    indices = [
+        e["boot"] for e in events if type(e.get("boot")) is int and 1 <= e["boot"] <= BOOT_MAX
+    ]
     return max(indices, default=0) + 1
 
 

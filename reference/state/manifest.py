@@ -61,8 +61,10 @@ def build_manifest(
     return canonical_bytes({**body, "checksum": digest(body)}) + b"\n"
 
 
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+def is_count(value: object) -> bool:
+    """Whether *value* is a manifest count (``generation``, ``turn_count``): an integer from
+    0 to 2^53 - 1, never a boolean."""
+    return type(value) is int and 0 <= value <= 2**53 - 1
 
 
 def _read_manifest(directory: Path, fs: FileOps) -> dict[str, Any]:
@@ -112,7 +114,7 @@ def _check_files(directory: Path, files: object, fs: FileOps) -> bytes:
 def check_schema_version(manifest: dict[str, Any]) -> int:
     """Return the manifest's loadable schema version or raise the schema refusal."""
     value = manifest.get("schema_version")
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+    if type(value) is not int or not 1 <= value <= 2**53 - 1:
         shown = repr(value) if "schema_version" in manifest else "missing"
         raise StateError(
             f"schema_version {shown} is not a positive integer",
@@ -130,9 +132,9 @@ def check_schema_version(manifest: dict[str, Any]) -> int:
 
 def _check_consistent(directory: Path, manifest: dict[str, Any], core: bytes, version: int) -> None:
     generation = manifest["generation"]
-    if not _is_count(generation) or generation != gen_number(directory.name):
+    if not is_count(generation) or generation != gen_number(directory.name):
         raise InvalidGeneration(f"{MANIFEST} names another generation")
-    if not _is_count(manifest["turn_count"]):
+    if not is_count(manifest["turn_count"]):
         raise InvalidGeneration(f"{MANIFEST} turn_count is not a count")
     if manifest["identity"] != identity(version, core):
         raise InvalidGeneration(f"{MANIFEST} identity does not match {CORE}")

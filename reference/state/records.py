@@ -30,8 +30,12 @@ class OptionalField:
     default: object
 
 
+CANONICAL_MAX = 2**53 - 1
+"""The largest magnitude of an integer a state file holds (the canonical range)."""
+
+
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int and -CANONICAL_MAX <= value <= CANONICAL_MAX
 
 
 def _is_str(value: object) -> bool:
