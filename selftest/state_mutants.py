@@ -101,6 +101,11 @@ from selftest.state_proposal_mutants import (
     ProposalIntegersAsDoubles,
     ProposalIntegersInHashedRange,
 )
+from selftest.state_gaps40_mutants import (
+    GapsFieldsAtEveryVersion,
+    GapsKindsAtEveryVersion,
+    GapsOrphanVaultResumed,
+)
 from selftest.state_register_mutants import RegisterFromSessionRecord
 from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
@@ -964,6 +969,9 @@ _TABLE = (
     ),
     broken_engine("sticky_dirty_flag", StickyDirtyFlag, "STATE-DIRTY-601"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
+    broken_engine("gaps_kinds_at_every_version", GapsKindsAtEveryVersion, "STATE-SCHEMA-451"),
+    broken_engine("gaps_fields_at_every_version", GapsFieldsAtEveryVersion, "STATE-SCHEMA-451"),
+    broken_engine("gaps_orphan_vault_resumed", GapsOrphanVaultResumed, "STATE-LIFE-451"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
