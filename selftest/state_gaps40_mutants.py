@@ -1,10 +1,17 @@
 """Broken state engines for the state spec gaps of docs/state.md closed by the 451 ids:
-records read whatever their generation's schema version knows, and vault records without a
-life record resumed as a life. The first line of each docstring states the defect."""
+records read whatever their generation's schema version knows, vault records without a life
+record resumed as a life, and a signal in flight not held as § Shutdown says. The first line
+of each docstring states the defect."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
+import sys
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
 from unittest import mock
 
 from reference.runtime import ChatRuntime
@@ -12,6 +19,7 @@ from reference.runtime.life import hit_of
 from reference.serve import ProtocolHandler
 from reference.state import FileOps, LoadedState, StateStore, records
 from reference.state.records import CURRENT_SCHEMA_VERSION
+from reference.state.soak import Emit
 
 KNOWN_FIELDS = records.known_fields
 
@@ -64,3 +72,76 @@ class GapsOrphanVaultResumed(ProtocolHandler):
         hits = tuple(hit_of(r) for (kind, _), r in store.records.items() if kind == "vault")
         if hits:
             runtime.resume(dataclasses.replace(runtime.truth.life(), hits=hits))
+
+
+class GapsSoakIgnoresSignal(ProtocolHandler):
+    """A ``state.soak`` in flight runs all its iterations and is answered despite a SIGTERM or
+    SIGINT held since its first one (the process ends only after the answer)."""
+
+    @property
+    def boundary(self) -> Callable[[], None] | None:
+        return None
+
+    @boundary.setter
+    def boundary(self, value: Callable[[], None] | None) -> None:
+        """The loop's boundary is dropped."""
+
+
+class GapsSoakStopsUnacknowledged(ProtocolHandler):
+    """A held SIGTERM or SIGINT ends a ``state.soak`` once its checkpoint in flight is
+    durable but before that iteration's ``ack`` is written."""
+
+    def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+        def unacknowledged(event: dict[str, Any]) -> None:
+            if event["event"] == "ack" and self.boundary is not None:
+                self.boundary()
+            emit(event)
+
+        super().soak_turn(store, mutations, unacknowledged)
+
+
+HOST = "conformance.engines.host"
+"""The module that serves a broken engine as a process."""
+
+
+class GapsSignalEndsAnswer(ProtocolHandler):
+    """Served as a process, a SIGTERM or SIGINT ends it at once, its stores released and
+    ``LOCK`` emptied, even while an answer is being written."""
+
+    CHUNK = 4096
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: int | None = None
+        self.served = getattr(sys.modules["__main__"], "__spec__", None) is not None
+        if self.served and sys.modules["__main__"].__spec__.name == HOST:
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, self.hold)
+        else:
+            self.served = False
+
+    def hold(self, signum: int, frame: FrameType | None) -> None:
+        self.held = signum
+        if not self.writing:
+            self.end_at_once()
+
+    writing = False
+
+    def end_at_once(self) -> None:
+        self.close()
+        os._exit(128 + (self.held or 0))
+
+    def handle_line(self, line: str | bytes) -> str:
+        """The answer, written here a chunk at a time (the host adds its newline); a signal
+        held between two chunks ends the process."""
+        answer = super().handle_line(line)
+        if not self.served:
+            return answer
+        data = answer.encode("utf-8")
+        self.writing = True
+        for start in range(0, len(data), self.CHUNK):
+            if self.held is not None:
+                self.end_at_once()
+            os.write(sys.stdout.fileno(), data[start : start + self.CHUNK])
+        self.writing = False
+        return ""

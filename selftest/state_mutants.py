@@ -84,6 +84,14 @@ from selftest.state_gap_mutants import (
     GenerationUnchecked,
     UnopenableAsIo,
 )
+from selftest.state_gaps40_mutants import (
+    GapsFieldsAtEveryVersion,
+    GapsKindsAtEveryVersion,
+    GapsOrphanVaultResumed,
+    GapsSignalEndsAnswer,
+    GapsSoakIgnoresSignal,
+    GapsSoakStopsUnacknowledged,
+)
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
 from selftest.state_mode_mutants import FileModesLeftToUmask, FreshFilesOwnerOnly
@@ -100,11 +108,6 @@ from selftest.state_proposal_mutants import (
     PendingCountsCorruptLines,
     ProposalIntegersAsDoubles,
     ProposalIntegersInHashedRange,
-)
-from selftest.state_gaps40_mutants import (
-    GapsFieldsAtEveryVersion,
-    GapsKindsAtEveryVersion,
-    GapsOrphanVaultResumed,
 )
 from selftest.state_register_mutants import RegisterFromSessionRecord
 from selftest.state_shutdown_mutants import (
@@ -972,6 +975,11 @@ _TABLE = (
     broken_engine("gaps_kinds_at_every_version", GapsKindsAtEveryVersion, "STATE-SCHEMA-451"),
     broken_engine("gaps_fields_at_every_version", GapsFieldsAtEveryVersion, "STATE-SCHEMA-451"),
     broken_engine("gaps_orphan_vault_resumed", GapsOrphanVaultResumed, "STATE-LIFE-451"),
+    broken_engine("gaps_soak_ignores_signal", GapsSoakIgnoresSignal, "STATE-SHUTDOWN-451"),
+    broken_engine(
+        "gaps_soak_stops_unacknowledged", GapsSoakStopsUnacknowledged, "STATE-SHUTDOWN-451"
+    ),
+    broken_engine("gaps_signal_ends_answer", GapsSignalEndsAnswer, "STATE-SHUTDOWN-452"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
