@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import Any
 from unittest import mock
@@ -17,7 +18,7 @@ from unittest import mock
 from reference.runtime import ChatRuntime
 from reference.runtime.life import hit_of
 from reference.serve import ProtocolHandler
-from reference.state import FileOps, LoadedState, StateStore, records
+from reference.state import FileOps, LoadedState, StateError, StateStore, WriterLock, records
 from reference.state.records import CURRENT_SCHEMA_VERSION
 from reference.state.soak import Emit
 
@@ -145,3 +146,40 @@ class GapsSignalEndsAnswer(ProtocolHandler):
             os.write(sys.stdout.fileno(), data[start : start + self.CHUNK])
         self.writing = False
         return ""
+
+
+def _stopped(pid: str) -> bool:
+    """Whether the process *pid* (a decimal string) is stopped, as /proc says."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text("ascii")
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] in ("T", "t")
+
+
+class StoppedHolderIgnoredLock(WriterLock):
+    """Takes a directory whose holder's process is stopped as free, and opens it unlocked."""
+
+    def acquire(self) -> None:
+        try:
+            super().acquire()
+        except StateError as refusal:
+            holder = self.path.read_text("ascii", "replace").strip()
+            if refusal.code != "STATE_LOCKED" or not _stopped(holder):
+                raise
+
+
+class StoppedHolderIgnoredStore(StateStore):
+    """Opens a directory whose writer is stopped (SIGSTOP) as if no writer held it."""
+
+    @classmethod
+    def writer_lock(cls, path: Path, fs: FileOps) -> WriterLock:
+        return StoppedHolderIgnoredLock(path, fs)
+
+
+class GapsStoppedHolderIgnored(ProtocolHandler):
+    """A writer's open beside a holder whose process is stopped (SIGSTOP) takes the directory
+    as free and opens it without the lock."""
+
+    def store_class(self) -> type[StateStore]:
+        return StoppedHolderIgnoredStore

@@ -91,6 +91,7 @@ from selftest.state_gaps40_mutants import (
     GapsSignalEndsAnswer,
     GapsSoakIgnoresSignal,
     GapsSoakStopsUnacknowledged,
+    GapsStoppedHolderIgnored,
 )
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
@@ -980,6 +981,7 @@ _TABLE = (
         "gaps_soak_stops_unacknowledged", GapsSoakStopsUnacknowledged, "STATE-SHUTDOWN-451"
     ),
     broken_engine("gaps_signal_ends_answer", GapsSignalEndsAnswer, "STATE-SHUTDOWN-452"),
+    broken_engine("gaps_stopped_holder_ignored", GapsStoppedHolderIgnored, "STATE-LOCK-451"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
