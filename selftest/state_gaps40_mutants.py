@@ -110,23 +110,24 @@ class GapsSignalEndsAnswer(ProtocolHandler):
     ``LOCK`` emptied, even while an answer is being written."""
 
     CHUNK = 4096
+    """Bytes per write: a pipe's atomic write (PIPE_BUF)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.held: int | None = None
-        self.served = getattr(sys.modules["__main__"], "__spec__", None) is not None
-        if self.served and sys.modules["__main__"].__spec__.name == HOST:
+        self.writing = False
+        spec = getattr(sys.modules["__main__"], "__spec__", None)
+        self.served = spec is not None and spec.name == HOST
+        if self.served:
             for signum in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(signum, self.hold)
-        else:
-            self.served = False
 
     def hold(self, signum: int, frame: FrameType | None) -> None:
+        """The signal handler: end at once, unless an answer is being written (then at its
+        next chunk)."""
         self.held = signum
         if not self.writing:
             self.end_at_once()
-
-    writing = False
 
     def end_at_once(self) -> None:
         self.close()
