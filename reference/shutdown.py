@@ -3,8 +3,9 @@
 Inside :func:`guarded`, a signal that arrives while the process waits for its next
 request ends it at once (:class:`Stop` is raised out of the wait); one that arrives while
 a turn or request is in flight is held until that work is committed and answered, and
-the process then ends at the next boundary (:func:`check`). So work in flight is either
-committed and answered, or not committed at all. The caller turns :class:`Stop` into the
+the process then ends at the next boundary (:meth:`Guard.check`, which the stdio loop also
+hands a long request to call between its steps). So work in flight is either committed and
+answered, or not committed at all. The caller turns :class:`Stop` into the
 exit status ``128 + signal``.
 """
 
@@ -62,9 +63,6 @@ class Guard:
             raise Stop(self.held)
 
 
-_ACTIVE: list[Guard] = []
-
-
 @contextmanager
 def guarded() -> Iterator[Guard]:
     """Install the guard's handler for SIGTERM and SIGINT for the block (in the main thread;
@@ -74,17 +72,8 @@ def guarded() -> Iterator[Guard]:
         yield guard
         return
     previous = {signum: signal.signal(signum, guard.handle) for signum in SIGNALS}
-    _ACTIVE.append(guard)
     try:
         yield guard
     finally:
-        _ACTIVE.remove(guard)
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-
-
-def check() -> None:
-    """At a boundary inside a long request (between soak checkpoints): raise
-    :class:`Stop` if the active guard holds a signal."""
-    if _ACTIVE:
-        _ACTIVE[-1].check()

@@ -94,6 +94,15 @@ from selftest.state_gap_mutants import (
     GenerationUnchecked,
     UnopenableAsIo,
 )
+from selftest.state_gaps40_mutants import (
+    GapsFieldsAtEveryVersion,
+    GapsKindsAtEveryVersion,
+    GapsOrphanVaultResumed,
+    GapsSignalEndsAnswer,
+    GapsSoakIgnoresSignal,
+    GapsSoakStopsUnacknowledged,
+    GapsStoppedHolderIgnored,
+)
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
 from selftest.state_mode_mutants import FileModesLeftToUmask, FreshFilesOwnerOnly
@@ -982,6 +991,15 @@ _TABLE = (
     broken_engine("disk_unbounded_core_integers", DiskUnboundedCoreIntegers, "STATE-DISK-802"),
     broken_engine("disk_unbounded_turn_count", DiskUnboundedTurnCount, "STATE-DISK-801"),
     broken_engine("disk_folded_debris", DiskFoldedDebris, "STATE-NAMES-806"),
+    broken_engine("gaps_kinds_at_every_version", GapsKindsAtEveryVersion, "STATE-SCHEMA-451"),
+    broken_engine("gaps_fields_at_every_version", GapsFieldsAtEveryVersion, "STATE-SCHEMA-451"),
+    broken_engine("gaps_orphan_vault_resumed", GapsOrphanVaultResumed, "STATE-LIFE-451"),
+    broken_engine("gaps_soak_ignores_signal", GapsSoakIgnoresSignal, "STATE-SHUTDOWN-451"),
+    broken_engine(
+        "gaps_soak_stops_unacknowledged", GapsSoakStopsUnacknowledged, "STATE-SHUTDOWN-451"
+    ),
+    broken_engine("gaps_signal_ends_answer", GapsSignalEndsAnswer, "STATE-SHUTDOWN-452"),
+    broken_engine("gaps_stopped_holder_ignored", GapsStoppedHolderIgnored, "STATE-LOCK-451"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -3,7 +3,10 @@
 Lets the suite run process-level requirements (SIGKILL, a second writer, end of input)
 against a Python engine plugged in as ``module:factory``. Each stdin line goes to the
 handler as :func:`conformance.engines.lines.answer_line` passes it; a handler may write
-event lines before a response through the ``emit`` attribute this host sets on it. At
+event lines before a response through the ``emit`` attribute this host sets on it, and
+call the ``boundary`` attribute it sets between the steps of a long request (each
+acknowledged ``state.soak`` iteration): with a signal held, it raises, and the request gets
+no response. At
 end of input the host calls the handler's ``close()`` when it has one, then exits 0.
 SIGTERM or SIGINT while the host waits for a line does the same and exits with the
 handler's ``signal_status(signum)`` when it has one, else 128 + the signal; one that
@@ -44,6 +47,11 @@ class _Guard:
         if self.idle:
             raise _Stop(signum)
 
+    def check(self) -> None:
+        """At a boundary inside a request: raise :class:`_Stop` if a signal was held."""
+        if self.held is not None:
+            raise _Stop(self.held)
+
     def readline(self) -> bytes:
         """The next line of stdin (b"" at its end), or :class:`_Stop` on a held signal."""
         self.idle = True
@@ -70,6 +78,7 @@ def main(argv: list[str]) -> int:
         write(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
 
     handler.emit = emit
+    handler.boundary = guard.check
     status = 0
     try:
         while line := guard.readline():

@@ -63,6 +63,10 @@ class StateOps:
 
     emit: Callable[[dict[str, Any]], None] | None = None
     """Set by the stdio loop: writes one event line (``{"id", "event", ...}``)."""
+    boundary: Callable[[], None] | None = None
+    """Set by the stdio loop: called between the steps of a long request (each acknowledged
+    ``state.soak`` iteration); it raises to end the process there when a SIGTERM or SIGINT is
+    held (docs/state.md § Shutdown)."""
 
     def __init__(self) -> None:
         self.stores: dict[str, StateStore] = {}
@@ -208,4 +212,5 @@ class StateOps:
             seed=seed,
             emit=lambda event: emit({"id": request_id, **event}),
             turn=self.soak_turn,
+            boundary=self.boundary or (lambda: None),
         )

@@ -12,10 +12,11 @@ from reference.shutdown import guarded
 
 
 class LineHandler(Protocol):
-    """What the loop needs of a handler: one response line per request line, and an
-    ``emit`` attribute it sets for event lines."""
+    """What the loop needs of a handler: one response line per request line, an ``emit``
+    attribute it sets for event lines and a ``boundary`` it sets for long requests."""
 
     emit: Callable[[dict[str, Any]], None] | None
+    boundary: Callable[[], None] | None
 
     def handle_line(self, line: str | bytes) -> str: ...
 
@@ -54,13 +55,14 @@ def serve(stdin: TextIO, stdout: TextIO, handler: LineHandler) -> int:
     """Answer request lines from *stdin* on *stdout* with *handler* until EOF; returns 0.
 
     Anything else the engine might print goes to stderr, so stdout carries responses only.
-    A SIGTERM or SIGINT ends the loop once the request in flight is answered (raising
-    :class:`~reference.shutdown.Stop`); then, as at end of input, the handler's ``close``
-    (when it has one) lets go of what it holds.
+    A SIGTERM or SIGINT ends the loop once the request in flight is answered, or at the
+    handler's next ``boundary`` call (raising :class:`~reference.shutdown.Stop`); then, as
+    at end of input, the handler's ``close`` (when it has one) lets go of what it holds.
     """
     read, write = line_reader(stdin), line_writer(stdout)
     handler.emit = lambda message: write(wire_json(message))
     with contextlib.redirect_stdout(sys.stderr), guarded() as guard:
+        handler.boundary = guard.check
         try:
             while True:
                 with guard.waiting():

@@ -12,7 +12,6 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from reference import shutdown
 from reference.state.records import STATUSES, Record
 from reference.state.store import StateStore
 
@@ -51,6 +50,7 @@ def soak_mutations(seed: int, iteration: int) -> list[dict[str, Any]]:
 
 
 Emit = Callable[[dict[str, Any]], None]
+Boundary = Callable[[], None]
 Turn = Callable[[StateStore, list[dict[str, Any]], Emit], None]
 
 
@@ -74,15 +74,17 @@ def soak_store(
     seed: int,
     emit: Emit,
     turn: Turn = checkpointed_turn,
+    boundary: Boundary = lambda: None,
 ) -> dict[str, Any]:
     """Run *iterations* turns of *turn* on the open *store*, close it, return the last commit.
 
-    A SIGTERM or SIGINT held during a turn ends the soak once that turn is acknowledged.
+    *boundary* is called after each acknowledged turn; it raises to end the soak there (the
+    stdio loop's raises when a SIGTERM or SIGINT is held, docs/state.md § Shutdown).
     """
     try:
         for iteration in range(iterations):
             turn(store, soak_mutations(seed, iteration), emit)
-            shutdown.check()
+            boundary()
     finally:
         final = store.close()
     return {"iterations": iterations, "generation": final.generation, "identity": final.identity}

@@ -9,7 +9,7 @@ const registers = require('./registers');
 const { lexiconRows } = require('./lexicon');
 const { loadLexicon } = require('./truth');
 const { ChatSession } = require('./chat');
-const { StateOps } = require('./state/ops');
+const { StateOps, Pending } = require('./state/ops');
 const { LivedSession } = require('./state/lived');
 const { setCurrentVersion } = require('./state/records');
 const {
@@ -261,7 +261,7 @@ class Engine {
   }
 
   /** Check the envelope and argument names, then run the op. */
-  dispatch(request) {
+  dispatch(request, stepped = false) {
     if (!json.isObject(request)) fail('PROTOCOL_BAD_JSON', 'a request must be a JSON object', undefined);
     if (!validId(request.id)) fail('PROTOCOL_BAD_REQUEST', 'id must be an integer or a string', 'id');
     if (typeof request.op !== 'string') fail('PROTOCOL_BAD_REQUEST', 'op must be a string', 'op');
@@ -276,35 +276,56 @@ class Engine {
     for (const name of op.args) {
       if (!Object.hasOwn(args, name)) badArg(name, `missing argument '${name}'`);
     }
-    return op.run(args, request.id);
+    return op.run(args, request.id, stepped);
   }
 
-  /** One parsed request in, one response object out; never throws. */
-  handle(request) {
+  /** One parsed request in, one response object out; never throws. With *stepped* (a
+   * top-level request), a soak's result is a Pending whose steps the caller runs. */
+  handle(request, stepped = false) {
     const id = json.isObject(request) && validId(request.id) ? request.id : null;
     try {
-      return { id, ok: true, result: this.dispatch(request) };
+      return { id, ok: true, result: this.dispatch(request, stepped) };
     } catch (err) {
-      if (err instanceof EngineError) {
-        const error = { code: err.code, message: oneLine(err.message) };
-        if (err.field !== undefined && err.field !== null) error.field = err.field;
-        return { id: err.code === 'PROTOCOL_BAD_JSON' ? null : id, ok: false, error };
-      }
-      return { id, ok: false, error: { code: 'ENGINE_INTERNAL', message: oneLine(`internal error: ${err.message}`) } };
+      return this.refusal(id, err);
     }
+  }
+
+  /** The response refusing request *id* for *err*. */
+  refusal(id, err) {
+    if (err instanceof EngineError) {
+      const error = { code: err.code, message: oneLine(err.message) };
+      if (err.field !== undefined && err.field !== null) error.field = err.field;
+      return { id: err.code === 'PROTOCOL_BAD_JSON' ? null : id, ok: false, error };
+    }
+    return { id, ok: false, error: { code: 'ENGINE_INTERNAL', message: oneLine(`internal error: ${err.message}`) } };
   }
 
   /** One line of bytes in, one response line out. */
   handleLine(bytes) {
+    const started = this.startLine(bytes, false);
+    return started.line;
+  }
+
+  /**
+   * One line of bytes in: `{line}`, its response line, or (with *stepped*, for a top-level
+   * state.soak) `{steps, finish}`: a generator yielding between acknowledged checkpoints, and
+   * the function that turns how it ended (`{value}` or `{error}`) into the response line.
+   */
+  startLine(bytes, stepped = true) {
     let request;
     try {
       const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
       request = json.parse(text);
     } catch (err) {
       const message = oneLine(`line is not JSON: ${err.message}`);
-      return json.wire({ id: null, ok: false, error: { code: 'PROTOCOL_BAD_JSON', message } });
+      return { line: json.wire({ id: null, ok: false, error: { code: 'PROTOCOL_BAD_JSON', message } }) };
     }
-    return json.wire(this.handle(request));
+    const response = this.handle(request, stepped);
+    if (!(response.ok && response.result instanceof Pending)) return { line: json.wire(response) };
+    const { id } = response;
+    const finish = (ended) =>
+      json.wire(Object.hasOwn(ended, 'error') ? this.refusal(id, ended.error) : { id, ok: true, result: ended.value });
+    return { steps: response.result.steps, finish };
   }
 }
 

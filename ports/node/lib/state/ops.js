@@ -7,7 +7,7 @@ const { Dir } = require('./dir');
 const { Store } = require('./store');
 const { loadState } = require('./loader');
 const { parseJournal } = require('./journal');
-const { soak } = require('./soak');
+const { soak, soakSteps } = require('./soak');
 const { currentVersion } = require('./records');
 const { JOURNALS } = require('./layout');
 const { refuse } = require('./errors');
@@ -27,6 +27,14 @@ function countArg(args, name, big = false) {
   if (!json.isInteger(value) || value < 0) badArg(name, `argument '${name}' must be an integer >= 0`);
   if (typeof value === 'bigint' && !big) badArg(name, `argument '${name}' must be at most 2^53 - 1`);
   return value;
+}
+
+/** A request whose work runs in steps (a top-level state.soak): *steps* is a generator that
+ * yields between them and returns the result. */
+class Pending {
+  constructor(steps) {
+    this.steps = steps;
+  }
 }
 
 /** The state ops, keyed by name, for an engine whose soak events go to *emit(id, message)*. */
@@ -49,7 +57,7 @@ class StateOps {
       'state.propose': { cap: 'state', args: ['proposal', 'store'], run: (a) => this.propose(a) },
       'state.journal': { cap: 'state', args: ['dir', 'name'], optional: ['repair'], run: (a) => this.journal(a) },
       'state.trace_checkpoint': { cap: 'state.trace', args: store, run: (a) => this.traceCheckpoint(a) },
-      'state.soak': { cap: 'state.soak', args: ['dir', 'iterations', 'seed'], run: (a, id) => this.soak(a, id) },
+      'state.soak': { cap: 'state.soak', args: ['dir', 'iterations', 'seed'], run: (a, id, stepped) => this.soak(a, id, stepped) },
     };
   }
 
@@ -136,12 +144,16 @@ class StateOps {
     });
   }
 
-  soak(args, id) {
+  /** A soak, run to its end; with *stepped* (a top-level request), its steps as a Pending
+   * result that the caller runs one acknowledged checkpoint at a time. */
+  soak(args, id, stepped = false) {
     const path = dirArg(args);
     const iterations = countArg(args, 'iterations');
     const seed = countArg(args, 'seed', true);
-    return soak(path, iterations, seed, (event) => this.emit({ id, ...event }));
+    const emit = (event) => this.emit({ id, ...event });
+    if (stepped) return new Pending(soakSteps(path, iterations, seed, emit));
+    return soak(path, iterations, seed, emit);
   }
 }
 
-module.exports = { StateOps };
+module.exports = { StateOps, Pending };

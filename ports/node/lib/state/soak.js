@@ -14,10 +14,15 @@ function soakMutations(seed, i) {
   return mutations;
 }
 
-/** Run *iterations* checkpoints on *path*; *emit* writes an event line. */
-function soak(path, iterations, seed, emit) {
+/**
+ * Run *iterations* checkpoints on *path*, yielding after each acknowledged one; *emit* writes an
+ * event line. Returns the last commit. Ended early (its `return`), it releases the store without
+ * a commit: what the last acknowledged checkpoint holds is all there is.
+ */
+function* soakSteps(path, iterations, seed, emit) {
   const store = Store.open(path);
   let last = store.digest();
+  let done = false;
   try {
     for (let i = 0; i < iterations; i += 1) {
       store.apply(soakMutations(seed, i));
@@ -25,13 +30,23 @@ function soak(path, iterations, seed, emit) {
       emit({ event: 'begin', generation: planned.generation, identity: planned.identity });
       last = store.checkpoint(planned);
       emit({ event: 'ack', generation: last.generation, identity: last.identity });
+      if (i + 1 < iterations) yield;
     }
-  } catch (err) {
-    store.release();
-    throw err;
+    done = true;
+  } finally {
+    if (!done) store.release();
   }
   store.close();
   return { iterations, generation: last.generation, identity: last.identity, turn_count: last.turn_count };
 }
 
-module.exports = { soak };
+/** Run a soak to its end at once (a soak inside a batch). */
+function soak(path, iterations, seed, emit) {
+  const steps = soakSteps(path, iterations, seed, emit);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+module.exports = { soak, soakSteps };
