@@ -130,7 +130,7 @@ def schema_matrix(engine: EngineClient, _: object) -> None:
 
 
 BAD_VERSIONS = st.one_of(
-    st.integers(oracle.LIFE_SCHEMA_VERSION + 1, 10**6).map(lambda v: (v, "STATE_SCHEMA_TOO_NEW")),
+    st.integers(oracle.DELTA_SCHEMA_VERSION + 1, 10**6).map(lambda v: (v, "STATE_SCHEMA_TOO_NEW")),
     st.integers(-(10**6), 0).map(lambda v: (v, "STATE_SCHEMA_MALFORMED")),
     st.sampled_from(
         [

@@ -189,10 +189,14 @@ def generation_number(name: str) -> int | None:
 
 
 def identity(schema_version: int, core: bytes) -> str:
-    """docs/state.md § Identity and lineage, computed here from its formula."""
-    return hashlib.sha256(
-        b"core-state/" + str(schema_version).encode("ascii") + b"\n" + core
-    ).hexdigest()
+    """docs/state.md § Identity and lineage, computed here from its formulas: over the core's
+    bytes before version 5, over the raw SHA-256 of each of its lines from it."""
+    prefix = b"core-state/" + str(schema_version).encode("ascii") + b"\n"
+    if schema_version < 5:
+        return hashlib.sha256(prefix + core).hexdigest()
+    parts = core.split(b"\n")
+    lines = [part + b"\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    return hashlib.sha256(prefix + b"".join(hashlib.sha256(x).digest() for x in lines)).hexdigest()
 
 
 def read_manifest(data: bytes, what: str = "manifest.json") -> dict[str, Any]:
