@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import math
 import zlib
 from pathlib import Path
@@ -323,7 +322,7 @@ def files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         pointer = fmt.read_pointer(entries["CURRENT"].read_bytes())
         assert pointer == turns, f"CURRENT names generation {pointer} after {turns} turns"
         generations = sorted(n for n in map(fmt.generation_number, entries) if n is not None)
-        bases = _bases(entries, [turns - 1, turns])
+        bases = fmt.bases_named(directory, [turns - 1, turns])
         assert generations == sorted({turns - 1, turns, *bases}), (
             f"generations on disk {generations}, not {turns - 1} and {turns} and the bases "
             f"they name {sorted(bases)} (docs/state.md § Commit protocol, step 6)"
@@ -354,21 +353,6 @@ def files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         ), f"the live manifest is not what state.close answered: {closes[-1]}"
         _check_lineage(directory, life, version)
         _check_proposals(entries, earlier, life.proposed)
-
-
-def _bases(entries: dict[str, Path], numbers: list[int]) -> set[int]:
-    """The base generations the manifests of *numbers* name (docs/state.md § Delta
-    generations); a generation that is not on disk names none."""
-    found = set()
-    for number in numbers:
-        path = entries.get(f"gen-{number:08d}")
-        if path is None or not (path / "manifest.json").is_file():
-            continue
-        manifest = json.loads((path / "manifest.json").read_bytes())
-        base = manifest.get("base") if isinstance(manifest, dict) else None
-        if isinstance(base, dict) and isinstance(base.get("generation"), int):
-            found.add(base["generation"])
-    return found
 
 
 def frame(payload: dict[str, Any]) -> bytes:

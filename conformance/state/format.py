@@ -287,6 +287,39 @@ def read_delta(
     return [records[k] for k in ordered]
 
 
+def generation_core(path: Path) -> bytes:
+    """The full core generation directory *path* holds, read at the schema version its
+    manifest names: its ``core.jsonl``, or its base's with its ``delta.jsonl`` applied."""
+    manifest = json.loads((path / "manifest.json").read_bytes())
+    version = manifest.get("schema_version") if isinstance(manifest, dict) else None
+    if not _is_int(version):
+        raise FormatError(f"{path.name}/manifest.json: schema_version {version!r}")
+    return read_generation(path, version)[1]
+
+
+def live_core(directory: Path) -> bytes:
+    """The full core of the generation ``CURRENT`` names in *directory*."""
+    name = (directory / "CURRENT").read_text("ascii").strip()
+    return generation_core(directory / name)
+
+
+def bases_named(directory: Path, numbers: list[int]) -> set[int]:
+    """The base generations the manifests of generations *numbers* of *directory* name
+    (docs/state.md § Delta generations: commit step 6 keeps them); a generation not on disk
+    or whose manifest does not parse names none."""
+    found = set()
+    for number in numbers:
+        path = directory / f"gen-{number:08d}" / "manifest.json"
+        try:
+            manifest = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            continue
+        base = manifest.get("base") if isinstance(manifest, dict) else None
+        if isinstance(base, dict) and _is_int(base.get("generation")):
+            found.add(base["generation"])
+    return found
+
+
 def core_of(records: list[dict[str, Any]]) -> bytes:
     """``core.jsonl`` of *records* (already in core order and normalised)."""
     return b"".join(canonical_json(r).encode("utf-8") + b"\n" for r in records)

@@ -187,7 +187,7 @@ def test_a_fall_back_is_followed_by_a_clean_commit(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("fixture", "code"),
     [
-        ("v5-future", "STATE_SCHEMA_TOO_NEW"),
+        ("v6-future", "STATE_SCHEMA_TOO_NEW"),
         ("zero-version", "STATE_SCHEMA_MALFORMED"),
         ("all-corrupt", "STATE_CORRUPT"),
         ("unsorted-core", "STATE_RECORD_MALFORMED"),

@@ -17,9 +17,9 @@ from reference.state.fsops import FileOps
 from reference.state.layout import (
     CORE,
     CURRENT,
-    DELTA,
     CURRENT_TMP,
     DEFAULT_MODE,
+    DELTA,
     MANIFEST,
     MAX_GENERATION,
     gen_name,

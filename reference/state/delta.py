@@ -60,7 +60,9 @@ def encode_delta(records: Mapping[Key, Record], base: Mapping[Key, Record]) -> b
     )
 
 
-def _entry_key(entry: dict[str, Any], number: int, schema_version: int) -> tuple[Key, Record | None]:
+def _entry_key(
+    entry: dict[str, Any], number: int, schema_version: int
+) -> tuple[Key, Record | None]:
     op = entry.get("op")
     if op == "put" and set(entry) == {"op", "record"}:
         record = validate_record(entry["record"], schema_version)
@@ -75,9 +77,7 @@ def _entry_key(entry: dict[str, Any], number: int, schema_version: int) -> tuple
     raise malformed(f"delta.jsonl entry {number} is neither a put nor a delete", "op")
 
 
-def apply_delta(
-    base: Mapping[Key, Record], data: bytes, schema_version: int
-) -> dict[Key, Record]:
+def apply_delta(base: Mapping[Key, Record], data: bytes, schema_version: int) -> dict[Key, Record]:
     """The records of *base* with the entries of *data* applied.
 
     Raises :class:`DeltaDamaged` when a frame does not check, ``STATE_RECORD_MALFORMED``

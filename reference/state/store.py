@@ -201,9 +201,7 @@ class StateStore:
         """Commit step 6: keep only *generation* and the previous live one, and the base
         of each that is a delta."""
         keep = {base for base in (self._live_base, self._staged_base) if base is not None}
-        steps.prune(
-            self.fs, live=self.generation, generation=generation, own=self._own, keep=keep
-        )
+        steps.prune(self.fs, live=self.generation, generation=generation, own=self._own, keep=keep)
 
     # Operations --------------------------------------------------------------------------
 
