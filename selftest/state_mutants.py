@@ -77,6 +77,12 @@ from selftest.state_codecs import (
     VaultAddressLowBits,
     VaultTurnsOneBased,
 )
+from selftest.state_delta_mutants import (
+    DeltaBaseHashTrusted,
+    DeltaBasePruned,
+    DeltaIgnored,
+    DeltaOnWrongBase,
+)
 from selftest.state_dirty_mutants import StickyDirtyFlag
 from selftest.state_gap_mutants import (
     AnyPayloadJournal,
@@ -963,6 +969,10 @@ _TABLE = (
         "proposal_integers_in_hashed_range", ProposalIntegersInHashedRange, "STATE-PROPOSE-602"
     ),
     broken_engine("sticky_dirty_flag", StickyDirtyFlag, "STATE-DIRTY-601"),
+    broken_engine("delta_ignored", DeltaIgnored, "STATE-DELTA-351"),
+    broken_engine("delta_on_wrong_base", DeltaOnWrongBase, "STATE-DELTA-351"),
+    broken_engine("delta_base_pruned", DeltaBasePruned, "STATE-DELTA-351"),
+    broken_engine("delta_base_hash_trusted", DeltaBaseHashTrusted, "STATE-DELTA-352"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
 )
 

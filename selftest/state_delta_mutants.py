@@ -1,0 +1,93 @@
+"""Broken engines that read delta generations wrong (docs/state.md § Delta generations):
+one loads a delta generation's base without its delta, one applies the delta to the newest
+full generation below it instead of the base it names, one prunes a base the previous live
+generation needs, and one trusts a base whose core is not the SHA-256 the manifest names.
+``STATE-DELTA-351`` or ``STATE-DELTA-352`` fails on each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from reference.canonical import sha256_hex
+from reference.serve import ProtocolHandler
+from reference.state import FileOps, LoadedState, StateStore, commit, decode_core, manifest
+from reference.state.layout import CORE, gen_name, gen_number
+
+real_check_base = manifest.check_base
+real_prune = commit.prune
+
+
+def _base_records(base: manifest.Generation, data: bytes, version: int) -> Mapping[Any, Any]:
+    """A delta generation's records taken as its base's: the delta is never applied."""
+    return base.records if base.records is not None else decode_core(base.core, version)
+
+
+def _newest_full_below(directory: Path, base: manifest.Base, fs: FileOps) -> manifest.Generation:
+    """The newest generation below the delta that holds a core, taken for its base, its
+    core's hash unchecked."""
+    number = gen_number(directory.name) or 0
+    for below in range(number - 1, 0, -1):
+        path = directory.parent / gen_name(below)
+        if fs.entry_kind(path / CORE, reading=True) == "file":
+            return manifest.check_generation(path, fs)
+    return real_check_base(directory, base, fs)
+
+
+def _hash_trusted(directory: Path, base: manifest.Base, fs: FileOps) -> manifest.Generation:
+    """The base the manifest names, whatever the SHA-256 of its core."""
+    data = fs.read_file(directory.parent / gen_name(base.generation) / CORE)
+    core = base.core if data is None else sha256_hex(data)
+    return real_check_base(directory, manifest.Base(base.generation, core), fs)
+
+
+def _loading_with(name: str, replacement: Callable[..., Any]) -> type[StateStore]:
+    class Store(StateStore):
+        @classmethod
+        def load(cls, fs: FileOps) -> LoadedState:
+            with mock.patch.object(manifest, name, replacement):
+                return super().load(fs)
+
+    return Store
+
+
+class _BasePrunedStore(StateStore):
+    def prune(self, generation: int) -> None:
+        def without_bases(fs: FileOps, *, keep: object = (), **rest: Any) -> None:
+            real_prune(fs, **rest)
+
+        with mock.patch.object(commit, "prune", without_bases):
+            super().prune(generation)
+
+
+class DeltaIgnored(ProtocolHandler):
+    """A delta generation is loaded as its base: its delta is never applied."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("delta_records", _base_records)
+
+
+class DeltaOnWrongBase(ProtocolHandler):
+    """A delta is applied to the newest full generation below it, not the base it names."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("check_base", _newest_full_below)
+
+
+class DeltaBasePruned(ProtocolHandler):
+    """Commit step 6 keeps only the new and the previous live generation, not the base the
+    previous live one names."""
+
+    def store_class(self) -> type[StateStore]:
+        return _BasePrunedStore
+
+
+class DeltaBaseHashTrusted(ProtocolHandler):
+    """A delta's base is loaded whatever the SHA-256 of its core, not checked against the
+    hash the manifest names."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("check_base", _hash_trusted)
