@@ -1,8 +1,9 @@
 """Broken engines that read delta generations wrong (docs/state.md § Delta generations):
 one loads a delta generation's base without its delta, one applies the delta to the newest
 full generation below it instead of the base it names, one prunes a base the previous live
-generation needs, and one trusts a base whose core is not the SHA-256 the manifest names.
-``STATE-DELTA-351`` or ``STATE-DELTA-352`` fails on each.
+generation needs, one trusts a base whose core is not the SHA-256 the manifest names, and one
+takes a malformed entry for damage and falls back. ``STATE-DELTA-351``, ``-352`` or ``-353``
+fails on each.
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ from unittest import mock
 
 from reference.canonical import sha256_hex
 from reference.serve import ProtocolHandler
-from reference.state import FileOps, LoadedState, StateStore, commit, decode_core, manifest
+from reference.state import (
+    FileOps,
+    LoadedState,
+    StateError,
+    StateStore,
+    commit,
+    decode_core,
+    delta,
+    manifest,
+)
 from reference.state.layout import CORE, gen_name, gen_number
 
 real_check_base = manifest.check_base
@@ -42,6 +52,14 @@ def _hash_trusted(directory: Path, base: manifest.Base, fs: FileOps) -> manifest
     data = fs.read_file(directory.parent / gen_name(base.generation) / CORE)
     core = base.core if data is None else sha256_hex(data)
     return real_check_base(directory, manifest.Base(base.generation, core), fs)
+
+
+def _malformed_as_damage(base: Mapping[Any, Any], data: bytes, version: int) -> Any:
+    """The delta applied, a malformed entry taken for a damaged frame."""
+    try:
+        return delta.apply_delta(base, data, version)
+    except StateError as refusal:
+        raise delta.DeltaDamaged(str(refusal)) from refusal
 
 
 def _loading_with(name: str, replacement: Callable[..., Any]) -> type[StateStore]:
@@ -91,3 +109,11 @@ class DeltaBaseHashTrusted(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return _loading_with("check_base", _hash_trusted)
+
+
+class DeltaMalformedAsDamage(ProtocolHandler):
+    """An entry of a delta whose frame checks but that is malformed is taken for damage: the
+    load falls back instead of refusing with ``STATE_RECORD_MALFORMED``."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("apply_delta", _malformed_as_damage)

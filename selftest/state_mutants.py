@@ -81,6 +81,7 @@ from selftest.state_delta_mutants import (
     DeltaBaseHashTrusted,
     DeltaBasePruned,
     DeltaIgnored,
+    DeltaMalformedAsDamage,
     DeltaOnWrongBase,
 )
 from selftest.state_dirty_mutants import StickyDirtyFlag
@@ -973,6 +974,7 @@ _TABLE = (
     broken_engine("delta_on_wrong_base", DeltaOnWrongBase, "STATE-DELTA-351"),
     broken_engine("delta_base_pruned", DeltaBasePruned, "STATE-DELTA-351"),
     broken_engine("delta_base_hash_trusted", DeltaBaseHashTrusted, "STATE-DELTA-352"),
+    broken_engine("delta_malformed_as_damage", DeltaMalformedAsDamage, "STATE-DELTA-353"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
 )
 

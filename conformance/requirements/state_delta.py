@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from conformance import coverage
 from conformance.canonical import canonical_json
-from conformance.engines.base import EngineClient
+from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
 from conformance.state import format as fmt
 from conformance.state import oracle
@@ -256,6 +256,18 @@ def _base_is_delta(directory: Path) -> None:
     reseal(directory / "gen-00000003", lambda manifest: manifest["base"].update(core=core))
 
 
+def _base_at_schema_4(directory: Path) -> None:
+    """gen 3's manifest at schema version 4, its identity the version 4 one of its records."""
+
+    def change(manifest: dict[str, Any]) -> None:
+        manifest["schema_version"] = oracle.LIFE_SCHEMA_VERSION
+        manifest["identity"] = oracle.identity(
+            oracle.LIFE_SCHEMA_VERSION, oracle.encode_core(TARGET_ROWS)
+        )
+
+    reseal(directory / "gen-00000003", change)
+
+
 DAMAGE: dict[str, tuple[Callable[[Path], None], int, list[Record]]] = {
     "a torn last frame (delta.jsonl no longer its SHA-256)": (_torn, 2, BASE_ROWS),
     "a torn last frame, the manifest resealed": (_torn_sealed, 2, BASE_ROWS),
@@ -263,6 +275,7 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], int, list[Record]]] = {
     "a base hash that is another core's": (_wrong_base_hash, 2, BASE_ROWS),
     "a missing base": (_missing_base, 1, OLDER_ROWS),
     "a base that is itself a delta generation": (_base_is_delta, 2, BASE_ROWS),
+    "a base named by a manifest of schema version 4": (_base_at_schema_4, 2, BASE_ROWS),
 }
 """Each damage to the delta generation 3, and the generation (and records) the load falls
 back to: the newest valid one."""
@@ -272,8 +285,9 @@ back to: the newest valid one."""
     "STATE-DELTA-352",
     "a delta generation whose frames do not check (torn, or a CRC-32 that does not match, "
     "also with its manifest resealed), whose base hash is another core's, whose base is "
-    "missing or is itself a delta is proven invalid: the load falls back to the newest valid "
-    "generation and says so (recovered), never loading the delta as it stands",
+    "missing or is itself a delta, or that a manifest of schema version 4 names, is proven "
+    "invalid: the load falls back to the newest valid generation and says so (recovered), "
+    "never loading the delta as it stands",
     family="state",
     capabilities=DELTA,
     seed="docs/state.md § Delta generations: a missing base, a base that is a delta, a wrong "
@@ -292,3 +306,55 @@ def damaged_delta_falls_back(engine: EngineClient, name: str) -> None:
         seen = {key: got.get(key) for key in want}
         assert seen == want, f"{name}: state.load gave {got}, the fall back gives {want}"
         assert got.get("recovered"), f"{name}: the load fell back without saying so: {got}"
+
+
+MALFORMED: dict[str, list[dict[str, Any]]] = {
+    "an entry of another op": [{"op": "turn"}],
+    "an entry with a member no entry has": [
+        {"op": "delete", "kind": "recognizer", "key": "a", "record": None}
+    ],
+    "a put of a record with an optional field at its default": [
+        {"op": "put", "record": {**TARGET_ROWS[1], "label": ""}}
+    ],
+    "a put of a record of an unknown kind": [
+        {"op": "put", "record": {"kind": "lemma", "key": "z", "pattern": "p", "weight": 1}}
+    ],
+    "entries out of (kind, key) order": [
+        {"op": "put", "record": TARGET_ROWS[1]},
+        {"op": "delete", "kind": "recognizer", "key": "a"},
+    ],
+    "one pair twice": [
+        {"op": "delete", "kind": "recognizer", "key": "a"},
+        {"op": "delete", "kind": "recognizer", "key": "a"},
+    ],
+}
+"""Entries whose frames check but which are not what § Delta generations writes."""
+
+
+@requirement(
+    "STATE-DELTA-353",
+    "a delta generation whose frames check but hold an entry that is not a put or a delete of "
+    "the docs' members, a malformed or non-canonical record, or entries out of (kind, key) "
+    "order or a pair twice is STATE_RECORD_MALFORMED, never a fall back",
+    family="state",
+    capabilities=DELTA,
+    seed="docs/state.md § Delta generations: a frame that checks but whose entry is not what "
+    "the section says is STATE_RECORD_MALFORMED (recovery rule 6)",
+    strategy=lambda ctx: st.sampled_from(sorted(MALFORMED)),
+    max_examples=len(MALFORMED),
+    cover=coverage.each("entries", sorted(MALFORMED)),
+)
+def malformed_delta_entry_refused(engine: EngineClient, name: str) -> None:
+    with scratch() as directory:
+        _planted(directory)
+        data = b"".join(_frame(entry) for entry in MALFORMED[name])
+        (directory / "gen-00000003" / "delta.jsonl").write_bytes(data)
+        reseal(directory / "gen-00000003", lambda manifest: None)
+        try:
+            got = load(engine, directory)
+        except EngineRefused as refusal:
+            assert refusal.code == "STATE_RECORD_MALFORMED", (
+                f"{name}: state.load refused with {refusal.code}, not STATE_RECORD_MALFORMED"
+            )
+            return
+        raise AssertionError(f"{name}: state.load answered {got}, not STATE_RECORD_MALFORMED")
