@@ -208,7 +208,8 @@ def prune(
         if number in kept or number in held or (number < floor and holds(fs, number, CORE)):
             continue
         path = fs.root / gen_name(number)
-        for name in (CORE, DELTA):
-            if holds(fs, number, name):
-                fs.unlink(path / name)
+        if fs.entry_kind(path, reading=False) == "dir":
+            for name in (CORE, DELTA):
+                if fs.entry_kind(path / name, reading=False) not in (None, "dir"):
+                    fs.unlink(path / name)
         remove_entry(fs, path)
