@@ -292,7 +292,7 @@ def generation_core(path: Path) -> bytes:
     manifest names: its ``core.jsonl``, or its base's with its ``delta.jsonl`` applied."""
     manifest = json.loads((path / "manifest.json").read_bytes())
     version = manifest.get("schema_version") if isinstance(manifest, dict) else None
-    if not _is_int(version):
+    if not isinstance(version, int) or not _is_int(version):
         raise FormatError(f"{path.name}/manifest.json: schema_version {version!r}")
     return read_generation(path, version)[1]
 

@@ -47,6 +47,19 @@ def _mode(fs: FileOps, path: Path) -> int:
     return DEFAULT_MODE if mode is None else mode
 
 
+def _live_mode(fs: FileOps, live: int, name: str) -> int:
+    """The mode a staged file *name* takes: that of the same file in the live generation,
+    ``core.jsonl`` and ``delta.jsonl`` counting as one (0644 when the live one has none)."""
+    directory = fs.root / gen_name(live)
+    if name not in (CORE, DELTA):
+        return _mode(fs, directory / name)
+    for candidate in (name, DELTA if name == CORE else CORE):
+        mode = fs.mode_of(directory / candidate)
+        if mode is not None:
+            return mode
+    return DEFAULT_MODE
+
+
 def remove_entry(fs: FileOps, path: Path) -> None:
     """Remove a file or a directory tree; a symbolic link is ``STATE_SYMLINK``."""
     kind = fs.entry_kind(path, reading=False)
@@ -136,7 +149,7 @@ def stage(
     files[MANIFEST] = manifest
     fs.mkdir(staging)
     for name, data in files.items():
-        fs.write_file(staging / name, data, _mode(fs, fs.root / gen_name(live) / name))
+        fs.write_file(staging / name, data, _live_mode(fs, live, name))
         fs.fsync_file(staging / name)
     fs.fsync_dir(staging)
     return staging

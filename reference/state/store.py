@@ -280,7 +280,7 @@ class StateStore:
         self.publish(staging, generation)
         self.swap_pointer(generation)
         self.prune(generation)
-        bases = {self._live_base, self._staged_base} - {None}
+        bases = {base for base in (self._live_base, self._staged_base) if base is not None}
         self._own = frozenset({self.generation, generation, *bases} - {0})
         if self._staged_base is None:
             self._deltas.rebase(generation, self._records, core)

@@ -87,6 +87,8 @@ function liveModes(dir, live) {
   if (sub === null) return modes;
   return sub.use(false, () => {
     for (const name of Object.keys(modes)) modes[name] = sub.mode(name, false) ?? DEFAULT_MODE;
+    // core.jsonl and delta.jsonl count as one file: a core takes the mode of a live delta.
+    if (sub.lstat(CORE, false) === null) modes[CORE] = sub.mode(DELTA, false) ?? DEFAULT_MODE;
     return modes;
   });
 }
