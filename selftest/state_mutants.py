@@ -77,6 +77,15 @@ from selftest.state_codecs import (
     VaultAddressLowBits,
     VaultTurnsOneBased,
 )
+from selftest.state_delta_mutants import (
+    DeltaBaseHashTrusted,
+    DeltaBasePruned,
+    DeltaIgnored,
+    DeltaLaterBaseAllowed,
+    DeltaMalformedAsDamage,
+    DeltaOnWrongBase,
+    IdentityOfHexLineDigests,
+)
 from selftest.state_dirty_mutants import StickyDirtyFlag
 from selftest.state_disk_mutants import (
     DiskAnyIntegerBoot,
@@ -982,6 +991,13 @@ _TABLE = (
         "proposal_integers_in_hashed_range", ProposalIntegersInHashedRange, "STATE-PROPOSE-602"
     ),
     broken_engine("sticky_dirty_flag", StickyDirtyFlag, "STATE-DIRTY-601"),
+    broken_engine("delta_ignored", DeltaIgnored, "STATE-DELTA-351"),
+    broken_engine("delta_on_wrong_base", DeltaOnWrongBase, "STATE-DELTA-351"),
+    broken_engine("delta_base_pruned", DeltaBasePruned, "STATE-DELTA-351"),
+    broken_engine("delta_base_hash_trusted", DeltaBaseHashTrusted, "STATE-DELTA-352"),
+    broken_engine("delta_malformed_as_damage", DeltaMalformedAsDamage, "STATE-DELTA-353"),
+    broken_engine("delta_later_base_allowed", DeltaLaterBaseAllowed, "STATE-DELTA-352"),
+    broken_engine("identity_of_hex_line_digests", IdentityOfHexLineDigests, "STATE-DELTA-351"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
     broken_engine("disk_bool_boot", DiskBoolBoot, "STATE-DISK-803"),
     broken_engine("disk_any_integer_boot", DiskAnyIntegerBoot, "STATE-DISK-803"),

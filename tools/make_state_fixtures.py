@@ -306,7 +306,7 @@ FIXTURES: dict[str, Callable[[Path], dict]] = {
     "v2": version_fixture(2, 4, 8),
     "v3": version_fixture(3, 7, 13),
     "v4": life_claimed(version_fixture(4, 9, 13)),
-    "v5-future": schema_refusal(5, "STATE_SCHEMA_TOO_NEW"),
+    "v6-future": schema_refusal(6, "STATE_SCHEMA_TOO_NEW"),
     "v3-life-record": v3_life_record,
     "missing-version": schema_refusal(ABSENT, "STATE_SCHEMA_MALFORMED"),
     "string-version": schema_refusal("3", "STATE_SCHEMA_MALFORMED"),

@@ -52,6 +52,7 @@ from conformance.state.conversation import conversation
 from conformance.state.life import LifeProcess, open_session, record_of
 from reference.lexicon import default_lexicon
 from reference.runtime import ChatRuntime
+from reference.state import encode_core, load_state
 from tools.benchrecord import Recording
 from tools.soak_figures import table
 
@@ -167,8 +168,7 @@ class Soak:
     def sample(self, life: Life) -> None:
         self.rss.append(resident_bytes(life.engine.process.pid))
         self.disk.append(tree_bytes(self.directory))
-        current = (self.directory / "CURRENT").read_text("ascii").strip()
-        self.core_sizes.append((self.directory / current / "core.jsonl").stat().st_size)
+        self.core_sizes.append(len(encode_core(load_state(self.directory).records.values())))
         if life.index > 1:
             print(
                 f"turn {life.index:,}: {time.monotonic() - self.started:.0f} s, "

@@ -840,7 +840,7 @@ def loading_order(engine: EngineClient, name: str) -> None:
 
 SCHEMA_FIRST: dict[str, tuple[str, str]] = {
     "a newer schema version and a checksum that does not match": (
-        "v5-future",
+        "v6-future",
         "STATE_SCHEMA_TOO_NEW",
     ),
     "a schema version that is a string and a checksum that does not match": (
@@ -851,7 +851,7 @@ SCHEMA_FIRST: dict[str, tuple[str, str]] = {
 """Fixtures whose manifest gets a second fault, and the refusal the schema check gives."""
 
 FIELDS_FIRST: dict[str, tuple[str, str]] = {
-    "a newer schema version in a manifest without its checksum": ("v5-future", "checksum"),
+    "a newer schema version in a manifest without its checksum": ("v6-future", "checksum"),
     "a schema version that is a string in a manifest without files": ("string-version", "files"),
 }
 """Fixtures whose manifests lose a required field: the schema version is read only once the

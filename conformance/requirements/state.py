@@ -17,6 +17,7 @@ from conformance import cases, coverage
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
 from conformance.requirements.registry import requirement
+from conformance.state import format as fmt
 from conformance.state import oracle
 from conformance.state.driver import (
     Stores,
@@ -79,10 +80,12 @@ def _generation_dir(directory: Path, result: dict[str, Any]) -> Path:
 
 
 def _core_bytes(directory: Path, generation: int) -> bytes:
-    """The core.jsonl of the *generation* the engine reported: missing is a FAIL."""
-    core = directory / f"gen-{generation:08d}" / "core.jsonl"
-    assert core.is_file(), f"generation {generation}, as the engine reported it, has no {core.name}"
-    return core.read_bytes()
+    """The full core of the *generation* the engine reported (its core.jsonl, or its base's
+    with its delta.jsonl applied): missing is a FAIL."""
+    path = directory / f"gen-{generation:08d}"
+    held = [name for name in ("core.jsonl", "delta.jsonl") if (path / name).is_file()]
+    assert held, f"generation {generation}, as the engine reported it, has no core.jsonl"
+    return fmt.generation_core(path)
 
 
 def _commit(stores: Stores, directory: Path, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -130,7 +133,7 @@ def schema_matrix(engine: EngineClient, _: object) -> None:
 
 
 BAD_VERSIONS = st.one_of(
-    st.integers(oracle.LIFE_SCHEMA_VERSION + 1, 10**6).map(lambda v: (v, "STATE_SCHEMA_TOO_NEW")),
+    st.integers(oracle.DELTA_SCHEMA_VERSION + 1, 10**6).map(lambda v: (v, "STATE_SCHEMA_TOO_NEW")),
     st.integers(-(10**6), 0).map(lambda v: (v, "STATE_SCHEMA_MALFORMED")),
     st.sampled_from(
         [

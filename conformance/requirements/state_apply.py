@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from conformance import coverage
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
+from conformance.state import format as fmt
 from conformance.state import oracle
 from conformance.state.driver import Stores, put, scratch
 
@@ -65,10 +66,12 @@ def _model(initial: list[Record], batch: list[Mutation]) -> tuple[list[Record], 
 
 
 def _core_bytes(directory: Path, generation: int) -> bytes:
-    """The core.jsonl of the *generation* the engine reported: missing is a FAIL."""
-    core = directory / f"gen-{generation:08d}" / "core.jsonl"
-    assert core.is_file(), f"generation {generation}, as the engine reported it, has no {core.name}"
-    return core.read_bytes()
+    """The full core of the *generation* the engine reported (its core.jsonl, or its base's
+    with its delta.jsonl applied): missing is a FAIL."""
+    path = directory / f"gen-{generation:08d}"
+    held = [name for name in ("core.jsonl", "delta.jsonl") if (path / name).is_file()]
+    assert held, f"generation {generation}, as the engine reported it, has no core.jsonl"
+    return fmt.generation_core(path)
 
 
 RECOGNIZER = {"kind": "recognizer", "key": "a", "pattern": "p", "weight": 1}

@@ -9,6 +9,7 @@ from typing import Any
 from conformance import cases
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
+from conformance.state import format as fmt
 from conformance.state import oracle
 from conformance.state.driver import Stores, load, scratch
 
@@ -64,9 +65,10 @@ def _fresh_life(engine: EngineClient, directory: Path) -> None:
                 f"checkpoint {number} of a fresh directory made generation {done['generation']}"
             )
             kept = [n for n in (number - 1, number) if n >= 1]
+            kept = sorted({*kept, *fmt.bases_named(directory, kept)})
             assert _generations(directory) == kept, (
                 f"after checkpoint {number}: generations {_generations(directory)}, "
-                f"expected {kept} (the new one and the previous live one)"
+                f"expected {kept} (the new one, the previous live one and the bases they name)"
             )
         _plant_debris(directory)
         done = _checkpoint(engine, store)
@@ -86,8 +88,9 @@ def _past_gap(engine: EngineClient, directory: Path) -> None:
             f"live 3 with generations 1, 3 and 5 on disk: the checkpoint made "
             f"{done['generation']}, not one past every generation on disk (6)"
         )
-        assert _generations(directory) == [3, 6], (
-            f"after that checkpoint: generations {_generations(directory)}, expected [3, 6]"
+        kept = sorted({3, 6, *fmt.bases_named(directory, [3, 6])})
+        assert _generations(directory) == kept, (
+            f"after that checkpoint: generations {_generations(directory)}, expected {kept}"
         )
         assert _pointer(directory) == b"gen-00000006\n", f"CURRENT is {_pointer(directory)!r}"
 
@@ -234,8 +237,9 @@ def _fall_back_and_commit(engine: EngineClient, directory: Path, damage: str) ->
     if not kept.exists() or kept.read_bytes() != core:
         return [f"{damage}: gen-00000002/core.jsonl, holding an acknowledged record, was pruned"]
     left = _generations(directory)
-    if left != [2, 7, 8]:
-        return [f"{damage}: generations {left} remain, expected [2, 7, 8]"]
+    want = sorted({2, 7, 8, *fmt.bases_named(directory, [7, 8])})
+    if left != want:
+        return [f"{damage}: generations {left} remain, expected {want}"]
     return []
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from conformance.coverage import Case, Plan
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
+from conformance.state import format as fmt
 from conformance.state import oracle
 from conformance.state.driver import Stores, load, put, scratch
 
@@ -105,8 +106,7 @@ ORDER_KEYS = ("\ue000", "\U0001f600", "\uffff", "\U00010000", "a\ue000b", "a\U00
 
 
 def _live_core(root: Path) -> bytes:
-    pointer = (root / "CURRENT").read_text(encoding="ascii").strip()
-    return (root / pointer / "core.jsonl").read_bytes()
+    return fmt.live_core(root)
 
 
 @requirement(

@@ -225,23 +225,14 @@ def _check_generation(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """One generation directory read whole; returns its manifest and its life record."""
     number = fmt.generation_number(path.name)
-    files = {p.name for p in path.iterdir()}
-    assert files == {"core.jsonl", "manifest.json"}, f"{path.name} holds {sorted(files)}"
-    manifest = fmt.read_manifest(
-        (path / "manifest.json").read_bytes(), f"{path.name}/manifest.json"
-    )
-    core = (path / "core.jsonl").read_bytes()
+    manifest, core = fmt.read_generation(path, version)
     where = f"{path.name}/manifest.json"
-    sha = hashlib.sha256(core).hexdigest()
-    assert manifest["files"] == {"core.jsonl": sha}, (
-        f"{where}: files {manifest['files']}, core.jsonl's SHA-256 is {sha}"
-    )
     assert manifest["generation"] == number, f"{where}: generation {manifest['generation']}"
     assert manifest["schema_version"] == version, (
         f"{where}: schema_version {manifest['schema_version']}"
     )
     assert manifest["identity"] == fmt.identity(version, core), (
-        f"{where}: identity {manifest['identity']}, the formula over core.jsonl gives "
+        f"{where}: identity {manifest['identity']}, the formula over its core gives "
         f"{fmt.identity(version, core)}"
     )
     assert manifest["turn_count"] == lived.turns, (
@@ -331,7 +322,11 @@ def files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         pointer = fmt.read_pointer(entries["CURRENT"].read_bytes())
         assert pointer == turns, f"CURRENT names generation {pointer} after {turns} turns"
         generations = sorted(n for n in map(fmt.generation_number, entries) if n is not None)
-        assert generations == [turns - 1, turns], f"generations on disk {generations}"
+        bases = fmt.bases_named(directory, [turns - 1, turns])
+        assert generations == sorted({turns - 1, turns, *bases}), (
+            f"generations on disk {generations}, not {turns - 1} and {turns} and the bases "
+            f"they name {sorted(bases)} (docs/state.md § Commit protocol, step 6)"
+        )
         layout = {"LOCK", "CURRENT", "lineage.journal", "proposals.journal", "overflow.journal"}
         extra = sorted(set(entries) - layout - {f"gen-{n:08d}" for n in generations})
         assert not extra, f"entries no clean close leaves: {extra}"
@@ -480,7 +475,7 @@ def suite_written_directory_resumes(engine: EngineClient, scenario: list[Any]) -
         life.session(prompts[:before], known, lived)
         pointer = fmt.read_pointer((lived_dir / "CURRENT").read_bytes())
         generation = lived_dir / f"gen-{pointer:08d}"
-        records = fmt.read_core((generation / "core.jsonl").read_bytes(), version)
+        records = fmt.read_core(fmt.read_generation(generation, version)[1], version)
         (read_life,) = [r for r in records if r["kind"] == "life"]
         keys = {r["lemma"]: r["key"] for r in records if r["kind"] == "vault"}
         claims = _claims(life.results, engine) or {

@@ -127,7 +127,7 @@ def migrated_files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         named = DANGLING if dangling and last == WRITTEN else last
         assert pointer == named, f"CURRENT names {pointer}, state.close answered {closed}"
         path = directory / f"gen-{last:08d}"
-        manifest = fmt.read_manifest((path / "manifest.json").read_bytes(), "manifest.json")
+        manifest, written = fmt.read_generation(path, current)
         got = {k: manifest[k] for k in ("generation", "schema_version", "turn_count", "identity")}
         want = {
             "generation": pointer,
@@ -136,8 +136,6 @@ def migrated_files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
             "identity": fmt.identity(current, core),
         }
         assert got == want, f"the live manifest holds {got}, not {want}"
-        written = (path / "core.jsonl").read_bytes()
-        fmt.read_core(written, current)
         assert written == core, (
             f"core.jsonl is {written[:300]!r}, the records the mutations leave are {core[:300]!r}"
         )

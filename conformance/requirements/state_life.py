@@ -14,6 +14,7 @@ from conformance import coverage
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.oracle import FOUR_REGISTERS
 from conformance.requirements.registry import requirement
+from conformance.state import format as fmt
 from conformance.state.conversation import conversation, prompt
 from conformance.state.driver import scratch
 from conformance.state.killer import spawner
@@ -198,8 +199,7 @@ def _normalised(prompt: str) -> str:
 
 def _vault_said(root: Any, lemma: str) -> object:
     """The ``said`` member of *lemma*'s vault record in the live generation's core.jsonl."""
-    pointer = (root / "CURRENT").read_text(encoding="ascii").strip()
-    core = (root / pointer / "core.jsonl").read_text(encoding="utf-8")
+    core = fmt.live_core(root).decode("utf-8")
     try:
         records = [json.loads(line) for line in core.splitlines() if line]
     except ValueError as exc:

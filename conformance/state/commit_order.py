@@ -16,6 +16,9 @@ from conformance.state.step_pairs import Op, Protocol, broken_pairs, first_after
 DATA_OPS = ("write", "append", "pwrite", "truncate")
 REMOVALS = ("unlink", "rmdir")
 POINTER, POINTER_TMP, CORE, MANIFEST = "CURRENT", "CURRENT.tmp", "core.jsonl", "manifest.json"
+DELTA = "delta.jsonl"
+"""A delta generation's file in the place of ``core.jsonl`` (docs/state.md § Delta
+generations): its write, fsync and removal are the core's events."""
 
 EVENTS: dict[str, str] = {
     "debris": "step 1: the removal of every staging-* entry and CURRENT.tmp",
@@ -79,7 +82,7 @@ def events(ops: list[Op], generation: str) -> dict[str, list[int]]:
                 found["debris"].append(index)
             elif _is_generation(entry) and entry != generation:
                 found["prune"].append(index)
-                core = path == f"{entry}/{CORE}"
+                core = path in (f"{entry}/{CORE}", f"{entry}/{DELTA}")
                 found["prune_core" if core else "prune_rest"].append(index)
         elif kind == "mkdir" and staging is not None and path == staging:
             found["mkdir"].append(index)
@@ -91,11 +94,16 @@ def events(ops: list[Op], generation: str) -> dict[str, list[int]]:
         elif path == POINTER_TMP and kind in DATA_OPS:
             found["pointer"].append(index)
         elif staging is not None and kind in DATA_OPS:
-            for name, event in ((CORE, "core"), (MANIFEST, "manifest")):
+            for name, event in ((CORE, "core"), (DELTA, "core"), (MANIFEST, "manifest")):
                 if path == f"{staging}/{name}":
                     found[event].append(index)
     if staging is not None:
-        for name, event in ((CORE, "core"), (MANIFEST, "manifest")):
+        data = (
+            DELTA
+            if any(ops[i].get("path") == f"{staging}/{DELTA}" for i in found["core"])
+            else CORE
+        )
+        for name, event in ((data, "core"), (MANIFEST, "manifest")):
             found[f"{event}_sync"] = first_after(ops, found[event], "fsync", f"{staging}/{name}")
         synced = found["core_sync"] + found["manifest_sync"]
         found["staging_sync"] = first_after(ops, synced, "fsync_dir", staging)

@@ -17,6 +17,7 @@ import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from conformance.canonical import canonical_json
@@ -189,10 +190,14 @@ def generation_number(name: str) -> int | None:
 
 
 def identity(schema_version: int, core: bytes) -> str:
-    """docs/state.md § Identity and lineage, computed here from its formula."""
-    return hashlib.sha256(
-        b"core-state/" + str(schema_version).encode("ascii") + b"\n" + core
-    ).hexdigest()
+    """docs/state.md § Identity and lineage, computed here from its formulas: over the core's
+    bytes before version 5, over the raw SHA-256 of each of its lines from it."""
+    prefix = b"core-state/" + str(schema_version).encode("ascii") + b"\n"
+    if schema_version < 5:
+        return hashlib.sha256(prefix + core).hexdigest()
+    parts = core.split(b"\n")
+    lines = [part + b"\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    return hashlib.sha256(prefix + b"".join(hashlib.sha256(x).digest() for x in lines)).hexdigest()
 
 
 def read_manifest(data: bytes, what: str = "manifest.json") -> dict[str, Any]:
@@ -202,18 +207,23 @@ def read_manifest(data: bytes, what: str = "manifest.json") -> dict[str, Any]:
     if not data.endswith(b"\n"):
         raise FormatError(f"{what} does not end with a newline")
     manifest = canonical_value(data[:-1], what)
-    if not isinstance(manifest, dict) or sorted(manifest) != sorted(MANIFEST_FIELDS):
+    delta = isinstance(manifest, dict) and "base" in manifest
+    fields = sorted([*MANIFEST_FIELDS, "base"] if delta else MANIFEST_FIELDS)
+    if not isinstance(manifest, dict) or sorted(manifest) != fields:
         members = sorted(manifest) if isinstance(manifest, dict) else manifest
-        raise FormatError(f"{what}: members {members}, not {list(MANIFEST_FIELDS)}")
+        raise FormatError(f"{what}: members {members}, not {fields}")
     for name in ("generation", "schema_version", "turn_count"):
         if not _is_int(manifest[name]) or manifest[name] < 0:
             raise FormatError(f"{what}: {name} {manifest[name]!r} is not a count")
     for name in ("checksum", "identity"):
         if not isinstance(manifest[name], str) or not SHA256_HEX.fullmatch(manifest[name]):
             raise FormatError(f"{what}: {name} {manifest[name]!r} is not 64 lowercase hex digits")
+    if delta:
+        _check_base(manifest, what)
+    main = "delta.jsonl" if delta else "core.jsonl"
     files = manifest["files"]
-    if not isinstance(files, dict) or "core.jsonl" not in files:
-        raise FormatError(f"{what}: files {files!r} does not list core.jsonl")
+    if not isinstance(files, dict) or main not in files:
+        raise FormatError(f"{what}: files {files!r} does not list {main}")
     for name, sha in files.items():
         if not isinstance(sha, str) or not SHA256_HEX.fullmatch(sha):
             raise FormatError(f"{what}: the SHA-256 of {name} is {sha!r}, not 64 lowercase hex")
@@ -225,6 +235,125 @@ def read_manifest(data: bytes, what: str = "manifest.json") -> dict[str, Any]:
             f"the manifest without it is {want}"
         )
     return manifest
+
+
+def _check_base(manifest: dict[str, Any], what: str) -> None:
+    """A delta generation's ``base`` (docs/state.md § Delta generations): schema 5 or later,
+    exactly ``core`` (a SHA-256) and ``generation`` (an earlier generation's number)."""
+    base = manifest["base"]
+    if not _is_int(manifest["schema_version"]) or manifest["schema_version"] < 5:
+        raise FormatError(f"{what}: a base at schema version {manifest['schema_version']!r}")
+    if not isinstance(base, dict) or sorted(base) != ["core", "generation"]:
+        raise FormatError(f"{what}: base {base!r} is not an object of core and generation")
+    if not isinstance(base["core"], str) or not SHA256_HEX.fullmatch(base["core"]):
+        raise FormatError(f"{what}: base core {base['core']!r} is not 64 lowercase hex digits")
+    number = base["generation"]
+    if not _is_int(number) or not 1 <= number < manifest["generation"]:
+        raise FormatError(f"{what}: base generation {number!r} is not an earlier generation")
+
+
+def read_delta(
+    data: bytes, version: int, base: list[dict[str, Any]], what: str = "delta.jsonl"
+) -> list[dict[str, Any]]:
+    """The records of a delta generation: *base* (the records of its base's core) with the
+    entries of ``delta.jsonl`` applied. Each line a journal frame whose payload is the
+    canonical JSON of ``{"op":"put","record":...}`` or ``{"op":"delete","key":...,"kind":...}``,
+    in ``(kind, key)`` order, each pair once."""
+    records = {(r["kind"], r["key"]): r for r in base}
+    previous: tuple[bytes, bytes] | None = None
+    for number, entry in enumerate(read_journal(data, what), start=1):
+        where = f"{what} entry {number}"
+        if sorted(entry) == ["op", "record"] and entry["op"] == "put":
+            record = _check_record(entry["record"], version, where)
+            pair = (record["kind"], record["key"])
+        elif sorted(entry) == ["key", "kind", "op"] and entry["op"] == "delete":
+            kind, key = entry["kind"], entry["key"]
+            if kind not in KINDS or KINDS[kind][0] > version:
+                raise FormatError(f"{where}: deletes kind {kind!r}")
+            if not isinstance(key, str) or not 1 <= len(key) <= KEY_CHARS:
+                raise FormatError(f"{where}: deletes key {key!r}")
+            pair, record = (kind, key), None
+        else:
+            raise FormatError(f"{where}: {entry!r} is neither a put nor a delete")
+        order = (pair[0].encode("utf-8"), pair[1].encode("utf-8"))
+        if previous is not None and order <= previous:
+            raise FormatError(f"{where}: {pair} is not after the entry before")
+        previous = order
+        if record is None:
+            records.pop(pair, None)
+        else:
+            records[pair] = record
+    ordered = sorted(records, key=lambda k: (k[0].encode("utf-8"), k[1].encode("utf-8")))
+    return [records[k] for k in ordered]
+
+
+def generation_core(path: Path) -> bytes:
+    """The full core generation directory *path* holds, read at the schema version its
+    manifest names: its ``core.jsonl``, or its base's with its ``delta.jsonl`` applied."""
+    manifest = json.loads((path / "manifest.json").read_bytes())
+    version = manifest.get("schema_version") if isinstance(manifest, dict) else None
+    if not isinstance(version, int) or not _is_int(version):
+        raise FormatError(f"{path.name}/manifest.json: schema_version {version!r}")
+    return read_generation(path, version)[1]
+
+
+def live_core(directory: Path) -> bytes:
+    """The full core of the generation ``CURRENT`` names in *directory*."""
+    name = (directory / "CURRENT").read_text("ascii").strip()
+    return generation_core(directory / name)
+
+
+def bases_named(directory: Path, numbers: list[int]) -> set[int]:
+    """The base generations the manifests of generations *numbers* of *directory* name
+    (docs/state.md § Delta generations: commit step 6 keeps them); a generation not on disk
+    or whose manifest does not parse names none."""
+    found = set()
+    for number in numbers:
+        path = directory / f"gen-{number:08d}" / "manifest.json"
+        try:
+            manifest = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            continue
+        base = manifest.get("base") if isinstance(manifest, dict) else None
+        if isinstance(base, dict) and _is_int(base.get("generation")):
+            found.add(base["generation"])
+    return found
+
+
+def core_of(records: list[dict[str, Any]]) -> bytes:
+    """``core.jsonl`` of *records* (already in core order and normalised)."""
+    return b"".join(canonical_json(r).encode("utf-8") + b"\n" for r in records)
+
+
+def read_generation(path: Path, version: int) -> tuple[dict[str, Any], bytes]:
+    """The manifest of generation directory *path* and the bytes of the full core it holds:
+    its ``core.jsonl``, or for a delta generation its base's core (checked: a full generation
+    whose core has the SHA-256 named) with ``delta.jsonl`` applied. Each listed file's
+    SHA-256 is checked; the directory holds the manifest and the one file listed."""
+    what = f"{path.name}/manifest.json"
+    manifest = read_manifest((path / "manifest.json").read_bytes(), what)
+    main = "delta.jsonl" if "base" in manifest else "core.jsonl"
+    files = {p.name for p in path.iterdir()}
+    if files != {main, "manifest.json"}:
+        raise FormatError(f"{path.name} holds {sorted(files)}, not {main} and manifest.json")
+    data = (path / main).read_bytes()
+    sha = hashlib.sha256(data).hexdigest()
+    if manifest["files"] != {main: sha}:
+        raise FormatError(f"{what}: files {manifest['files']}, {main}'s SHA-256 is {sha}")
+    if main == "core.jsonl":
+        read_core(data, version)
+        return manifest, data
+    base = manifest["base"]
+    base_path = path.parent / f"gen-{base['generation']:08d}"
+    if not base_path.is_dir():
+        raise FormatError(f"{what}: its base {base_path.name} does not exist")
+    base_manifest, base_core = read_generation(base_path, version)
+    if "base" in base_manifest:
+        raise FormatError(f"{what}: its base {base_path.name} is a delta generation")
+    if hashlib.sha256(base_core).hexdigest() != base["core"]:
+        raise FormatError(f"{what}: its base {base_path.name} has another core.jsonl")
+    records = read_delta(data, version, read_core(base_core, version), f"{path.name}/{main}")
+    return manifest, core_of(records)
 
 
 def _check_record(record: object, version: int, where: str) -> dict[str, Any]:

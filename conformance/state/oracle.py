@@ -20,12 +20,19 @@ BASE_SCHEMA_VERSION = 3
 LIFE_SCHEMA_VERSION = 4
 """The current schema version of an engine that claims ``state.life`` (docs/state.md)."""
 
+DELTA_SCHEMA_VERSION = 5
+"""The current schema version of an engine that claims ``state.delta`` (docs/state.md
+§ Delta generations): it loads delta generations, and its identity hashes line digests."""
+
 CURRENT_SCHEMA_VERSION = BASE_SCHEMA_VERSION
 """The version the suite's own fixtures are written at."""
 
 
 def schema_of(capabilities: Iterable[str]) -> int:
     """The current schema version of an engine claiming *capabilities*."""
+    capabilities = set(capabilities)
+    if "state.delta" in capabilities:
+        return DELTA_SCHEMA_VERSION
     return LIFE_SCHEMA_VERSION if "state.life" in capabilities else BASE_SCHEMA_VERSION
 
 
@@ -57,9 +64,20 @@ def encode_core(records: Iterable[dict[str, Any]]) -> bytes:
     return b"".join(canonical_json(unique[k]).encode("utf-8") + b"\n" for k in ordered)
 
 
+def core_lines(core: bytes) -> list[bytes]:
+    """The lines of *core*, each with its ``\\n`` (a last line without one as it is)."""
+    parts = core.split(b"\n")
+    return [part + b"\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
 def identity(schema_version: int, core: bytes) -> str:
-    """``sha256(b"core-state/" + version + b"\\n" + core)``."""
-    return hashlib.sha256(b"core-state/%d\n" % schema_version + core).hexdigest()
+    """``sha256(b"core-state/" + version + b"\\n" + core)`` before version 5; from it the
+    prefix and the raw SHA-256 of each line of the core (docs/state.md § Identity)."""
+    prefix = b"core-state/%d\n" % schema_version
+    if schema_version < DELTA_SCHEMA_VERSION:
+        return hashlib.sha256(prefix + core).hexdigest()
+    digests = b"".join(hashlib.sha256(line).digest() for line in core_lines(core))
+    return hashlib.sha256(prefix + digests).hexdigest()
 
 
 def manifest(schema_version: object, generation: int, turn_count: int, core: bytes) -> bytes:

@@ -21,6 +21,7 @@ from typing import Any
 from conformance.engines.base import EngineClient, Transcript
 from conformance.engines.subprocess import SubprocessEngine
 from conformance.engines.view import MemberError, member, shown
+from conformance.state import format as fmt
 from conformance.state import oracle, strace
 from conformance.state.crashstates import Image, snapshot
 
@@ -112,7 +113,7 @@ def _drive(
 def oracle_start(directory: Path) -> tuple[int, str]:
     """The generation ``CURRENT`` names in *directory* and its identity, by the oracle."""
     name = (directory / "CURRENT").read_text("ascii").strip()
-    core = (directory / name / "core.jsonl").read_bytes()
+    core = fmt.generation_core(directory / name)
     return int(name[4:]), oracle.identity(oracle.manifest_version(directory / name), core)
 
 

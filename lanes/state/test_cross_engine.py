@@ -13,7 +13,7 @@ import pytest
 from conformance.engines import InProcessEngine
 from conformance.engines.base import EngineClient
 from conformance.engines.subprocess import SubprocessEngine
-from conformance.state.format import vault_address
+from conformance.state.format import live_core, vault_address
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_ENGINE = ROOT / "ports" / "node" / "engine.js"
@@ -46,8 +46,7 @@ def test_a_store_resumes_in_the_other_engine(tmp_path: Path, writer: str, reader
     engines = _engines()
     directory = tmp_path / "life"
     _live(engines[writer], directory, TAUGHT)
-    current = (directory / "CURRENT").read_text("ascii").strip()
-    core = (directory / current / "core.jsonl").read_text("utf-8").splitlines()
+    core = live_core(directory).decode("utf-8").splitlines()
     keys = {r["lemma"]: r["key"] for r in map(json.loads, core) if r["kind"] == "vault"}
     assert keys == {lemma: vault_address(lemma) for lemma in ("light", "parent")}
     recalled = _live(engines[reader], directory, RECALLS)
@@ -56,3 +55,36 @@ def test_a_store_resumes_in_the_other_engine(tmp_path: Path, writer: str, reader
     if all("says" in r for r in recalled):
         assert recalled[0]["says"]["claim"] == "is a wave"
         assert recalled[1]["says"]["said"][0]["text"] == "parent is a kind of relative."
+
+
+def _put(key: str, weight: int) -> dict:
+    record = {"kind": "recognizer", "key": key, "pattern": "p" * 40, "weight": weight}
+    return {"op": "put", "record": record}
+
+
+def test_a_delta_generation_the_reference_wrote_loads_in_the_node_port(tmp_path: Path) -> None:
+    """docs/state.md § Delta generations: every engine claiming ``state.delta`` loads them,
+    and its next checkpoint keeps the base the delta names."""
+    engines = _engines()
+    python, node = engines["python"], engines["node"]
+    directory = tmp_path / "store"
+    store = python.call("state.open", {"dir": str(directory)})["store"]
+    python.call(
+        "state.apply", {"store": store, "mutations": [_put(f"k{i:02d}", i) for i in range(20)]}
+    )
+    python.call("state.checkpoint", {"store": store})
+    python.call("state.apply", {"store": store, "mutations": [_put("k03", 99)]})
+    python.call("state.close", {"store": store})
+    assert (directory / "gen-00000002" / "delta.jsonl").exists(), sorted(directory.iterdir())
+    loaded = {name: e.call("state.load", {"dir": str(directory)}) for name, e in engines.items()}
+    assert loaded["node"] == loaded["python"]
+    store = node.call("state.open", {"dir": str(directory)})["store"]
+    node.call("state.apply", {"store": store, "mutations": [{"op": "turn"}]})
+    node.call("state.close", {"store": store})
+    assert sorted(p.name for p in directory.glob("gen-*")) == [
+        "gen-00000001",
+        "gen-00000002",
+        "gen-00000003",
+    ]
+    again = python.call("state.load", {"dir": str(directory)})
+    assert (again["identity"], again["generation"]) == (loaded["python"]["identity"], 3)

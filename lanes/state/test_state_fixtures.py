@@ -30,7 +30,7 @@ def test_fixture_loads_as_expected(name: str) -> None:
 
 
 def test_the_required_fixtures_are_shipped() -> None:
-    required = {"v1", "v2", "v3", "v5-future", "missing-version", "string-version"}
+    required = {"v1", "v2", "v3", "v6-future", "missing-version", "string-version"}
     required |= {"zero-version", "pointer-garbage", "pointer-dangling", "pointer-empty"}
     required |= {"torn-generation", "all-corrupt"}
     assert required <= set(EXPECTED)

@@ -100,7 +100,7 @@ def test_an_empty_or_missing_directory_is_fresh(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("pointer", [b"gen-00000007\n", b"junk", None])
 @pytest.mark.parametrize(
-    ("version", "code"), [(5, "TOO_NEW"), (-1, "MALFORMED"), (True, "MALFORMED")]
+    ("version", "code"), [(6, "TOO_NEW"), (-1, "MALFORMED"), (True, "MALFORMED")]
 )
 def test_a_schema_refusal_never_falls_back(tmp_path: Path, pointer, version, code) -> None:
     core = encode_core([recognizer("r")])
@@ -134,9 +134,13 @@ def test_loading_v1_is_a_schema_migration(tmp_path: Path) -> None:
     core = (state / "gen-00000003" / "core.jsonl").read_bytes()
     store = StateStore.open(state)
     boot = store.boot
-    assert (boot.reason, boot.from_version, boot.to_version) == ("schema_migration", 1, 4)
+    assert (boot.reason, boot.from_version, boot.to_version) == (
+        "schema_migration",
+        1,
+        CURRENT_SCHEMA_VERSION,
+    )
     assert boot.parent == old.identity
-    assert boot.identity == identity(4, core) != old.identity
+    assert boot.identity == identity(CURRENT_SCHEMA_VERSION, core) != old.identity
     assert store.digest()["dirty"]
     info = store.close()
     assert (state / "gen-00000004" / "core.jsonl").read_bytes() == core

@@ -64,6 +64,7 @@ CAPABILITIES = (
     "answers",
     *STATE_CAPABILITIES,
     "state.life",
+    "state.delta",
     *ALGEBRA_CAPABILITIES,
     *FORK_CAPABILITIES,
 )

@@ -19,6 +19,7 @@ from reference.state.layout import (
     CURRENT,
     CURRENT_TMP,
     DEFAULT_MODE,
+    DELTA,
     MANIFEST,
     MAX_GENERATION,
     gen_name,
@@ -28,7 +29,7 @@ from reference.state.layout import (
     staging_name,
 )
 from reference.state.loader import read_generation
-from reference.state.manifest import InvalidGeneration, build_manifest
+from reference.state.manifest import Base, InvalidGeneration, build_manifest
 from reference.state.records import CURRENT_SCHEMA_VERSION
 
 
@@ -44,6 +45,19 @@ class CheckpointInfo:
 def _mode(fs: FileOps, path: Path) -> int:
     mode = fs.mode_of(path)
     return DEFAULT_MODE if mode is None else mode
+
+
+def _live_mode(fs: FileOps, live: int, name: str) -> int:
+    """The mode a staged file *name* takes: that of the same file in the live generation,
+    ``core.jsonl`` and ``delta.jsonl`` counting as one (0644 when the live one has none)."""
+    directory = fs.root / gen_name(live)
+    if name not in (CORE, DELTA):
+        return _mode(fs, directory / name)
+    for candidate in (name, DELTA if name == CORE else CORE):
+        mode = fs.mode_of(directory / candidate)
+        if mode is not None:
+            return mode
+    return DEFAULT_MODE
 
 
 def remove_entry(fs: FileOps, path: Path) -> None:
@@ -119,20 +133,23 @@ def stage(
     turn_count: int,
     core: bytes,
     identity: str | None = None,
+    delta: tuple[Base, bytes] | None = None,
 ) -> Path:
     """Steps 2 and 3: write and fsync ``staging-N`` with the files of *generation*.
 
     Each file keeps the mode of the same file in the live generation (0644 when none).
-    *identity*, when given, is the state identity of *core*, already computed.
+    *identity*, when given, is the state identity of *core*, already computed. With
+    *delta* (its base and ``delta.jsonl``'s bytes) the generation is a delta generation.
     """
     staging = fs.root / staging_name(generation)
     manifest = build_manifest(
-        generation, CURRENT_SCHEMA_VERSION, turn_count, core, core_identity=identity
+        generation, CURRENT_SCHEMA_VERSION, turn_count, core, core_identity=identity, delta=delta
     )
-    files = {CORE: core, MANIFEST: manifest}
+    files = {CORE: core} if delta is None else {DELTA: delta[1]}
+    files[MANIFEST] = manifest
     fs.mkdir(staging)
     for name, data in files.items():
-        fs.write_file(staging / name, data, _mode(fs, fs.root / gen_name(live) / name))
+        fs.write_file(staging / name, data, _live_mode(fs, live, name))
         fs.fsync_file(staging / name)
     fs.fsync_dir(staging)
     return staging
@@ -153,18 +170,28 @@ def swap_pointer(fs: FileOps, generation: int) -> None:
     fs.fsync_dir(fs.root)
 
 
+def holds(fs: FileOps, number: int, name: str) -> bool:
+    """Whether ``gen-<number>`` is a directory holding an entry *name* (not a directory)."""
+    path = fs.root / gen_name(number)
+    if fs.entry_kind(path, reading=False) != "dir":
+        return False
+    return fs.entry_kind(path / name, reading=False) not in (None, "dir")
+
+
 def _prunable(fs: FileOps, number: int, own: Collection[int]) -> bool:
     """Whether step 6 may remove ``gen-<number>``: anything but a directory whose
-    ``core.jsonl`` exists while the generation is not proven valid (the load may have fallen
-    back from it, and its core may hold acknowledged records the live one lacks). A
-    generation in *own* (loaded or committed by this writer) holds nothing the live one
-    lacks, so it is not read again. A link is ``STATE_SYMLINK``."""
+    ``core.jsonl`` or ``delta.jsonl`` exists while the generation is not proven valid (the
+    load may have fallen back from it, and it may hold acknowledged records the live one
+    lacks). A generation in *own* (loaded or committed by this writer) holds nothing the
+    live one lacks, so it is not read again. A link is ``STATE_SYMLINK``."""
     path = fs.root / gen_name(number)
     kind = fs.entry_kind(path, reading=False)
     if kind == "link":
         raise symlink_refusal(path)
-    if number in own or kind != "dir" or fs.entry_kind(path / CORE, reading=False) is None:
+    if number in own or kind != "dir":
         return kind is not None
+    if not holds(fs, number, CORE) and not holds(fs, number, DELTA):
+        return True
     try:
         read_generation(fs, number)
     except (InvalidGeneration, StateError):
@@ -172,17 +199,30 @@ def _prunable(fs: FileOps, number: int, own: Collection[int]) -> bool:
     return True
 
 
-def prune(fs: FileOps, *, live: int, generation: int, own: Collection[int] = ()) -> None:
-    """Step 6: remove every generation but the new one and the previous live one, except
-    one whose core is present but not proven valid; one in *own* (loaded or committed by
-    this writer) is known valid. A generation's ``core.jsonl`` goes first, so a prune cut
-    short never leaves a core without its manifest."""
-    for number in generations(fs.list_dir(fs.root, reading=False)):
-        if number in (live, generation) or not _prunable(fs, number, own):
+def prune(
+    fs: FileOps,
+    *,
+    live: int,
+    generation: int,
+    own: Collection[int] = (),
+    keep: Collection[int] = (),
+) -> None:
+    """Step 6: remove every generation but the new one, the previous live one and *keep*
+    (the bases they need), except one whose core or delta is present but not proven valid,
+    and, below such a one holding a delta, every generation holding a core (its base may
+    be any of them); one in *own* (loaded or committed by this writer) is known valid.
+    Generations go newest first, each its ``core.jsonl`` or ``delta.jsonl`` first, so a
+    prune cut short never leaves a core without its manifest nor a delta without its base."""
+    numbers = generations(fs.list_dir(fs.root, reading=False))
+    kept = {live, generation, *keep}
+    held = {n for n in numbers if n not in kept and not _prunable(fs, n, own)}
+    floor = max((n for n in held if holds(fs, n, DELTA)), default=0)
+    for number in reversed(numbers):
+        if number in kept or number in held or (number < floor and holds(fs, number, CORE)):
             continue
         path = fs.root / gen_name(number)
-        if fs.entry_kind(path, reading=False) == "dir" and fs.entry_kind(
-            path / CORE, reading=False
-        ) not in (None, "dir"):
-            fs.unlink(path / CORE)
+        if fs.entry_kind(path, reading=False) == "dir":
+            for name in (CORE, DELTA):
+                if fs.entry_kind(path / name, reading=False) not in (None, "dir"):
+                    fs.unlink(path / name)
         remove_entry(fs, path)

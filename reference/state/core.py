@@ -6,6 +6,7 @@ byte order. Decoding refuses anything the encoder would not have written.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 
@@ -71,7 +72,28 @@ def decode_core(data: bytes, schema_version: int) -> dict[Key, Record]:
     return records
 
 
-def identity(schema_version: int, core_bytes: bytes) -> str:
-    """The state identity: SHA-256 over the schema version and the core bytes."""
+LINE_DIGESTS_SINCE = 5
+"""The schema version from which the identity hashes each line's digest, not the core."""
+
+
+def line_digest(line: bytes) -> bytes:
+    """The 32 raw bytes of the SHA-256 of one core line (with its ``\\n``)."""
+    return hashlib.sha256(line).digest()
+
+
+def identity_of_digests(schema_version: int, digests: bytes) -> str:
+    """The identity of schema version 5 and later: SHA-256 over the schema prefix and the
+    concatenated line digests of the core, in core order."""
     prefix = b"core-state/" + str(schema_version).encode("ascii") + b"\n"
-    return sha256_hex(prefix + core_bytes)
+    return sha256_hex(prefix + digests)
+
+
+def identity(schema_version: int, core_bytes: bytes) -> str:
+    """The state identity of *core_bytes* at *schema_version*: before version 5 SHA-256 over
+    the schema prefix and the core bytes, from it over the prefix and each line's digest."""
+    prefix = b"core-state/" + str(schema_version).encode("ascii") + b"\n"
+    if schema_version < LINE_DIGESTS_SINCE:
+        return sha256_hex(prefix + core_bytes)
+    parts = core_bytes.split(b"\n")
+    lines = [part + b"\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    return identity_of_digests(schema_version, b"".join(line_digest(line) for line in lines))

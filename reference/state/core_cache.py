@@ -20,7 +20,15 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 from operator import itemgetter
 
-from reference.state.core import Key, encode_record, identity, sort_key
+from reference.state.core import (
+    LINE_DIGESTS_SINCE,
+    Key,
+    encode_record,
+    identity,
+    identity_of_digests,
+    line_digest,
+    sort_key,
+)
 from reference.state.records import Record
 
 _key_of = itemgetter("kind", "key")
@@ -57,12 +65,14 @@ class CoreCache:
     """The records last encoded with their lines in core order, the last identity hashed."""
 
     def __init__(self) -> None:
-        self._held: dict[Key, tuple[Record, bytes]] = {}
-        """Each key's record as last encoded, with its line."""
+        self._held: dict[Key, tuple[Record, bytes, bytes]] = {}
+        """Each key's record as last encoded, with its line and the line's digest."""
         self._order: list[SortKey] = []
         """The sort keys of the held records, in core order."""
         self._lines: list[bytes] = []
         """The held lines, in core order."""
+        self._digests: list[bytes] = []
+        """The SHA-256 of each held line, in core order."""
         self._last: int | None = None
         """The number of the view last encoded (None after plain records)."""
         self._joined: bytes | None = None
@@ -94,14 +104,18 @@ class CoreCache:
         if record is None:
             if seen is not None:
                 del self._held[key], self._order[place], self._lines[place]
+                del self._digests[place]
             return
         line = encode_record(record)
-        self._held[key] = (record, line)
+        digest = line_digest(line)
+        self._held[key] = (record, line, digest)
         if seen is None:
             self._order.insert(place, sort)
             self._lines.insert(place, line)
+            self._digests.insert(place, digest)
         else:
             self._lines[place] = line
+            self._digests[place] = digest
 
     def _rebuild(self, records: list[Record]) -> None:
         """Take *records* whole: lines of the records already held are kept, the others
@@ -112,17 +126,23 @@ class CoreCache:
             key = _key_of(record)
             seen = self._held.get(key)
             if seen is None or seen[0] is not record:
-                seen = (record, encode_record(record))
+                line = encode_record(record)
+                seen = (record, line, line_digest(line))
             held[key] = seen
         self._held = held
         self._order = [_sort_key_of(key) for key in held]
-        self._lines = [line for _, line in held.values()]
+        self._lines = [line for _, line, _ in held.values()]
+        self._digests = [digest for _, _, digest in held.values()]
 
     def identity(self, schema_version: int, core: bytes) -> str:
-        """:func:`identity` of *core*; the same bytes object asked twice is hashed once."""
+        """:func:`identity` of *core*; the same bytes object asked twice is hashed once, and
+        the core last encoded is hashed from its held line digests (from schema version 5)."""
         last = self._hashed
         if last is not None and last[0] == schema_version and last[1] is core:
             return last[2]
-        found = identity(schema_version, core)
+        if schema_version >= LINE_DIGESTS_SINCE and core is self._joined:
+            found = identity_of_digests(schema_version, b"".join(self._digests))
+        else:
+            found = identity(schema_version, core)
         self._hashed = (schema_version, core, found)
         return found

@@ -37,6 +37,8 @@ class LoadedState:
     records: dict[Key, Record]
     fresh: bool
     pointer: int | None = None
+    base: int | None = None
+    """The base generation of the generation loaded, when it is a delta."""
 
 
 def fresh_state() -> LoadedState:
@@ -138,7 +140,12 @@ def load_state(path: Path, fs: FileOps | None = None) -> LoadedState:
         turn_count=found.turn_count,
         schema_version=found.schema_version,
         recovered=recovered,
-        records=decode_core(found.core, found.schema_version),
+        records=(
+            decode_core(found.core, found.schema_version)
+            if found.records is None
+            else found.records
+        ),
         fresh=False,
         pointer=pointer.number,
+        base=found.base,
     )

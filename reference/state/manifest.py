@@ -14,11 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from reference.canonical import canonical_bytes, digest, sha256_hex
-from reference.state.core import identity
-from reference.state.errors import StateError
+from reference.state.core import Key, decode_core, encode_core, identity
+from reference.state.delta import DeltaDamaged, apply_delta
+from reference.state.errors import StateError, symlink_refusal
 from reference.state.fsops import FileOps
-from reference.state.layout import CORE, MANIFEST, gen_number
-from reference.state.records import CURRENT_SCHEMA_VERSION
+from reference.state.layout import CORE, DELTA, MANIFEST, gen_name, gen_number
+from reference.state.records import CURRENT_SCHEMA_VERSION, Record
+
+DELTA_SINCE = 5
+"""The schema version that introduced delta generations."""
 
 _FIELDS = {"checksum", "files", "generation", "identity", "turn_count"}
 
@@ -32,6 +36,23 @@ class Generation:
     turn_count: int
     identity: str
     core: bytes
+    base: int | None = None
+    """The base generation of a delta generation; None for a full one."""
+    records: dict[Key, Record] | None = None
+    """A delta generation's records (its base's with the delta applied); None: decode
+    ``core``."""
+
+
+@dataclass(frozen=True)
+class Base:
+    """The base a delta generation names: its number and the SHA-256 of its core."""
+
+    generation: int
+    core: str
+
+    def as_member(self) -> dict[str, object]:
+        """The manifest's ``base`` member."""
+        return {"core": self.core, "generation": self.generation}
 
 
 class InvalidGeneration(Exception):
@@ -45,19 +66,23 @@ def build_manifest(
     core_bytes: bytes,
     *,
     core_identity: str | None = None,
+    delta: tuple[Base, bytes] | None = None,
 ) -> bytes:
     """The bytes of ``manifest.json`` for a generation: canonical JSON and ``\\n``.
     *core_identity*, when given, is ``identity(schema_version, core_bytes)``, already
-    computed."""
+    computed. With *delta* (its base and the bytes of ``delta.jsonl``) the manifest is a
+    delta generation's, and *core_bytes* is not hashed."""
     if core_identity is None:
         core_identity = identity(schema_version, core_bytes)
-    body = {
-        "files": {CORE: sha256_hex(core_bytes)},
+    body: dict[str, object] = {
+        "files": {CORE: sha256_hex(core_bytes)} if delta is None else {DELTA: sha256_hex(delta[1])},
         "generation": generation,
         "identity": core_identity,
         "schema_version": schema_version,
         "turn_count": turn_count,
     }
+    if delta is not None:
+        body["base"] = delta[0].as_member()
     return canonical_bytes({**body, "checksum": digest(body)}) + b"\n"
 
 
@@ -95,9 +120,9 @@ def plain_file_name(name: str) -> bool:
     return "/" not in name and name not in ("", ".", "..")
 
 
-def _check_files(directory: Path, files: object, fs: FileOps) -> bytes:
-    if not isinstance(files, dict) or CORE not in files:
-        raise InvalidGeneration(f"{MANIFEST} does not list {CORE}")
+def _check_files(directory: Path, files: object, fs: FileOps, main: str) -> bytes:
+    if not isinstance(files, dict) or main not in files:
+        raise InvalidGeneration(f"{MANIFEST} does not list {main}")
     contents = {}
     for name, expected in sorted(files.items()):
         if not plain_file_name(name):
@@ -108,7 +133,7 @@ def _check_files(directory: Path, files: object, fs: FileOps) -> bytes:
         contents[name] = data
         if sha256_hex(contents[name]) != expected:
             raise InvalidGeneration(f"{name} does not match its SHA-256")
-    return contents[CORE]
+    return contents[main]
 
 
 def check_schema_version(manifest: dict[str, Any]) -> int:
@@ -130,14 +155,61 @@ def check_schema_version(manifest: dict[str, Any]) -> int:
     return value
 
 
-def _check_consistent(directory: Path, manifest: dict[str, Any], core: bytes, version: int) -> None:
+def _check_consistent(directory: Path, manifest: dict[str, Any]) -> None:
     generation = manifest["generation"]
     if not is_count(generation) or generation != gen_number(directory.name):
         raise InvalidGeneration(f"{MANIFEST} names another generation")
     if not is_count(manifest["turn_count"]):
         raise InvalidGeneration(f"{MANIFEST} turn_count is not a count")
-    if manifest["identity"] != identity(version, core):
-        raise InvalidGeneration(f"{MANIFEST} identity does not match {CORE}")
+
+
+def read_base(manifest: dict[str, Any], version: int) -> Base | None:
+    """The base a manifest names (None: a full generation); raise InvalidGeneration when
+    its ``base`` member is not one."""
+    if "base" not in manifest:
+        return None
+    base = manifest["base"]
+    if version < DELTA_SINCE:
+        raise InvalidGeneration(f"{MANIFEST} names a base at schema {version}")
+    if not isinstance(base, dict) or set(base) != {"core", "generation"}:
+        raise InvalidGeneration(f"{MANIFEST} base is not an object of core and generation")
+    number, core = base["generation"], base["core"]
+    if not is_count(number) or number < 1 or not isinstance(core, str):
+        raise InvalidGeneration(f"{MANIFEST} base is malformed")
+    if not is_count(manifest["generation"]) or number >= manifest["generation"]:
+        raise InvalidGeneration(f"{MANIFEST} base is not an earlier generation")
+    return Base(number, core)
+
+
+def check_base(directory: Path, base: Base, fs: FileOps) -> Generation:
+    """The full generation *base* names beside *directory*, checked as a delta's base;
+    raise InvalidGeneration when it is missing, invalid, a delta, of another schema version
+    or its core is not the SHA-256 named."""
+    path = directory.parent / gen_name(base.generation)
+    kind = fs.entry_kind(path, reading=True)
+    if kind == "link":
+        raise symlink_refusal(path)
+    if kind != "dir":
+        raise InvalidGeneration(f"its base {gen_name(base.generation)} does not exist")
+    try:
+        found = check_generation(path, fs)
+    except InvalidGeneration as exc:
+        raise InvalidGeneration(f"its base {gen_name(base.generation)} is invalid: {exc}") from exc
+    if found.base is not None or found.schema_version < DELTA_SINCE:
+        raise InvalidGeneration(f"its base {gen_name(base.generation)} is not a full generation")
+    if sha256_hex(found.core) != base.core:
+        raise InvalidGeneration(f"its base {gen_name(base.generation)} has another core")
+    return found
+
+
+def delta_records(base: Generation, data: bytes, version: int) -> dict[Key, Record]:
+    """The records of a delta generation: its base's with *data* applied; a damaged frame
+    makes the generation InvalidGeneration."""
+    records = base.records if base.records is not None else decode_core(base.core, version)
+    try:
+        return apply_delta(records, data, version)
+    except DeltaDamaged as exc:
+        raise InvalidGeneration(str(exc)) from exc
 
 
 def check_generation(directory: Path, fs: FileOps | None = None) -> Generation:
@@ -151,12 +223,21 @@ def check_generation(directory: Path, fs: FileOps | None = None) -> Generation:
     manifest = _read_manifest(directory, fs)
     version = check_schema_version(manifest)
     _check_checksum(manifest)
-    core = _check_files(directory, manifest["files"], fs)
-    _check_consistent(directory, manifest, core, version)
+    base = read_base(manifest, version)
+    data = _check_files(directory, manifest["files"], fs, CORE if base is None else DELTA)
+    _check_consistent(directory, manifest)
+    records = None
+    if base is not None:
+        records = delta_records(check_base(directory, base, fs), data, version)
+        data = encode_core(records.values())
+    if manifest["identity"] != identity(version, data):
+        raise InvalidGeneration(f"{MANIFEST} identity does not match its core")
     return Generation(
         generation=manifest["generation"],
         schema_version=version,
         turn_count=manifest["turn_count"],
         identity=manifest["identity"],
-        core=core,
+        core=data,
+        base=None if base is None else base.generation,
+        records=records,
     )

@@ -13,7 +13,7 @@ from typing import Any
 
 from reference.state.errors import StateError
 
-CURRENT_SCHEMA_VERSION = 4
+CURRENT_SCHEMA_VERSION = 5
 MAX_KEY_LENGTH = 128
 STATUSES = ("speculative", "coherent", "rejected")
 MALFORMED = "STATE_RECORD_MALFORMED"

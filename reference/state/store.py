@@ -22,6 +22,7 @@ from reference.state import journal
 from reference.state.commit import CheckpointInfo
 from reference.state.core import Key
 from reference.state.core_cache import CoreCache, CoreView
+from reference.state.delta_writer import DeltaWriter
 from reference.state.errors import StateError, io_refusal
 from reference.state.fsops import FileOps
 from reference.state.layout import LINEAGE, OVERFLOW, PROPOSALS
@@ -77,9 +78,14 @@ class StateStore:
         ``_records`` is encoded whole)."""
         self._turn_count = loaded.turn_count
         self._committed = CheckpointInfo(loaded.generation, loaded.identity, loaded.turn_count)
+        self._live_base = loaded.base
+        """The base of the live generation when it is a delta (commit step 6 keeps it)."""
         self._own = frozenset() if loaded.fresh else frozenset({loaded.generation})
         """The generations on disk this store loaded or committed: each holds nothing the
         live state lacks, so a prune removes it without reading it again."""
+        self._deltas = DeltaWriter()
+        self._staged_base: int | None = None
+        """The base of the generation the checkpoint in flight stages (None: full)."""
 
     # Hooks of open -----------------------------------------------------------------------
 
@@ -169,7 +175,10 @@ class StateStore:
         return steps.next_generation(self.fs, self.generation)
 
     def stage(self, generation: int, core: bytes) -> Path:
-        """Commit steps 2 and 3: the synced staging directory of *generation*."""
+        """Commit steps 2 and 3: the synced staging directory of *generation*: a delta
+        generation when :class:`DeltaWriter` finds one small enough, else a full one."""
+        delta = self._deltas.delta(self._records, core)
+        self._staged_base = None if delta is None else delta[0].generation
         return steps.stage(
             self.fs,
             generation=generation,
@@ -177,6 +186,7 @@ class StateStore:
             turn_count=self._turn_count,
             core=core,
             identity=self._identity(core),
+            delta=delta,
         )
 
     def publish(self, staging: Path, generation: int) -> None:
@@ -188,8 +198,10 @@ class StateStore:
         steps.swap_pointer(self.fs, generation)
 
     def prune(self, generation: int) -> None:
-        """Commit step 6: keep only *generation* and the previous live one."""
-        steps.prune(self.fs, live=self.generation, generation=generation, own=self._own)
+        """Commit step 6: keep only *generation* and the previous live one, and the base
+        of each that is a delta."""
+        keep = {base for base in (self._live_base, self._staged_base) if base is not None}
+        steps.prune(self.fs, live=self.generation, generation=generation, own=self._own, keep=keep)
 
     # Operations --------------------------------------------------------------------------
 
@@ -233,8 +245,10 @@ class StateStore:
         self._records, self._turn_count = apply_mutations(
             self._records, self._turn_count, mutations
         )
+        touched = touched_keys(mutations)
+        self._deltas.touch(touched)
         if before is self._tracked:
-            self._touched.update(touched_keys(mutations))
+            self._touched.update(touched)
             self._tracked = self._records
 
     def digest(self) -> dict[str, Any]:
@@ -261,11 +275,16 @@ class StateStore:
         generation = self.next_generation()
         if announce is not None:
             announce(generation, committing)
+        self._staged_base = None
         staging = self.stage(generation, core)
         self.publish(staging, generation)
         self.swap_pointer(generation)
         self.prune(generation)
-        self._own = frozenset({self.generation, generation} - {0})
+        bases = {base for base in (self._live_base, self._staged_base) if base is not None}
+        self._own = frozenset({self.generation, generation, *bases} - {0})
+        if self._staged_base is None:
+            self._deltas.rebase(generation, self._records, core)
+        self._live_base = self._staged_base
         self._committed = CheckpointInfo(generation, committing, self._turn_count)
         return self._committed
 

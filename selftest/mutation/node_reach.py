@@ -74,6 +74,7 @@ REACH: dict[str, tuple[str, ...]] = {
         for name in (
             "appender",
             "commit",
+            "delta",
             "dir",
             "journal",
             "layout",

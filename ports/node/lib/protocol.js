@@ -161,8 +161,9 @@ class Engine {
       claimed.add('state.life');
       this.ops['session.open'].optional.push('store');
     }
+    if ((only === null || only.includes('state.delta')) && claimed.has('state.life')) claimed.add('state.delta');
     this.capabilities = [...claimed].sort();
-    setCurrentVersion(claimed.has('state.life') ? 4 : 3);
+    setCurrentVersion(claimed.has('state.delta') ? 5 : claimed.has('state.life') ? 4 : 3);
   }
 
   hello() {

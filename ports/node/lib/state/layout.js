@@ -5,6 +5,7 @@ const LOCK = 'LOCK';
 const CURRENT = 'CURRENT';
 const CURRENT_TMP = 'CURRENT.tmp';
 const CORE = 'core.jsonl';
+const DELTA = 'delta.jsonl';
 const MANIFEST = 'manifest.json';
 const JOURNALS = { proposals: 'proposals.journal', overflow: 'overflow.journal', lineage: 'lineage.journal' };
 const MAX_GENERATION = 99999999;
@@ -29,6 +30,7 @@ module.exports = {
   CURRENT,
   CURRENT_TMP,
   CORE,
+  DELTA,
   MANIFEST,
   JOURNALS,
   MAX_GENERATION,

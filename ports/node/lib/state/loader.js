@@ -2,9 +2,10 @@
 // Loading a state directory (docs/state.md § Recovery rules): the generation CURRENT
 // names, else a fall back to the newest valid one; what cannot be read is refused.
 
-const { CURRENT, CORE, MANIFEST, generationName, generationNumber } = require('./layout');
-const { currentVersion, RecordError, decodeCore } = require('./records');
-const { sha256, identity, parseManifest, manifestProblem } = require('./manifest');
+const { CURRENT, CORE, DELTA, MANIFEST, generationName, generationNumber } = require('./layout');
+const { currentVersion, RecordError, decodeCore, encodeCore } = require('./records');
+const { sha256, identity, parseManifest, manifestProblem, manifestBase } = require('./manifest');
+const { applyDelta, DeltaDamaged } = require('./delta');
 const { refuse } = require('./errors');
 
 const POINTER = /^gen-([0-9]{8})\n$/;
@@ -35,10 +36,10 @@ function readGeneration(dir, n, reading = true) {
   const name = generationName(n);
   const sub = dir.subdir(name, reading);
   if (sub === null) return { problem: `${name} does not exist` };
-  return sub.use(reading, () => checkGeneration(sub, n, reading));
+  return sub.use(reading, () => checkGeneration(dir, sub, n, reading));
 }
 
-function checkGeneration(sub, n, reading) {
+function checkGeneration(dir, sub, n, reading) {
   const name = generationName(n);
   const manifestBytes = sub.read(MANIFEST, reading);
   if (manifestBytes === null) return { problem: `${name} has no ${MANIFEST}` };
@@ -47,6 +48,8 @@ function checkGeneration(sub, n, reading) {
   const { manifest, version } = parsed;
   const problem = manifestProblem(manifest, n);
   if (problem) return { problem: `${name}: ${problem}` };
+  const named = manifestBase(manifest, version, n);
+  if (named.problem) return { problem: `${name}: ${named.problem}` };
   const files = {};
   for (const file of Object.keys(manifest.files).sort()) {
     const bytes = sub.read(file, reading);
@@ -54,6 +57,7 @@ function checkGeneration(sub, n, reading) {
     if (sha256(bytes) !== manifest.files[file]) return { problem: `${name}: the SHA-256 of ${file} does not match` };
     files[file] = bytes;
   }
+  if (named.base !== null) return checkDelta(dir, sub, n, reading, { manifest, version, base: named.base, delta: files[DELTA] });
   const core = files[CORE];
   if (manifest.identity !== identity(version, core)) return { problem: `${name}: its identity does not match its core` };
   let records;
@@ -63,7 +67,34 @@ function checkGeneration(sub, n, reading) {
     if (err instanceof RecordError) refuse('STATE_RECORD_MALFORMED', `${sub.where(CORE)}: ${err.message}`);
     throw err;
   }
-  return { state: { generation: n, version, records, turnCount: manifest.turn_count, core, identity: manifest.identity } };
+  return { state: { generation: n, version, records, turnCount: manifest.turn_count, core, identity: manifest.identity, base: null } };
+}
+
+/**
+ * A delta generation (docs/state.md § Delta generations): its base must be a valid full
+ * generation of schema version 5 whose core has the SHA-256 named, its frames must check
+ * (else it is proven invalid), and its entries applied to the base give its identity.
+ */
+function checkDelta(dir, sub, n, reading, { manifest, version, base, delta }) {
+  const name = generationName(n);
+  const baseName = generationName(base.generation);
+  const read = readGeneration(dir, base.generation, reading);
+  if (read.problem) return { problem: `${name}: its base is not valid (${read.problem})` };
+  if (read.state.base !== null || read.state.version < 5) return { problem: `${name}: its base ${baseName} is not a full generation` };
+  if (sha256(read.state.core) !== base.core) return { problem: `${name}: its base ${baseName} has another core` };
+  let records;
+  try {
+    records = applyDelta(read.state.records, delta, version);
+  } catch (err) {
+    if (err instanceof DeltaDamaged) return { problem: `${name}: ${err.message}` };
+    if (err instanceof RecordError) refuse('STATE_RECORD_MALFORMED', `${sub.where(DELTA)}: ${err.message}`);
+    throw err;
+  }
+  const core = encodeCore(records);
+  if (manifest.identity !== identity(version, core)) return { problem: `${name}: its identity does not match its records` };
+  return {
+    state: { generation: n, version, records, turnCount: manifest.turn_count, core, identity: manifest.identity, base: base.generation },
+  };
 }
 
 /** The generation number *bytes* (CURRENT's content) names, or why it names none. */

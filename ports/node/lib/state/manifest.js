@@ -5,12 +5,36 @@ const crypto = require('node:crypto');
 const json = require('../json');
 const { currentVersion } = require('./records');
 const { refuse } = require('./errors');
-const { CORE } = require('./layout');
+const { CORE, DELTA } = require('./layout');
 
 const sha256 = (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
 
-/** sha256_hex(b"core-state/" + ascii(version) + b"\n" + core bytes). */
-const identity = (version, core) => sha256(Buffer.concat([Buffer.from(`core-state/${version}\n`, 'ascii'), core]));
+/** The schema version from which the identity hashes each core line's digest (docs/state.md § Identity). */
+const LINE_DIGESTS_SINCE = 5;
+
+/** The lines of *core* (each with its "\n"; a last line without one kept as it is). */
+function coreLines(core) {
+  const lines = [];
+  let start = 0;
+  while (start < core.length) {
+    const end = core.indexOf(0x0a, start);
+    const stop = end === -1 ? core.length : end + 1;
+    lines.push(core.subarray(start, stop));
+    start = stop;
+  }
+  return lines;
+}
+
+/**
+ * The state identity of *core* at *version*: before version 5 sha256_hex(b"core-state/" +
+ * ascii(version) + b"\n" + core bytes), from it over the prefix and each line's raw SHA-256.
+ */
+function identity(version, core) {
+  const prefix = Buffer.from(`core-state/${version}\n`, 'ascii');
+  if (version < LINE_DIGESTS_SINCE) return sha256(Buffer.concat([prefix, core]));
+  const digests = coreLines(core).map((line) => crypto.createHash('sha256').update(line).digest());
+  return sha256(Buffer.concat([prefix, ...digests]));
+}
 
 const REQUIRED = ['checksum', 'files', 'generation', 'identity', 'turn_count'];
 const isNonNegative = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
@@ -81,7 +105,8 @@ function manifestProblem(manifest, number) {
   }
   if (checksum !== expected) return 'its manifest checksum does not match';
   const files = manifest.files;
-  if (!json.isObject(files) || !Object.hasOwn(files, CORE)) return `its manifest's files do not list ${CORE}`;
+  const main = Object.hasOwn(manifest, 'base') ? DELTA : CORE;
+  if (!json.isObject(files) || !Object.hasOwn(files, main)) return `its manifest's files do not list ${main}`;
   const names = Object.keys(files);
   if (!names.every(isPlainName)) return "its manifest's files list a name that is not a plain file name";
   if (!names.every((name) => typeof files[name] === 'string')) return "its manifest's files hold a digest that is not a string";
@@ -91,4 +116,23 @@ function manifestProblem(manifest, number) {
   return null;
 }
 
-module.exports = { sha256, identity, encodeManifest, parseManifest, manifestProblem };
+/**
+ * The base a delta generation's manifest names ({base: {generation, core}}, or {base: null}
+ * for a full generation), or {problem} when its base member is not one (docs/state.md §
+ * Delta generations).
+ */
+function manifestBase(manifest, version, number) {
+  if (!Object.hasOwn(manifest, 'base')) return { base: null };
+  const base = manifest.base;
+  if (version < 5) return { problem: `its manifest names a base at schema version ${version}` };
+  if (!json.isObject(base) || Object.keys(base).sort().join(',') !== 'core,generation') {
+    return { problem: 'its manifest base is not an object of core and generation' };
+  }
+  if (!isNonNegative(base.generation) || base.generation < 1 || typeof base.core !== 'string') {
+    return { problem: 'its manifest base is malformed' };
+  }
+  if (base.generation >= number) return { problem: 'its manifest base is not an earlier generation' };
+  return { base: { generation: base.generation, core: base.core } };
+}
+
+module.exports = { sha256, identity, encodeManifest, parseManifest, manifestProblem, manifestBase };

@@ -4,7 +4,7 @@
 
 const json = require('../json');
 
-/** The engine's current schema version: 4 when it claims state.life, else 3 (one per process). */
+/** The engine's current schema version: 5 when it claims state.delta, 4 when state.life, else 3 (one per process). */
 const schema = { current: 3 };
 const currentVersion = () => schema.current;
 const setCurrentVersion = (version) => {

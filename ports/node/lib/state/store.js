@@ -72,6 +72,8 @@ class Store {
     this.dir = dir;
     this.lock = lock;
     this.live = loaded.generation;
+    /** The base of the live generation when it is a delta: the prune keeps it. */
+    this.liveBase = loaded.base ?? null;
     this.state = { records: loaded.records, turnCount: loaded.turnCount };
     this.durable = { identity: loaded.identity, turnCount: loaded.turnCount };
     const byName = Object.fromEntries(journals.map((j) => [j.name, j.parsed]));
@@ -133,7 +135,7 @@ class Store {
 
   /** What the next checkpoint will be: {generation, identity, plan}. */
   plan() {
-    const plan = planCommit(this.dir, this.live);
+    const plan = planCommit(this.dir, this.live, this.liveBase === null ? [] : [this.liveBase]);
     return { generation: plan.n, identity: this.identity(), plan };
   }
 
@@ -148,6 +150,7 @@ class Store {
       this.dir.tracer = null;
     }
     this.live = plan.n;
+    this.liveBase = null;
     this.durable = { identity: identity(currentVersion(), core), turnCount: this.state.turnCount };
     return { generation: this.live, identity: this.durable.identity, turn_count: this.state.turnCount };
   }

@@ -1,0 +1,368 @@
+"""Delta generations (docs/state.md § Delta generations, schema version 5), built by the
+suite from the words of the docs: a full base, then ``delta.jsonl`` of framed put and delete
+entries in ``(kind, key)`` order, its manifest naming the base by number and the SHA-256 of
+its core.
+
+STATE-DELTA-351: such a directory loads to the state the full form of the same records
+gives (identity, generation, turn count, records), also with a valid full generation
+between the base and the delta, and a writer's next checkpoint holds those records and keeps
+the base the previous live generation needs (commit step 6). STATE-DELTA-352: a damaged
+delta (a torn or corrupt frame, a wrong base hash, a missing base, a base that is a delta)
+is proven invalid, so the load falls back to the newest valid generation and says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance import coverage
+from conformance.canonical import canonical_json
+from conformance.engines.base import EngineClient, EngineRefused
+from conformance.requirements.registry import requirement
+from conformance.state import format as fmt
+from conformance.state import oracle
+from conformance.state.driver import Stores, load, put, scratch
+
+DELTA = ("state", "state.delta")
+VERSION = oracle.DELTA_SCHEMA_VERSION
+Record = dict[str, Any]
+
+
+def _frame(payload: dict[str, Any]) -> bytes:
+    data = canonical_json(payload).encode("utf-8")
+    return b"%08x %08x " % (len(data), zlib.crc32(data)) + data + b"\n"
+
+
+def _order(pair: tuple[str, str]) -> tuple[bytes, bytes]:
+    return pair[0].encode("utf-8"), pair[1].encode("utf-8")
+
+
+def delta_bytes(base: list[Record], target: list[Record]) -> bytes:
+    """``delta.jsonl`` taking *base* to *target*: a put of every record *target* holds that
+    *base* lacks or holds otherwise, a delete of every one *base* holds and *target* does
+    not, in ``(kind, key)`` order."""
+    then = {(r["kind"], r["key"]): oracle.normalize(r) for r in base}
+    now = {(r["kind"], r["key"]): oracle.normalize(r) for r in target}
+    lines = []
+    for pair in sorted(set(then) | set(now), key=_order):
+        if pair not in now:
+            lines.append(_frame({"op": "delete", "kind": pair[0], "key": pair[1]}))
+        elif then.get(pair) != now[pair]:
+            lines.append(_frame({"op": "put", "record": now[pair]}))
+    return b"".join(lines)
+
+
+def seal(body: dict[str, Any]) -> bytes:
+    """A manifest of *body* with its checksum."""
+    checksum = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+    return canonical_json({**body, "checksum": checksum}).encode("utf-8") + b"\n"
+
+
+def write_delta(
+    directory: Path,
+    generation: int,
+    base: int,
+    data: bytes,
+    identity: str,
+    turn_count: int,
+    *,
+    base_core: str | None = None,
+) -> None:
+    """``gen-<generation>`` as a delta generation of *base* holding *data*; *base_core* (by
+    default the SHA-256 of the base's ``core.jsonl``) is the hash its manifest names."""
+    if base_core is None:
+        base_core = hashlib.sha256(
+            (directory / f"gen-{base:08d}" / "core.jsonl").read_bytes()
+        ).hexdigest()
+    gen = directory / f"gen-{generation:08d}"
+    gen.mkdir(parents=True)
+    (gen / "delta.jsonl").write_bytes(data)
+    body = {
+        "base": {"core": base_core, "generation": base},
+        "files": {"delta.jsonl": hashlib.sha256(data).hexdigest()},
+        "generation": generation,
+        "identity": identity,
+        "schema_version": VERSION,
+        "turn_count": turn_count,
+    }
+    (gen / "manifest.json").write_bytes(seal(body))
+
+
+def reseal(generation: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    """Rewrite a manifest with *change* applied and its checksum and files hashes right."""
+    manifest = json.loads((generation / "manifest.json").read_bytes())
+    manifest.pop("checksum")
+    change(manifest)
+    manifest["files"] = {
+        name: hashlib.sha256((generation / name).read_bytes()).hexdigest()
+        for name in manifest["files"]
+    }
+    (generation / "manifest.json").write_bytes(seal(manifest))
+
+
+KEYS = ("a", "b", "c", "d", "\u00e9", "e\u0301")
+RECORDS = st.dictionaries(
+    st.sampled_from(KEYS),
+    st.tuples(st.sampled_from(("recognizer", "candidate")), st.integers(-3, 3)),
+    max_size=len(KEYS),
+)
+
+
+def _records(drawn: dict[str, tuple[str, int]]) -> list[Record]:
+    found = []
+    for key, (kind, value) in sorted(drawn.items()):
+        if kind == "recognizer":
+            found.append({"kind": kind, "key": key, "pattern": f"p{value}", "weight": value})
+        else:
+            status = "coherent" if value > 0 else "speculative"
+            found.append({"kind": kind, "key": key, "lemma": key, "score": value, "status": status})
+    return found
+
+
+def _identity(records: list[Record]) -> str:
+    return oracle.identity(VERSION, oracle.encode_core(records))
+
+
+EXTRA = {"kind": "recognizer", "key": "later", "pattern": "q", "weight": 9}
+
+
+@requirement(
+    "STATE-DELTA-351",
+    "a delta generation written from docs/state.md § Delta generations (a full base, then "
+    "framed puts and deletes of the records changed since, in (kind, key) order) loads to the "
+    "identity, generation, turn count and records the full form of the same records gives, "
+    "also with a valid full generation between the base and the delta; a writer's next "
+    "checkpoint holds those records, and the base the previous live generation names stays "
+    "on disk",
+    family="state",
+    capabilities=DELTA,
+    seed="docs/state.md § Delta generations: the state of a delta generation is its base's "
+    "records with each entry applied; commit step 6 keeps the base each kept generation names",
+    strategy=lambda ctx: st.tuples(RECORDS, RECORDS, RECORDS, st.integers(0, 50)),
+    max_examples=25,
+)
+def delta_loads_as_full(engine: EngineClient, drawn: tuple[Any, ...]) -> None:
+    base, between, target = (_records(d) for d in drawn[:3])
+    turns = drawn[3]
+    with scratch() as directory:
+        oracle.write_generation(directory, 2, oracle.encode_core(base), VERSION, turns)
+        oracle.write_generation(directory, 3, oracle.encode_core(between), VERSION, turns)
+        identity = _identity(target)
+        write_delta(directory, 4, 2, delta_bytes(base, target), identity, turns + 1)
+        (directory / "CURRENT").write_bytes(b"gen-00000004\n")
+        want = {
+            "identity": identity,
+            "generation": 4,
+            "turn_count": turns + 1,
+            "schema_version": VERSION,
+            "records": len(target),
+        }
+        got = load(engine, directory)
+        seen = {key: got.get(key) for key in want}
+        assert seen == want and not got.get("recovered"), (
+            f"state.load of a delta generation on base 2: {got}, the full form gives {want}"
+        )
+        with Stores(engine) as stores:
+            opened = stores.open(directory)
+            store = opened["store"]
+            digest = engine.call("state.digest", {"store": store})
+            assert digest["identity"] == identity, (
+                f"state.digest after opening the delta generation: {digest}, not {identity}"
+            )
+            engine.call("state.apply", {"store": store, "mutations": [put(EXTRA)]})
+            done = engine.call("state.checkpoint", {"store": store})
+            on_disk = sorted(int(p.name[4:]) for p in directory.glob("gen-*"))
+            assert 2 in on_disk and 4 in on_disk, (
+                f"after a checkpoint from the delta generation 4 (base 2): generations "
+                f"{on_disk}; the previous live one and the base it names must stay"
+            )
+            core = fmt.generation_core(directory / f"gen-{done['generation']:08d}")
+            want_core = oracle.encode_core([*target, EXTRA])
+            assert core == want_core, (
+                f"the checkpoint after the delta generation holds {core[:300]!r}, not the "
+                f"delta's records and the put {want_core[:300]!r}"
+            )
+
+
+def _shape(base: list[Record], target: list[Record]) -> str:
+    data = delta_bytes(base, target)
+    puts, deletes = b'"op":"put"' in data, b'"op":"delete"' in data
+    if puts and deletes:
+        return "puts and deletes"
+    return "puts only" if puts else "deletes only" if deletes else "empty"
+
+
+BASE_ROWS = [
+    {"kind": "recognizer", "key": "a", "pattern": "p", "weight": 1},
+    {"kind": "recognizer", "key": "b", "pattern": "p", "weight": 2},
+]
+OLDER_ROWS = BASE_ROWS[:1]
+TARGET_ROWS = [BASE_ROWS[1], {"kind": "recognizer", "key": "c", "pattern": "q", "weight": 3}]
+
+
+def _planted(directory: Path) -> None:
+    """gen 1 full (older), gen 2 full (the base), gen 3 a delta on 2; CURRENT names 3."""
+    oracle.write_generation(directory, 1, oracle.encode_core(OLDER_ROWS), VERSION, 1)
+    oracle.write_generation(directory, 2, oracle.encode_core(BASE_ROWS), VERSION, 2)
+    data = delta_bytes(BASE_ROWS, TARGET_ROWS)
+    write_delta(directory, 3, 2, data, _identity(TARGET_ROWS), 3)
+    (directory / "CURRENT").write_bytes(b"gen-00000003\n")
+
+
+def _torn(directory: Path) -> None:
+    path = directory / "gen-00000003" / "delta.jsonl"
+    path.write_bytes(path.read_bytes()[:-9])
+
+
+def _torn_sealed(directory: Path) -> None:
+    _torn(directory)
+    reseal(directory / "gen-00000003", lambda manifest: None)
+
+
+def _corrupt_sealed(directory: Path) -> None:
+    path = directory / "gen-00000003" / "delta.jsonl"
+    data = bytearray(path.read_bytes())
+    data[9] = ord("0") if data[9] != ord("0") else ord("1")
+    path.write_bytes(bytes(data))
+    reseal(directory / "gen-00000003", lambda manifest: None)
+
+
+def _wrong_base_hash(directory: Path) -> None:
+    other = hashlib.sha256(oracle.encode_core(OLDER_ROWS)).hexdigest()
+    reseal(directory / "gen-00000003", lambda manifest: manifest["base"].update(core=other))
+
+
+def _missing_base(directory: Path) -> None:
+    for path in sorted((directory / "gen-00000002").iterdir()):
+        path.unlink()
+    (directory / "gen-00000002").rmdir()
+
+
+def _base_is_delta(directory: Path) -> None:
+    """gen 2 rewritten as a delta of gen 1 (valid itself); gen 3 names it as its base."""
+    for path in sorted((directory / "gen-00000002").iterdir()):
+        path.unlink()
+    (directory / "gen-00000002").rmdir()
+    data = delta_bytes(OLDER_ROWS, BASE_ROWS)
+    write_delta(directory, 2, 1, data, _identity(BASE_ROWS), 2)
+    core = hashlib.sha256(oracle.encode_core(BASE_ROWS)).hexdigest()
+    reseal(directory / "gen-00000003", lambda manifest: manifest["base"].update(core=core))
+
+
+def _later_base(directory: Path) -> None:
+    """gen 4 a full generation of the base's records; gen 3 names it as its base, a
+    generation later than itself."""
+    oracle.write_generation(directory, 4, oracle.encode_core(BASE_ROWS), VERSION, 4, point=False)
+    reseal(directory / "gen-00000003", lambda manifest: manifest["base"].update(generation=4))
+
+
+def _base_at_schema_4(directory: Path) -> None:
+    """gen 3's manifest at schema version 4, its identity the version 4 one of its records."""
+
+    def change(manifest: dict[str, Any]) -> None:
+        manifest["schema_version"] = oracle.LIFE_SCHEMA_VERSION
+        manifest["identity"] = oracle.identity(
+            oracle.LIFE_SCHEMA_VERSION, oracle.encode_core(TARGET_ROWS)
+        )
+
+    reseal(directory / "gen-00000003", change)
+
+
+DAMAGE: dict[str, tuple[Callable[[Path], None], int, list[Record]]] = {
+    "a torn last frame (delta.jsonl no longer its SHA-256)": (_torn, 2, BASE_ROWS),
+    "a torn last frame, the manifest resealed": (_torn_sealed, 2, BASE_ROWS),
+    "a frame whose CRC-32 does not match, resealed": (_corrupt_sealed, 2, BASE_ROWS),
+    "a base hash that is another core's": (_wrong_base_hash, 2, BASE_ROWS),
+    "a missing base": (_missing_base, 1, OLDER_ROWS),
+    "a base that is itself a delta generation": (_base_is_delta, 2, BASE_ROWS),
+    "a base later than the generation itself": (_later_base, 4, BASE_ROWS),
+    "a base named by a manifest of schema version 4": (_base_at_schema_4, 2, BASE_ROWS),
+}
+"""Each damage to the delta generation 3, and the generation (and records) the load falls
+back to: the newest valid one."""
+
+
+@requirement(
+    "STATE-DELTA-352",
+    "a delta generation whose frames do not check (torn, or a CRC-32 that does not match, "
+    "also with its manifest resealed), whose base hash is another core's, whose base is "
+    "missing, is itself a delta or is not an earlier generation, or that a manifest of "
+    "schema version 4 names, is proven invalid: the load falls back to the newest valid "
+    "generation and says so (recovered), never loading the delta as it stands",
+    family="state",
+    capabilities=DELTA,
+    seed="docs/state.md § Delta generations: a missing base, a base that is a delta, a wrong "
+    "base hash or a torn frame makes the delta generation proven invalid (recovery rule 4)",
+    strategy=lambda ctx: st.sampled_from(sorted(DAMAGE)),
+    max_examples=len(DAMAGE),
+    cover=coverage.each("damage", sorted(DAMAGE)),
+)
+def damaged_delta_falls_back(engine: EngineClient, name: str) -> None:
+    spoil, generation, rows = DAMAGE[name]
+    with scratch() as directory:
+        _planted(directory)
+        spoil(directory)
+        got = load(engine, directory)
+        want = {"generation": generation, "identity": _identity(rows)}
+        seen = {key: got.get(key) for key in want}
+        assert seen == want, f"{name}: state.load gave {got}, the fall back gives {want}"
+        assert got.get("recovered"), f"{name}: the load fell back without saying so: {got}"
+
+
+MALFORMED: dict[str, list[dict[str, Any]]] = {
+    "an entry of another op": [{"op": "turn"}],
+    "an entry with a member no entry has": [
+        {"op": "delete", "kind": "recognizer", "key": "a", "record": None}
+    ],
+    "a put of a record with an optional field at its default": [
+        {"op": "put", "record": {**TARGET_ROWS[1], "label": ""}}
+    ],
+    "a put of a record of an unknown kind": [
+        {"op": "put", "record": {"kind": "lemma", "key": "z", "pattern": "p", "weight": 1}}
+    ],
+    "entries out of (kind, key) order": [
+        {"op": "put", "record": TARGET_ROWS[1]},
+        {"op": "delete", "kind": "recognizer", "key": "a"},
+    ],
+    "one pair twice": [
+        {"op": "delete", "kind": "recognizer", "key": "a"},
+        {"op": "delete", "kind": "recognizer", "key": "a"},
+    ],
+}
+"""Entries whose frames check but which are not what § Delta generations writes."""
+
+
+@requirement(
+    "STATE-DELTA-353",
+    "a delta generation whose frames check but hold an entry that is not a put or a delete of "
+    "the docs' members, a malformed or non-canonical record, or entries out of (kind, key) "
+    "order or a pair twice is STATE_RECORD_MALFORMED, never a fall back",
+    family="state",
+    capabilities=DELTA,
+    seed="docs/state.md § Delta generations: a frame that checks but whose entry is not what "
+    "the section says is STATE_RECORD_MALFORMED (recovery rule 6)",
+    strategy=lambda ctx: st.sampled_from(sorted(MALFORMED)),
+    max_examples=len(MALFORMED),
+    cover=coverage.each("entries", sorted(MALFORMED)),
+)
+def malformed_delta_entry_refused(engine: EngineClient, name: str) -> None:
+    with scratch() as directory:
+        _planted(directory)
+        data = b"".join(_frame(entry) for entry in MALFORMED[name])
+        (directory / "gen-00000003" / "delta.jsonl").write_bytes(data)
+        reseal(directory / "gen-00000003", lambda manifest: None)
+        try:
+            got = load(engine, directory)
+        except EngineRefused as refusal:
+            assert refusal.code == "STATE_RECORD_MALFORMED", (
+                f"{name}: state.load refused with {refusal.code}, not STATE_RECORD_MALFORMED"
+            )
+            return
+        raise AssertionError(f"{name}: state.load answered {got}, not STATE_RECORD_MALFORMED")

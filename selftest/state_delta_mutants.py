@@ -1,0 +1,154 @@
+"""Broken engines that read delta generations wrong (docs/state.md § Delta generations):
+one loads a delta generation's base without its delta, one applies the delta to the newest
+full generation below it instead of the base it names, one prunes a base the previous live
+generation needs, one trusts a base whose core is not the SHA-256 the manifest names, and one
+takes a malformed entry for damage and falls back; one takes a base later than the delta
+itself, and one hashes each line's hex digest into the identity. ``STATE-DELTA-351``,
+``-352`` or ``-353`` fails on each.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from reference.canonical import sha256_hex
+from reference.serve import ProtocolHandler
+from reference.state import (
+    FileOps,
+    LoadedState,
+    StateError,
+    StateStore,
+    commit,
+    decode_core,
+    delta,
+    manifest,
+)
+from reference.state.layout import CORE, gen_name, gen_number
+from reference.state.records import CURRENT_SCHEMA_VERSION
+
+real_check_base = manifest.check_base
+real_read_base = manifest.read_base
+real_prune = commit.prune
+
+
+def _base_records(base: manifest.Generation, data: bytes, version: int) -> Mapping[Any, Any]:
+    """A delta generation's records taken as its base's: the delta is never applied."""
+    return base.records if base.records is not None else decode_core(base.core, version)
+
+
+def _newest_full_below(directory: Path, base: manifest.Base, fs: FileOps) -> manifest.Generation:
+    """The newest generation below the delta that holds a core, taken for its base, its
+    core's hash unchecked."""
+    number = gen_number(directory.name) or 0
+    for below in range(number - 1, 0, -1):
+        path = directory.parent / gen_name(below)
+        if fs.entry_kind(path / CORE, reading=True) == "file":
+            return manifest.check_generation(path, fs)
+    return real_check_base(directory, base, fs)
+
+
+def _hash_trusted(directory: Path, base: manifest.Base, fs: FileOps) -> manifest.Generation:
+    """The base the manifest names, whatever the SHA-256 of its core."""
+    data = fs.read_file(directory.parent / gen_name(base.generation) / CORE)
+    core = base.core if data is None else sha256_hex(data)
+    return real_check_base(directory, manifest.Base(base.generation, core), fs)
+
+
+def _malformed_as_damage(base: Mapping[Any, Any], data: bytes, version: int) -> Any:
+    """The delta applied, a malformed entry taken for a damaged frame."""
+    try:
+        return delta.apply_delta(base, data, version)
+    except StateError as refusal:
+        raise delta.DeltaDamaged(str(refusal)) from refusal
+
+
+def _loading_with(name: str, replacement: Callable[..., Any]) -> type[StateStore]:
+    class Store(StateStore):
+        @classmethod
+        def load(cls, fs: FileOps) -> LoadedState:
+            with mock.patch.object(manifest, name, replacement):
+                return super().load(fs)
+
+    return Store
+
+
+class _BasePrunedStore(StateStore):
+    def prune(self, generation: int) -> None:
+        def without_bases(fs: FileOps, *, keep: object = (), **rest: Any) -> None:
+            real_prune(fs, **rest)
+
+        with mock.patch.object(commit, "prune", without_bases):
+            super().prune(generation)
+
+
+class DeltaIgnored(ProtocolHandler):
+    """A delta generation is loaded as its base: its delta is never applied."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("delta_records", _base_records)
+
+
+class DeltaOnWrongBase(ProtocolHandler):
+    """A delta is applied to the newest full generation below it, not the base it names."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("check_base", _newest_full_below)
+
+
+class DeltaBasePruned(ProtocolHandler):
+    """Commit step 6 keeps only the new and the previous live generation, not the base the
+    previous live one names."""
+
+    def store_class(self) -> type[StateStore]:
+        return _BasePrunedStore
+
+
+class DeltaBaseHashTrusted(ProtocolHandler):
+    """A delta's base is loaded whatever the SHA-256 of its core, not checked against the
+    hash the manifest names."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("check_base", _hash_trusted)
+
+
+class DeltaMalformedAsDamage(ProtocolHandler):
+    """An entry of a delta whose frame checks but that is malformed is taken for damage: the
+    load falls back instead of refusing with ``STATE_RECORD_MALFORMED``."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("apply_delta", _malformed_as_damage)
+
+
+def _later_base_allowed(manifest_body: dict[str, Any], version: int) -> manifest.Base | None:
+    """The base a manifest names, a generation at or past the manifest's own taken too."""
+    if "base" not in manifest_body:
+        return None
+    body = dict(manifest_body)
+    body["generation"] = max(body["generation"], body["base"].get("generation", 0) + 1)
+    return real_read_base(body, version)
+
+
+class _HexLineDigestStore(StateStore):
+    def _identity(self, core: bytes) -> str:
+        lines = core.splitlines(keepends=True)
+        digests = b"".join(hashlib.sha256(line).hexdigest().encode("ascii") for line in lines)
+        return sha256_hex(b"core-state/%d\n" % CURRENT_SCHEMA_VERSION + digests)
+
+
+class DeltaLaterBaseAllowed(ProtocolHandler):
+    """A delta's base is taken whatever its number, a generation later than the delta's own
+    too."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("read_base", _later_base_allowed)
+
+
+class IdentityOfHexLineDigests(ProtocolHandler):
+    """The identity hashes each line's hex digest (64 ASCII bytes), not its 32 raw bytes."""
+
+    def store_class(self) -> type[StateStore]:
+        return _HexLineDigestStore
