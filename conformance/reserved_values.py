@@ -374,7 +374,9 @@ ENTRIES: tuple[dict[str, Any], ...] = (
 """Every reserved, sentinel and closed-list value of docs/, with where it can arrive."""
 
 NOT_A_VALUE: dict[tuple[str, str], str] = {
-    ("state.md", "three when one of them is a delta whose base is neither"): "a count of generations, not a value",
+    ("state.md", "three when one of them is a delta whose base is neither"): (
+        "a count of generations, not a value"
+    ),
     ("protocol.md", "a bound passed inside one of its elements"): "a bound, not a value",
     ("protocol.md", "gets one of the typed codes above"): "the error-code table itself",
     ("protocol.md", '"transitions_reserved": false'): "a report member's name",
