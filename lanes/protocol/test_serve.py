@@ -927,3 +927,29 @@ def test_the_documented_transcript_is_what_the_reference_says():
     assert len(sent) == len(answered) >= 10
     handler = factory()
     assert [handler.handle_line(line) for line in sent] == answered
+
+
+class _ShortWrites(io.RawIOBase):
+    """An unbuffered byte layer (as under ``python -u``) whose writes take at most 7 bytes,
+    as a write to a full pipe does when a signal cuts it short."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        taken = bytes(b[:7])
+        self.data += taken
+        return len(taken)
+
+
+def test_a_short_write_is_finished_not_dropped() -> None:
+    from reference.protocol.stdio import line_writer
+
+    raw = _ShortWrites()
+    holder = type("Stdout", (), {"buffer": raw})()
+    line = json.dumps({"id": 1, "result": "é" * 100})
+    line_writer(holder)(line)
+    assert bytes(raw.data) == line.encode("utf-8") + b"\n"

@@ -30,16 +30,21 @@ def line_reader(stdin: TextIO) -> Callable[[], str | bytes]:
 
 
 def line_writer(stdout: TextIO) -> Callable[[str], None]:
-    """Write one line plus ``\\n`` as UTF-8 (to the byte layer when there is one) and flush."""
+    """Write one line plus ``\\n`` as UTF-8 (to the byte layer when there is one) and flush.
+
+    The byte layer is unbuffered under ``python -u``: a signal then cuts a write to a full
+    pipe short, so the rest is written until the whole line is out."""
     target = getattr(stdout, "buffer", None)
 
     def write(line: str) -> None:
         if target is None:
             stdout.write(line + "\n")
             stdout.flush()
-        else:
-            target.write(line.encode("utf-8") + b"\n")
-            target.flush()
+            return
+        rest = memoryview(line.encode("utf-8") + b"\n")
+        while rest:
+            rest = rest[target.write(rest) or 0 :]
+        target.flush()
 
     return write
 
