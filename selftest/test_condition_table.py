@@ -53,6 +53,19 @@ def test_a_row_with_cases_reaches_mcdc(row: dict[str, object]) -> None:
         pytest.skip("a row whose cases are still to be written (counted uncovered)")
     reading = [c for c in cases if conditions.reads(c)]
     says = [c for c in cases if "says" in c]
+    unflippable = row.get("unflippable", {})
+    assert isinstance(unflippable, dict) and all(
+        atom in row["atoms"] and str(reason).strip() for atom, reason in unflippable.items()
+    ), (row["id"], "an unflippable atom names an atom of the row and says why")
+    if unflippable:
+        shown = set().union(
+            *(conditions.independent_atoms(row, mine) for mine in (reading, says) if mine)
+        )
+        assert shown | set(unflippable) == set(row["atoms"]), (
+            row["id"],
+            "every atom not shown to flip the condition alone is named unflippable, with why",
+        )
+        return
     assert any(conditions.covered(row, mine) for mine in (reading, says) if mine), (
         row["id"],
         "MC/DC needs its pairs among the cases one requirement observes (reading or says)",
