@@ -9,7 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
+from reference.jsonio import loads_untrusted
 from reference.state import journal
 from reference.state.fsops import FileOps
 from reference.state.journal import JournalRecovery
@@ -49,6 +52,20 @@ def recover_without_checksums(
     if not found.skipped:
         return found
     return _with_unchecked(found, Path(path).read_bytes().split(b"\n"))
+
+
+def _lenient(payload: bytes) -> Any:
+    """The payload decoded with U+FFFD for what is not UTF-8 and a byte order mark dropped."""
+    text = payload.decode("utf-8", "replace").removeprefix("\ufeff")
+    return loads_untrusted(text.encode("utf-8"))
+
+
+def recover_lenient_utf8(
+    path: Path, *, repair: bool, fs: FileOps | None = None
+) -> JournalRecovery:
+    """``recover``, except that a payload that is not UTF-8 is read with replacements."""
+    with mock.patch.object(journal, "loads_untrusted", _lenient):
+        return journal.recover(path, repair=repair, fs=fs)
 
 
 def recover_keeping_torn_tail(

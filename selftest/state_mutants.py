@@ -58,6 +58,7 @@ from selftest.mutants.porting_state import (
 from selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
+    recover_lenient_utf8,
     recover_missing_as_torn,
     recover_short_last_as_corrupt,
     recover_short_line_as_torn,
@@ -615,6 +616,13 @@ class ValidLeftoversRemoved(ProtocolHandler):
         return stores.ValidLeftoversRemovedStore
 
 
+class JournalLenientUtf8(ProtocolHandler):
+    """A journal payload that is not UTF-8 is decoded with replacements, not skipped."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return recover_lenient_utf8(path, repair=repair)
+
+
 class ShortLastLineCorrupt(ProtocolHandler):
     """A complete last journal line shorter than its length is skipped as corrupt, not cut."""
 
@@ -924,6 +932,7 @@ _TABLE = (
     broken_engine("hash_of_nothing", HashOfNothing, "STATE-FRESH-001"),
     broken_engine("valid_leftovers_removed", ValidLeftoversRemoved, "STATE-LEFTOVER-001"),
     broken_engine("short_last_line_corrupt", ShortLastLineCorrupt, "STATE-JOURNAL-001"),
+    broken_engine("journal_lenient_utf8", JournalLenientUtf8, "STATE-JOURNAL-002"),
     broken_engine("short_line_torn", ShortLineTorn, "STATE-JOURNAL-002"),
     broken_engine("overflow_forgotten", OverflowForgotten, "STATE-JOURNAL-003"),
     broken_engine("non_object_as_op", NonObjectAsOp, "STATE-APPLY-002"),

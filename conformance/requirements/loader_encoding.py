@@ -7,19 +7,15 @@ import json
 
 from hypothesis import strategies as st
 
-from conformance import coverage
+from conformance import bad_utf8, coverage
 from conformance import strategies as gen
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
 
 PLACE = b"@@BYTES@@"
 BAD_BYTES: dict[str, tuple[bytes, bytes]] = {
-    "a lone continuation byte": (b"", b"\x80"),
-    "the byte 0xFF": (b"", b"\xff"),
-    "a cut three-byte sequence": (b"", b"\xe2\x82"),
-    "an overlong '/' (C0 AF)": (b"", b"\xc0\xaf"),
-    "an encoded surrogate (ED A0 80)": (b"", b"\xed\xa0\x80"),
-    "a byte order mark before the object": (b"\xef\xbb\xbf", b""),
+    **{name: (b"", inside) for name, inside in bad_utf8.INSIDE.items()},
+    "a byte order mark before the object": (bad_utf8.BOM, b""),
 }
 """Per case: the bytes put before the pack file, and those put inside its description."""
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import cases, details
+from conformance import bad_utf8, cases, details
 from conformance.coverage import Case, Plan
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
@@ -210,6 +210,11 @@ NOT_OBJECTS = {
     "a number": b"42",
     "null": b"null",
     "not JSON": b"lemma: claim",
+    **{
+        f"not UTF-8: {name}": b'{"lemma":"a' + inside + b'"}'
+        for name, inside in bad_utf8.INSIDE.items()
+    },
+    "a byte order mark before the object": bad_utf8.BOM + b'{"lemma":"a"}',
 }
 """Payloads that are not a JSON object: a line framing one is corrupt (docs/state.md
 § Journals), however good its length and checksum."""
