@@ -3,7 +3,7 @@
 A port that decodes leniently (replacing, skipping or passing through what is not UTF-8)
 reads each of these as some text; the docs make every one of them malformed wherever they
 arrive: a pack file (docs/registers.md § Loading), a journal payload (docs/state.md
-§ Journals).
+§ Journals), a record of ``core.jsonl`` and an entry of ``delta.jsonl``.
 """
 
 from __future__ import annotations
@@ -18,4 +18,4 @@ INSIDE: dict[str, bytes] = {
 """Sequences put inside a JSON string: none is UTF-8 however the bytes around it read."""
 
 BOM = b"\xef\xbb\xbf"
-"""A UTF-8 byte order mark: valid UTF-8, but no JSON text the docs accept starts with it."""
+"""A UTF-8 byte order mark: valid UTF-8, which a pack file may not start with."""

@@ -55,14 +55,11 @@ def recover_without_checksums(
 
 
 def _lenient(payload: bytes) -> Any:
-    """The payload decoded with U+FFFD for what is not UTF-8 and a byte order mark dropped."""
-    text = payload.decode("utf-8", "replace").removeprefix("\ufeff")
-    return loads_untrusted(text.encode("utf-8"))
+    """The payload decoded with U+FFFD for what is not UTF-8."""
+    return loads_untrusted(payload.decode("utf-8", "replace").encode("utf-8"))
 
 
-def recover_lenient_utf8(
-    path: Path, *, repair: bool, fs: FileOps | None = None
-) -> JournalRecovery:
+def recover_lenient_utf8(path: Path, *, repair: bool, fs: FileOps | None = None) -> JournalRecovery:
     """``recover``, except that a payload that is not UTF-8 is read with replacements."""
     with mock.patch.object(journal, "loads_untrusted", _lenient):
         return journal.recover(path, repair=repair, fs=fs)

@@ -142,6 +142,7 @@ from selftest.state_type_mutants import (
     LaxBoot,
     LaxSchemaVersion,
 )
+from selftest.state_utf8_mutants import CoreLenientUtf8, DeltaNotObjectAsDamage
 
 
 class NoDirFsync(ProtocolHandler):
@@ -933,6 +934,8 @@ _TABLE = (
     broken_engine("valid_leftovers_removed", ValidLeftoversRemoved, "STATE-LEFTOVER-001"),
     broken_engine("short_last_line_corrupt", ShortLastLineCorrupt, "STATE-JOURNAL-001"),
     broken_engine("journal_lenient_utf8", JournalLenientUtf8, "STATE-JOURNAL-002"),
+    broken_engine("core_lenient_utf8", CoreLenientUtf8, "STATE-DISK-802"),
+    broken_engine("delta_not_object_as_damage", DeltaNotObjectAsDamage, "STATE-DELTA-353"),
     broken_engine("short_line_torn", ShortLineTorn, "STATE-JOURNAL-002"),
     broken_engine("overflow_forgotten", OverflowForgotten, "STATE-JOURNAL-003"),
     broken_engine("non_object_as_op", NonObjectAsOp, "STATE-APPLY-002"),

@@ -214,7 +214,6 @@ NOT_OBJECTS = {
         f"not UTF-8: {name}": b'{"lemma":"a' + inside + b'"}'
         for name, inside in bad_utf8.INSIDE.items()
     },
-    "a byte order mark before the object": bad_utf8.BOM + b'{"lemma":"a"}',
 }
 """Payloads that are not a JSON object: a line framing one is corrupt (docs/state.md
 § Journals), however good its length and checksum."""

@@ -22,7 +22,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import coverage
+from conformance import bad_utf8, coverage
 from conformance.canonical import canonical_json
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
@@ -337,25 +337,46 @@ MALFORMED: dict[str, list[dict[str, Any]]] = {
     ],
 }
 """Entries whose frames check but which are not what § Delta generations writes."""
+NOT_UTF8: dict[str, bytes] = {
+    **{
+        f"an entry that is not UTF-8: {name}": b'{"key":"a'
+        + inside
+        + b'","kind":"recognizer","op":"delete"}'
+        for name, inside in bad_utf8.INSIDE.items()
+    },
+    "an entry that is a JSON array": b'["delete","recognizer","a"]',
+    "an entry that is null": b"null",
+}
+"""Entry payloads whose frames check but which are not a JSON object: bytes that are not
+UTF-8 (so not JSON), an array, ``null``."""
+
+
+def _entries(name: str) -> bytes:
+    """The ``delta.jsonl`` of case *name* of :data:`MALFORMED` or :data:`NOT_UTF8`."""
+    if name in NOT_UTF8:
+        data = NOT_UTF8[name]
+        return b"%08x %08x " % (len(data), zlib.crc32(data)) + data + b"\n"
+    return b"".join(_frame(entry) for entry in MALFORMED[name])
 
 
 @requirement(
     "STATE-DELTA-353",
     "a delta generation whose frames check but hold an entry that is not a put or a delete of "
-    "the docs' members, a malformed or non-canonical record, or entries out of (kind, key) "
-    "order or a pair twice is STATE_RECORD_MALFORMED, never a fall back",
+    "the docs' members, a malformed or non-canonical record, bytes that are not UTF-8, or "
+    "entries out of (kind, key) order or a pair twice is STATE_RECORD_MALFORMED, never a "
+    "fall back",
     family="state",
     capabilities=DELTA,
     seed="docs/state.md § Delta generations: a frame that checks but whose entry is not what "
     "the section says is STATE_RECORD_MALFORMED (recovery rule 6)",
-    strategy=lambda ctx: st.sampled_from(sorted(MALFORMED)),
-    max_examples=len(MALFORMED),
-    cover=coverage.each("entries", sorted(MALFORMED)),
+    strategy=lambda ctx: st.sampled_from(sorted([*MALFORMED, *NOT_UTF8])),
+    max_examples=len(MALFORMED) + len(NOT_UTF8),
+    cover=coverage.each("entries", sorted([*MALFORMED, *NOT_UTF8])),
 )
 def malformed_delta_entry_refused(engine: EngineClient, name: str) -> None:
     with scratch() as directory:
         _planted(directory)
-        data = b"".join(_frame(entry) for entry in MALFORMED[name])
+        data = _entries(name)
         (directory / "gen-00000003" / "delta.jsonl").write_bytes(data)
         reseal(directory / "gen-00000003", lambda manifest: None)
         try:

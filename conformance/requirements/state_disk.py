@@ -10,7 +10,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from conformance import cases
+from conformance import bad_utf8, cases
 from conformance.canonical import canonical_json
 from conformance.disk_variants import (
     DUPLICATE,
@@ -152,7 +152,8 @@ def _record_of(row: dict[str, Any]) -> tuple[dict[str, Any], str]:
     "(an integer as true/false, 1.0, 1e0, -0, a string of ASCII, Arabic-Indic, fullwidth or "
     "superscript digits, null, an array or object, past the canonical range, negative for a "
     "count, missing or named twice; a key, status, vault address or bit pattern by a "
-    "look-alike) is STATE_RECORD_MALFORMED; a missing additive-optional field loads",
+    "look-alike; a key holding bytes that are not UTF-8) is STATE_RECORD_MALFORMED; a missing "
+    "additive-optional field loads",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § The persistent core (canonical lines; the kinds table; the canonical "
@@ -197,7 +198,30 @@ def core_spellings(engine: EngineClient, _: object) -> None:
             problems.append(
                 f"{what}: {got or _loaded(answer.get('result') or {})}, expected {want}"
             )
+    problems += _not_utf8_records(engine)
     assert not problems, cases.lines(problems, f"{len(problems)} misread record(s):")
+
+
+def _not_utf8_records(engine: EngineClient) -> list[str]:
+    """A record whose key holds bytes that are not UTF-8 (checksums holding) is malformed."""
+    record = canonical_json({"kind": "recognizer", "key": "k@", "pattern": "p", "weight": 1})
+    named = list(bad_utf8.INSIDE.items())
+    with scratch() as root:
+        directories = []
+        for number, (_, inside) in enumerate(named):
+            directory = root / str(number)
+            core = record.encode("utf-8").replace(b"@", inside) + b"\n"
+            oracle.write_generation(directory, 2, oracle.encode_core([]), point=False)
+            oracle.write_generation(directory, 3, core, schema_version=oracle.BASE_SCHEMA_VERSION)
+            directories.append(directory)
+        answers = load_many(engine, directories)
+    return [
+        f"a recognizer record whose key holds {name}: "
+        f"{answer.get('error') or _loaded(answer.get('result') or {})}, "
+        "expected STATE_RECORD_MALFORMED"
+        for (name, _), answer in zip(named, answers, strict=True)
+        if answer.get("error") != "STATE_RECORD_MALFORMED"
+    ]
 
 
 def _raw_frame(payload: str) -> bytes:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from reference.jsonio import loads_untrusted
 from reference.state.core import Key
-from reference.state.journal import frame, scan
+from reference.state.journal import checked_payload, frame
 from reference.state.records import MAX_KEY_LENGTH, Record, kinds_at, malformed, validate_record
 
 SortKey = tuple[bytes, bytes]
@@ -77,20 +78,37 @@ def _entry_key(
     raise malformed(f"delta.jsonl entry {number} is neither a put nor a delete", "op")
 
 
+def frame_entries(data: bytes) -> list[dict[str, Any]]:
+    """The entries of *data*'s frames: :class:`DeltaDamaged` when any frame does not check,
+    else ``STATE_RECORD_MALFORMED`` when a frame's payload is not a JSON object."""
+    if data and not data.endswith(b"\n"):
+        raise DeltaDamaged("delta.jsonl's last line is not a whole frame that checks")
+    payloads = [checked_payload(line) for line in data.split(b"\n")[:-1]]
+    if None in payloads:
+        number = payloads.index(None) + 1
+        raise DeltaDamaged(f"delta.jsonl line {number} is not a whole frame that checks")
+    entries = []
+    for number, payload in enumerate(payloads, start=1):
+        try:
+            entry = loads_untrusted(payload or b"")
+        except ValueError:
+            entry = None
+        if not isinstance(entry, dict):
+            raise malformed(f"delta.jsonl entry {number} is not a JSON object", "record")
+        entries.append(entry)
+    return entries
+
+
 def apply_delta(base: Mapping[Key, Record], data: bytes, schema_version: int) -> dict[Key, Record]:
     """The records of *base* with the entries of *data* applied.
 
     Raises :class:`DeltaDamaged` when a frame does not check, ``STATE_RECORD_MALFORMED``
     when a checked frame's entry is not one the format writes.
     """
-    found = scan(data)
-    if found.skipped or found.cut_bytes:
-        where = f"line {found.skipped[0]}" if found.skipped else "its last line"
-        raise DeltaDamaged(f"delta.jsonl {where} is not a whole frame that checks")
     records = dict(base)
     previous: SortKey | None = None
     lines = []
-    for number, entry in enumerate(found.entries, start=1):
+    for number, entry in enumerate(frame_entries(data), start=1):
         key, record = _entry_key(entry, number, schema_version)
         order = sort_key_of(key)
         if previous is not None and order <= previous:

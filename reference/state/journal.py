@@ -133,13 +133,22 @@ def _declared(line: bytes) -> int | None:
     return int(match.group(1), 16) if match else None
 
 
-def _entry(line: bytes) -> dict[str, Any] | None:
-    """The payload of a good line, or None when the line is corrupt."""
+def checked_payload(line: bytes) -> bytes | None:
+    """The payload of *line* (without its ``\\n``) when its header, length and CRC-32 check,
+    else None."""
     match = _HEADER.match(line)
     if match is None:
         return None
     payload = line[_HEADER_SIZE:]
     if len(payload) != int(match.group(1), 16) or zlib.crc32(payload) != int(match.group(2), 16):
+        return None
+    return payload
+
+
+def _entry(line: bytes) -> dict[str, Any] | None:
+    """The payload of a good line, or None when the line is corrupt."""
+    payload = checked_payload(line)
+    if payload is None:
         return None
     try:
         value = loads_untrusted(payload)

@@ -36,12 +36,17 @@ function readEntry(entry, number, version) {
 
 /**
  * The records of *base* (a Map slot -> record) with the entries of *bytes* applied: a
- * DeltaDamaged when a frame does not check, a RecordError when an entry is not one the
- * format writes (another op or member, a malformed record, not canonical, out of order).
+ * DeltaDamaged when any frame does not check, else a RecordError when an entry is not one
+ * the format writes (not a JSON object, another op or member, a malformed record, not
+ * canonical, out of order).
  */
 function applyDelta(base, bytes, version) {
   const parsed = parseJournal(bytes);
-  if (parsed.skipped.length > 0 || parsed.cut > 0) throw new DeltaDamaged('delta.jsonl holds a frame that does not check');
+  const damaged = parsed.skipped.filter((n) => !parsed.notObjects.includes(n));
+  if (damaged.length > 0 || parsed.cut > 0) throw new DeltaDamaged('delta.jsonl holds a frame that does not check');
+  if (parsed.notObjects.length > 0) {
+    throw new RecordError('record', `delta.jsonl entry ${parsed.notObjects[0]} is not a JSON object`);
+  }
   const records = new Map(base);
   const lines = [];
   let previous = null;

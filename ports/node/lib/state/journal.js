@@ -37,7 +37,10 @@ function frame(payload) {
   return Buffer.concat([Buffer.from(`${hex8(body.length)} ${hex8(crc32(body))} `, 'ascii'), body, Buffer.from('\n')]);
 }
 
-/** The payload of one complete line: {entry}, {short} (shorter than its length) or {} (corrupt). */
+/**
+ * The payload of one complete line: {entry}, {short} (shorter than its length), {checked}
+ * (its frame checks but its payload is not a JSON object: corrupt) or {} (corrupt).
+ */
 function readLine(line) {
   const header = HEADER.exec(line.subarray(0, 18).toString('latin1'));
   if (!header) return {};
@@ -47,32 +50,35 @@ function readLine(line) {
   if (body.length !== length || crc32(body) !== parseInt(header[2], 16)) return {};
   try {
     const entry = json.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body));
-    return json.isObject(entry) ? { entry } : {};
+    return json.isObject(entry) ? { entry } : { checked: true };
   } catch {
-    return {};
+    return { checked: true };
   }
 }
 
 /**
- * A journal's *bytes* read: {entries, skipped (1-based line numbers), cut (bytes of the torn
- * tail), keep (bytes up to the end of the last complete line)}.
+ * A journal's *bytes* read: {entries, skipped (1-based line numbers), notObjects (those of
+ * them whose frame checks), cut (bytes of the torn tail), keep (bytes up to the end of the
+ * last complete line)}.
  */
 function parseJournal(bytes) {
   const entries = [];
   const skipped = [];
+  const notObjects = [];
   let start = 0;
   let number = 0;
   while (start < bytes.length) {
     number += 1;
     const end = bytes.indexOf(0x0a, start);
-    if (end === -1) return { entries, skipped, cut: bytes.length - start, keep: start };
+    if (end === -1) return { entries, skipped, notObjects, cut: bytes.length - start, keep: start };
     const read = readLine(bytes.subarray(start, end));
-    if (read.short && end + 1 === bytes.length) return { entries, skipped, cut: bytes.length - start, keep: start };
+    if (read.short && end + 1 === bytes.length) return { entries, skipped, notObjects, cut: bytes.length - start, keep: start };
     if (read.entry !== undefined) entries.push(read.entry);
     else skipped.push(number);
+    if (read.checked) notObjects.push(number);
     start = end + 1;
   }
-  return { entries, skipped, cut: 0, keep: bytes.length };
+  return { entries, skipped, notObjects, cut: 0, keep: bytes.length };
 }
 
 module.exports = { crc32, frame, parseJournal };
