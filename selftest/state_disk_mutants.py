@@ -138,44 +138,55 @@ def _folded_debris(name: str) -> bool:
     return name.casefold().startswith("staging-") or name.casefold() == "current.tmp"
 
 
-def _handler(store: type[StateStore], doc: str) -> type[ProtocolHandler]:
+def _handler(name: str, store: type[StateStore], doc: str) -> type[ProtocolHandler]:
+    """A handler class whose store is *store*, importable as this module's *name*."""
+
     class Handler(ProtocolHandler):
         def store_class(self) -> type[StateStore]:
             return store
 
+    Handler.__name__ = Handler.__qualname__ = name
     Handler.__doc__ = doc
     return Handler
 
 
 DiskBoolBoot = _handler(
+    "DiskBoolBoot",
     _patched_store(lambda: mock.patch.object(lineage, "next_boot_index", _bool_boot)),
     "A recorded boot of ``true`` counts as 1 toward the next boot number.",
 )
 DiskAnyIntegerBoot = _handler(
+    "DiskAnyIntegerBoot",
     _patched_store(lambda: mock.patch.object(lineage, "next_boot_index", _any_int_boot)),
     "A recorded boot counts whatever integer it is: negative, 0 or past 2^53 - 2.",
 )
 DiskUnicodeGenerations = _handler(
+    "DiskUnicodeGenerations",
     _patched_store(_gen_number_patches(_unicode_gen_number)),
     "A generation's name is matched with ``\\d`` and read with ``int()``: Unicode digits count.",
 )
 DiskZeroGeneration = _handler(
+    "DiskZeroGeneration",
     _patched_store(_gen_number_patches(_zero_gen_number)),
     "``gen-00000000`` is generation 0, pruned as any other generation.",
 )
 DiskIsdigitPointer = _handler(
+    "DiskIsdigitPointer",
     _patched_store(lambda: mock.patch.object(loader, "read_pointer", _isdigit_pointer)),
     "``CURRENT`` is decoded as UTF-8, stripped and its digits read with ``isdigit``/``int()``.",
 )
 DiskUnboundedCoreIntegers = _handler(
+    "DiskUnboundedCoreIntegers",
     _patched_store(_unbounded_record_integers),
     "A record's integer past the canonical range (2^53 + 1, 2^64) loads and is stored.",
 )
 DiskUnboundedTurnCount = _handler(
+    "DiskUnboundedTurnCount",
     _patched_store(lambda: mock.patch.object(manifest, "is_count", _unbounded_count)),
     "A manifest's ``turn_count`` or ``generation`` past 2^53 - 1 is a valid count.",
 )
 DiskFoldedDebris = _handler(
+    "DiskFoldedDebris",
     _patched_store(lambda: mock.patch.object(commit_module, "is_debris", _folded_debris)),
     "Leftovers are matched after case folding: ``ſtaging-9`` and ``CURRENT.TMP`` are removed.",
 )

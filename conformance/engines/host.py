@@ -71,7 +71,9 @@ def main(argv: list[str]) -> int:
     out = sys.stdout.buffer
 
     def write(line: str) -> None:
-        out.write(line.encode("utf-8") + b"\n")
+        rest = memoryview(line.encode("utf-8") + b"\n")
+        while rest:
+            rest = rest[out.write(rest) or 0 :]
         out.flush()
 
     def emit(message: dict[str, Any]) -> None:
