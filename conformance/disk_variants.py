@@ -113,11 +113,33 @@ def fixed_spellings(word: str) -> list[Spelling]:
     ]
 
 
+NAMED_ELSEWHERE = ("generation", "schema_version")
+"""Manifest members whose in-range values do not load on their own: a generation must be its
+directory's number and a schema version past the engine's is refused as newer; their ends
+are checked by the generation and schema requirements."""
+
+
+def bound_spellings(row: dict[str, Any]) -> list[Spelling]:
+    """Each end of *row*'s range and the integer just past it: the minimum, one below it,
+    the maximum and one above it (the canonical range when the row gives no other)."""
+    low, high = row.get("min", -(2**53 - 1)), row.get("max", 2**53 - 1)
+    return [
+        Spelling(f"{low} (its minimum)", str(low), low),
+        Spelling(f"{low - 1} (one below its minimum)", str(low - 1), low - 1),
+        Spelling(f"{high} (its maximum)", str(high), high),
+        Spelling(f"{high + 1} (one above its maximum)", str(high + 1), high + 1),
+    ]
+
+
 def spellings(row: dict[str, Any]) -> list[Spelling]:
     """Every spelling of *row*'s field a port could misread (none for a field never read)."""
     kind = row["type"]
     if kind in ("count", "integer", "version", "boot"):
-        return integer_spellings(int(row["value"]))
+        found = integer_spellings(int(row["value"]))
+        if row["field"] in NAMED_ELSEWHERE:
+            return found
+        texts = {spelling.text for spelling in found}
+        return found + [s for s in bound_spellings(row) if s.text not in texts]
     if kind == "fixed":
         return fixed_spellings(row["kind"])
     return list(STRING_SPELLINGS.get(kind, []))

@@ -134,6 +134,27 @@ def _unbounded_record_integers() -> Iterator[None]:
         yield
 
 
+def _int_to_2_53(value: object) -> bool:
+    return type(value) is int and abs(value) <= 2**53
+
+
+def _count_to_2_53(value: object) -> bool:
+    return type(value) is int and 0 <= value <= 2**53
+
+
+@contextlib.contextmanager
+def _record_integers_to_2_53() -> Iterator[None]:
+    counts = {"count": _count_to_2_53, "first_turn": _count_to_2_53}
+    with (
+        mock.patch.dict(records.REQUIRED["candidate"], {"score": _int_to_2_53}),
+        mock.patch.dict(records.REQUIRED["recognizer"], {"weight": _int_to_2_53}),
+        mock.patch.dict(records.REQUIRED["life"], {"turns": _count_to_2_53}),
+        mock.patch.dict(records.REQUIRED["vault"], {**counts, "last_turn": _count_to_2_53}),
+        mock.patch.dict(records.OPTIONAL_CHECKS, {"evidence": _int_to_2_53}),
+    ):
+        yield
+
+
 def _folded_debris(name: str) -> bool:
     return name.casefold().startswith("staging-") or name.casefold() == "current.tmp"
 
@@ -179,6 +200,11 @@ DiskUnboundedCoreIntegers = _handler(
     "DiskUnboundedCoreIntegers",
     _patched_store(_unbounded_record_integers),
     "A record's integer past the canonical range (2^53 + 1, 2^64) loads and is stored.",
+)
+DiskIntegersTo253 = _handler(
+    "DiskIntegersTo253",
+    _patched_store(_record_integers_to_2_53),
+    "A record's integer is bounded by 2^53, not 2^53 - 1: one past the canonical range loads.",
 )
 DiskUnboundedTurnCount = _handler(
     "DiskUnboundedTurnCount",
