@@ -58,6 +58,12 @@ def _hash_trusted(directory: Path, base: manifest.Base, fs: FileOps) -> manifest
     return real_check_base(directory, manifest.Base(base.generation, core), fs)
 
 
+def _any_schema_base(directory: Path, base: manifest.Base, fs: FileOps) -> manifest.Generation:
+    """The base the manifest names, a full generation of any schema version taken."""
+    with mock.patch.object(manifest, "DELTA_SINCE", 1):
+        return real_check_base(directory, base, fs)
+
+
 def _malformed_as_damage(base: Mapping[Any, Any], data: bytes, version: int) -> Any:
     """The delta applied, a malformed entry taken for a damaged frame."""
     try:
@@ -152,3 +158,27 @@ class IdentityOfHexLineDigests(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return _HexLineDigestStore
+
+
+class DeltaBaseAnySchema(ProtocolHandler):
+    """A delta's base may be a full generation of schema version 1 to 4."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("check_base", _any_schema_base)
+
+
+class _HeldDeltaBasesPrunedStore(StateStore):
+    def prune(self, generation: int) -> None:
+        def no_floor(*args: Any, **kwargs: Any) -> int:
+            return 0
+
+        with mock.patch.object(commit, "max", no_floor, create=True):
+            super().prune(generation)
+
+
+class HeldDeltaBasesPruned(ProtocolHandler):
+    """Step 6 keeps a generation holding a delta that it cannot prove valid, but prunes the
+    full generations below it, one of which may be its base."""
+
+    def store_class(self) -> type[StateStore]:
+        return _HeldDeltaBasesPrunedStore

@@ -79,12 +79,14 @@ from selftest.state_codecs import (
     VaultTurnsOneBased,
 )
 from selftest.state_delta_mutants import (
+    DeltaBaseAnySchema,
     DeltaBaseHashTrusted,
     DeltaBasePruned,
     DeltaIgnored,
     DeltaLaterBaseAllowed,
     DeltaMalformedAsDamage,
     DeltaOnWrongBase,
+    HeldDeltaBasesPruned,
     IdentityOfHexLineDigests,
 )
 from selftest.state_dirty_mutants import StickyDirtyFlag
@@ -124,6 +126,7 @@ from selftest.state_order_mutants import (
     PointerRenamedBeforeSync,
     PruneBeforePointer,
     PruneManifestFirstReportedCoreFirst,
+    PruneOldestFirst,
 )
 from selftest.state_proposal_mutants import (
     OverflowCorruptLinesSpill,
@@ -837,6 +840,7 @@ _TABLE = (
     ),
     broken_engine("pointer_renamed_before_sync", PointerRenamedBeforeSync, "STATE-STEPS-001"),
     broken_engine("prune_before_pointer", PruneBeforePointer, "STATE-STEPS-001"),
+    broken_engine("prune_oldest_first", PruneOldestFirst, "STATE-STEPS-001"),
     broken_engine("debris_cleared_late", DebrisClearedLate, "STATE-STEPS-001"),
     broken_engine("manifest_before_core_sync", ManifestBeforeCoreSync, "STATE-STEPS-001"),
     broken_engine("manifest_counts_unchecked", CountsUnchecked, "STATE-MANIFEST-001"),
@@ -1010,6 +1014,8 @@ _TABLE = (
     broken_engine("delta_base_hash_trusted", DeltaBaseHashTrusted, "STATE-DELTA-352"),
     broken_engine("delta_malformed_as_damage", DeltaMalformedAsDamage, "STATE-DELTA-353"),
     broken_engine("delta_later_base_allowed", DeltaLaterBaseAllowed, "STATE-DELTA-352"),
+    broken_engine("delta_base_any_schema", DeltaBaseAnySchema, "STATE-DELTA-352"),
+    broken_engine("held_delta_bases_pruned", HeldDeltaBasesPruned, "STATE-PRUNE-001"),
     broken_engine("identity_of_hex_line_digests", IdentityOfHexLineDigests, "STATE-DELTA-351"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
     broken_engine("disk_bool_boot", DiskBoolBoot, "STATE-DISK-803"),

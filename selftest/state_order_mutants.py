@@ -48,6 +48,19 @@ class PruneBeforePointerStore(StateStore):
         self.prune(generation)
 
 
+class PruneOldestFirstStore(StateStore):
+    """Step 6 removes the older generations first."""
+
+    def prune(self, generation: int) -> None:
+        real = steps.generations
+
+        def descending(entries: Any) -> list[int]:
+            return sorted(real(entries), reverse=True)
+
+        with mock.patch.object(steps, "generations", descending):
+            super().prune(generation)
+
+
 class DebrisClearedLateStore(StateStore):
     """Step 1 runs last: debris is removed after the pointer swap, not before staging."""
 
@@ -91,6 +104,13 @@ class PruneBeforePointer(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return PruneBeforePointerStore
+
+
+class PruneOldestFirst(ProtocolHandler):
+    """Step 6 removes generations oldest first, not newest first."""
+
+    def store_class(self) -> type[StateStore]:
+        return PruneOldestFirstStore
 
 
 class DebrisClearedLate(ProtocolHandler):

@@ -9,6 +9,7 @@ from typing import Any
 from conformance import cases
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
+from conformance.requirements.state_delta import delta_bytes, write_delta
 from conformance.state import format as fmt
 from conformance.state import oracle
 from conformance.state.driver import Stores, load, scratch
@@ -251,7 +252,8 @@ ACKNOWLEDGED = {"kind": "recognizer", "key": "acknowledged", "pattern": "p", "we
     "STATE-PRUNE-001",
     "a generation the open fell back from (CURRENT named it, its manifest damaged or "
     "missing, its core present) is never removed by the checkpoints that follow, in that "
-    "life or the next, while valid older generations are pruned as before",
+    "life or the next, while valid older generations are pruned as before; when it holds a "
+    "delta.jsonl, neither is any generation below it that holds a core.jsonl",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Commit protocol (step 6 removes only what it can prove valid); "
@@ -265,4 +267,37 @@ def fallen_back_from_is_never_pruned(engine: EngineClient, _: object) -> None:
             directory = root / f"damaged{number}"
             directory.mkdir()
             problems += _fall_back_and_commit(engine, directory, damage)
+        if "state.delta" in engine.capabilities():
+            problems += _held_delta_keeps_its_bases(engine, root / "delta")
     assert not problems, cases.lines(problems)
+
+
+def _held_delta_keeps_its_bases(engine: EngineClient, directory: Path) -> list[str]:
+    """Generations 1 and 2 full, 3 (CURRENT) a delta on 1 holding one more record, its
+    manifest cut in half: two lives of checkpoints after the fall back to 2 keep 3 and
+    every generation below it holding a core (its base may be any of them)."""
+    version = oracle.DELTA_SCHEMA_VERSION
+    oracle.write_generation(directory, 1, oracle.encode_core([LIVE]), version, 1)
+    oracle.write_generation(directory, 2, oracle.encode_core([LIVE]), version, 2)
+    data = delta_bytes([LIVE], [LIVE, ACKNOWLEDGED])
+    identity = oracle.identity(version, oracle.encode_core([LIVE, ACKNOWLEDGED]))
+    write_delta(directory, 3, 1, data, identity, 3)
+    (directory / "CURRENT").write_bytes(b"gen-00000003\n")
+    manifest = directory / "gen-00000003" / "manifest.json"
+    manifest.write_bytes(manifest.read_bytes()[:20])
+    with Stores(engine) as stores:
+        for life in range(2):
+            opened = stores.open(directory)
+            if life == 0 and opened.get("generation") != 2:
+                return [f"a damaged delta generation: the open loaded {opened}, not generation 2"]
+            for _ in range(3):
+                _checkpoint(engine, opened["store"])
+            stores.close(opened["store"])
+    missing = [n for n in (1, 2, 3) if n not in _generations(directory)]
+    if missing or not (directory / "gen-00000003" / "delta.jsonl").exists():
+        return [
+            "a damaged delta generation held after the fall back: generations "
+            f"{_generations(directory)} remain, where 3 and the full generations below it "
+            "(its possible bases) must stay"
+        ]
+    return []

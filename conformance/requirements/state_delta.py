@@ -263,6 +263,20 @@ def _later_base(directory: Path) -> None:
     reseal(directory / "gen-00000003", lambda manifest: manifest["base"].update(generation=4))
 
 
+def _base_of_schema_4(directory: Path) -> None:
+    """gen 1 rewritten as a full generation of schema version 4 holding the base's records;
+    gen 3 names it as its base, with its core's hash."""
+    core = oracle.encode_core(BASE_ROWS)
+    for path in sorted((directory / "gen-00000001").iterdir()):
+        path.unlink()
+    oracle.write_generation(directory, 1, core, oracle.LIFE_SCHEMA_VERSION, 1, point=False)
+    digest = hashlib.sha256(core).hexdigest()
+    reseal(
+        directory / "gen-00000003",
+        lambda manifest: manifest["base"].update(generation=1, core=digest),
+    )
+
+
 def _base_at_schema_4(directory: Path) -> None:
     """gen 3's manifest at schema version 4, its identity the version 4 one of its records."""
 
@@ -283,6 +297,7 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], int, list[Record]]] = {
     "a missing base": (_missing_base, 1, OLDER_ROWS),
     "a base that is itself a delta generation": (_base_is_delta, 2, BASE_ROWS),
     "a base later than the generation itself": (_later_base, 4, BASE_ROWS),
+    "a base that is a full generation of schema version 4": (_base_of_schema_4, 2, BASE_ROWS),
     "a base named by a manifest of schema version 4": (_base_at_schema_4, 2, BASE_ROWS),
 }
 """Each damage to the delta generation 3, and the generation (and records) the load falls
@@ -293,9 +308,10 @@ back to: the newest valid one."""
     "STATE-DELTA-352",
     "a delta generation whose frames do not check (torn, or a CRC-32 that does not match, "
     "also with its manifest resealed), whose base hash is another core's, whose base is "
-    "missing, is itself a delta or is not an earlier generation, or that a manifest of "
-    "schema version 4 names, is proven invalid: the load falls back to the newest valid "
-    "generation and says so (recovered), never loading the delta as it stands",
+    "missing, is itself a delta, is of schema version 4 or is not an earlier generation, or "
+    "that a manifest of schema version 4 names, is proven invalid: the load falls back to "
+    "the newest valid generation and says so (recovered), never loading the delta as it "
+    "stands",
     family="state",
     capabilities=DELTA,
     seed="docs/state.md § Delta generations: a missing base, a base that is a delta, a wrong "

@@ -58,7 +58,7 @@ def _observed(engine: EngineClient, directory: Path) -> list[dict[str, Any]]:
     "state: debris removed before staging; each file written, then fsynced, core.jsonl before "
     "manifest.json; the staging directory fsynced, renamed to gen-N, the state directory "
     "fsynced; CURRENT.tmp written, fsynced, renamed over CURRENT, the state directory fsynced; "
-    "only then a generation pruned, its core.jsonl first",
+    "only then generations pruned, newest first, each its core.jsonl first",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § Commit protocol (steps 1 to 6, in order, and within a step in "

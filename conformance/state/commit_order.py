@@ -118,6 +118,26 @@ PROTOCOL = Protocol("docs/state.md § Commit protocol", EVENTS, PAIRS, PER_GENER
 
 def violations(ops: list[Op], generation: str, *, debris: bool) -> list[str]:
     """Each pair of :data:`PAIRS` that *ops*, a checkpoint committing *generation* (a
-    directory name, ``gen-00000003``), break; *debris* says step 1 had debris to remove."""
+    directory name, ``gen-00000003``), break, and pruned generations not removed newest
+    first; *debris* says step 1 had debris to remove."""
     needed = set(EVENTS) - OPTIONAL | ({"debris"} if debris else set())
-    return broken_pairs(PROTOCOL, ops, events(ops, generation), needed)
+    return broken_pairs(PROTOCOL, ops, events(ops, generation), needed) + _oldest_before_newer(
+        ops, generation
+    )
+
+
+def _oldest_before_newer(ops: list[Op], generation: str) -> list[str]:
+    """Step 6 removes generations newest first: every removal of a pruned generation comes
+    before any removal of an older one."""
+    spans: dict[str, list[int]] = {}
+    for index, op in enumerate(ops):
+        entry = top(op.get("path", ""))
+        if op["op"] in REMOVALS and _is_generation(entry) and entry != generation:
+            spans.setdefault(entry, []).append(index)
+    names = sorted(spans, reverse=True)
+    return [
+        f"step 6: {older} is removed (op {spans[older][0]}) before {newer} is gone "
+        f"(op {spans[newer][-1]}): generations are removed newest first"
+        for newer, older in zip(names, names[1:], strict=False)
+        if spans[older][0] < spans[newer][-1]
+    ]
