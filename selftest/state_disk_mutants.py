@@ -121,19 +121,6 @@ def _unbounded_count(value: object) -> bool:
     return type(value) is int and value >= 0
 
 
-@contextlib.contextmanager
-def _unbounded_record_integers() -> Iterator[None]:
-    counts = {"count": _unbounded_count, "first_turn": _unbounded_count}
-    with (
-        mock.patch.dict(records.REQUIRED["candidate"], {"score": _unbounded_int}),
-        mock.patch.dict(records.REQUIRED["recognizer"], {"weight": _unbounded_int}),
-        mock.patch.dict(records.REQUIRED["life"], {"turns": _unbounded_count}),
-        mock.patch.dict(records.REQUIRED["vault"], {**counts, "last_turn": _unbounded_count}),
-        mock.patch.dict(records.OPTIONAL_CHECKS, {"evidence": _unbounded_int}),
-    ):
-        yield
-
-
 def _int_to_2_53(value: object) -> bool:
     return type(value) is int and abs(value) <= 2**53
 
@@ -142,17 +129,25 @@ def _count_to_2_53(value: object) -> bool:
     return type(value) is int and 0 <= value <= 2**53
 
 
-@contextlib.contextmanager
-def _record_integers_to_2_53() -> Iterator[None]:
-    counts = {"count": _count_to_2_53, "first_turn": _count_to_2_53}
-    with (
-        mock.patch.dict(records.REQUIRED["candidate"], {"score": _int_to_2_53}),
-        mock.patch.dict(records.REQUIRED["recognizer"], {"weight": _int_to_2_53}),
-        mock.patch.dict(records.REQUIRED["life"], {"turns": _count_to_2_53}),
-        mock.patch.dict(records.REQUIRED["vault"], {**counts, "last_turn": _count_to_2_53}),
-        mock.patch.dict(records.OPTIONAL_CHECKS, {"evidence": _int_to_2_53}),
-    ):
-        yield
+def _record_integers(
+    integer: Callable[[object], bool], count: Callable[[object], bool]
+) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    """Patches that read every int field of a record with *integer* and every count with
+    *count*, in place of the canonical range."""
+
+    @contextlib.contextmanager
+    def patched() -> Iterator[None]:
+        counts = {"count": count, "first_turn": count, "last_turn": count}
+        with (
+            mock.patch.dict(records.REQUIRED["candidate"], {"score": integer}),
+            mock.patch.dict(records.REQUIRED["recognizer"], {"weight": integer}),
+            mock.patch.dict(records.REQUIRED["life"], {"turns": count}),
+            mock.patch.dict(records.REQUIRED["vault"], counts),
+            mock.patch.dict(records.OPTIONAL_CHECKS, {"evidence": integer}),
+        ):
+            yield
+
+    return patched
 
 
 def _folded_debris(name: str) -> bool:
@@ -198,12 +193,12 @@ DiskIsdigitPointer = _handler(
 )
 DiskUnboundedCoreIntegers = _handler(
     "DiskUnboundedCoreIntegers",
-    _patched_store(_unbounded_record_integers),
+    _patched_store(_record_integers(_unbounded_int, _unbounded_count)),
     "A record's integer past the canonical range (2^53 + 1, 2^64) loads and is stored.",
 )
 DiskIntegersTo253 = _handler(
     "DiskIntegersTo253",
-    _patched_store(_record_integers_to_2_53),
+    _patched_store(_record_integers(_int_to_2_53, _count_to_2_53)),
     "A record's integer is bounded by 2^53, not 2^53 - 1: one past the canonical range loads.",
 )
 DiskUnboundedTurnCount = _handler(
