@@ -32,12 +32,12 @@ def _trace() -> list[dict[str, Any]]:
         _op("fsync", "CURRENT.tmp"),
         {"op": "rename", "src": "CURRENT.tmp", "dst": "CURRENT"},
         _op("fsync_dir", "."),
-        _op("unlink", "gen-00000001/core.jsonl"),
-        _op("unlink", "gen-00000001/manifest.json"),
-        _op("rmdir", "gen-00000001"),
         _op("unlink", "gen-00000002/core.jsonl"),
         _op("unlink", "gen-00000002/manifest.json"),
         _op("rmdir", "gen-00000002"),
+        _op("unlink", "gen-00000001/core.jsonl"),
+        _op("unlink", "gen-00000001/manifest.json"),
+        _op("rmdir", "gen-00000001"),
     ]
 
 
@@ -69,9 +69,16 @@ def test_a_pointer_fsynced_through_its_descriptor_after_the_rename_is_named() ->
 
 def test_a_manifest_removed_before_its_core_is_named_per_generation() -> None:
     ops = _trace()
-    ops[18], ops[19] = ops[19], ops[18]
+    ops[15], ops[16] = ops[16], ops[15]
     (problem,) = violations(ops, GEN, debris=True)
     assert "gen-00000002/manifest.json" in problem and "core.jsonl first" in problem
+
+
+def test_an_older_generation_removed_first_is_named() -> None:
+    ops = _trace()
+    ops[15:21] = ops[18:21] + ops[15:18]
+    (problem,) = violations(ops, GEN, debris=True)
+    assert "gen-00000001 is removed" in problem and "newest first" in problem
 
 
 def test_missing_debris_removal_is_named_only_when_there_was_debris() -> None:
