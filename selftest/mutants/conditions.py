@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
+from reference.lexicon import base_forms
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
 from reference.truth import answer, grounding, pipeline
@@ -331,6 +332,59 @@ class ClaimOnlyForCorrection(ProtocolHandler):
         return {**result, "says": {**says, "claim": None}}
 
 
+def _short_s_dropped(word: str) -> list[str]:
+    """*word*'s folded forms, with the `-s` of a word of three letters dropped too."""
+    forms = list(base_forms(word))
+    if len(word) == 3 and word.endswith("s") and not word.endswith("ss"):
+        forms.append(word[:-1])
+    return forms
+
+
+class SameWordDropsShortS(_Patched):
+    """CD-43 atom c dropped: the same-word test drops the ``-s`` of a word of three letters
+    too, so after ``No, the sun is zu.`` the claim decides ``Is the sun zus?``."""
+
+    def patches(self) -> list[tuple[object, str, object]]:
+        def same_word(first: str, second: str) -> bool:
+            return not set(_short_s_dropped(first)).isdisjoint(_short_s_dropped(second))
+
+        return [(answer, "same_word", same_word)]
+
+
+class SameWordOneFoldsToOther(_Patched):
+    """CD-44 narrowed: two words are the same word only when one is a folded form of the
+    other (``rivers`` and ``river``), never when their folded forms alone share one
+    (``wolves`` and ``wolfs``, both *wolf*)."""
+
+    def patches(self) -> list[tuple[object, str, object]]:
+        def same_word(first: str, second: str) -> bool:
+            return first in base_forms(second) or second in base_forms(first)
+
+        return [(answer, "same_word", same_word)]
+
+
+class ExampleStepsPlainSorted(_Patched):
+    """CD-68 else branch reordered: an EXAMPLE without kinds tells its steps in the plain
+    sorted order, not those out of the subject first (``rain fills river`` before ``river
+    flows into ocean``)."""
+
+    def patches(self) -> list[tuple[object, str, object]]:
+        kept = grounding.told
+
+        def told(subject: Any, graph: TeachingGraph, *, example: bool) -> Any:
+            found = kept(subject, graph, example=example)
+            steps = (*graph.out_of(subject.lemma), *graph.into(subject.lemma))
+            if not example or found != steps[: len(found)]:
+                return found
+            ordered = sorted(
+                steps,
+                key=lambda p: (p.steps[0].source, p.steps[0].target, p.steps[0].relation),
+            )
+            return tuple(ordered[: len(found)])
+
+        return [(grounding, "told", told)]
+
+
 CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("conds_referent_only_request", ReferentTakesOverOnlyWhenRequest, "COG-COND-251"),
     ("conds_lead_ignores_request", LeadIgnoresRequest, "COG-COND-251"),
@@ -347,5 +401,8 @@ CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("conds_partial_as_pack", UnknownBesideKnownPassedOver, "COG-COND-251"),
     ("conds_claim_negation_ignored", ClaimNegationIgnored, "COG-COND-252"),
     ("conds_claim_only_correction", ClaimOnlyForCorrection, "COG-COND-252"),
+    ("mcdc41_same_word_short_s", SameWordDropsShortS, "COG-COND-252"),
+    ("mcdc41_same_word_one_folds", SameWordOneFoldsToOther, "COG-COND-252"),
+    ("mcdc41_example_steps_sorted", ExampleStepsPlainSorted, "COG-COND-252"),
 )
 """Each broken engine of this module by its unique name, with the requirement that fails it."""
