@@ -17,11 +17,11 @@ from typing import Any
 from reference.lexicon import base_forms
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
-from reference.truth import answer, grounding, pipeline
+from reference.truth import answer, grounding, pipeline, spelling
 from reference.truth import intent as reading
 from reference.truth.intent import IntentTag, Reading
 from reference.truth.teaching import TeachingGraph
-from reference.truth.text import content_terms, tokenize
+from reference.truth.text import content_terms, sub_words, tokenize
 
 
 @contextmanager
@@ -385,6 +385,21 @@ class ExampleStepsPlainSorted(_Patched):
         return [(grounding, "told", told)]
 
 
+class NtWithoutApostropheSpelt(_Patched):
+    """CD-69 atom a widened: a word ending in ``nt`` without its apostrophe is spelt out as
+    its stem then ``not`` too (``mustnt`` is read ``must not``)."""
+
+    def patches(self) -> list[tuple[object, str, object]]:
+        kept = spelling.expand
+
+        def widened(word: str) -> str:
+            if "'" not in word and word.endswith("nt") and len(word) > 3:
+                return f"{word[:-2]} not"
+            return word
+
+        return [(spelling, "expand", lambda text: kept(sub_words(text, widened)))]
+
+
 CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("conds_referent_only_request", ReferentTakesOverOnlyWhenRequest, "COG-COND-251"),
     ("conds_lead_ignores_request", LeadIgnoresRequest, "COG-COND-251"),
@@ -404,5 +419,6 @@ CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("mcdc41_same_word_short_s", SameWordDropsShortS, "COG-COND-252"),
     ("mcdc41_same_word_one_folds", SameWordOneFoldsToOther, "COG-COND-252"),
     ("mcdc41_example_steps_sorted", ExampleStepsPlainSorted, "COG-COND-252"),
+    ("mcdc41_nt_without_apostrophe", NtWithoutApostropheSpelt, "COG-COND-251"),
 )
 """Each broken engine of this module by its unique name, with the requirement that fails it."""
