@@ -4,8 +4,9 @@ the folding rules give for it is a lemma the engine lists.
 docs/intents.md § Subjects, *Word folding*: a word the lexicon does not hold as written is
 looked up as, in order, `-ies` to `-y` (word longer than 4 letters), `-ves` to `-f` then
 `-fe` (longer than 4), `-es` dropped (longer than 4), `-s` dropped unless it ends in `-ss`
-(longer than 3), `-ing` dropped, then `-ing` to `-e`, then `-ing` dropped with a doubled
-last consonant undoubled (longer than 5); the first form the lexicon holds is the lemma.
+(longer than 3), and, each only for a word longer than 5 letters, `-ing` dropped, then
+`-ing` to `-e`, then `-ing` dropped with a doubled last consonant undoubled; the first form
+the lexicon holds is the lemma.
 docs/spec.md § Cognition, grounding rules 5 and 6: a subject no lemma is known for is
 `oov`, a known one `pack`.
 
