@@ -400,6 +400,24 @@ class NtWithoutApostropheSpelt(_Patched):
         return [(spelling, "expand", lambda text: kept(sub_words(text, widened)))]
 
 
+class SameWordIngBoundOnDoubledOnly(_Patched):
+    """CD-73 and CD-74 atom b dropped: the same-word test drops ``-ing`` and changes it to
+    ``-e`` whatever the word's length, the bound kept for the doubled consonant alone
+    (``zuing`` is the same word as ``zu`` and ``zue``)."""
+
+    def patches(self) -> list[tuple[object, str, object]]:
+        def forms(word: str) -> set[str]:
+            found = set(base_forms(word))
+            if word.endswith("ing") and len(word) > 3:
+                found |= {word[:-3], word[:-3] + "e"}
+            return found
+
+        def same_word(first: str, second: str) -> bool:
+            return not forms(first).isdisjoint(forms(second))
+
+        return [(answer, "same_word", same_word)]
+
+
 CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("conds_referent_only_request", ReferentTakesOverOnlyWhenRequest, "COG-COND-251"),
     ("conds_lead_ignores_request", LeadIgnoresRequest, "COG-COND-251"),
@@ -420,5 +438,6 @@ CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("mcdc41_same_word_one_folds", SameWordOneFoldsToOther, "COG-COND-252"),
     ("mcdc41_example_steps_sorted", ExampleStepsPlainSorted, "COG-COND-252"),
     ("mcdc41_nt_without_apostrophe", NtWithoutApostropheSpelt, "COG-COND-251"),
+    ("mcdc41_ing_bound_doubled_only", SameWordIngBoundOnDoubledOnly, "COG-COND-252"),
 )
 """Each broken engine of this module by its unique name, with the requirement that fails it."""
