@@ -82,9 +82,9 @@ def stating_step(
     words: tuple[str, ...], subject: Lemma, graph: TeachingGraph
 ) -> TeachingPath | None:
     """The first teaching step that states the predicate *words* of *subject*: out of the
-    subject to a lemma the words name, every word of its relation among them and every one
-    of them the target or a relation word; or a step that makes the subject a kind of what
-    the words name (:data:`KIND_INTO`, :data:`KIND_OUT`)."""
+    subject to a lemma the words name, every content word of its relation among them and
+    every one of them the target or a content word of its relation; or a step that makes
+    the subject a kind of what the words name (:data:`KIND_INTO`, :data:`KIND_OUT`)."""
     if not words:
         return None
     for step in (*graph.out_of(subject.lemma), *graph.into(subject.lemma)):

@@ -418,6 +418,33 @@ class SameWordIngBoundOnDoubledOnly(_Patched):
         return [(answer, "same_word", same_word)]
 
 
+class EvidenceWordsWithFunctionWords(_Patched):
+    """CD-32 and CD-61 atom a widened: a predicate word the same word as any word of the
+    claim or of the gloss, a function word included, states the statement (``Is the sun
+    thes?`` is yes by the gloss's ``the``)."""
+
+    def patches(self) -> list[tuple[object, str, object]]:
+        kept = grounding.verdict
+
+        def covered(words: tuple[str, ...], text: str) -> bool:
+            return all(any(answer.same_word(w, o) for o in tokenize(text)) for w in words)
+
+        def verdict(statement: str, subject: Any, claim: str | None, graph: Any) -> Any:
+            value, by, step = kept(statement, subject, claim, graph)
+            words = answer.predicate(statement, subject)
+            if by is not None or not words:
+                return value, by, step
+            flip = answer.negated(statement)
+            if claim is not None and covered(words, claim):
+                agrees = answer.negated(f"{subject.lemma} {claim}") == flip
+                return ("yes" if agrees else "no"), "vault", None
+            if subject.gloss is not None and covered(words, subject.gloss):
+                return ("no" if flip else "yes"), "gloss", None
+            return value, by, step
+
+        return [(grounding, "verdict", verdict)]
+
+
 CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("conds_referent_only_request", ReferentTakesOverOnlyWhenRequest, "COG-COND-251"),
     ("conds_lead_ignores_request", LeadIgnoresRequest, "COG-COND-251"),
@@ -439,5 +466,6 @@ CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("mcdc41_example_steps_sorted", ExampleStepsPlainSorted, "COG-COND-252"),
     ("mcdc41_nt_without_apostrophe", NtWithoutApostropheSpelt, "COG-COND-251"),
     ("mcdc41_ing_bound_doubled_only", SameWordIngBoundOnDoubledOnly, "COG-COND-252"),
+    ("mcdc41_evidence_function_words", EvidenceWordsWithFunctionWords, "COG-COND-252"),
 )
 """Each broken engine of this module by its unique name, with the requirement that fails it."""
