@@ -17,6 +17,9 @@ from reference.lexicon.loader import (
 )
 from reference.lexicon.model import LanguagePack, Lemma, TeachingChain
 
+VOWELS = frozenset("aeiou")
+"""The letters word folding never undoubles: every other letter is a consonant."""
+
 
 @dataclass(frozen=True)
 class Lexicon:
@@ -68,7 +71,7 @@ def base_forms(word: str) -> Iterable[str]:
         stem = word[:-3]
         yield stem
         yield stem + "e"
-        if len(stem) > 2 and stem[-1] == stem[-2]:
+        if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in VOWELS:
             yield stem[:-1]
 
 

@@ -445,6 +445,24 @@ class EvidenceWordsWithFunctionWords(_Patched):
         return [(grounding, "verdict", verdict)]
 
 
+class SameWordUndoublesVowels(_Patched):
+    """CD-75 atom b widened: the same-word test undoubles any doubled letter before ``-ing``,
+    a vowel too (``zooing`` is the same word as ``zo``)."""
+
+    def patches(self) -> list[tuple[object, str, object]]:
+        def forms(word: str) -> set[str]:
+            found = set(base_forms(word))
+            stem = word[:-3]
+            if word.endswith("ing") and len(word) > 5 and stem[-1] == stem[-2]:
+                found.add(stem[:-1])
+            return found
+
+        def same_word(first: str, second: str) -> bool:
+            return not forms(first).isdisjoint(forms(second))
+
+        return [(answer, "same_word", same_word)]
+
+
 CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("conds_referent_only_request", ReferentTakesOverOnlyWhenRequest, "COG-COND-251"),
     ("conds_lead_ignores_request", LeadIgnoresRequest, "COG-COND-251"),
@@ -467,5 +485,6 @@ CONDITION_MUTANTS: tuple[tuple[str, type[ProtocolHandler], str], ...] = (
     ("mcdc41_nt_without_apostrophe", NtWithoutApostropheSpelt, "COG-COND-251"),
     ("mcdc41_ing_bound_doubled_only", SameWordIngBoundOnDoubledOnly, "COG-COND-252"),
     ("mcdc41_evidence_function_words", EvidenceWordsWithFunctionWords, "COG-COND-252"),
+    ("mcdc41_ing_undoubles_vowels", SameWordUndoublesVowels, "COG-COND-252"),
 )
 """Each broken engine of this module by its unique name, with the requirement that fails it."""

@@ -33,7 +33,9 @@ class Fold:
 
 def _ing_doubled(word: str) -> tuple[str, ...]:
     stem = word[:-3]
-    return (stem[:-1],) if len(stem) > 2 and stem[-1] == stem[-2] else ()
+    return (
+        (stem[:-1],) if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiou" else ()
+    )
 
 
 FOLDS = (

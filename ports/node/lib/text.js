@@ -142,7 +142,8 @@ function baseForms(word) {
     const stem = word.slice(0, -3);
     forms.push(stem, `${stem}e`);
     const letters = [...stem];
-    if (letters.length > 2 && letters[letters.length - 1] === letters[letters.length - 2]) forms.push(letters.slice(0, -1).join(''));
+    const last = letters[letters.length - 1];
+    if (letters.length > 2 && last === letters[letters.length - 2] && !'aeiou'.includes(last)) forms.push(letters.slice(0, -1).join(''));
   }
   return forms;
 }
