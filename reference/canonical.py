@@ -3,11 +3,13 @@
 Canonical JSON is ``json.dumps`` with sorted keys, ``(",", ":")`` separators,
 UTF-8 output and no ASCII escaping. Floats are refused: a float may enter a
 hash only after :func:`quantize` has turned it into an integer.
+
+hashlib (and the OpenSSL it loads) is imported at the first hash, not with this module:
+a server that answers only ``hello`` never hashes.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from typing import Any
@@ -90,6 +92,8 @@ def sha256_hex(data: bytes | str) -> str:
     """SHA-256 hex digest of bytes, or of a string's UTF-8 bytes."""
     if isinstance(data, str):
         data = data.encode("utf-8")
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 

@@ -7,23 +7,23 @@ SIGINT end ``chat`` and ``serve`` cleanly, with status 128 + the signal (docs/st
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import reference
 from reference.canonical import wire_json
 from reference.errors import EngineError, RegisterError, UsageError
-from reference.inputs import PathArg, one_line, require_utf8
 from reference.shutdown import Guard, Stop, guarded
 
 if TYPE_CHECKING:
+    import argparse
+
     from reference.registers.ratify import EvidenceProbe
     from reference.runtime import ChatResponse, ChatRuntime
 
@@ -38,25 +38,6 @@ Ask in plain English, one question per line, for example:
   No, a parent is a guide.        (a correction the session remembers)
   What did I say about parent?
 Commands: /help shows this; /quit (or Ctrl-D) leaves."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
-
-
-class _Version(argparse.Action):
-    """``--version``: the program and its version; the version is looked up only here."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: object,
-        option_string: str | None = None,
-    ) -> None:
-        sys.stdout.write(f"{parser.prog} {reference.__version__}\n")
-        parser.exit()
 
 
 def _chat_runtime(args: argparse.Namespace) -> ChatRuntime:
@@ -207,6 +188,7 @@ def main_ratify(
     *out* and *err* default to the current ``sys.stdout`` and ``sys.stderr``.
     Refusals print ``error: <CODE>: <path>: <message>`` on one line, never a traceback.
     """
+    from reference.inputs import one_line
     from reference.registers.ratify import ratify_pack_file
 
     out = sys.stdout if out is None else out
@@ -241,92 +223,65 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return scripted_chat(sys.stdout)
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def cmd_serve(args: argparse.Namespace | None) -> int:
     from reference.serve import serve
 
     return serve(sys.stdin, sys.stdout)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m reference", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    chat = commands.add_parser("chat", help="chat with the reference engine")
-    chat.add_argument("--once", metavar="TEXT", help="answer one prompt and exit")
-    chat.add_argument("--json", action="store_true", help="one JSON object per turn")
-    chat.add_argument("--register", metavar="ID", default=None, help="register pack id")
-    chat.add_argument(
-        "--register-path",
-        metavar="DIR",
-        type=PathArg("pack-dir"),
-        action="append",
-        default=[],
-        help="directory searched for register packs before the shipped ones (repeatable)",
-    )
-    chat.add_argument(
-        "--audit", metavar="FILE", type=PathArg("out-file"), help="append one JSON line per turn"
-    )
-    chat.add_argument("--audit-content", action="store_true", help="include text in the audit")
-    chat.add_argument(
-        "--state",
-        metavar="DIR",
-        type=PathArg("state-dir"),
-        help="persisted engine state, checkpointed every turn",
-    )
-    chat.set_defaults(run=cmd_chat)
-
-    lexicon = commands.add_parser("lexicon", help="list every lemma")
-    lexicon.add_argument("--json", action="store_true")
-    lexicon.set_defaults(run=cmd_lexicon)
-
-    ratify = commands.add_parser("ratify", help="ratify register pack files")
-    ratify.add_argument("paths", nargs="+", metavar="PATH", type=PathArg("pack-file"))
-    ratify.set_defaults(run=cmd_ratify)
-
-    demo = commands.add_parser("demo", help="scripted demos")
-    demo.add_argument("name", nargs="?", default="chat", choices=("chat", "register-tour"))
-    demo.set_defaults(run=cmd_demo)
-
-    serve = commands.add_parser("serve", help="speak the engine protocol on stdio")
-    serve.set_defaults(run=cmd_serve)
-    return require_utf8(parser)
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "chat": cmd_chat,
+    "lexicon": cmd_lexicon,
+    "ratify": cmd_ratify,
+    "demo": cmd_demo,
+    "serve": cmd_serve,
+}
+"""Each subcommand's function, by the ``command`` the parser names."""
 
 
-def _offer_completion(parser: argparse.ArgumentParser) -> None:
-    """Answer a shell's completion request through argcomplete (the optional
-    ``completion`` extra) and exit, if one is being made; otherwise do nothing."""
-    if "_ARGCOMPLETE" not in os.environ:
-        return
-    try:
-        import argcomplete
-    except ImportError:
-        return
-    argcomplete.autocomplete(parser)
+def run(argv: list[str] | None = None) -> int:
+    """Parse the command line and run its subcommand; return its exit status.
+
+    A bare ``serve`` (how every engine process of a certification starts) needs no parsing,
+    so it runs without loading the parser (:mod:`reference.cli_args`); with any other word,
+    or when a shell asks for completions, the parser reads the line.
+    """
+    words = sys.argv[1:] if argv is None else argv
+    if words == ["serve"] and "_ARGCOMPLETE" not in os.environ:
+        return cmd_serve(None)
+    from reference.cli_args import build_parser, offer_completion
+
+    parser = build_parser()
+    offer_completion(parser)
+    args = parser.parse_args(words)
+    return COMMANDS[args.command](args)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     try:
-        parser = build_parser()
-        _offer_completion(parser)
-        args = parser.parse_args(argv)
-        status: int = args.run(args)
+        status = run(argv)
         sys.stdout.flush()
         return status
     except BrokenPipeError:
         return quiet_broken_pipe()
     except EngineError as exc:
-        sys.stderr.write(f"error: {one_line(str(exc))}\n")
-        return EXIT_USAGE
+        return error_line(str(exc))
     except OSError as exc:
         where = os.fsdecode(exc.filename) if exc.filename is not None else ""
-        sys.stderr.write(f"error: IO: {one_line(f'{exc.strerror or exc}: {where}')}\n")
-        return EXIT_USAGE
+        return error_line(f"IO: {exc.strerror or exc}: {where}")
     except Stop as stop:
         return stop.status
     except KeyboardInterrupt:
         return 130
+
+
+def error_line(message: str) -> int:
+    """Print ``error: <message>`` as one line on stderr; return the usage exit status."""
+    from reference.inputs import one_line
+
+    sys.stderr.write(f"error: {one_line(message)}\n")
+    return EXIT_USAGE
 
 
 def quiet_broken_pipe() -> int:

@@ -3,8 +3,9 @@ one loads a delta generation's base without its delta, one applies the delta to 
 full generation below it instead of the base it names, one prunes a base the previous live
 generation needs, one trusts a base whose core is not the SHA-256 the manifest names, and one
 takes a malformed entry for damage and falls back; one takes a base later than the delta
-itself, and one hashes each line's hex digest into the identity. ``STATE-DELTA-351``,
-``-352`` or ``-353`` fails on each.
+itself, one hashes each line's hex digest into the identity, and one takes a base it cannot
+read for an invalid one and falls back. ``STATE-DELTA-351``, ``-352``, ``-353`` or ``-354``
+fails on each.
 """
 
 from __future__ import annotations
@@ -165,6 +166,24 @@ class DeltaBaseAnySchema(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return _loading_with("check_base", _any_schema_base)
+
+
+def _unreadable_base_invalid(
+    directory: Path, base: manifest.Base, fs: FileOps
+) -> manifest.Generation:
+    """The base the manifest names; one that cannot be read is taken for an invalid one."""
+    try:
+        return real_check_base(directory, base, fs)
+    except StateError as refusal:
+        raise manifest.InvalidGeneration(f"its base cannot be read: {refusal}") from refusal
+
+
+class DeltaUnreadableBaseInvalid(ProtocolHandler):
+    """A delta whose base cannot be read is proven invalid (a fall back), not
+    ``STATE_UNREADABLE``."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("check_base", _unreadable_base_invalid)
 
 
 class _HeldDeltaBasesPrunedStore(StateStore):

@@ -86,6 +86,7 @@ from selftest.state_delta_mutants import (
     DeltaLaterBaseAllowed,
     DeltaMalformedAsDamage,
     DeltaOnWrongBase,
+    DeltaUnreadableBaseInvalid,
     HeldDeltaBasesPruned,
     IdentityOfHexLineDigests,
 )
@@ -1015,6 +1016,7 @@ _TABLE = (
     broken_engine("delta_malformed_as_damage", DeltaMalformedAsDamage, "STATE-DELTA-353"),
     broken_engine("delta_later_base_allowed", DeltaLaterBaseAllowed, "STATE-DELTA-352"),
     broken_engine("delta_base_any_schema", DeltaBaseAnySchema, "STATE-DELTA-352"),
+    broken_engine("delta_unreadable_base_invalid", DeltaUnreadableBaseInvalid, "STATE-DELTA-354"),
     broken_engine("held_delta_bases_pruned", HeldDeltaBasesPruned, "STATE-PRUNE-001"),
     broken_engine("identity_of_hex_line_digests", IdentityOfHexLineDigests, "STATE-DELTA-351"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),

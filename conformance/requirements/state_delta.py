@@ -9,12 +9,15 @@ between the base and the delta, and a writer's next checkpoint holds those recor
 the base the previous live generation needs (commit step 6). STATE-DELTA-352: a damaged
 delta (a torn or corrupt frame, a wrong base hash, a missing base, a base that is a delta)
 is proven invalid, so the load falls back to the newest valid generation and says so.
+STATE-DELTA-353: an entry whose frame checks but is malformed is STATE_RECORD_MALFORMED.
+STATE-DELTA-354: a base that exists but cannot be read is STATE_UNREADABLE.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -403,3 +406,72 @@ def malformed_delta_entry_refused(engine: EngineClient, name: str) -> None:
             )
             return
         raise AssertionError(f"{name}: state.load answered {got}, not STATE_RECORD_MALFORMED")
+
+
+UNREADABLE_BASE: dict[str, tuple[str, int]] = {
+    "the base's core.jsonl": ("gen-00000001/core.jsonl", 0),
+    "the base's manifest.json": ("gen-00000001/manifest.json", 0),
+    "the base's directory": ("gen-00000001", 0),
+}
+"""What of the base (generation 1) of the live delta generation 3 is made unreadable: the
+entry and its mode."""
+
+
+def _planted_on_first(directory: Path) -> None:
+    """gen 1 full (the base), gen 2 full and valid (what a fall back would load), gen 3 a
+    delta on 1; CURRENT names 3."""
+    oracle.write_generation(directory, 1, oracle.encode_core(BASE_ROWS), VERSION, 1)
+    oracle.write_generation(directory, 2, oracle.encode_core(OLDER_ROWS), VERSION, 2)
+    data = delta_bytes(BASE_ROWS, TARGET_ROWS)
+    write_delta(directory, 3, 1, data, _identity(TARGET_ROWS), 3)
+    (directory / "CURRENT").write_bytes(b"gen-00000003\n")
+
+
+@requirement(
+    "STATE-DELTA-354",
+    "a delta generation whose base exists but cannot be read (its core.jsonl, its manifest or "
+    "its directory mode 000, read by an engine that file modes bind) is refused with "
+    "STATE_UNREADABLE by state.load and state.open, never fallen back from, and every byte of "
+    "the directory is left as it was",
+    family="state",
+    capabilities=DELTA,
+    seed="docs/state.md § Delta generations: a base that exists but cannot be read is "
+    "STATE_UNREADABLE, as for any entry a load needs",
+    strategy=lambda ctx: st.sampled_from(sorted(UNREADABLE_BASE)),
+    max_examples=len(UNREADABLE_BASE),
+    cover=coverage.each("unreadable", sorted(UNREADABLE_BASE)),
+)
+def unreadable_base_refused(engine: EngineClient, name: str) -> None:
+    from conformance.state.crashstates import snapshot
+    from conformance.state.unprivileged import bound_by_modes
+
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    entry, mode = UNREADABLE_BASE[name]
+    with scratch() as directory:
+        _planted_on_first(directory)
+        before = snapshot(directory)
+        os.chmod(directory / entry, mode)
+        try:
+            with bound_by_modes(command, engine.transcript) as bound:
+                codes = {
+                    op: _refusal_code(bound, op, directory) for op in ("state.load", "state.open")
+                }
+        finally:
+            os.chmod(directory / entry, 0o755 if entry == "gen-00000001" else 0o644)
+        after = snapshot(directory)
+    wrong = {op: code or "ok" for op, code in codes.items() if code != "STATE_UNREADABLE"}
+    assert not wrong, f"{name} unreadable: not refused with STATE_UNREADABLE: {wrong}"
+    changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+    assert changed in ([], ["LOCK"]), f"{name} unreadable: the refused load changed {changed}"
+
+
+def _refusal_code(engine: EngineClient, op: str, directory: Path) -> str | None:
+    """The code *op* of *directory* is refused with, or None (a store it opened is closed)."""
+    try:
+        answer = engine.call(op, {"dir": str(directory)})
+    except EngineRefused as refusal:
+        return refusal.code
+    if op == "state.open":
+        engine.call("state.close", {"store": answer["store"]})
+    return None

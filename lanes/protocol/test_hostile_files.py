@@ -33,6 +33,7 @@ from conformance import cli_args
 from conformance import inputs as suite_inputs
 from conformance.campaign.cli import spec_from_args
 from reference import cli as reference_cli
+from reference import cli_args as reference_cli_args
 from reference import inputs as engine_inputs
 from reference import jsonio
 
@@ -51,7 +52,7 @@ FUZZ = settings(
 
 CLIS: dict[str, tuple[Callable[[], argparse.ArgumentParser], Callable[[list[str]], int]]] = {
     "conformance": (conformance_cli.build_parser, conformance_cli.main),
-    "reference": (reference_cli.build_parser, reference_cli.main),
+    "reference": (reference_cli_args.build_parser, reference_cli.main),
 }
 BASE = {
     ("conformance", "certify"): ["--report", "{tmp}/out", "--id", ONE_ID, "-n", "1"],

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
 import os
 from collections.abc import Iterator, Mapping
@@ -103,6 +101,9 @@ def decode_file(name: str, encoded: object) -> bytes:
         bad_arg("files", f"file name {name!r} is not a plain *.json name")
     if not isinstance(encoded, str):
         bad_arg("files", f"files[{name!r}] must be a base64 string")
+    import base64
+    import binascii
+
     try:
         return base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
@@ -143,4 +144,6 @@ def staged_files(files: Mapping[str, bytes]) -> Iterator[Path]:
 
 def encode_file(path: Path) -> str:
     """The base64 text of a file's bytes."""
+    import base64
+
     return base64.b64encode(path.read_bytes()).decode("ascii")

@@ -3,11 +3,13 @@
 The seed reads the sealed ``trace_hash`` and never the surface text, so the
 same (input sequence, packs, register) always yields the same bytes, while the
 turn index makes a repeated prompt read differently on a later turn.
+
+hashlib is imported at the first choice, not with this module: the protocol handler
+inherits the :class:`Decorator` steps, and a server that answers only ``hello`` never hashes.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple, TypedDict
 
@@ -21,6 +23,8 @@ def select_bucket_index(
     """
     if not bucket:
         return None
+    import hashlib
+
     seed = f"{trace_hash}|{register_id}|{turn_idx}|{bucket_name}".encode()
     return int.from_bytes(hashlib.sha256(seed).digest()[:8], "big") % len(bucket)
 
@@ -29,6 +33,8 @@ def variant_id(opening: str, closing: str) -> str:
     """First 12 hex digits of ``sha256(f"{opening}|{closing}")``; ``""`` if both are empty."""
     if not opening and not closing:
         return ""
+    import hashlib
+
     return hashlib.sha256(f"{opening}|{closing}".encode()).hexdigest()[:12]
 
 

@@ -375,3 +375,24 @@ class SurfaceUnknownUnnamed(ProtocolHandler):
             return surface
 
         return _reworded(super().chat(runtime, text), unnamed)
+
+
+class StepKindBothWays(ProtocolHandler):
+    """``Y includes X`` also makes Y a kind of X: the kind step is read out of the subject
+    too, so ``Is an insect a spider?`` is yes by ``insect includes spider``."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with _patched(answer, "KIND_OUT", answer.KIND_OUT | answer.KIND_INTO):
+            return super().chat(runtime, text)
+
+
+class FormOfReadInto(ProtocolHandler):
+    """``X is a form of Y`` is read into the subject as ``includes`` is, so it makes Y a
+    kind of X (and no longer X a kind of Y)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with (
+            _patched(answer, "KIND_INTO", answer.KIND_INTO | answer.KIND_OUT),
+            _patched(answer, "KIND_OUT", frozenset()),
+        ):
+            return super().chat(runtime, text)
