@@ -235,6 +235,7 @@ from selftest.mutants.protocol import (
     Utf16KeyOrderWire,
 )
 from selftest.mutants.quoting import (
+    BareRelativeDirAccepted,
     BreaksDropped,
     ControlsKeptRaw,
     CrLfTwoSpaces,
@@ -379,6 +380,7 @@ _TABLE = (
     broken_engine("cut_early", CutEarly, "PROTO-QUOTE-002"),
     broken_engine("nul_path_not_found", NulPathNotFound, "PROTO-PATH-001"),
     broken_engine("relative_dir_accepted", RelativeDirAccepted, "PROTO-PATH-002"),
+    broken_engine("bare_relative_dir_accepted", BareRelativeDirAccepted, "PROTO-PATH-002"),
     broken_engine("sentinel_id_loadable", SentinelIdLoadable, "REG-RESERVED-001"),
     broken_engine("sentinel_id_opens_bare", SentinelIdOpensBare, "REG-RESERVED-001"),
     broken_engine("sentinel_id_invalid", SentinelIdInvalid, "REG-RESERVED-001"),

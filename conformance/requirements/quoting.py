@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -408,16 +409,30 @@ RELATIVE_DIR_OPS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 relative ``dir`` is then seen before it writes anything."""
 
 
-def _relative_spellings(root: Path) -> list[str]:
-    """Relative paths that name *root*/rel from any working directory less than 64 deep
-    (``..`` at ``/`` stays at ``/``), so an engine that accepts them writes only there."""
+DOC_SPELLINGS = ("state", "./state", "../state")
+"""The relative spellings docs/protocol.md § Persisted-state ops names, sent only to the ops
+that read (they name entries of whatever the working directory is)."""
+READING_OPS = frozenset({"state.load", "state.journal"})
+
+
+BARE = f"core-conformance-relative-{os.getpid()}"
+"""A relative ``dir`` that starts with a letter: no ``.``, no ``/``."""
+
+
+def _relative_spellings(root: Path, op: str) -> list[str]:
+    """Relative paths for *op*: ones that name *root*/rel from any working directory less
+    than 64 deep (``..`` at ``/`` stays at ``/``), so an engine that accepts them writes
+    only there; a bare name of one unique word, which an engine that accepts it makes in
+    the working directory (removed after); and, for the ops that read, the docs' own."""
     climb = "../" * 64 + str(root).lstrip("/")
-    return [f"{climb}/rel", f"./{climb}/rel", f"{climb}/./rel"]
+    found = [f"{climb}/rel", f"./{climb}/rel", f"{climb}/./rel", BARE]
+    return [*found, *DOC_SPELLINGS] if op in READING_OPS else found
 
 
 @requirement(
     "PROTO-PATH-002",
-    "a state dir that is not absolute (relative, ./ or ../ spellings) is refused by every "
+    "a state dir that is not absolute (a bare name, ./ or ../ spellings; the docs' own, "
+    "state, ./state and ../state, to the ops that read) is refused by every "
     "state op taking one with PROTOCOL_BAD_ARGS field dir, and nothing is created "
     "(fixed sample)",
     family="protocol",
@@ -431,7 +446,7 @@ def relative_dirs(engine: EngineClient, _: object) -> None:
         for op, capability, extra in RELATIVE_DIR_OPS:
             if capability not in caps or problems:
                 continue
-            for spelling in _relative_spellings(root):
+            for spelling in _relative_spellings(root, op):
                 try:
                     engine.call(op, {"dir": spelling, **extra}, checked=False)
                 except EngineRefused as refusal:
@@ -445,4 +460,7 @@ def relative_dirs(engine: EngineClient, _: object) -> None:
         left = sorted(os.listdir(root))
         if left:
             problems.append(f"entries were created through a relative dir: {left}")
+    if os.path.lexists(BARE):
+        shutil.rmtree(BARE, ignore_errors=True)
+        problems.append(f"the relative dir {BARE!r} was created in the working directory")
     assert not problems, cases.lines(problems)

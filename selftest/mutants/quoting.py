@@ -154,6 +154,22 @@ class RelativeDirAccepted(ProtocolHandler):
         return super().op_state_open(_absolute(args))
 
 
+class BareRelativeDirAccepted(ProtocolHandler):
+    """Only a dir that starts with ``.`` is refused as relative: a bare name (``state``) is
+    resolved against the working directory."""
+
+    def op_state_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        return super().op_state_load(_bare_absolute(args))
+
+    def op_state_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        return super().op_state_open(_bare_absolute(args))
+
+
+def _bare_absolute(args: dict[str, Any]) -> dict[str, Any]:
+    value = args.get("dir")
+    return _absolute(args) if isinstance(value, str) and not value.startswith(".") else args
+
+
 def _absolute(args: dict[str, Any]) -> dict[str, Any]:
     value = args.get("dir")
     if isinstance(value, str) and value and "\x00" not in value:
