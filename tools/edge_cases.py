@@ -1181,6 +1181,33 @@ def pooled_edges() -> list[dict[str, Any]]:
     ]
 
 
+CLITIC_SPELT = (
+    "docs/intents.md § Subjects: content words are all words of two or more letters except "
+    "function words; a contraction is reduced to its stem first (the clitics `'s`, `'re`, `'d`, "
+    "`'ll`, `'ve`, `'m`)"
+)
+
+
+def clitic_word_edges() -> list[dict[str, Any]]:
+    """A word of its own spelt like a clitic of two letters (`re`, `ll`, `ve`): only what follows
+    an apostrophe is a clitic, so the word is a content word, the subject of its slot (ids
+    ``EC-0350`` on)."""
+    return [
+        {
+            "id": f"EC-{350 + i:04d}",
+            **_edge(
+                "character class",
+                "T-WORD-APOSTROPHE",
+                CLITIC_SPELT,
+                f"`{word}` alone, no apostrophe before it: a content word, not a clitic",
+                [f"What is {word}?"],
+                **_definition(word),
+            ),
+        }
+        for i, word in enumerate(("re", "ll", "ve"))
+    ]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1190,7 +1217,8 @@ CLASSES = {
 
 
 def edges() -> dict[str, Any]:
-    """The edges file: the classes and every edge, with ids ``EC-0001`` on, in order."""
+    """The edges file: the classes and every edge, with ids ``EC-0001`` on, in order, then the
+    edges written with their own ids."""
     found = positions() + more_positions() + character_classes() + latest() + orders()
     found += cue_orders()
     found += answer_edges()
@@ -1200,6 +1228,7 @@ def edges() -> dict[str, Any]:
     found += apostrophe_edges()
     found += pooled_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
+    cases += clitic_word_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

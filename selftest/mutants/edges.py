@@ -514,6 +514,26 @@ class ApostropheKeptInWord(_Patching):
         ]
 
 
+def _base_reducing_clitic_words(token: str) -> str | None:
+    if "'" not in token:
+        return token[:-1] if token in _CLITIC_ENDS else token
+    stem, clitic = token.split("'", 1)
+    if clitic == "t":
+        return None
+    return stem if clitic in _CLITIC_ENDS else token.replace("'", "")
+
+
+class CliticSpeltWordReduced(_Patching):
+    """A word of its own spelt like a clitic is reduced as one (`re` read as `r`, no content
+    word), as a port whose clitic test also runs on words without an apostrophe."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [
+            (text_, "word_base", _base_reducing_clitic_words),
+            (grammar, "word_base", _base_reducing_clitic_words),
+        ]
+
+
 class EarlierSkipsRecalls(ProtocolHandler):
     """`earlier` counts only the turns it could quote: an earlier RECALL of the subject is
     left out of the count."""
@@ -639,6 +659,7 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_cue_first_in_sentence_decides", CueFirstInSentenceDecides),
     ("edge_cue_last_row_decides", CueLastRowDecides),
     ("edge_verification_cue_in_statements", VerificationCueInStatements),
+    ("stry41_clitic_spelt_word_reduced", CliticSpeltWordReduced),
 )
 """Every broken reader of this module with its name in selftest/engines.py (COG-EDGE-001)."""
 
