@@ -1231,7 +1231,7 @@ def fold_bound_edges() -> list[dict[str, Any]]:
     (ids ``EC-0353`` on): the user claims the whale is the inflected word, then asks whether it
     is the folded one; below the bound they are two words (no claim covers it: unknown), above
     it one (the claim decides: yes)."""
-    out = []
+    out: list[dict[str, Any]] = []
     for ending, short, long in FOLD_PAIRS:
         for (word, form), same in ((short, False), (long, True)):
             bound = "one letter over" if same else "at"
