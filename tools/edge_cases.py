@@ -1181,16 +1181,93 @@ def pooled_edges() -> list[dict[str, Any]]:
     ]
 
 
+CLITIC_SPELT = (
+    "docs/intents.md § Subjects: content words are all words of two or more letters except "
+    "function words; a contraction is reduced to its stem first (the clitics `'s`, `'re`, `'d`, "
+    "`'ll`, `'ve`, `'m`)"
+)
+
+
+def clitic_word_edges() -> list[dict[str, Any]]:
+    """A word of its own spelt like a clitic of two letters (`re`, `ll`, `ve`): only what follows
+    an apostrophe is a clitic, so the word is a content word, the subject of its slot (ids
+    ``EC-0350`` on)."""
+    return [
+        {
+            "id": f"EC-{350 + i:04d}",
+            **_edge(
+                "character class",
+                "T-WORD-APOSTROPHE",
+                CLITIC_SPELT,
+                f"`{word}` alone, no apostrophe before it: a content word, not a clitic",
+                [f"What is {word}?"],
+                **_definition(word),
+            ),
+        }
+        for i, word in enumerate(("re", "ll", "ve"))
+    ]
+
+
+FOLD_BOUNDS = (
+    "docs/intents.md § Subjects, word folding: `-ies` to `-y`, `-ves` to `-f`, `-es` dropped "
+    "(each longer than 4 letters), `-s` dropped (longer than 3), `-ing` dropped (longer than "
+    "5); two words are the same word when their folded forms share one; § Answers, "
+    "VERIFICATION 1: yes when every predicate word is the same word as a word of the claim"
+)
+FOLD_PAIRS = (
+    ("-ies", ("ties", "ty"), ("flies", "fly")),
+    ("-ves", ("aves", "af"), ("elves", "elf")),
+    ("-es", ("axes", "ax"), ("boxes", "box")),
+    ("-s", ("abs", "ab"), ("cabs", "cab")),
+    ("-ing", ("owing", "ow"), ("rowing", "row")),
+)
+"""Per folding rule: a word at its length bound with the form the rule would give it, and a
+word one letter longer with its folded form. None of them is a lemma, so only the same-word
+test of a claim decides."""
+
+
+def fold_bound_edges() -> list[dict[str, Any]]:
+    """Each folding rule's length bound, both sides, through the same-word test of a claim
+    (ids ``EC-0353`` on): the user claims the whale is the inflected word, then asks whether it
+    is the folded one; below the bound they are two words (no claim covers it: unknown), above
+    it one (the claim decides: yes)."""
+    out: list[dict[str, Any]] = []
+    for ending, short, long in FOLD_PAIRS:
+        for (word, form), same in ((short, False), (long, True)):
+            bound = "one letter over" if same else "at"
+            says = (
+                {"verdict": "yes", "by": "vault", "claim": f"is {word}"}
+                if same
+                else {"verdict": "unknown", "by": None}
+            )
+            out.append(
+                {
+                    "id": f"EC-{353 + len(out):04d}",
+                    **_edge(
+                        "bound",
+                        "A-VERDICT-CLAIM",
+                        FOLD_BOUNDS,
+                        f"`{word}` {bound} the `{ending}` rule's bound, asked as `{form}`",
+                        [f"No, a whale is {word}.", f"Is a whale {form}?"],
+                        says=says,
+                    ),
+                }
+            )
+    return out
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
     "latest": "the latest or earliest across turns: a latest turn without it, a tie, a change",
     "order": "two conditions true at once, where the docs order the checks",
+    "bound": "a length bound the docs give: a word at it and a word one letter over it",
 }
 
 
 def edges() -> dict[str, Any]:
-    """The edges file: the classes and every edge, with ids ``EC-0001`` on, in order."""
+    """The edges file: the classes and every edge, with ids ``EC-0001`` on, in order, then the
+    edges written with their own ids."""
     found = positions() + more_positions() + character_classes() + latest() + orders()
     found += cue_orders()
     found += answer_edges()
@@ -1200,6 +1277,8 @@ def edges() -> dict[str, Any]:
     found += apostrophe_edges()
     found += pooled_edges()
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
+    cases += clitic_word_edges()
+    cases += fold_bound_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

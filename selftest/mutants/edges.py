@@ -514,6 +514,68 @@ class ApostropheKeptInWord(_Patching):
         ]
 
 
+def _base_reducing_clitic_words(token: str) -> str | None:
+    if "'" not in token:
+        return token[:-1] if token in _CLITIC_ENDS else token
+    stem, clitic = token.split("'", 1)
+    if clitic == "t":
+        return None
+    return stem if clitic in _CLITIC_ENDS else token.replace("'", "")
+
+
+class CliticSpeltWordReduced(_Patching):
+    """A word of its own spelt like a clitic is reduced as one (`re` read as `r`, no content
+    word), as a port whose clitic test also runs on words without an apostrophe."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [
+            (text_, "word_base", _base_reducing_clitic_words),
+            (grammar, "word_base", _base_reducing_clitic_words),
+        ]
+
+
+def _forms_with_bound(rule: str) -> Callable[[str], Iterator[str]]:
+    """Word folding with *rule*'s length bound one letter lower (a word at the bound folds)."""
+    over = {"ies": 4, "ves": 4, "es": 4, "s": 3, "ing": 5}
+    over[rule] -= 1
+
+    def forms(word: str) -> Iterator[str]:
+        yield word
+        if word.endswith("ies") and len(word) > over["ies"]:
+            yield word[:-3] + "y"
+        if word.endswith("ves") and len(word) > over["ves"]:
+            yield word[:-3] + "f"
+            yield word[:-3] + "fe"
+        if word.endswith("es") and len(word) > over["es"]:
+            yield word[:-2]
+        if word.endswith("s") and not word.endswith("ss") and len(word) > over["s"]:
+            yield word[:-1]
+        if word.endswith("ing") and len(word) > over["ing"]:
+            stem = word[:-3]
+            yield stem
+            yield stem + "e"
+            if len(stem) > 2 and stem[-1] == stem[-2]:
+                yield stem[:-1]
+
+    return forms
+
+
+def _same_word_bound(rule: str) -> type[ProtocolHandler]:
+    class SameWordBoundLowered(_Patching):
+        def patches(self) -> list[tuple[Any, str, Any]]:
+            return [(answer, "base_forms", _forms_with_bound(rule))]
+
+    SameWordBoundLowered.__doc__ = (
+        f"The same-word test folds a word at the `-{rule}` rule's length bound (a claim "
+        f"`is {dict(FOLD_AT)[rule]}` covers the folded form), as a port whose bound is `>=`."
+    )
+    return SameWordBoundLowered
+
+
+FOLD_AT = (("ies", "ties"), ("ves", "aves"), ("es", "axes"), ("s", "abs"), ("ing", "owing"))
+"""Each folding rule with the word at its bound the edges claim."""
+
+
 class EarlierSkipsRecalls(ProtocolHandler):
     """`earlier` counts only the turns it could quote: an earlier RECALL of the subject is
     left out of the count."""
@@ -639,11 +701,13 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_cue_first_in_sentence_decides", CueFirstInSentenceDecides),
     ("edge_cue_last_row_decides", CueLastRowDecides),
     ("edge_verification_cue_in_statements", VerificationCueInStatements),
+    ("stry41_clitic_spelt_word_reduced", CliticSpeltWordReduced),
 )
 """Every broken reader of this module with its name in selftest/engines.py (COG-EDGE-001)."""
 
 SAYS_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_earlier_skips_recalls", EarlierSkipsRecalls),
     ("edge_whole_recall_one_per_text", WholeRecallOnePerText),
+    *((f"stry41_same_word_{rule}_at_bound", _same_word_bound(rule)) for rule, _word in FOLD_AT),
 )
 """Broken answers at the edges of turns (COG-EDGE-002)."""
