@@ -1,0 +1,52 @@
+"""Broken engines for the survivors of the truth path's mutation run (issue 26): each breaks
+one sentence of docs/intents.md that no case held at its edge before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from reference.runtime import ChatRuntime
+from reference.runtime import chat as chat_module
+from reference.serve import ProtocolHandler
+
+
+@contextmanager
+def _says_from(change: Any) -> Iterator[None]:
+    """``says`` computed from the sealed record content as *change* alters it."""
+    kept = chat_module.says
+    chat_module.says = lambda content: kept(change(content))
+    try:
+        yield
+    finally:
+        chat_module.says = kept
+
+
+def _last_two(content: Mapping[str, Any]) -> Mapping[str, Any]:
+    return {**content, "grounded": list(content["grounded"])[-2:]}
+
+
+class LastTwoKnownSubjects(ProtocolHandler):
+    """A COMPARISON, FRAME_TRANSFER or TRANSITIVE_QUERY of three known subjects states its
+    ``compared``, ``spans`` and ``way`` over the last two known subjects, not the first two."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with _says_from(_last_two):
+            return super().chat(runtime, text)
+
+
+def _known_subject(content: Mapping[str, Any]) -> Mapping[str, Any]:
+    grounded = list(content["grounded"])
+    if content["intent"] != "PROCEDURE" or not grounded:
+        return content
+    return {**content, "subject": grounded[0]["lemma"]}
+
+
+class StartFromAnyKnownLemma(ProtocolHandler):
+    """A PROCEDURE whose subject the lexicon does not know still states ``start``: the first
+    two domains of the first known lemma of the turn."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with _says_from(_known_subject):
+            return super().chat(runtime, text)
