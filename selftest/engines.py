@@ -143,7 +143,11 @@ from selftest.mutants.loader import (
     WhitespaceEditMalformed,
     WrongMissingFieldCode,
 )
-from selftest.mutants.mut41 import LastTwoKnownSubjects, StartFromAnyKnownLemma
+from selftest.mutants.mut41 import (
+    KindOutIgnored,
+    LastTwoKnownSubjects,
+    StartFromAnyKnownLemma,
+)
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -728,6 +732,7 @@ _TABLE = (
     broken_engine("order2_unknown_names_as_sent", Order2UnknownNamesAsSent, "PROTO-ORDER-005"),
     broken_engine("mut41_last_two_known_subjects", LastTwoKnownSubjects, "COG-ANSWER-001"),
     broken_engine("mut41_start_from_any_known_lemma", StartFromAnyKnownLemma, "COG-ANSWER-001"),
+    broken_engine("mut41_kind_out_ignored", KindOutIgnored, "COG-ANSWER-001"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

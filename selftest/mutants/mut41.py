@@ -10,6 +10,7 @@ from typing import Any
 from reference.runtime import ChatRuntime
 from reference.runtime import chat as chat_module
 from reference.serve import ProtocolHandler
+from reference.truth import answer
 
 
 @contextmanager
@@ -50,3 +51,16 @@ class StartFromAnyKnownLemma(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with _says_from(_known_subject):
             return super().chat(runtime, text)
+
+
+class KindOutIgnored(ProtocolHandler):
+    """A step ``X is a form of Y`` out of the subject states only what its words state: it
+    never makes the subject a kind of Y (only ``Y includes X`` into it does)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = answer.KIND_OUT
+        answer.KIND_OUT = frozenset()
+        try:
+            return super().chat(runtime, text)
+        finally:
+            answer.KIND_OUT = kept
