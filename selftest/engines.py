@@ -146,6 +146,7 @@ from selftest.mutants.loader import (
 from selftest.mutants.mut41 import (
     KindOutIgnored,
     LastTwoKnownSubjects,
+    NegationFromThirdWord,
     StartFromAnyKnownLemma,
 )
 from selftest.mutants.order_pairs import (
@@ -733,6 +734,7 @@ _TABLE = (
     broken_engine("mut41_last_two_known_subjects", LastTwoKnownSubjects, "COG-ANSWER-001"),
     broken_engine("mut41_start_from_any_known_lemma", StartFromAnyKnownLemma, "COG-ANSWER-001"),
     broken_engine("mut41_kind_out_ignored", KindOutIgnored, "COG-ANSWER-001"),
+    broken_engine("mut41_negation_from_third_word", NegationFromThirdWord, "COG-ANSWER-001"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

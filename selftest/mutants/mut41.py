@@ -64,3 +64,19 @@ class KindOutIgnored(ProtocolHandler):
             return super().chat(runtime, text)
         finally:
             answer.KIND_OUT = kept
+
+
+class NegationFromThirdWord(ProtocolHandler):
+    """A statement is negated only by ``not``, ``never`` or ``no`` from its third word on: a
+    negation right after the first word (``sun not a star``, a claim ``never comes from``
+    after its subject) is missed."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = answer.negated
+        answer.negated = lambda statement: any(
+            word in answer.NEGATIONS for word in answer.tokenize(statement)[2:]
+        )
+        try:
+            return super().chat(runtime, text)
+        finally:
+            answer.negated = kept
