@@ -147,6 +147,7 @@ from selftest.mutants.mut41 import (
     KindOutIgnored,
     LastTwoKnownSubjects,
     NegationFromThirdWord,
+    PathSearchStopsAtVisited,
     StartFromAnyKnownLemma,
 )
 from selftest.mutants.order_pairs import (
@@ -735,6 +736,7 @@ _TABLE = (
     broken_engine("mut41_start_from_any_known_lemma", StartFromAnyKnownLemma, "COG-ANSWER-001"),
     broken_engine("mut41_kind_out_ignored", KindOutIgnored, "COG-ANSWER-001"),
     broken_engine("mut41_negation_from_third_word", NegationFromThirdWord, "COG-ANSWER-001"),
+    broken_engine("mut41_path_search_stops_at_visited", PathSearchStopsAtVisited, "COG-ANSWER-001"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -3,6 +3,7 @@ one sentence of docs/intents.md that no case held at its edge before."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from reference.runtime import ChatRuntime
 from reference.runtime import chat as chat_module
 from reference.serve import ProtocolHandler
-from reference.truth import answer
+from reference.truth import answer, teaching
 
 
 @contextmanager
@@ -80,3 +81,43 @@ class NegationFromThirdWord(ProtocolHandler):
             return super().chat(runtime, text)
         finally:
             answer.negated = kept
+
+
+def _stops_at_visited(graph: teaching.TeachingGraph, source: str, target: str) -> Any:
+    """Breadth first over the sorted steps, but a node's remaining steps are dropped at the
+    first step back to a lemma already reached (or to the source)."""
+    if source == target:
+        return None
+    previous: dict[str, teaching.TeachingPath] = {}
+    queue = deque([source])
+    while queue:
+        node = queue.popleft()
+        for step in graph.out_of(node):
+            reached = step.steps[0].target
+            if reached in previous or reached == source:
+                break
+            previous[reached] = step
+            if reached == target:
+                steps, chains, at = [], [], target
+                while at != source:
+                    one = previous[at]
+                    steps.insert(0, one.steps[0])
+                    chains.insert(0, one.chain_ids[0])
+                    at = one.steps[0].source
+                return teaching.TeachingPath(tuple(steps), tuple(chains))
+            queue.append(reached)
+    return None
+
+
+class PathSearchStopsAtVisited(ProtocolHandler):
+    """The path search drops the rest of a lemma's steps once one leads back to a lemma
+    already reached: the shortest path from *root* to *tree* (past ``seed puts down root``)
+    is never found."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = teaching.TeachingGraph.path
+        teaching.TeachingGraph.path = _stops_at_visited  # type: ignore[method-assign]
+        try:
+            return super().chat(runtime, text)
+        finally:
+            teaching.TeachingGraph.path = kept  # type: ignore[method-assign]
