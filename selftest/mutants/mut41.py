@@ -12,17 +12,18 @@ from reference.runtime import ChatRuntime
 from reference.runtime import chat as chat_module
 from reference.serve import ProtocolHandler
 from reference.truth import answer, teaching
+from reference.truth.text import tokenize
 
 
 @contextmanager
 def _says_from(change: Any) -> Iterator[None]:
     """``says`` computed from the sealed record content as *change* alters it."""
-    kept = chat_module.says
-    chat_module.says = lambda content: kept(change(content))
+    kept = getattr(chat_module, "says")  # noqa: B009
+    setattr(chat_module, "says", lambda content: kept(change(content)))  # noqa: B010
     try:
         yield
     finally:
-        chat_module.says = kept
+        setattr(chat_module, "says", kept)  # noqa: B010
 
 
 def _last_two(content: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -75,7 +76,7 @@ class NegationFromThirdWord(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         kept = answer.negated
         answer.negated = lambda statement: any(
-            word in answer.NEGATIONS for word in answer.tokenize(statement)[2:]
+            word in answer.NEGATIONS for word in tokenize(statement)[2:]
         )
         try:
             return super().chat(runtime, text)
@@ -98,7 +99,9 @@ def _stops_at_visited(graph: teaching.TeachingGraph, source: str, target: str) -
                 break
             previous[reached] = step
             if reached == target:
-                steps, chains, at = [], [], target
+                steps: list[Any] = []
+                chains: list[str] = []
+                at = target
                 while at != source:
                     one = previous[at]
                     steps.insert(0, one.steps[0])
@@ -116,8 +119,8 @@ class PathSearchStopsAtVisited(ProtocolHandler):
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         kept = teaching.TeachingGraph.path
-        teaching.TeachingGraph.path = _stops_at_visited  # type: ignore[method-assign]
+        setattr(teaching.TeachingGraph, "path", _stops_at_visited)  # noqa: B010
         try:
             return super().chat(runtime, text)
         finally:
-            teaching.TeachingGraph.path = kept  # type: ignore[method-assign]
+            setattr(teaching.TeachingGraph, "path", kept)  # noqa: B010
