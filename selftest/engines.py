@@ -149,6 +149,7 @@ from selftest.mutants.mut41 import (
     NegationFromThirdWord,
     PathSearchStopsAtVisited,
     StartFromAnyKnownLemma,
+    UnknownNamedWhateverGrounds,
 )
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
@@ -737,6 +738,9 @@ _TABLE = (
     broken_engine("mut41_kind_out_ignored", KindOutIgnored, "COG-ANSWER-001"),
     broken_engine("mut41_negation_from_third_word", NegationFromThirdWord, "COG-ANSWER-001"),
     broken_engine("mut41_path_search_stops_at_visited", PathSearchStopsAtVisited, "COG-ANSWER-001"),
+    broken_engine(
+        "mut41_unknown_named_whatever_grounds", UnknownNamedWhateverGrounds, "COG-ANSWER-001"
+    ),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -124,3 +124,18 @@ class PathSearchStopsAtVisited(ProtocolHandler):
             return super().chat(runtime, text)
         finally:
             setattr(teaching.TeachingGraph, "path", kept)  # noqa: B010
+
+
+def _any_source(content: Mapping[str, Any]) -> Mapping[str, Any]:
+    if not content["unknown"] or content["grounding_source"] in ("partial", "oov"):
+        return content
+    return {**content, "grounding_source": "partial"}
+
+
+class UnknownNamedWhateverGrounds(ProtocolHandler):
+    """``says.unknown`` lists the words not grounded whatever grounds the turn, also when
+    teaching or the vault grounds it (only a ``partial`` or ``oov`` turn names them)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with _says_from(_any_source):
+            return super().chat(runtime, text)
