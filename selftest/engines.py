@@ -145,6 +145,14 @@ from selftest.mutants.loader import (
     WhitespaceEditMalformed,
     WrongMissingFieldCode,
 )
+from selftest.mutants.mut41 import (
+    KindOutIgnored,
+    LastTwoKnownSubjects,
+    NegationFromThirdWord,
+    PathSearchStopsAtVisited,
+    StartFromAnyKnownLemma,
+    UnknownNamedWhateverGrounds,
+)
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -731,6 +739,14 @@ _TABLE = (
     broken_engine("order2_content_before_stem", Order2ContentBeforeStem, "LOAD-ORDER-701"),
     broken_engine("order2_file_before_id", Order2FileBeforeId, "LOAD-ORDER-002"),
     broken_engine("order2_unknown_names_as_sent", Order2UnknownNamesAsSent, "PROTO-ORDER-005"),
+    broken_engine("mut41_last_two_known_subjects", LastTwoKnownSubjects, "COG-ANSWER-001"),
+    broken_engine("mut41_start_from_any_known_lemma", StartFromAnyKnownLemma, "COG-ANSWER-001"),
+    broken_engine("mut41_kind_out_ignored", KindOutIgnored, "COG-ANSWER-001"),
+    broken_engine("mut41_negation_from_third_word", NegationFromThirdWord, "COG-ANSWER-001"),
+    broken_engine("mut41_path_search_stops_at_visited", PathSearchStopsAtVisited, "COG-ANSWER-001"),
+    broken_engine(
+        "mut41_unknown_named_whatever_grounds", UnknownNamedWhateverGrounds, "COG-ANSWER-001"
+    ),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")
