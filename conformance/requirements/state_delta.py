@@ -31,7 +31,7 @@ from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
 from conformance.state import format as fmt
 from conformance.state import oracle
-from conformance.state.driver import Stores, load, put, scratch
+from conformance.state.driver import Stores, load, put, refusal_code, scratch
 
 DELTA = ("state", "state.delta")
 VERSION = oracle.DELTA_SCHEMA_VERSION
@@ -455,7 +455,7 @@ def unreadable_base_refused(engine: EngineClient, name: str) -> None:
         try:
             with bound_by_modes(command, engine.transcript) as bound:
                 codes = {
-                    op: _refusal_code(bound, op, directory) for op in ("state.load", "state.open")
+                    op: refusal_code(bound, op, directory) for op in ("state.load", "state.open")
                 }
         finally:
             os.chmod(directory / entry, 0o755 if entry == "gen-00000001" else 0o644)
@@ -464,14 +464,3 @@ def unreadable_base_refused(engine: EngineClient, name: str) -> None:
     assert not wrong, f"{name} unreadable: not refused with STATE_UNREADABLE: {wrong}"
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     assert changed in ([], ["LOCK"]), f"{name} unreadable: the refused load changed {changed}"
-
-
-def _refusal_code(engine: EngineClient, op: str, directory: Path) -> str | None:
-    """The code *op* of *directory* is refused with, or None (a store it opened is closed)."""
-    try:
-        answer = engine.call(op, {"dir": str(directory)})
-    except EngineRefused as refusal:
-        return refusal.code
-    if op == "state.open":
-        engine.call("state.close", {"store": answer["store"]})
-    return None

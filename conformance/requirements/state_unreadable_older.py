@@ -4,18 +4,17 @@ generation met while falling back, and a generation past ``CURRENT`` at a writer
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 
 from hypothesis import strategies as st
 
 from conformance import coverage
-from conformance.engines.base import EngineClient, EngineRefused
+from conformance.engines.base import EngineClient
 from conformance.requirements.registry import requirement
 from conformance.state import oracle
 from conformance.state.crashstates import snapshot
-from conformance.state.driver import scratch
+from conformance.state.driver import refusal_code, scratch
 
 EMPTY = oracle.encode_core([])
 ONE = oracle.encode_core([{"kind": "recognizer", "key": "k", "pattern": "p", "weight": 1}])
@@ -41,17 +40,6 @@ CASES = {
 }
 """How the directory is planted (``gen-00000002`` is then made mode 000), and the ops that
 must refuse it."""
-
-
-def _code(engine: EngineClient, op: str, directory: Path) -> str | None:
-    try:
-        answer = engine.call(op, {"dir": str(directory)})
-    except EngineRefused as refusal:
-        return refusal.code
-    if op == "state.open":
-        with contextlib.suppress(EngineRefused):  # the open was the fault, not the close
-            engine.call("state.close", {"store": answer["store"]})
-    return None
 
 
 @requirement(
@@ -82,7 +70,7 @@ def unreadable_older_refused(engine: EngineClient, name: str) -> None:
         os.chmod(directory / "gen-00000002", 0)
         try:
             with bound_by_modes(command, engine.transcript) as bound:
-                codes = {op: _code(bound, op, directory) for op in ops}
+                codes = {op: refusal_code(bound, op, directory) for op in ops}
         finally:
             os.chmod(directory / "gen-00000002", 0o755)
         after = snapshot(directory)

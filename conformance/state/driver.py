@@ -67,6 +67,19 @@ def load(engine: EngineClient, directory: Path) -> dict[str, Any]:
     return engine.call("state.load", {"dir": str(directory)})
 
 
+def refusal_code(engine: EngineClient, op: str, directory: Path) -> str | None:
+    """The code *op* (``state.load`` or ``state.open``) of *directory* is refused with, or
+    None when it succeeds (a store it opened is closed; a failing close is not its fault)."""
+    try:
+        answer = engine.call(op, {"dir": str(directory)})
+    except EngineRefused as refusal:
+        return refusal.code
+    if op == "state.open":
+        with contextlib.suppress(EngineRefused):
+            engine.call("state.close", {"store": answer["store"]})
+    return None
+
+
 def copy_fixture(name: str, target: Path) -> Path:
     """Copy the shipped fixture directory *name* into *target*/name."""
     source = resources.files(FIXTURES).joinpath(name)
