@@ -9,6 +9,7 @@ intent, subject and (where given) grounding source of its last turn.
 
 from __future__ import annotations
 
+import functools
 import json
 from importlib import resources
 from typing import Any
@@ -49,8 +50,10 @@ def rule_plan(ctx: SuiteContext) -> Plan:
     return Plan((Case(cases, classes),), ((DIMENSION, len(data["rules"])),))
 
 
+@functools.cache
 def function_words() -> tuple[str, ...]:
-    """The closed list of function words of docs/intents.md § Subjects, in its order."""
+    """The closed list of function words of docs/intents.md § Subjects, in its order (read
+    once: the catalogue is shipped data)."""
     return tuple(catalogue()["function_words"])
 
 

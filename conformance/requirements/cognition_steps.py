@@ -14,7 +14,6 @@ verdict by teaching must name one step that states its checked statement.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
@@ -54,15 +53,10 @@ def same_word(one: str, other: str) -> bool:
     return bool(set(folded_forms(one)) & set(folded_forms(other)))
 
 
-@functools.cache
-def _function_words() -> frozenset[str]:
-    return frozenset(rules.function_words())
-
-
 def content_words(text: str) -> list[str]:
     """The content words of plain *text*: words of two or more letters that are no
     function word."""
-    closed = _function_words()
+    closed = frozenset(rules.function_words())
     return [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 1 and w not in closed]
 
 
