@@ -98,6 +98,14 @@ def test_an_overlapped_member_is_still_overlapped(member: str) -> None:
 
 _NO_FORM = "no form reads `{0} is`, and `{0}'s` reduces to the function word `{0}` (§ Subjects)"
 _THEN_KNOW = "the wrapper `i {0} to` (step 7), then `know` before a question word, is dropped alike"
+_ALL_FUNCTION_WORDS = (
+    "every word is a function word and no cue reads it: without the form the sentence is "
+    "UNKNOWN without a subject all the same"
+)
+_INTERJECTION_FIRST = (
+    "`{0}` is an interjection step 7 drops before any form is tried, and `there` alone is "
+    "UNKNOWN without a subject all the same"
+)
 OVERLAPPED_SWAPS = {
     "contraction where's": _NO_FORM.format("where"),
     "contraction when's": _NO_FORM.format("when"),
@@ -120,6 +128,21 @@ OVERLAPPED_SWAPS = {
     "cue C-06 for instance": (
         "the EXAMPLE form `for instance` (refers) reads every sentence holding it"
     ),
+    **{
+        f"small talk {alternative}": _ALL_FUNCTION_WORDS
+        for alternative in (
+            "thank you(?: so much| very much)?",
+            "thanks(?: a lot| so much)?",
+            "how do you do",
+            "who are you",
+            "where are you from",
+            "what can you do",
+        )
+    },
+    **{
+        f"small talk {word} there": _INTERJECTION_FIRST.format(word)
+        for word in ("hello", "hi", "hey")
+    },
 }
 """Further members whose loss no prompt can show: the docs' other rules read every prompt
 alike."""

@@ -492,6 +492,28 @@ GLUED = (".", "!", "?", ";", "\u2026")
 HYPHENS = ("-", " -", "- ", "\u2013", " \u2013", "\u2013 ")
 """Step 6: a hyphen or en dash ends a sentence only between spaces."""
 
+SMALL_TALK = (
+    "How are you?", "How are you doing?", "How are you today?", "How are you doing today?",
+    "How is it going?", "How are things?", "What is up?", "What is new?", "Good morning!",
+    "Good afternoon.", "Good evening.", "Good night.", "Good day.", "Nice to meet you.",
+    "To meet you.", "Thank you.", "Thanks.", "See you.", "See you later.", "Bye.", "Goodbye.",
+    "Have a nice day.", "How do you do?", "Hello there.", "Hi there.", "Hey there.",
+    "What is your name?", "Who are you?", "What are you?", "How old are you?",
+    "Where are you from?", "What can you do?", "Are you a robot?", "Are you human?",
+    "Are you real?", "Are you there?", "I have a question.", "Can I ask you something?",
+    "Can I ask a question?", "Can I ask you a question?", "Quick question.",
+    "One more thing.", "Another question.",
+)  # fmt: skip
+"""§ The table of forms, the UNKNOWN row: each member of the closed list of small talk, each
+alternative and optional word spelt out, asked after a turn about *river*: small talk has no
+subject, so none refers back to *river* (§ Subjects: a slot with neither a content word nor a
+word that refers back adds nothing)."""
+NO_REFERENCE = ("There.", "Here.", "Very much so.", "Okay then, there.")
+"""§ Subjects: sentences no form and no cue reads whose one slot holds neither a content word
+nor a word that refers back: UNKNOWN without a subject, after a turn about *river*."""
+REFERENCE = ("That.", "Those.", "Them?", "This one.")
+"""§ Subjects: the same with a word that refers back: UNKNOWN about *river*."""
+
 
 def _one_edit(word: str, target: str) -> bool:
     """Step 2's edit: two adjacent letters swapped, or one inner letter of *target* left out."""
@@ -580,7 +602,15 @@ def more_cases() -> list[dict[str, Any]]:
         _case(["Z-DASH"], f"What is a zorb{h}what is a glim?", "DEFINITION", "zorb")
         for h in HYPHENS
     ]
+    out += [_after_river(["F-001"], p, None) for p in SMALL_TALK]
+    out += [_after_river(["S-REFERS-SESSION"], p, None) for p in NO_REFERENCE]
+    out += [_after_river(["S-REFERS-SESSION"], p, "river") for p in REFERENCE]
     return out
+
+
+def _after_river(rules: list[str], prompt: str, subject: str | None) -> dict[str, Any]:
+    """An UNKNOWN case asked after `What is a river?` in the same session."""
+    return {**_case(rules, prompt, "UNKNOWN", subject), "turns": ["What is a river?", prompt]}
 
 
 def _case(rules: list[str], prompt: str, intent: str, subject: str | None) -> dict[str, Any]:

@@ -545,6 +545,11 @@ def match_intent(normalized: str, lexicon: Lexicon | None = None) -> IntentTag:
     return read(normalized, lexicon).intent
 
 
+def refers_back(slot: str) -> bool:
+    """Whether a slot without content words holds a word that refers back."""
+    return any(token in REFERRING for token in tokenize(slot))
+
+
 def _referent_terms(
     reading: Reading, lexicon: Lexicon | None, context: str | None
 ) -> tuple[str, ...]:
@@ -576,7 +581,7 @@ def classify_intent(
         action = reading.action and index == 0
         moves = reading.intent is not IntentTag.CAUSE
         words = slot_terms(cleaned, lexicon, action=action, verbs_move=moves)
-        if not words or subject_pronoun(cleaned, lexicon):
+        if subject_pronoun(cleaned, lexicon) or (not words and refers_back(cleaned)):
             for term in _referent_terms(reading, lexicon, context):
                 terms.setdefault(term, None)
         for term in words:

@@ -442,6 +442,38 @@ def _subject_swaps() -> dict[str, Any]:
     return out
 
 
+def _alternatives(source: str) -> list[str]:
+    """The top-level alternatives of ``^(?:a|b|...)$``."""
+    body, depth, start, out = source[4:-2], 0, 0, []
+    for index, char in enumerate(body):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "|" and depth == 0:
+            out.append(body[start:index])
+            start = index + 1
+    return [*out, body[start:]]
+
+
+def _small_talk_swaps() -> dict[str, Any]:
+    """Each alternative of the small-talk form (the UNKNOWN row of § The table of forms)
+    left out, and a slot with no word that refers back taken to refer back all the same."""
+    frame = reading.FRAMES[0]
+    alternatives = _alternatives(frame.source)
+    out: dict[str, Any] = {}
+    for dropped_one in alternatives:
+        rest = "^(?:" + "|".join(a for a in alternatives if a != dropped_one) + ")$"
+        out[f"small talk {dropped_one}"] = (
+            reading,
+            "FRAMES",
+            lambda kept, r=rest: (dataclasses.replace(kept[0], source=r), *kept[1:]),
+        )
+    out["slot without a referring word refers back"] = (
+        reading,
+        "refers_back",
+        lambda kept: lambda slot: True,
+    )
+    return out
+
+
 SWAPS: dict[str, Any] = {
     **_spelling_swaps(),
     **_wrapper_swaps(),
@@ -449,6 +481,7 @@ SWAPS: dict[str, Any] = {
     **_sentence_swaps(),
     **_step_8_swaps(),
     **_subject_swaps(),
+    **_small_talk_swaps(),
 }
 """Every further member a broken reader drops or mishandles: (module, attribute, change),
 where *change* maps the attribute's value to the broken one."""

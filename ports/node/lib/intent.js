@@ -399,7 +399,8 @@ function classify(reader, normalized, context) {
   reading.slots.forEach((slot, index) => {
     const cleaned = cleanSlot(slot);
     const words = slotTerms(cleaned, lex, reading.action && index === 0, reading.intent !== 'CAUSE');
-    if (!words.length || subjectPronoun(cleaned, lex)) referentTerms().forEach(add);
+    const refersBack = !words.length && tokenize(cleaned).some((t) => REFERRING.has(t));
+    if (refersBack || subjectPronoun(cleaned, lex)) referentTerms().forEach(add);
     words.forEach(add);
   });
   return { intent: reading.intent, terms, subject: terms.length ? terms[0] : null, claim: reading.claim, checked: checked(reading, reader.forms.tagged) };
