@@ -145,6 +145,7 @@ from selftest.mutants.loader import (
     WhitespaceEditMalformed,
     WrongMissingFieldCode,
 )
+from selftest.mutants.lists42 import RecallOrderedByLastNamed
 from selftest.mutants.mut41 import (
     KindOutIgnored,
     LastTwoKnownSubjects,
@@ -746,6 +747,12 @@ _TABLE = (
     broken_engine("mut41_path_search_stops_at_visited", PathSearchStopsAtVisited, "COG-ANSWER-001"),
     broken_engine(
         "mut41_unknown_named_whatever_grounds", UnknownNamedWhateverGrounds, "COG-ANSWER-001"
+    ),
+    broken_engine(
+        "lists42_recall_ordered_by_last_named",
+        RecallOrderedByLastNamed,
+        "COG-META-702",
+        "COG-ANSWER-001",
     ),
 )
 
