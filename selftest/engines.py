@@ -109,6 +109,7 @@ from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
+from selftest.mutants.lists42 import RecallOrderedByLastNamed
 from selftest.mutants.loader import (
     BrokenUserPackFallsBack,
     BucketBoundOffByOne,
@@ -145,7 +146,6 @@ from selftest.mutants.loader import (
     WhitespaceEditMalformed,
     WrongMissingFieldCode,
 )
-from selftest.mutants.lists42 import RecallOrderedByLastNamed
 from selftest.mutants.mut41 import (
     KindOutIgnored,
     LastTwoKnownSubjects,
