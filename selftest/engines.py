@@ -109,7 +109,7 @@ from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
-from selftest.mutants.lists42 import RecallOrderedByLastNamed
+from selftest.mutants.lists42 import EveryClaimFirst, RecallOrderedByLastNamed
 from selftest.mutants.loader import (
     BrokenUserPackFallsBack,
     BucketBoundOffByOne,
@@ -754,6 +754,7 @@ _TABLE = (
         "COG-META-702",
         "COG-ANSWER-001",
     ),
+    broken_engine("lists42_every_claim_first", EveryClaimFirst, "COG-ANSWER-003"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -188,15 +188,21 @@ def recall_turns_relation(engine: EngineClient, pair: list[str]) -> None:
         for i in range(6)
     ]
     latest = sorted(named, reverse=True)[:3]
-    _recall_quotes(engine, lemma, script, named, latest, None)
+    _recall_quotes(engine, lemma, script, named, latest, {})
     if len(latest) >= 2:
         claimed = latest[-1]
         script[claimed] = CLAIM.format(a=lemma)
         order = [claimed, *latest[:-1]]
-        _recall_quotes(engine, lemma, script, named, order, claimed)
+        _recall_quotes(engine, lemma, script, named, order, {claimed: "is a lantern"})
+    if len(latest) == 3:
+        newest, middle, oldest = latest
+        script[middle] = LATER_CLAIM.format(a=lemma)
+        claims = {middle: "is a lamp", oldest: "is a lantern"}
+        _recall_quotes(engine, lemma, script, named, [middle, newest, oldest], claims)
 
 
 CLAIM = "No, the {a} is a lantern."
+LATER_CLAIM = "No, the {a} is a lamp."
 
 
 def _recall_quotes(
@@ -205,28 +211,28 @@ def _recall_quotes(
     script: list[str],
     named: tuple[int, ...],
     order: list[int],
-    claimed: int | None,
+    claims: dict[int, str],
 ) -> None:
-    """The RECALL after *script* quotes the turns *order* (positions), a correction at
-    *claimed* first with its claim, and counts every turn of *named*."""
+    """The RECALL after *script* quotes the turns *order* (positions; the corrections of
+    *claims*, by position, each with its claim: the latest first, the others in their
+    place) and counts every turn of *named*."""
     responses = run_script(engine, None, [*script, RECALL.format(a=lemma)])
     if any(responses[i].get("subject") != lemma for i in named):
         return
-    if claimed is not None and responses[claimed].get("intent") != "CORRECTION":
+    if any(responses[i].get("intent") != "CORRECTION" for i in claims):
         return
     recalled = responses[-1]
     if recalled.get("intent") != "RECALL" or recalled.get("subject") != lemma:
         return
     says = says_of(recalled)
-    claim = "is a lantern" if claimed is not None else None
+    claim = claims[max(claims)] if claims else None
     expected = [
-        {"turn": i + 1, "text": script[i].lower(), "claim": claim if i == claimed else None}
-        for i in order
+        {"turn": i + 1, "text": script[i].lower(), "claim": claims.get(i)} for i in order
     ]
     assert member(says, "said") == expected, (
         f"after {script!r}, {RECALL.format(a=lemma)!r} quotes {member(says, 'said')!r}; "
-        f"the turns that named {lemma} were {[i + 1 for i in order]} counted from 1, "
-        f"the latest claim first, then the latest first: {expected!r}"
+        f"the docs quote turns {[i + 1 for i in order]} counted from 1 (the latest claim "
+        f"first, then the others, the latest first): {expected!r}"
     )
     assert member(says, "claim") == claim, (
         f"after {script!r}, {RECALL.format(a=lemma)!r} states the claim "

@@ -27,3 +27,20 @@ class RecallOrderedByLastNamed(ProtocolHandler):
             return super().chat(runtime, text)
         finally:
             Vault.latest = kept  # type: ignore[method-assign]
+
+
+def _claims_first(said: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    latest = sorted(said, key=lambda quote: -quote["turn"])
+    claims = [quote for quote in latest if quote["claim"] is not None]
+    return [*claims, *(quote for quote in latest if quote["claim"] is None)]
+
+
+class EveryClaimFirst(ProtocolHandler):
+    """A RECALL quotes every claim before the other turns, not only the latest claim."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        result = super().chat(runtime, text)
+        says = result.get("says")
+        if not isinstance(says, dict):
+            return result
+        return {**result, "says": {**says, "said": _claims_first(says["said"])}}
