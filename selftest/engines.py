@@ -109,7 +109,11 @@ from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
-from selftest.mutants.lists42 import EveryClaimFirst, RecallOrderedByLastNamed
+from selftest.mutants.lists42 import (
+    EveryClaimFirst,
+    PathTriedBackwardFirst,
+    RecallOrderedByLastNamed,
+)
 from selftest.mutants.loader import (
     BrokenUserPackFallsBack,
     BucketBoundOffByOne,
@@ -755,6 +759,7 @@ _TABLE = (
         "COG-ANSWER-001",
     ),
     broken_engine("lists42_every_claim_first", EveryClaimFirst, "COG-ANSWER-003"),
+    broken_engine("lists42_path_tried_backward_first", PathTriedBackwardFirst, "COG-STEP-703"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -226,9 +226,7 @@ def _recall_quotes(
         return
     says = says_of(recalled)
     claim = claims[max(claims)] if claims else None
-    expected = [
-        {"turn": i + 1, "text": script[i].lower(), "claim": claims.get(i)} for i in order
-    ]
+    expected = [{"turn": i + 1, "text": script[i].lower(), "claim": claims.get(i)} for i in order]
     assert member(says, "said") == expected, (
         f"after {script!r}, {RECALL.format(a=lemma)!r} quotes {member(says, 'said')!r}; "
         f"the docs quote turns {[i + 1 for i in order]} counted from 1 (the latest claim "

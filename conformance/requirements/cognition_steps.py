@@ -89,7 +89,7 @@ def _names_the_predicate(relation: str, target: str, predicate: list[str]) -> bo
     )
 
 
-def _steps_told(engine: EngineClient, lemmas: list[str]) -> list[Step]:
+def steps_told(engine: EngineClient, lemmas: list[str]) -> list[Step]:
     """The plain steps out of each of *lemmas* their NARRATIVE answers tell, in one session."""
     session = engine.call("session.open", {"register_id": None})["session"]
     found: list[Step] = []
@@ -187,7 +187,7 @@ def _judged(step: Step, prompt: str, subject: str, stated: bool, result: Any) ->
 def steps_read_in_their_direction(engine: EngineClient, lemmas: list[str]) -> None:
     asked = [
         (step, *question)
-        for step in _steps_told(engine, lemmas)
+        for step in steps_told(engine, lemmas)
         if not same_word(step[0], step[2])
         for question in _questions(step)
     ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
+from reference.truth.teaching import TeachingGraph, TeachingPath
 from reference.truth.vault import Vault, VaultHit
 
 
@@ -44,3 +45,20 @@ class EveryClaimFirst(ProtocolHandler):
         if not isinstance(says, dict):
             return result
         return {**result, "says": {**says, "said": _claims_first(says["said"])}}
+
+
+def _backward_first(graph: TeachingGraph, first: str, second: str) -> TeachingPath | None:
+    return graph.path(second, first) or graph.path(first, second)
+
+
+class PathTriedBackwardFirst(ProtocolHandler):
+    """A path between two known subjects is tried from the second to the first before from
+    the first to the second."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = TeachingGraph.either_way
+        TeachingGraph.either_way = _backward_first  # type: ignore[method-assign]
+        try:
+            return super().chat(runtime, text)
+        finally:
+            TeachingGraph.either_way = kept  # type: ignore[method-assign]
