@@ -220,6 +220,8 @@ POINTER_TEXTS: list[tuple[str, bytes]] = [
     ("a leading space", b" gen-00000001\n"),
     ("a trailing tab", b"gen-00000001\t\n"),
     ("9 digits", b"gen-000000001\n"),
+    ("7 digits", b"gen-0000001\n"),
+    ("1 digit (as the docs' gen-7)", b"gen-1\n"),
     ("a plus sign", b"gen-+0000001\n"),
     ("a NUL", b"gen-00000001\x00\n"),
     ("upper case", b"GEN-00000001\n"),

@@ -113,6 +113,16 @@ def _isdigit_pointer(fs: FileOps) -> Pointer:
     return Pointer(None, "CURRENT garbage", present=True)
 
 
+def _short_number_pointer(fs: FileOps) -> Pointer:
+    data = fs.read_file(fs.root / layout.CURRENT)
+    if data is None:
+        return Pointer(None, "CURRENT missing", present=False)
+    found = re.fullmatch(rb"gen-([0-9]{1,8})\n", data)
+    if found is not None and int(found[1]) >= 1:
+        return Pointer(int(found[1]), None, present=True)
+    return Pointer(None, "CURRENT garbage", present=True)
+
+
 def _unbounded_int(value: object) -> bool:
     return type(value) is int
 
@@ -190,6 +200,11 @@ DiskIsdigitPointer = _handler(
     "DiskIsdigitPointer",
     _patched_store(lambda: mock.patch.object(loader, "read_pointer", _isdigit_pointer)),
     "``CURRENT`` is decoded as UTF-8, stripped and its digits read with ``isdigit``/``int()``.",
+)
+DiskShortNumberPointer = _handler(
+    "DiskShortNumberPointer",
+    _patched_store(lambda: mock.patch.object(loader, "read_pointer", _short_number_pointer)),
+    "``CURRENT`` names a generation by 1 to 8 ASCII digits (``gen-7``), not exactly 8.",
 )
 DiskUnboundedCoreIntegers = _handler(
     "DiskUnboundedCoreIntegers",
