@@ -508,6 +508,15 @@ SMALL_TALK = (
 alternative and optional word spelt out, asked after a turn about *river*: small talk has no
 subject, so none refers back to *river* (§ Subjects: a slot with neither a content word nor a
 word that refers back adds nothing)."""
+DOCS_EXAMPLES = (
+    ("U-WRAPPER", "I don't know what a zorb is.", "DEFINITION", "zorb"),
+    ("U-WRAPPER", "I've always wondered why zorbs glow.", "CAUSE", "zorbs"),
+    ("L-LEAD", "No, that's wrong: a whale is a fish.", "CORRECTION", "whale"),
+    ("T-WORD-APOSTROPHE", "What is rivers'?", "DEFINITION", "rivers"),
+)
+"""The examples of steps 5 and 7 and § Subjects with their placeholder filled in: a wrapper
+with `n't` and `'ve` (step 3 spells them out first), a repeated lead, and an apostrophe
+that joins no two runs of letters."""
 NO_REFERENCE = ("There.", "Here.", "Very much so.", "Okay then, there.")
 """§ Subjects: sentences no form and no cue reads whose one slot holds neither a content word
 nor a word that refers back: UNKNOWN without a subject, after a turn about *river*."""
@@ -603,6 +612,9 @@ def more_cases() -> list[dict[str, Any]]:
         for h in HYPHENS
     ]
     out += [_after_river(["F-001"], p, None) for p in SMALL_TALK]
+    out += [
+        _case([rule], prompt, intent, subject) for rule, prompt, intent, subject in DOCS_EXAMPLES
+    ]
     out += [_after_river(["S-REFERS-SESSION"], p, None) for p in NO_REFERENCE]
     out += [_after_river(["S-REFERS-SESSION"], p, "river") for p in REFERENCE]
     return out
