@@ -483,6 +483,24 @@ class LinkReadingHolderStore(StateStore):
     writer_lock = classmethod(lambda cls, path, fs: LinkReadingLock(path, fs))
 
 
+class UnicodeDigitLock(WriterLock):
+    """The holder's pid is ``LOCK`` read as UTF-8, any Unicode digits counted as a pid."""
+
+    def _holder(self) -> str:
+        try:
+            data = self.fs.read_file(self.path) or b""
+        except StateError:
+            return "unknown"
+        text = data[:64].decode("utf-8", errors="replace").strip()
+        return text if text.isdigit() else "unknown"
+
+
+class UnicodeDigitHolderStore(StateStore):
+    """A ``LOCK`` holding Arabic-Indic, fullwidth or superscript digits names them as a pid."""
+
+    writer_lock = classmethod(lambda cls, path, fs: UnicodeDigitLock(path, fs))
+
+
 class NumberedFromLiveStore(StateStore):
     """A checkpoint numbers its generation one past the live one, ignoring those on disk."""
 

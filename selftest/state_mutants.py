@@ -581,6 +581,14 @@ class LinkReadingHolder(ProtocolHandler):
         return stores.LinkReadingHolderStore
 
 
+class UnicodeDigitHolder(ProtocolHandler):
+    """A ``LOCK`` holding a pid in Arabic-Indic, fullwidth or superscript digits is named as
+    the holder's pid, not ``unknown``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnicodeDigitHolderStore
+
+
 class NumberedFromLive(ProtocolHandler):
     """A checkpoint numbers its generation one past the live one, ignoring those on disk."""
 
@@ -953,6 +961,7 @@ _TABLE = (
     broken_engine("unwritable_lock_unreadable", UnwritableLockUnreadable, "STATE-UNREADABLE-002"),
     broken_engine("uncreatable_as_unreadable", UncreatableAsUnreadable, "STATE-UNREADABLE-002"),
     broken_engine("strict_ascii_holder", StrictAsciiHolder, "STATE-LOCK-003"),
+    broken_engine("unicode_digit_holder", UnicodeDigitHolder, "STATE-LOCK-003"),
     broken_engine("retried_sync", RetriedSync, "STATE-EIO-001", "STATE-EIO-002"),
     broken_engine("refused_listed", RefusedListed, "STATE-EIO-002"),
     broken_engine("torn_append_kept", TornAppendKept, "STATE-EIO-002"),

@@ -572,11 +572,19 @@ FOREIGN_PID = "424242"
 """A pid planted outside the state directory, behind a LOCK that is a link."""
 NOT_A_PID = "\u00e9t\u00e9 42\n".encode() + b"\xff\xfe\n"
 """What another program left in LOCK: UTF-8 and bytes that are not UTF-8, no pid."""
+LOOKALIKE_PIDS = {
+    "Arabic-Indic digits": "\u0664\u0662\u0664\u0662\n",
+    "fullwidth digits": "\uff14\uff12\uff14\uff12\n",
+    "superscript digits": "\u2074\u00b2\u2074\u00b2\n",
+}
+"""A pid spelled with digits that are not ASCII `0` to `9`: no pid (docs/state.md § Single
+writer: "bytes that are not ASCII digits")."""
 LOCK_CHANGES = {
     "unlink": "unlinked",
     "replace": "replaced",
     "link": "made a link",
     "garbage": "filled with non-ASCII bytes",
+    **{name: f"filled with a pid in {name}" for name in LOOKALIKE_PIDS},
 }
 
 
@@ -584,7 +592,8 @@ LOCK_CHANGES = {
     "STATE-LOCK-003",
     "unlinking or replacing LOCK (by a file or a link) while a writer holds the directory "
     "does not let a second writer in: it gets STATE_LOCKED, naming the holder unknown when "
-    "LOCK is gone, a link (never read through it) or holds no pid (bytes that are not ASCII)",
+    "LOCK is gone, a link (never read through it) or holds no pid (bytes that are not ASCII, "
+    "a pid in Arabic-Indic, fullwidth or superscript digits)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Single writer (the lock is on the directory, not on LOCK)",
@@ -604,6 +613,8 @@ def lock_survives_unlink(engine: EngineClient, how: str) -> None:
             (directory / "LOCK").symlink_to(root / "pid")
         if how == "garbage":
             (directory / "LOCK").write_bytes(NOT_A_PID)
+        if how in LOOKALIKE_PIDS:
+            (directory / "LOCK").write_bytes(LOOKALIKE_PIDS[how].encode())
         refusal = _refusal_of(engine, "state.open", {"dir": str(directory)})
         done = LOCK_CHANGES[how]
         code = refusal.code if refusal else None
@@ -612,7 +623,7 @@ def lock_survives_unlink(engine: EngineClient, how: str) -> None:
             assert FOREIGN_PID not in refusal.message, (
                 f"the pid was read through a link: {refusal.message!r}"
             )
-        if how in ("unlink", "link", "garbage"):
+        if how in ("unlink", "link", "garbage", *LOOKALIKE_PIDS):
             message = refusal.message if refusal else ""
             assert re.search(r"(?<![A-Za-z])unknown(?![A-Za-z])", message), (
                 f"LOCK is gone, yet the refusal does not name the holder unknown: {message!r}"
