@@ -26,6 +26,7 @@ from selftest import state_broken_stores as stores
 from selftest.engines import BrokenEngine, broken_engine
 from selftest.mutants.bounds import (
     DeleteKeyUnbounded,
+    JournalHeaderUnicodeDigits,
     JournalHexAnyCase,
     JournalReadsDeclaredLength,
     RotorDigitsUncounted,
@@ -894,6 +895,7 @@ _TABLE = (
     broken_engine("said_kept_as_sent", SaidKeptAsSent, "STATE-SAID-001"),
     broken_engine("said_kept_four", SaidKeptFour, "STATE-VAULT-001"),
     broken_engine("journal_hex_any_case", JournalHexAnyCase, "STATE-JOURNAL-002"),
+    broken_engine("journal_header_unicode_digits", JournalHeaderUnicodeDigits, "STATE-JOURNAL-002"),
     broken_engine("journal_reads_declared_length", JournalReadsDeclaredLength, "STATE-JOURNAL-002"),
     broken_engine("vault_key_any_case", VaultKeyAnyCase, "STATE-VAULT-001"),
     broken_engine("rotor_digits_uncounted", RotorDigitsUncounted, "STATE-VAULT-001"),

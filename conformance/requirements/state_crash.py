@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from conformance import bad_utf8, cases, details
 from conformance.coverage import Case, Plan
+from conformance.disk_variants import ARABIC_INDIC
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
 from conformance.model import NotCheckable, UnitScale
@@ -181,6 +182,11 @@ def _damaged(
             [index + 1],
             items,
         ),
+        "a middle line with its header in Arabic-Indic digits": (
+            [*lines[:index], _lookalike_header(), *lines[index:]],
+            [index + 1],
+            items,
+        ),
         "well-framed middle lines whose payloads are not objects": (
             [lines[0], *_interleaved(lines[1:])],
             _not_object_lines(lines[1:]),
@@ -239,6 +245,14 @@ def _upper_header() -> bytes:
         if line[:17] != line[:17].upper():
             return line[:17].upper() + line[17:]
     raise AssertionError("no payload of 64 has a hex letter in its header")
+
+
+def _lookalike_header() -> bytes:
+    """A well-framed line but for its header's digits, spelled as Arabic-Indic digits (which
+    a port's integer parser may take for hex digits): the header has no 8 hex digits."""
+    line = oracle.frame({"lemma": "look-alike"})
+    header = line[:17].decode("ascii").translate(ARABIC_INDIC)
+    return header.encode() + line[17:]
 
 
 def _tear(path: Path, cut: int) -> None:

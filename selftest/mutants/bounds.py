@@ -458,6 +458,40 @@ class JournalHexAnyCase(ProtocolHandler):
         return _recover_lenient(path, repair, any_case=True, declared_only=False)
 
 
+def _unicode_digit_entry(line: bytes) -> dict[str, Any] | None:
+    try:
+        length, crc, rest = line.decode("utf-8").split(" ", 2)
+        declared, checksum = int(length, 16), int(crc, 16)
+    except ValueError:
+        return None
+    payload = rest.encode()
+    if len(payload) != declared or zlib.crc32(payload) != checksum:
+        return None
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+class JournalHeaderUnicodeDigits(ProtocolHandler):
+    """A journal line's header is split on spaces and read with ``int(x, 16)``: digits of any
+    script (Arabic-Indic ``١``) pass for hex digits."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        found = journal.recover(path, repair=repair)
+        lines = Path(path).read_bytes().split(b"\n")
+        good, entries, skipped = iter(found.entries), [], []
+        for number in range(1, len(found.entries) + len(found.skipped) + 1):
+            bad = number in found.skipped
+            entry = _unicode_digit_entry(lines[number - 1]) if bad else next(good)
+            if entry is None:
+                skipped.append(number)
+            else:
+                entries.append(entry)
+        return JournalRecovery(tuple(entries), tuple(skipped), found.cut_bytes)
+
+
 class JournalReadsDeclaredLength(ProtocolHandler):
     """A journal line's payload is the declared number of bytes; bytes after it are ignored."""
 
