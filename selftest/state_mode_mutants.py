@@ -58,3 +58,27 @@ class FileModesLeftToUmask(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _UmaskedStore
+
+
+class _SeparateModesOps(FileOps):
+    def write_file(self, path: Path, data: bytes, mode: int) -> None:
+        current = self.root / "CURRENT"
+        if path.name in ("core.jsonl", "delta.jsonl") and current.is_file():
+            live = self.root / current.read_text("ascii").strip()
+            if not (live / path.name).exists():
+                mode = FRESH_MODE
+        super().write_file(path, data, mode)
+
+
+class _SeparateModesStore(StateStore):
+    @classmethod
+    def file_ops(cls, path: Path) -> FileOps:
+        return _SeparateModesOps(path)
+
+
+class CoreAndDeltaModedApart(ProtocolHandler):
+    """A staged ``core.jsonl`` takes the mode of the live ``core.jsonl`` only, a
+    ``delta.jsonl`` that of the live ``delta.jsonl`` only: across kinds, 0644."""
+
+    def store_class(self) -> Any:
+        return _SeparateModesStore

@@ -121,7 +121,11 @@ from selftest.state_gaps40_mutants import (
 )
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
 from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
-from selftest.state_mode_mutants import FileModesLeftToUmask, FreshFilesOwnerOnly
+from selftest.state_mode_mutants import (
+    CoreAndDeltaModedApart,
+    FileModesLeftToUmask,
+    FreshFilesOwnerOnly,
+)
 from selftest.state_open_mutants import LeftoversRemovedBeforeJournals, RefusedOpenKeepsLock
 from selftest.state_order_mutants import (
     DebrisClearedLate,
@@ -1012,6 +1016,7 @@ _TABLE = (
         "leftovers_removed_before_journals", LeftoversRemovedBeforeJournals, "STATE-SYMLINK-001"
     ),
     broken_engine("fresh_files_owner_only", FreshFilesOwnerOnly, "STATE-MODE-601"),
+    broken_engine("core_and_delta_moded_apart", CoreAndDeltaModedApart, "STATE-MODE-602"),
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
     broken_engine("malformed_past_removed", MalformedPastRemoved, "STATE-LEFTOVER-601"),
