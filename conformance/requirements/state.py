@@ -626,7 +626,7 @@ def lock_survives_unlink(engine: EngineClient, how: str) -> None:
         if how in ("unlink", "link", "garbage", *LOOKALIKE_PIDS):
             message = refusal.message if refusal else ""
             assert re.search(r"(?<![A-Za-z])unknown(?![A-Za-z])", message), (
-                f"LOCK is gone, yet the refusal does not name the holder unknown: {message!r}"
+                f"after LOCK was {done}, the refusal does not name the holder unknown: {message!r}"
             )
         stores.close(first)
 
