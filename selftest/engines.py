@@ -153,6 +153,7 @@ from selftest.mutants.mut41 import (
     StartFromAnyKnownLemma,
     UnknownNamedWhateverGrounds,
 )
+from selftest.mutants.mut42 import AbbreviationAfterAnySeparator, AbbreviationStopEndsScan
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -746,6 +747,10 @@ _TABLE = (
     broken_engine("mut41_path_search_stops_at_visited", PathSearchStopsAtVisited, "COG-ANSWER-001"),
     broken_engine(
         "mut41_unknown_named_whatever_grounds", UnknownNamedWhateverGrounds, "COG-ANSWER-001"
+    ),
+    broken_engine("mut42_abbreviation_stop_ends_scan", AbbreviationStopEndsScan, "COG-EDGE-001"),
+    broken_engine(
+        "mut42_abbreviation_after_any_separator", AbbreviationAfterAnySeparator, "COG-EDGE-001"
     ),
 )
 
