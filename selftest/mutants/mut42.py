@@ -47,13 +47,15 @@ def _splitter(words: Words, *, stop_at_abbreviation: bool) -> Callable[..., list
 
 @contextmanager
 def _splitting(split: Callable[..., list[Sentence]]) -> Iterator[None]:
-    kept = reading.split_sentences
-    reading.split_sentences = split
+    """The reference reading with *split* for step 6 (kept readings dropped before and after,
+    so no other engine sees them)."""
+    kept = getattr(reading, "split_sentences")  # noqa: B009
+    setattr(reading, "split_sentences", split)  # noqa: B010
     reading.forget_readings()
     try:
         yield
     finally:
-        reading.split_sentences = kept
+        setattr(reading, "split_sentences", kept)  # noqa: B010
         reading.forget_readings()
 
 
