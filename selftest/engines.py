@@ -158,6 +158,7 @@ from selftest.mutants.mut41 import (
     StartFromAnyKnownLemma,
     UnknownNamedWhateverGrounds,
 )
+from selftest.mutants.mut42 import AbbreviationAfterAnySeparator, AbbreviationStopEndsScan
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -760,6 +761,10 @@ _TABLE = (
     ),
     broken_engine("lists42_every_claim_first", EveryClaimFirst, "COG-ANSWER-003"),
     broken_engine("lists42_path_tried_backward_first", PathTriedBackwardFirst, "COG-STEP-703"),
+    broken_engine("mut42_abbreviation_stop_ends_scan", AbbreviationStopEndsScan, "COG-EDGE-001"),
+    broken_engine(
+        "mut42_abbreviation_after_any_separator", AbbreviationAfterAnySeparator, "COG-EDGE-001"
+    ),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -1256,6 +1256,64 @@ def fold_bound_edges() -> list[dict[str, Any]]:
     return out
 
 
+ABBREVIATION_STOP = (
+    "docs/intents.md step 6: the full stop of `vs`, `e.g`, ... is one written right after it, the "
+    "word running back to the space before it or to the start of the sentence; any other full "
+    "stop followed by a space ends a sentence; " + STEP9
+)
+ABBREVIATION_CASES = (
+    (
+        "position",
+        "a sentence after `vs.` and another after it: the last one asks",
+        "Tell me about rain vs. snow. What is light?",
+    ),
+    (
+        "position",
+        "a sentence after `vs.` and another after it, no request before",
+        "Rain vs. snow. What is light?",
+    ),
+    (
+        "character class",
+        "a space between `vs` and its full stop: the full stop ends a sentence",
+        "Tell me about rain vs . What is light?",
+    ),
+    (
+        "character class",
+        "U+001C before `vs`, not a space: the word is `rain\u001cvs`, its full stop ends one",
+        "Tell me about rain\u001cvs. What is light?",
+    ),
+    (
+        "character class",
+        "`vs` at the end of a longer word: its full stop ends a sentence",
+        "Tell me about canvs. What is light?",
+    ),
+)
+"""Per case: its class, the edge it tries, and the prompt, whose last sentence is the one
+question (`What is light?`), read as a request: a DEFINITION of *light*, in one sentence of
+its own only when the full stop before it ends the sentence before it (its grounding is
+not what the case tries, so it is left out)."""
+
+
+def abbreviation_edges() -> list[dict[str, Any]]:
+    """Where an abbreviation's full stop is, and that the sentences after it are still split
+    (ids ``EC-0370`` on)."""
+    return [
+        {
+            "id": f"EC-{370 + i:04d}",
+            **_edge(
+                kind,
+                "Z-ABBREVIATION",
+                ABBREVIATION_STOP,
+                edge,
+                [turn],
+                intent="DEFINITION",
+                subject=KNOWN,
+            ),
+        }
+        for i, (kind, edge, turn) in enumerate(ABBREVIATION_CASES)
+    ]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1279,6 +1337,7 @@ def edges() -> dict[str, Any]:
     cases = [{"id": f"EC-{i + 1:04d}", **case} for i, case in enumerate(found)]
     cases += clitic_word_edges()
     cases += fold_bound_edges()
+    cases += abbreviation_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

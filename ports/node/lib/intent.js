@@ -249,7 +249,7 @@ function splitSentences(text) {
   const pieces = [];
   let start = 0;
   for (const end of text.matchAll(SENTENCE_END)) {
-    const before = text.slice(start, end.index).trim().split(/ +/u);
+    const before = text.slice(start, end.index).split(' ');
     if (end[0] === '.' && ABBREVIATIONS.has(before[before.length - 1])) continue;
     pieces.push([text.slice(start, end.index + end[0].length).trim(), end[0].includes('?')]);
     start = end.index + end[0].length;
