@@ -153,6 +153,7 @@ from selftest.mutants.mut41 import (
     StartFromAnyKnownLemma,
     UnknownNamedWhateverGrounds,
 )
+from selftest.mutants.node42 import AsciiWordBoundaries
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -747,6 +748,7 @@ _TABLE = (
     broken_engine(
         "mut41_unknown_named_whatever_grounds", UnknownNamedWhateverGrounds, "COG-ANSWER-001"
     ),
+    broken_engine("node42_ascii_word_boundaries", AsciiWordBoundaries, "COG-EDGE-001"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")
