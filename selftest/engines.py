@@ -153,7 +153,7 @@ from selftest.mutants.mut41 import (
     StartFromAnyKnownLemma,
     UnknownNamedWhateverGrounds,
 )
-from selftest.mutants.node42 import AsciiWordBoundaries
+from selftest.mutants.node42 import AsciiWordBoundaries, SlotNoiseJoins
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -749,6 +749,7 @@ _TABLE = (
         "mut41_unknown_named_whatever_grounds", UnknownNamedWhateverGrounds, "COG-ANSWER-001"
     ),
     broken_engine("node42_ascii_word_boundaries", AsciiWordBoundaries, "COG-EDGE-001"),
+    broken_engine("node42_slot_noise_joins", SlotNoiseJoins, "COG-EDGE-001"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -1259,8 +1259,8 @@ def fold_bound_edges() -> list[dict[str, Any]]:
 FIXED_WORDS = (
     "docs/intents.md § How a prompt is read: the fixed words the steps and tables name are "
     "whole words: a letter of any script, a number or `_` directly before or after one makes "
-    "it part of another word; step 4: quoting single quotes are those not between two word "
-    "characters"
+    "it part of another word, an apostrophe does not; step 4: quoting single quotes are those "
+    "not between two word characters"
 )
 FIXED_WORD_EDGES = (
     (
@@ -1311,6 +1311,13 @@ FIXED_WORD_EDGES = (
         "Ohé, what is zorb?",
         "VERIFICATION",
         "ohé",
+    ),
+    (
+        "S-TERM-NAMES",
+        "`the word` after an apostrophe: still a phrase of its own, which names what follows",
+        "What is l'the word zorb?",
+        "DEFINITION",
+        "zorb",
     ),
 )
 """Per rule: a fixed word with a letter outside ASCII next to it, which makes it part of

@@ -46,3 +46,24 @@ class AsciiWordBoundaries(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with _ascii_patterns(FIXED_WORD_PATTERNS):
             return super().chat(runtime, text)
+
+
+def _joined_slot(text: str) -> str:
+    noise = getattr(reading, "_SLOT_NOISE")  # noqa: B009
+    phrase = getattr(reading, "_REFERRING_PHRASE")  # noqa: B009
+    return str(noise.sub("", phrase.sub("it", text)))
+
+
+class SlotNoiseJoins(ProtocolHandler):
+    """`the word`, `the term` and `a kind of` are taken out of a slot without a space in their
+    place: an apostrophe before one joins what follows (`l'the word zorb` reads `l'zorb`)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = reading.clean_slot
+        reading.clean_slot = _joined_slot
+        reading.forget_readings()
+        try:
+            return super().chat(runtime, text)
+        finally:
+            reading.clean_slot = kept
+            reading.forget_readings()
