@@ -159,6 +159,7 @@ from selftest.mutants.mut41 import (
     UnknownNamedWhateverGrounds,
 )
 from selftest.mutants.mut42 import AbbreviationAfterAnySeparator, AbbreviationStopEndsScan
+from selftest.mutants.node42 import AsciiWordBoundaries, SlotNoiseJoins
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -765,6 +766,8 @@ _TABLE = (
     broken_engine(
         "mut42_abbreviation_after_any_separator", AbbreviationAfterAnySeparator, "COG-EDGE-001"
     ),
+    broken_engine("node42_ascii_word_boundaries", AsciiWordBoundaries, "COG-EDGE-001"),
+    broken_engine("node42_slot_noise_joins", SlotNoiseJoins, "COG-EDGE-001"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -1314,6 +1314,94 @@ def abbreviation_edges() -> list[dict[str, Any]]:
     ]
 
 
+FIXED_WORDS = (
+    "docs/intents.md § How a prompt is read: the fixed words the steps and tables name are "
+    "whole words: a letter of any script, a number or `_` directly before or after one makes "
+    "it part of another word, an apostrophe does not; step 4: quoting single quotes are those "
+    "not between two word characters"
+)
+FIXED_WORD_EDGES = (
+    (
+        "Q-QUOTES",
+        "an apostrophe after a letter outside ASCII joins two runs: it stays",
+        "What is café's?",
+        "DEFINITION",
+        "café",
+    ),
+    (
+        "S-KIND-OF",
+        "`sort of` after a letter outside ASCII is part of a longer word",
+        "What is ésort of zorb?",
+        "DEFINITION",
+        "ésort",
+    ),
+    (
+        "S-REFERS-PHRASE",
+        "`the one` after a letter outside ASCII is part of a longer word",
+        "What does éthe one mean?",
+        "DEFINITION",
+        "éthe",
+    ),
+    (
+        "L-LEAD",
+        "the lead `no` before a letter outside ASCII is part of a longer word",
+        "Noé, zorbs are glims.",
+        "UNKNOWN",
+        "noé",
+    ),
+    (
+        "L-LEAD",
+        "the lead `wrong` before a letter outside ASCII is part of a longer word",
+        "Wrongé, zorbs are glims.",
+        "UNKNOWN",
+        "wrongé",
+    ),
+    (
+        "Z-BELIEF",
+        "`think` before a letter outside ASCII puts no belief forward",
+        "I thinké zorbs are glims.",
+        "UNKNOWN",
+        "zorbs",
+    ),
+    (
+        "U-INTERJECTION",
+        "the interjection `oh` before a letter outside ASCII is no interjection",
+        "Ohé, what is zorb?",
+        "VERIFICATION",
+        "ohé",
+    ),
+    (
+        "S-TERM-NAMES",
+        "`the word` after an apostrophe: still a phrase of its own, which names what follows",
+        "What is l'the word zorb?",
+        "DEFINITION",
+        "zorb",
+    ),
+)
+"""Per rule: a fixed word with a letter outside ASCII next to it, which makes it part of
+another word (no subject of these is a lemma, so the order of known lemmas plays no part)."""
+
+
+def fixed_word_edges() -> list[dict[str, Any]]:
+    """The fixed words of the reading at a letter outside ASCII (ids ``EC-0390`` on): a
+    reader whose word boundary is ASCII's reads the fixed word out of the longer one."""
+    return [
+        {
+            "id": f"EC-{390 + i:04d}",
+            **_edge(
+                "character class",
+                rule,
+                FIXED_WORDS,
+                edge,
+                [prompt],
+                intent=intent,
+                subject=subject,
+            ),
+        }
+        for i, (rule, edge, prompt, intent, subject) in enumerate(FIXED_WORD_EDGES)
+    ]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1338,6 +1426,7 @@ def edges() -> dict[str, Any]:
     cases += clitic_word_edges()
     cases += fold_bound_edges()
     cases += abbreviation_edges()
+    cases += fixed_word_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

@@ -13,7 +13,7 @@ const WH = ",? (?=(?:what|why|how|who|whether|if|which|where|when) )";
 const INTERJECTIONS =
   'hmm+|um+|uh+|oh|ok|okay|so|well|now|hey|hi|hello|alright|and|but|then|also|cool|great' +
   '|nice|wow|sure|yes|yeah|lol|haha+|hehe|sorry|wait|listen|look|please';
-const LEADS = new RegExp(`^(?:(?:${INTERJECTIONS})\\b[ ,;:.!?-]*)+`, 'u');
+const LEADS = new RegExp(unicodeWords(`^(?:(?:${INTERJECTIONS})\\b[ ,;:.!?-]*)+`), 'u');
 const WRAPPERS = new RegExp(
   '^(?:please |kindly ' +
     '|(?:can|could|would|will) (?:you|u) (?:please )?(?!say )' +
@@ -41,16 +41,16 @@ const WRAPPERS = new RegExp(
   'u',
 );
 const BELIEF = new RegExp(
-  `^(?:(?:${INTERJECTIONS})\\b[ ,;:.!?-]*)*(?:(?:i|we) (?:think|believe|guess|suppose|reckon` +
+  unicodeWords(`^(?:(?:${INTERJECTIONS})\\b[ ,;:.!?-]*)*(?:(?:i|we) (?:think|believe|guess|suppose|reckon` +
     '|bet|feel like|heard|have heard|read|was told|were told|am sure|am pretty sure' +
     '|am fairly sure)\\b(?! of\\b| about\\b| so\\b)|(?:someone|somebody|people|they) (?:told me' +
-    '|tell me|say|said)\\b|correct me if\\b)',
+    '|tell me|say|said)\\b|correct me if\\b)'),
   'u',
 );
-const TRAILING = /(?:[ .!?;:,\u2026\u2014\u2013"'`-]|\bplease\b|\bfor (?:me|us)\b)+$/u;
-const QUOTES = /["`\u201c\u201d]|(?<!\w)'|'(?!\w)/gu;
+const TRAILING = new RegExp(unicodeWords(/(?:[ .!?;:,\u2026\u2014\u2013"'`-]|\bplease\b|\bfor (?:me|us)\b)+$/u.source), 'u');
+const QUOTES = new RegExp(unicodeWords(/["`\u201c\u201d]|(?<!\w)'|'(?!\w)/gu.source), 'gu');
 const CORRECTION_LEAD = new RegExp(
-  '^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true' +
+  unicodeWords('^(?:(?:no way|no|nope|nah|wrong|incorrect|not quite|not really|not so|not true' +
     '|not exactly|false|untrue|actually|correction|in fact|i disagree|i beg to differ' +
     '|nonsense|rubbish)\\b' +
     '|(?:that|this|it|you|that answer) (?:is|are|was|were) (?:wrong|incorrect|not right' +
@@ -59,18 +59,18 @@ const CORRECTION_LEAD = new RegExp(
     '(?:wrong|backwards|mixed up)\\b' +
     '|i think you (?:are|were) (?:wrong|mistaken)\\b' +
     '|i do not think (?:so|that is (?:right|true|correct)|you are right)\\b|i do not agree\\b' +
-    '|(?:let me|i have to|i must|allow me to) correct you\\b)[ ,;:.!\\u2014\\u2013-]*',
+    '|(?:let me|i have to|i must|allow me to) correct you\\b)[ ,;:.!\\u2014\\u2013-]*'),
   'u',
 );
-const COPULA = /\b(?:is|are|was|were) /u;
-const REFERRING_PHRASE = /\b(?:that|this|the) (?:word|term|thing|one)$/u;
-const SLOT_NOISE = /\bthe (?:word|term) (?!and\b|or\b|with\b|to\b|is\b)(?=\w)|\b(?:a |an )?(?:kind|sort|type) of\b/gu;
+const COPULA = new RegExp(unicodeWords(/\b(?:is|are|was|were) /u.source), 'u');
+const REFERRING_PHRASE = new RegExp(unicodeWords(/\b(?:that|this|the) (?:word|term|thing|one)$/u.source), 'u');
+const SLOT_NOISE = new RegExp(unicodeWords(/\bthe (?:word|term) (?!and\b|or\b|with\b|to\b|is\b)(?=\w)|\b(?:a |an )?(?:kind|sort|type) of\b/gu.source), 'gu');
 const REFERRING = new Set('it they them he she him her this that these those'.split(' '));
 const ABBREVIATIONS = new Set(['vs', 'e.g', 'i.e', 'etc', 'mr', 'mrs', 'ms', 'dr', 'st']);
 const SENTENCE_END = new RegExp(
-  '[.!?;\\u2026]+(?= |$)|(?<= )[\\u2014\\u2013-]+(?= )|\\u2014' +
+  unicodeWords('[.!?;\\u2026]+(?= |$)|(?<= )[\\u2014\\u2013-]+(?= )|\\u2014' +
     '|:(?= +(?:what|why|how|who|which|where|when|is|are|was|were|does|do|did|can|could' +
-    '|will|would|should|has|have|had|must|may|am)\\b)',
+    '|will|would|should|has|have|had|must|may|am)\\b)'),
   'gu',
 );
 
@@ -127,19 +127,19 @@ function subjectPronoun(text, lex) {
 
 // Forms, read from the shared data file.
 
-const WORD_CHAR = '[\\p{L}\\p{N}_]';
+function wordChar() { return '[\\p{L}\\p{N}_]'; }
 
 /** *source* with Python's Unicode \\w and \\b (letters, numbers, `_`) in place of
  * JavaScript's ASCII ones, outside character classes; the forms are written for Python. */
 function unicodeWords(source) {
-  const boundary = `(?:(?<=${WORD_CHAR})(?!${WORD_CHAR})|(?<!${WORD_CHAR})(?=${WORD_CHAR}))`;
+  const boundary = `(?:(?<=${wordChar()})(?!${wordChar()})|(?<!${wordChar()})(?=${wordChar()}))`;
   let out = '';
   let inClass = false;
   for (let i = 0; i < source.length; i += 1) {
     const c = source[i];
     if (c === '\\') {
       const next = source[i + 1];
-      if (!inClass && next === 'w') out += WORD_CHAR;
+      if (!inClass && next === 'w') out += wordChar();
       else if (!inClass && next === 'b') out += boundary;
       else out += c + next;
       i += 1;
