@@ -387,6 +387,7 @@ NOT_A_VALUE: dict[tuple[str, str], str] = {
     ("intents.md", "one of the **typo targets**"): "a rule of intent forms, not an arrival",
     ("intents.md", "none of them `and`/`or`"): "a rule of intent forms",
     ("intents.md", "no content word but one of these"): "a rule of intent forms",
+    ("intents.md", "The full stop of one of those words"): "a rule of sentence ends",
     ("state.md", "answered for the first and the latest of them"): "a vault record's content",
     ("state.md", "every one of them bind the same name"): "a lock's bind, not a value",
     ("state.md", "again, each time failing one of them"): "a crash test, not a value",

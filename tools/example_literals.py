@@ -64,9 +64,19 @@ def examples() -> dict[str, str]:
 
 
 def suite_text() -> str:
-    """Every source and data file of the suite, one after another."""
+    """Every source and data file of the suite, one after another, without the docs'
+    sentences the suite quotes (a sentence quoted is not its example sent)."""
     files = sorted(p for p in SUITE.rglob("*") if p.is_file() and p.suffix in SUFFIXES)
-    return "\n".join(p.read_text("utf-8", errors="replace") for p in files)
+    text = "\n".join(p.read_text("utf-8", errors="replace") for p in files)
+    sentences = json.loads(LEDGER.read_text("utf-8"))["sentences"].values()
+    for quoted in sorted({entry["text"] for entry in sentences}, key=len, reverse=True):
+        for spelling in (
+            quoted,
+            json.dumps(quoted)[1:-1],
+            json.dumps(quoted, ensure_ascii=False)[1:-1],
+        ):
+            text = text.replace(spelling, "")
+    return text
 
 
 def is_sent(example: str, doc: str, text: str, lowered: str) -> bool:
