@@ -19,6 +19,7 @@ from conformance.engines.view import member
 from conformance.requirements.cognition_says import CAPABILITIES, says_of
 from conformance.requirements.cognition_steps import (
     Step,
+    answers_in_one_session,
     lexicon_plan,
     same_word,
     steps_told,
@@ -82,14 +83,7 @@ def paths_read_in_their_direction(engine: EngineClient, lemmas: list[str]) -> No
         if " " not in step[0] + step[2] and not same_word(step[0], step[2])
         for first, second in ((step[0], step[2]), (step[2], step[0]))
     ]
-    session = engine.call("session.open", {"register_id": None})["session"]
-    try:
-        answers = [
-            engine.call("session.chat", {"session": session, "text": ASKED.format(a=a, b=b)})
-            for _, a, b in asked
-        ]
-    finally:
-        engine.call("session.close", {"session": session})
+    answers = answers_in_one_session(engine, [ASKED.format(a=a, b=b) for _, a, b in asked])
     found = [
         wrong
         for (step, first, second), result in zip(asked, answers, strict=True)

@@ -132,7 +132,7 @@ def _questions(step: Step) -> list[tuple[str, str, bool]]:
     ]
 
 
-def _answers(engine: EngineClient, prompts: list[str]) -> list[Any]:
+def answers_in_one_session(engine: EngineClient, prompts: list[str]) -> list[Any]:
     """The answers to *prompts*, in one fresh session: a question states no claim, so each
     is asked as in a fresh session."""
     session = engine.call("session.open", {"register_id": None})["session"]
@@ -191,7 +191,7 @@ def steps_read_in_their_direction(engine: EngineClient, lemmas: list[str]) -> No
         if not same_word(step[0], step[2])
         for question in _questions(step)
     ]
-    answers = _answers(engine, [prompt for _, prompt, _, _ in asked])
+    answers = answers_in_one_session(engine, [prompt for _, prompt, _, _ in asked])
     found = [
         wrong
         for (step, prompt, subject, stated), result in zip(asked, answers, strict=True)

@@ -1,9 +1,11 @@
-"""Broken engines for the relations of a RECALL turn: a RECALL names its subject but is never
-something said (docs/intents.md § What an answer says, as data)."""
+"""Broken engines for the relations of what an answer quotes and the path it tells
+(docs/intents.md § What an answer says, as data; docs/spec.md § Cognition, grounding rule 4):
+each is the reference with one method patched while it answers a turn."""
 
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
@@ -22,12 +24,8 @@ class RecallOrderedByLastNamed(ProtocolHandler):
     not on those something was said about last."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        kept = Vault.latest
-        Vault.latest = _latest_by_last_named  # type: ignore[method-assign]
-        try:
+        with mock.patch.object(Vault, "latest", _latest_by_last_named):
             return super().chat(runtime, text)
-        finally:
-            Vault.latest = kept  # type: ignore[method-assign]
 
 
 def _claims_first(said: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -56,9 +54,5 @@ class PathTriedBackwardFirst(ProtocolHandler):
     the first to the second."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        kept = TeachingGraph.either_way
-        TeachingGraph.either_way = _backward_first  # type: ignore[method-assign]
-        try:
+        with mock.patch.object(TeachingGraph, "either_way", _backward_first):
             return super().chat(runtime, text)
-        finally:
-            TeachingGraph.either_way = kept  # type: ignore[method-assign]
