@@ -1485,6 +1485,64 @@ def deciding_sentence_edges() -> list[dict[str, Any]]:
     return out
 
 
+REFERENT_WORDS = ("river", "forest", "moon", "rain")
+"""The subject of the sentence at each position of a referent prompt."""
+
+REFERENT_KINDS = {
+    "content": ("The {x} is wide.", None),
+    "no content word": ("You and I.", None),
+    "request": ("Describe the {x}.", "NARRATIVE"),
+    "cue words": ("The {x} false history.", "NARRATIVE"),
+}
+"""The sentences around `Why?` (a question request whose one slot refers back): the
+intent is the one of a sentence that decides instead of `Why?` when it is the referent
+(a request or a reading by cue words), else None."""
+
+
+def _referent_expected(kinds: tuple[str, ...]) -> tuple[str, str | None]:
+    """Step 9's referent of `Why?` among *kinds*: the nearest other sentence with a content
+    word, those before it first; a referent read as a request or by cue words decides."""
+    why = kinds.index("why")
+    order = [*range(why - 1, -1, -1), *range(why + 1, len(kinds))]
+    for i in order:
+        if kinds[i] != "no content word":
+            return REFERENT_KINDS[kinds[i]][1] or "CAUSE", REFERENT_WORDS[i]
+    return "CAUSE", None
+
+
+def referent_edges() -> list[dict[str, Any]]:
+    """The referent in small scope (ids ``EC-0700`` on): `Why?` at every position of two
+    and three sentences of every kind of :data:`REFERENT_KINDS`, and of four sentences with
+    and without a content word."""
+    prompts = []
+    for length, kinds in (
+        (2, tuple(REFERENT_KINDS)),
+        (3, tuple(REFERENT_KINDS)),
+        (4, ("content", "no content word")),
+    ):
+        for at in range(length):
+            for others in itertools.product(kinds, repeat=length - 1):
+                prompts.append((*others[:at], "why", *others[at:]))
+    out = []
+    for i, kinds in enumerate(prompts):
+        sentences = [
+            "Why?" if kind == "why" else REFERENT_KINDS[kind][0].format(x=REFERENT_WORDS[n])
+            for n, kind in enumerate(kinds)
+        ]
+        intent, subject = _referent_expected(kinds)
+        case = _edge(
+            "choice",
+            "Z-REFERENT",
+            REFERENT,
+            "; ".join(kinds),
+            [" ".join(sentences)],
+            intent=intent,
+            subject=subject,
+        )
+        out.append({"id": f"EC-{700 + i:04d}", **case})
+    return out
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1513,6 +1571,7 @@ def edges() -> dict[str, Any]:
     cases += abbreviation_edges()
     cases += fixed_word_edges()
     cases += deciding_sentence_edges()
+    cases += referent_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

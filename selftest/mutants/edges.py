@@ -221,6 +221,33 @@ def _referent_farthest(sentences: list[Any], chosen: int) -> str | None:
     return None
 
 
+def _referent_nearest_sentence(sentences: list[Any], chosen: int) -> str | None:
+    if chosen > 0:
+        return str(sentences[chosen - 1].clause)
+    return str(sentences[chosen + 1].clause) if len(sentences) > 1 else None
+
+
+def _referent_before_only(sentences: list[Any], chosen: int) -> str | None:
+    for index in range(chosen - 1, -1, -1):
+        if text_.content_terms(text_.tokenize(sentences[index].clause)):
+            return str(sentences[index].clause)
+    return None
+
+
+class ReferentNearestSentence(_Patching):
+    """Step 9: the referent is the nearest other sentence, with a content word or not."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(reading, "_referent", _referent_nearest_sentence)]
+
+
+class ReferentBeforeOnly(_Patching):
+    """Step 9: the referent is looked for only before the deciding sentence."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(reading, "_referent", _referent_before_only)]
+
+
 class ReferentAfterFirst(_Patching):
     """Step 9: the referent is looked for after the deciding sentence first."""
 
@@ -731,6 +758,8 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("stry41_clitic_spelt_word_reduced", CliticSpeltWordReduced),
     ("choice43_first_cued_question_decides", FirstCuedQuestionDecides),
     ("choice43_statement_asked_with_cues", StatementAskedWithCues),
+    ("choice43_referent_nearest_sentence", ReferentNearestSentence),
+    ("choice43_referent_before_only", ReferentBeforeOnly),
 )
 """Every broken reader of this module with its name in selftest/engines.py (COG-EDGE-001)."""
 
