@@ -17,6 +17,7 @@ each edge with the sentence it comes from.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import unicodedata
@@ -33,7 +34,7 @@ STEP2 = (
 )
 STEP9 = (
     "docs/intents.md step 9: the last question a form reads as a request; else the first "
-    "sentence a form reads as a request; else the last question read any other way"
+    "sentence a form reads as a request; else the last question read by cue words"
 )
 REFERENT = (
     "docs/intents.md step 9: its referent is the nearest other sentence with a content word, "
@@ -1402,12 +1403,154 @@ def fixed_word_edges() -> list[dict[str, Any]]:
     ]
 
 
+DECIDING_POSITIONS = (("river", "water"), ("forest", "soil"), ("moon", "sky"))
+"""The words of the sentence at each position of a prompt: each position its own subject,
+so the subject an engine reports names the sentence that decided."""
+
+DECIDING_KINDS = {
+    "question request": ("What is a {x}?", "DEFINITION", 1),
+    "statement asked": ("So the {x} makes {y}?", "VERIFICATION", 1),
+    "question A is B": ("The {x} is a {y}?", "VERIFICATION", 1),
+    "belief put forward": ("I think the {x} is a {y}.", "VERIFICATION", 1),
+    "statement request": ("Describe the {x}.", "NARRATIVE", 2),
+    "question by cue words": ("{x} and {y}, similar?", "COMPARISON", 3),
+    "statement by cue words": ("The {x} false history.", "NARRATIVE", 4),
+    "denial": ("The {x} is not a {y}.", "CORRECTION", 4),
+    "question read as nothing": ("{x} and {y}?", "UNKNOWN", 0),
+    "statement read as nothing": ("The {x} is beautiful tonight.", "UNKNOWN", 0),
+}
+"""Sentences by how step 9 ranks them: 1, a question a form reads as a request (a belief
+put forward is a question, step 6; the statement asked counts as a form); 2, a sentence
+that is not a question read as a request; 3, a question read by cue words; 4, a sentence
+read as anything else; 0, read as nothing."""
+
+DECIDING_TRIPLE_KINDS = (
+    "question request",
+    "statement request",
+    "question by cue words",
+    "denial",
+    "question read as nothing",
+)
+"""One kind of each rank, for the prompts of three sentences."""
+
+
+def _deciding_index(kinds: tuple[str, ...]) -> int | None:
+    """The sentence step 9 picks among *kinds*: the last of rank 1, else the first of rank 1
+    or 2, else the last of rank 3, else the first of any rank; None when none is read."""
+    ranks = [DECIDING_KINDS[kind][2] for kind in kinds]
+    last = range(len(kinds) - 1, -1, -1)
+    picks = (
+        next((i for i in last if ranks[i] == 1), None),
+        next((i for i, rank in enumerate(ranks) if rank in (1, 2)), None),
+        next((i for i in last if ranks[i] == 3), None),
+        next((i for i, rank in enumerate(ranks) if rank), None),
+    )
+    return next((pick for pick in picks if pick is not None), None)
+
+
+def _deciding_prompt(kinds: tuple[str, ...]) -> str:
+    sentences = []
+    for (x, y), kind in zip(DECIDING_POSITIONS, kinds, strict=False):
+        sentence = DECIDING_KINDS[kind][0].format(x=x, y=y)
+        sentences.append(sentence[0].upper() + sentence[1:])
+    return " ".join(sentences)
+
+
+def deciding_sentence_edges() -> list[dict[str, Any]]:
+    """Which sentence decides, in small scope (ids ``EC-0400`` on): every pair of the kinds
+    of :data:`DECIDING_KINDS` in both orders, and every triple of one kind of each rank, so
+    that every rank meets every other before and after it and two of one rank meet with a
+    third sentence between or after them. The expected sentence follows from step 9's
+    words (:func:`_deciding_index`), its intent from its kind."""
+    prompts = [*itertools.product(DECIDING_KINDS, repeat=2)]
+    prompts += itertools.product(DECIDING_TRIPLE_KINDS, repeat=3)
+    out = []
+    for i, kinds in enumerate(prompts):
+        chosen = _deciding_index(kinds)
+        if chosen is None:
+            intent, subject = "UNKNOWN", DECIDING_POSITIONS[0][0]
+        else:
+            intent, subject = DECIDING_KINDS[kinds[chosen]][1], DECIDING_POSITIONS[chosen][0]
+        edge = "; ".join(kinds)
+        case = _edge(
+            "choice",
+            "Z-TWO-SENTENCES",
+            STEP9,
+            edge,
+            [_deciding_prompt(kinds)],
+            intent=intent,
+            subject=subject,
+        )
+        out.append({"id": f"EC-{400 + i:04d}", **case})
+    return out
+
+
+REFERENT_WORDS = ("river", "forest", "moon", "rain")
+"""The subject of the sentence at each position of a referent prompt."""
+
+REFERENT_KINDS = {
+    "content": ("The {x} is wide.", None),
+    "no content word": ("You and I.", None),
+    "request": ("Describe the {x}.", "NARRATIVE"),
+    "cue words": ("The {x} false history.", "NARRATIVE"),
+}
+"""The sentences around `Why?` (a question request whose one slot refers back): the
+intent is the one of a sentence that decides instead of `Why?` when it is the referent
+(a request or a reading by cue words), else None."""
+
+
+def _referent_expected(kinds: tuple[str, ...]) -> tuple[str, str | None]:
+    """Step 9's referent of `Why?` among *kinds*: the nearest other sentence with a content
+    word, those before it first; a referent read as a request or by cue words decides."""
+    why = kinds.index("why")
+    order = [*range(why - 1, -1, -1), *range(why + 1, len(kinds))]
+    for i in order:
+        if kinds[i] != "no content word":
+            return REFERENT_KINDS[kinds[i]][1] or "CAUSE", REFERENT_WORDS[i]
+    return "CAUSE", None
+
+
+def referent_edges() -> list[dict[str, Any]]:
+    """The referent in small scope (ids ``EC-0700`` on): `Why?` at every position of two
+    and three sentences of every kind of :data:`REFERENT_KINDS`, and of four sentences with
+    and without a content word."""
+    prompts = []
+    for length, kinds in (
+        (2, tuple(REFERENT_KINDS)),
+        (3, tuple(REFERENT_KINDS)),
+        (4, ("content", "no content word")),
+    ):
+        for at in range(length):
+            for others in itertools.product(kinds, repeat=length - 1):
+                prompts.append((*others[:at], "why", *others[at:]))
+    out = []
+    for i, kinds in enumerate(prompts):
+        sentences = [
+            "Why?" if kind == "why" else REFERENT_KINDS[kind][0].format(x=REFERENT_WORDS[n])
+            for n, kind in enumerate(kinds)
+        ]
+        intent, subject = _referent_expected(kinds)
+        case = _edge(
+            "choice",
+            "Z-REFERENT",
+            REFERENT,
+            "; ".join(kinds),
+            [" ".join(sentences)],
+            intent=intent,
+            subject=subject,
+        )
+        out.append({"id": f"EC-{700 + i:04d}", **case})
+    return out
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
     "latest": "the latest or earliest across turns: a latest turn without it, a tie, a change",
     "order": "two conditions true at once, where the docs order the checks",
     "bound": "a length bound the docs give: a word at it and a word one letter over it",
+    "choice": "a choice among candidates the docs state (the last of one kind, else the first of "
+    "another): every kind of candidate in every position, in small scope",
 }
 
 
@@ -1427,6 +1570,8 @@ def edges() -> dict[str, Any]:
     cases += fold_bound_edges()
     cases += abbreviation_edges()
     cases += fixed_word_edges()
+    cases += deciding_sentence_edges()
+    cases += referent_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

@@ -120,6 +120,7 @@ def _picker(
     requests_first: bool = False,
     last_request: bool = False,
     cue_question_first: bool = False,
+    first_cued_question: bool = False,
 ) -> Callable[[list[Any]], int]:
     """Step 9's choice of the deciding sentence, with one of its edges moved."""
 
@@ -136,7 +137,7 @@ def _picker(
         ]
         asked = [
             i
-            for i in backwards
+            for i in (forwards if first_cued_question else backwards)
             if readings[i][0].question and readings[i][1].intent is not IntentTag.UNKNOWN
         ]
         anything = [i for i in forwards if readings[i][1].intent is not IntentTag.UNKNOWN]
@@ -178,6 +179,32 @@ class CueQuestionBeforeRequest(_Patching):
         return [(reading, "_pick", _picker(cue_question_first=True))]
 
 
+class FirstCuedQuestionDecides(_Patching):
+    """Step 9: of several questions read by cue words (and no request), the first decides."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(reading, "_pick", _picker(first_cued_question=True))]
+
+
+_READ_CLAUSE = reading.read_clause
+
+
+def _asked_with_cues(clause: str, question: bool = False) -> Any:
+    found = reading.read_forms(clause, question) or reading.read_cues(clause, question)
+    read = _READ_CLAUSE(clause, question)
+    if found is None and read.intent is IntentTag.VERIFICATION:
+        return dataclasses.replace(read, cued=True)
+    return read
+
+
+class StatementAskedWithCues(_Patching):
+    """Step 9 ranks a statement asked (`So the river makes water?`) with the questions read
+    by cue words, below every request, not as a form's request."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(reading, "read_clause", _asked_with_cues)]
+
+
 def _referent_after_first(sentences: list[Any], chosen: int) -> str | None:
     order = list(range(chosen + 1, len(sentences))) + list(range(chosen - 1, -1, -1))
     for index in order:
@@ -192,6 +219,33 @@ def _referent_farthest(sentences: list[Any], chosen: int) -> str | None:
         if text_.content_terms(text_.tokenize(sentences[index].clause)):
             return str(sentences[index].clause)
     return None
+
+
+def _referent_nearest_sentence(sentences: list[Any], chosen: int) -> str | None:
+    if chosen > 0:
+        return str(sentences[chosen - 1].clause)
+    return str(sentences[chosen + 1].clause) if len(sentences) > 1 else None
+
+
+def _referent_before_only(sentences: list[Any], chosen: int) -> str | None:
+    for index in range(chosen - 1, -1, -1):
+        if text_.content_terms(text_.tokenize(sentences[index].clause)):
+            return str(sentences[index].clause)
+    return None
+
+
+class ReferentNearestSentence(_Patching):
+    """Step 9: the referent is the nearest other sentence, with a content word or not."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(reading, "_referent", _referent_nearest_sentence)]
+
+
+class ReferentBeforeOnly(_Patching):
+    """Step 9: the referent is looked for only before the deciding sentence."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(reading, "_referent", _referent_before_only)]
 
 
 class ReferentAfterFirst(_Patching):
@@ -702,6 +756,10 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_cue_last_row_decides", CueLastRowDecides),
     ("edge_verification_cue_in_statements", VerificationCueInStatements),
     ("stry41_clitic_spelt_word_reduced", CliticSpeltWordReduced),
+    ("choice43_first_cued_question_decides", FirstCuedQuestionDecides),
+    ("choice43_statement_asked_with_cues", StatementAskedWithCues),
+    ("choice43_referent_nearest_sentence", ReferentNearestSentence),
+    ("choice43_referent_before_only", ReferentBeforeOnly),
 )
 """Every broken reader of this module with its name in selftest/engines.py (COG-EDGE-001)."""
 
