@@ -13,6 +13,8 @@ integral ones travel now and then as JSON integers (the protocol takes both).
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -118,3 +120,25 @@ def multivectors() -> st.SearchStrategy[list[float]]:
 def on_the_wire(strategy: st.SearchStrategy[list[float]]) -> st.SearchStrategy[list[Any]]:
     """*strategy*'s multivectors, whole coefficients sent as JSON integers now and then."""
     return st.tuples(strategy, st.booleans()).map(lambda pair: _as_wire(*pair))
+
+
+GRADE_MIXES: tuple[tuple[int, ...], ...] = tuple(
+    mix for count in range(1, 7) for mix in itertools.combinations(range(6), count)
+)
+"""Every non-empty set of grades 0..5 (63): the grade mixes a coverage plan tries one by one,
+so a part an op drops for one mix (grade 1 of ``V rev(V)`` exists only when V mixes odd and
+even grades) is never left to chance."""
+
+
+def grade_mix(grades: tuple[int, ...], salt: str) -> list[float]:
+    """A multivector with a non-zero coefficient, a multiple of 1/16 in [-8, 8], on every blade
+    of *grades* and 0 elsewhere; the same for the same *salt* on every machine."""
+    out = []
+    for m in range(SIZE):
+        if GRADES[m] not in grades:
+            out.append(0.0)
+            continue
+        digest = hashlib.sha256(f"{salt}|{m}".encode()).digest()
+        magnitude = 1 + digest[0] % 128
+        out.append(_dyadic(magnitude if digest[1] % 2 else -magnitude, -4))
+    return out

@@ -15,6 +15,7 @@ from reference.serve import ProtocolHandler
 from selftest.mutants.algebra import (
     AbsoluteSimplicityTolerance,
     BoundsExclusive,
+    ConditionEvenGradesOnly,
     ConditionFromScalarPart,
     FlippedProductSign,
     GradeBoundLoose,
@@ -561,6 +562,7 @@ _TABLE = (
     broken_engine("seal_before_structure", SealBeforeStructure, "LOAD-ORDER-002"),
     broken_engine("null_rule_first", NullRuleFirst, "LOAD-ORDER-002"),
     broken_engine("condition_from_scalar_part", ConditionFromScalarPart, "ALG-COND-001"),
+    broken_engine("condition_even_grades_only", ConditionEvenGradesOnly, "ALG-COND-001"),
     broken_engine("tiny_products_flushed", TinyProductsFlushed, "ALG-PROD-002"),
     broken_engine("absolute_simplicity_tolerance", AbsoluteSimplicityTolerance, "ALG-ROTOR-002"),
     broken_engine("stray_part_tolerated", StrayPartTolerated, "ALG-ROTOR-002"),

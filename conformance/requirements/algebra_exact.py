@@ -34,6 +34,8 @@ from conformance.coverage import Case, Plan
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.multivectors import (
     EXPONENTS,
+    GRADE_MIXES,
+    grade_mix,
     multivectors,
     on_the_wire,
     plain_vectors,
@@ -74,6 +76,28 @@ def _compare(
         )
 
 
+def _mix_name(grades: tuple[int, ...]) -> str:
+    return "+".join(str(r) for r in grades)
+
+
+def _mixes_alone(salt: str) -> Plan:
+    """One multivector of every grade mix."""
+    cases = tuple(
+        Case(grade_mix(mix, salt), (("grade mixes", _mix_name(mix)),)) for mix in GRADE_MIXES
+    )
+    return Plan(cases, (("grade mixes", len(GRADE_MIXES)),))
+
+
+def _mixes_with_all(salt: str) -> Plan:
+    """A multivector of every grade mix, beside one of every grade."""
+    every = grade_mix(tuple(range(6)), f"{salt}|all")
+    cases = tuple(
+        Case([grade_mix(mix, salt), every], (("grade mixes", _mix_name(mix)),))
+        for mix in GRADE_MIXES
+    )
+    return Plan(cases, (("grade mixes", len(GRADE_MIXES)),))
+
+
 @requirement(
     "ALG-PROD-002",
     "product, reverse and grade are exact (the product within 64 ULPs) on multivectors of "
@@ -86,6 +110,7 @@ def _compare(
     strategy=lambda ctx: st.tuples(on_the_wire(multivectors()), on_the_wire(multivectors())).map(
         list
     ),
+    cover=lambda ctx: _mixes_with_all("ALG-PROD-002"),
 )
 def structured_products(engine: EngineClient, pair: list[Any]) -> None:
     a, b = pair
@@ -116,6 +141,7 @@ def _rotors(draw: st.DrawFn) -> list[float]:
     strategy=lambda ctx: st.tuples(
         on_the_wire(st.one_of(multivectors(), _rotors())), on_the_wire(multivectors())
     ).map(list),
+    cover=lambda ctx: _mixes_with_all("ALG-APPLY-001"),
 )
 def sandwich_exact(engine: EngineClient, pair: list[Any]) -> None:
     versor, x = pair
@@ -132,6 +158,7 @@ def sandwich_exact(engine: EngineClient, pair: list[Any]) -> None:
     capabilities=("algebra",),
     seed=f"{SPEC} (versor condition, zero exactly for a unit versor)",
     strategy=lambda ctx: on_the_wire(st.one_of(multivectors(), _rotors(), versors(st.just(1)))),
+    cover=lambda ctx: _mixes_alone("ALG-COND-001"),
 )
 def condition_exact(engine: EngineClient, versor: list[Any]) -> None:
     reported: object = engine.call("algebra.versor_condition", {"versor": versor}).get("condition")

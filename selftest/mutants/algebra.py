@@ -100,6 +100,19 @@ class ConditionFromScalarPart(ProtocolHandler):
         return {"condition": abs(float(square[0]) - 1.0)}
 
 
+class ConditionEvenGradesOnly(ProtocolHandler):
+    """versor_condition sums grades 0 and 4 of V rev(V) only, dropping grades 1 and 5.
+
+    No versor shows it: its V rev(V) is a scalar. Only a V mixing odd and even grades has
+    the parts it drops."""
+
+    def op_algebra_versor_condition(self, args: dict[str, Any]) -> dict[str, Any]:
+        versor = multivector_arg(args, "versor")
+        square = geometric_product(versor, reverse(versor))
+        even = [c if bin(m).count("1") in (0, 4) else 0.0 for m, c in enumerate(square)]
+        return {"condition": norm(np.array(even) - IDENTITY)}
+
+
 class TinyProductsFlushed(ProtocolHandler):
     """algebra.product cleans its result: coefficients below 1e-12 in magnitude become 0."""
 
