@@ -148,3 +148,15 @@ def recover_missing_as_torn(
     """``recover`` that reports one byte cut from a journal that does not exist."""
     found = journal.recover(path, repair=repair, fs=fs)
     return found if Path(path).exists() else JournalRecovery((), (), 1)
+
+
+def recover_unterminated_as_whole(path: Path, *, repair: bool) -> JournalRecovery:
+    """``recover`` where a last line missing only its ``\\n`` (its length and CRC-32 check)
+    is read as a whole entry, not cut as a torn tail."""
+    data = FileOps(Path(path).parent).read_file(Path(path))
+    if data and not data.endswith(b"\n"):
+        found = journal.scan(data + b"\n")
+        last = data[data.rfind(b"\n") + 1 :]
+        if not found.cut_bytes and journal.checked_payload(last) is not None:
+            return JournalRecovery(found.entries, found.skipped, 0, len(data))
+    return journal.recover(Path(path), repair=repair)

@@ -63,6 +63,7 @@ from selftest.state_broken_ops import (
     recover_missing_as_torn,
     recover_short_last_as_corrupt,
     recover_short_line_as_torn,
+    recover_unterminated_as_whole,
     recover_without_checksums,
     with_claimed_dir_syncs,
 )
@@ -643,6 +644,16 @@ class JournalLenientUtf8(ProtocolHandler):
         return recover_lenient_utf8(path, repair=repair)
 
 
+class UnterminatedLineWhole(ProtocolHandler):
+    """A last journal line that lacks only its newline is read as whole, not cut as torn.
+
+    A port that frames by length and CRC alone accepts the line; the spec calls a last line
+    without ``\\n`` a torn tail."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return recover_unterminated_as_whole(path, repair=repair)
+
+
 class ShortLastLineCorrupt(ProtocolHandler):
     """A complete last journal line shorter than its length is skipped as corrupt, not cut."""
 
@@ -954,6 +965,7 @@ _TABLE = (
     broken_engine("hash_of_nothing", HashOfNothing, "STATE-FRESH-001"),
     broken_engine("valid_leftovers_removed", ValidLeftoversRemoved, "STATE-LEFTOVER-001"),
     broken_engine("short_last_line_corrupt", ShortLastLineCorrupt, "STATE-JOURNAL-001"),
+    broken_engine("unterminated_line_whole", UnterminatedLineWhole, "STATE-JOURNAL-001"),
     broken_engine("journal_lenient_utf8", JournalLenientUtf8, "STATE-JOURNAL-002"),
     broken_engine("core_lenient_utf8", CoreLenientUtf8, "STATE-DISK-802"),
     broken_engine("delta_not_object_as_damage", DeltaNotObjectAsDamage, "STATE-DELTA-353"),

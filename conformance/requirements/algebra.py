@@ -113,6 +113,51 @@ def chains(draw: st.DrawFn) -> dict[str, Any]:
     return {"steps": [_chain_step(seed) for seed in seeds], "x": _vector(draw(small_coords))}
 
 
+# Coverage plans -----------------------------------------------------------------------------
+
+PARITIES = ("even", "odd", "mixed")
+"""The parts of a multivector the docs tell apart by grade: the even versors' grades 0, 2
+and 4, the odd grades 1, 3 and 5, and both. A random dense multivector is always mixed."""
+
+
+def _int_mv(parity: str, salt: int) -> list[int]:
+    """A fixed integer multivector of *parity*, non-zero in every blade it may hold."""
+    keep = {"even": (0, 2, 4), "odd": (1, 3, 5), "mixed": (0, 1, 2, 3, 4, 5)}[parity]
+    return [((5 * m + 3 * salt) % 15) - 7 or 8 if GRADES[m] in keep else 0 for m in range(SIZE)]
+
+
+def _int_homogeneous(r: int, salt: int) -> list[int]:
+    """A fixed integer multivector of grade *r* alone, non-zero in each of its blades."""
+    return [((3 * m + salt) % 13) - 6 or 7 if GRADES[m] == r else 0 for m in range(SIZE)]
+
+
+def _parity_triples(ctx: object) -> coverage.Plan:
+    """a, b and c each even, odd or mixed: 27 triples, each parity in each place."""
+    cases = tuple(
+        coverage.Case(
+            [_int_mv(pa, 1), _int_mv(pb, 2), _int_mv(pc, 3)],
+            (("operand parities", f"{pa} {pb} {pc}"),),
+        )
+        for pa in PARITIES
+        for pb in PARITIES
+        for pc in PARITIES
+    )
+    return coverage.Plan(cases, (("operand parities", len(PARITIES) ** 3),))
+
+
+def _grade_pairs(ctx: object) -> coverage.Plan:
+    """a of one grade and b of one grade, every pair of the six grades: each sign of the
+    reverse, (-1)^(r(r-1)/2), on each side of every product."""
+    cases = tuple(
+        coverage.Case(
+            [_int_homogeneous(r, 1), _int_homogeneous(s, 4)], (("grade pairs", f"{r} {s}"),)
+        )
+        for r in range(6)
+        for s in range(6)
+    )
+    return coverage.Plan(cases, (("grade pairs", 36),))
+
+
 # Requirements --------------------------------------------------------------------------------
 
 
@@ -184,6 +229,7 @@ def product_within_ulps(engine: EngineClient, pair: list[Any]) -> None:
     capabilities=("algebra",),
     seed=SPEC,
     strategy=lambda ctx: st.tuples(int_mvs, int_mvs, int_mvs).map(list),
+    cover=_parity_triples,
 )
 def associative_and_distributive(engine: EngineClient, triple: list[Any]) -> None:
     a, b, c = ([float(x) for x in mv] for mv in triple)
@@ -208,6 +254,7 @@ def associative_and_distributive(engine: EngineClient, triple: list[Any]) -> Non
     capabilities=("algebra",),
     seed=SPEC,
     strategy=lambda ctx: st.tuples(int_mvs, int_mvs).map(list),
+    cover=_grade_pairs,
 )
 def reverse_anti_automorphism(engine: EngineClient, pair: list[Any]) -> None:
     a, b = ([float(x) for x in mv] for mv in pair)

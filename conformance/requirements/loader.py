@@ -119,6 +119,23 @@ def invalid_ids_refused(engine: EngineClient, register_id: str) -> None:
     )
 
 
+def _missing_fields(ctx: object) -> coverage.Plan:
+    """Each required field left out of a null pack and of one with a marker in every
+    bucket: a port that defaults one field (an empty ``realizer_overrides``) is refused."""
+    packs = {
+        "null pack": gen.pack("cover_missing"),
+        "markers pack": gen.pack("cover_missing", markers={b: ["m"] for b in BUCKET_NAMES}),
+    }
+    cases = tuple(
+        coverage.Case([document, name], (("required fields", name), ("pack kinds", kind)))
+        for name in REQUIRED_PACK_FIELDS
+        for kind, document in packs.items()
+    )
+    return coverage.Plan(
+        cases, (("required fields", len(REQUIRED_PACK_FIELDS)), ("pack kinds", len(packs)))
+    )
+
+
 @requirement(
     "LOAD-FIELD-001",
     "a pack missing a required field is refused with REGISTER_MISSING_FIELD naming it",
@@ -128,6 +145,7 @@ def invalid_ids_refused(engine: EngineClient, register_id: str) -> None:
     strategy=lambda ctx: st.tuples(gen.valid_packs(), st.sampled_from(REQUIRED_PACK_FIELDS)).map(
         list
     ),
+    cover=_missing_fields,
 )
 def missing_field(engine: EngineClient, scenario: list[Any]) -> None:
     document, name = scenario

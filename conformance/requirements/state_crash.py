@@ -65,6 +65,42 @@ def _propose_all(
     return answers
 
 
+TORN_JOURNALS: dict[str, list[dict[str, Any]]] = {
+    "one line": [{"lemma": "a", "claim": ""}],
+    "two lines": [{"lemma": "é", "claim": "x"}, {"lemma": "b", "claim": "naïve € 𝄞"}],
+    "six lines": [{"lemma": f"w{i}", "claim": "c" * i} for i in range(6)],
+}
+"""Journals of one line (the torn line is the only one), two, and six; payloads with
+characters of each UTF-8 width (the length counts bytes)."""
+TEAR_POINTS: dict[str, Any] = {
+    "the whole line": lambda size: size,
+    "inside the length": lambda size: 3,
+    "the length whole": lambda size: 8,
+    "the length and its space": lambda size: 9,
+    "inside the CRC": lambda size: 13,
+    "the header whole": lambda size: 18,
+    "one payload byte": lambda size: 19,
+    "inside the payload": lambda size: size // 2,
+    "all but the newline": lambda size: size - 1,
+}
+"""Where the last line (``size`` bytes with its newline) is cut: kept bytes, ``cut % size``
+of the strategy. docs/state.md § Journals: a last line without its ``\\n`` is a torn
+tail, wherever it stops, even one that lacks only the newline; cut at a line end, no line
+is torn."""
+
+
+def _tear_plan(ctx: SuiteContext) -> Plan:
+    cases = tuple(
+        Case(
+            [items, TEAR_POINTS[point](len(oracle.frame(items[-1])))],
+            (("journal lengths", length), ("tear points", point)),
+        )
+        for point in TEAR_POINTS
+        for length, items in TORN_JOURNALS.items()
+    )
+    return Plan(cases, (("journal lengths", len(TORN_JOURNALS)), ("tear points", len(TEAR_POINTS))))
+
+
 @requirement(
     "STATE-JOURNAL-001",
     "a torn last journal line is detected and cut on recovery; every whole line survives",
@@ -74,6 +110,7 @@ def _propose_all(
     strategy=lambda ctx: st.tuples(
         st.lists(proposals, min_size=1, max_size=6), st.integers(1, 10**6)
     ).map(list),
+    cover=_tear_plan,
 )
 def torn_tail(engine: EngineClient, scenario: list[Any]) -> None:
     items, cut = scenario

@@ -129,6 +129,44 @@ def _records(drawn: dict[str, tuple[str, int]]) -> list[Record]:
     return found
 
 
+DELTA_SHAPES: dict[str, tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]]] = {
+    "no change (an empty delta)": ({"a": ("recognizer", 1)}, {"a": ("recognizer", 1)}),
+    "both empty": ({}, {}),
+    "puts only (an empty base)": ({}, {"a": ("recognizer", 1), "b": ("candidate", 2)}),
+    "deletes only (an empty target)": ({"a": ("recognizer", 1), "b": ("candidate", 2)}, {}),
+    "a record changed in place": ({"a": ("candidate", 1)}, {"a": ("candidate", -2)}),
+    "a key changing kind": ({"a": ("recognizer", 1)}, {"a": ("candidate", 1)}),
+    "composed and decomposed keys": (
+        {"\u00e9": ("recognizer", 0)},
+        {"e\u0301": ("recognizer", 0), "\u00e9": ("recognizer", 3), "d": ("candidate", 0)},
+    ),
+    "puts, deletes and kept records": (
+        {"a": ("recognizer", 1), "b": ("candidate", 2), "c": ("candidate", 3)},
+        {"a": ("recognizer", 1), "c": ("candidate", -3), "d": ("recognizer", -1)},
+    ),
+}
+"""Base and target records of each kind of delta docs/state.md § Delta generations
+distinguishes by its entries: none, puts, deletes, a put replacing a record, a delete and a
+put of one key (its (kind, key) changes), both orders of a key's UTF-8 bytes, all at once."""
+BETWEEN = ("empty", "the base", "the target")
+"""The valid full generation between the base and the delta: none of the records, or the
+base's, or the target's (the delta names its base, never the newest full generation)."""
+
+
+def _delta_plan(ctx: object) -> coverage.Plan:
+    cases = tuple(
+        coverage.Case(
+            (base, {"empty": {}, "the base": base, "the target": target}[between], target, i),
+            (("delta shapes", shape), ("generations between", between)),
+        )
+        for i, (shape, (base, target)) in enumerate(DELTA_SHAPES.items())
+        for between in BETWEEN
+    )
+    return coverage.Plan(
+        cases, (("delta shapes", len(DELTA_SHAPES)), ("generations between", len(BETWEEN)))
+    )
+
+
 def _identity(records: list[Record]) -> str:
     return oracle.identity(VERSION, oracle.encode_core(records))
 
@@ -150,6 +188,7 @@ EXTRA = {"kind": "recognizer", "key": "later", "pattern": "q", "weight": 9}
     "records with each entry applied; commit step 6 keeps the base each kept generation names",
     strategy=lambda ctx: st.tuples(RECORDS, RECORDS, RECORDS, st.integers(0, 50)),
     max_examples=25,
+    cover=_delta_plan,
 )
 def delta_loads_as_full(engine: EngineClient, drawn: tuple[Any, ...]) -> None:
     base, between, target = (_records(d) for d in drawn[:3])

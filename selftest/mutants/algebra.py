@@ -154,3 +154,18 @@ class StrayPartTolerated(ProtocolHandler):
             if 0 < norm(stray) < 1e-9 * norm(mv):
                 return super().op_algebra_rotor({**args, "bivector": grade(mv, 2).tolist()})
         return super().op_algebra_rotor(args)
+
+
+class EvenProductFastPath(ProtocolHandler):
+    """algebra.product takes a rotor fast path for two even operands that keeps grades 0, 2.
+
+    A port's shortcut for rotor products assumes an even multivector is scalar plus bivector
+    and drops its grade-4 part; two odd or mixed operands take the full product."""
+
+    def op_algebra_product(self, args: dict[str, Any]) -> dict[str, Any]:
+        a, b = multivector_arg(args, "a"), multivector_arg(args, "b")
+        if not np.any(a - grade(a, 0) - grade(a, 2) - grade(a, 4)) and not np.any(
+            b - grade(b, 0) - grade(b, 2) - grade(b, 4)
+        ):
+            a, b = grade(a, 0) + grade(a, 2), grade(b, 0) + grade(b, 2)
+        return _json(geometric_product(a, b))

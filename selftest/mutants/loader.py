@@ -510,3 +510,15 @@ class RatifyWriteMiscoded(ProtocolHandler):
     """register.ratify_file answers a report it could not write with REGISTER_MALFORMED."""
 
     ratifier = WriteFailureAsMalformed()
+
+
+class OverridesDefaulted(ProtocolHandler):
+    """A pack without ``realizer_overrides`` is read as one with none, not refused.
+
+    A port that gives the overrides object a default (``{}``), as for an optional member,
+    never reports REGISTER_MISSING_FIELD for it; every other field stays required."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        if "realizer_overrides" not in pack:
+            pack = {**pack, "realizer_overrides": {}}
+        return super().validate_pack(pack, expected_id)
