@@ -375,6 +375,18 @@ class BootsFromZero(Codec):
         return _reframed({**event, "boot": event["boot"] + 1})
 
 
+class ContextAsEmptyString(Codec):
+    def core_out(self, record: dict[str, Any]) -> dict[str, Any]:
+        if record.get("kind") == "life" and record["context"] is None:
+            return {**record, "context": ""}
+        return record
+
+    def core_in(self, record: dict[str, Any]) -> dict[str, Any]:
+        if record.get("kind") == "life" and record["context"] == "":
+            return {**record, "context": None}
+        return record
+
+
 class PointerUnterminated(Codec):
     def pointer_out(self, data: bytes) -> bytes:
         return data.rstrip(b"\n")
@@ -402,6 +414,13 @@ class VaultTurnsOneBased(CodecHandler):
     """A vault record's first_turn, last_turn and said turn_idx count from 1 on disk."""
 
     codec = VaultTurnsFromOne
+
+
+class LifeContextEmptyString(CodecHandler):
+    """The life record's context is an empty string, not null, before any subject (and read
+    back so)."""
+
+    codec = ContextAsEmptyString
 
 
 class ManifestTurnCountOffByOne(CodecHandler):

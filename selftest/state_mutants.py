@@ -70,6 +70,7 @@ from selftest.state_broken_ops import (
 from selftest.state_codecs import (
     JournalCrcUpperHex,
     JournalLengthInCodePoints,
+    LifeContextEmptyString,
     LineageBootsFromZero,
     LineageNullsOmitted,
     ManifestTurnCountOffByOne,
@@ -1000,6 +1001,7 @@ _TABLE = (
         "vault_turns_one_based", VaultTurnsOneBased, "STATE-FORMAT-001", "STATE-FORMAT-002"
     ),
     broken_engine("manifest_turn_count_off_by_one", ManifestTurnCountOffByOne, "STATE-FORMAT-001"),
+    broken_engine("life_context_empty_string", LifeContextEmptyString, "STATE-FORMAT-001"),
     broken_engine("manifest_upper_hex", ManifestUpperHex, "STATE-FORMAT-001"),
     broken_engine("journal_crc_upper_hex", JournalCrcUpperHex, "STATE-FORMAT-001"),
     broken_engine("journal_length_in_code_points", JournalLengthInCodePoints, "STATE-FORMAT-001"),

@@ -69,10 +69,16 @@ PROPOSALS: list[EncodableObject] = [
 large integer: a header that counts anything but bytes is off."""
 
 
+GREETINGS = ("Hi.", "Hello there.")
+"""Turns that name no subject: the life's latest subject is still null after them, so the
+generation a first session of two turns leaves holds a life record whose context is null."""
+
+
 def _prompts(lemmas: list[str], seed: int, turns: int) -> list[str]:
-    """Teach first, then a generated conversation: corrections and recalls find something."""
-    body = conversation(lemmas, turns - 1, seed)
-    return [prompt("teach", lemmas[0], lemmas[1]), *body]
+    """Two greetings (no subject yet), a lesson, then a generated conversation: corrections
+    and recalls find something."""
+    body = conversation(lemmas, max(turns - 3, 0), seed)
+    return [*GREETINGS, prompt("teach", lemmas[0], lemmas[1]), *body][:turns]
 
 
 def _known(engine: EngineClient) -> set[str]:
@@ -281,13 +287,14 @@ def _check_lineage(directory: Path, lived_life: Life, version: int) -> None:
 
 @requirement(
     "STATE-FORMAT-001",
-    "a generated conversation (teach, recall, correct, compare, under every register) lived on "
-    "a store in two sessions with a restart between them, then proposals: the suite's own "
-    "reader of docs/state.md finds CURRENT naming the last generation (one per turn), each "
+    "a generated conversation (two greetings, then teach, recall, correct, compare, under every "
+    "register) lived on a store in two sessions with a restart between them, then proposals: "
+    "the suite's own reader of docs/state.md finds, at the first close and at the end, CURRENT "
+    "naming the last generation (one per turn), each "
     "manifest canonical with its checksum, file SHA-256, identity formula, schema version "
     "and turn count, each core.jsonl canonical, ordered and typed, the life record's turns, "
-    "latest subject and rotor (big-endian bit patterns whose versor condition is the one the "
-    "turn answered), one vault record per lemma the turns named with their count, first and "
+    "latest subject (null before any) and rotor (big-endian bit patterns whose versor "
+    "condition is the one the turn answered), one vault record per lemma the turns named with their count, first and "
     "latest turn (from 0), things said and claims, lineage events framed and numbered from 1 "
     "with the identities state.open answered, and proposals framed (length in bytes, lowercase "
     "hex) holding the canonical JSON sent",
@@ -311,6 +318,15 @@ def files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         earlier = b"".join(frame(p) for p in EARLIER)
         (directory / "proposals.journal").write_bytes(earlier)
         life.session(prompts[:before], known, lived)
+        first = directory / f"gen-{before:08d}"
+        _check_generation(
+            first,
+            version=version,
+            lived=life.snapshots[before - 1],
+            register_id=register_id,
+            answered=life.results[before - 1]["versor_condition"],
+            claims=_claims(life.results, engine),
+        )
         life.session(prompts[before:], known, lived)
         turns = len(prompts)
         closes = life.closes
