@@ -294,7 +294,8 @@ def _check_lineage(directory: Path, lived_life: Life, version: int) -> None:
     "manifest canonical with its checksum, file SHA-256, identity formula, schema version "
     "and turn count, each core.jsonl canonical, ordered and typed, the life record's turns, "
     "latest subject (null before any) and rotor (big-endian bit patterns whose versor "
-    "condition is the one the turn answered), one vault record per lemma the turns named with their count, first and "
+    "condition is the one the turn answered), one vault record per lemma the turns named "
+    "with their count, first and "
     "latest turn (from 0), things said and claims, lineage events framed and numbered from 1 "
     "with the identities state.open answered, and proposals framed (length in bytes, lowercase "
     "hex) holding the canonical JSON sent",
