@@ -179,6 +179,15 @@ from selftest.mutants.overrides import (
     UnknownIntentAccepted,
 )
 from selftest.mutants.pack_bytes import PackBytesReplaced, ReportNotObjectUnratified
+from selftest.mutants.pack_says import (
+    DepthOnlyInPackSurface,
+    GlossVerdictWithoutGloss,
+    NarrativeStepsWithoutDomains,
+    OovWordedAsRefusal,
+    ProcedureVerbNotNamed,
+    TeachingVerdictWithoutStep,
+    VerdictAboutSecondSubject,
+)
 from selftest.mutants.porting import (
     ArgsSortedUtf16,
     CaseFoldedId,
@@ -649,6 +658,15 @@ _TABLE = (
     broken_engine("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
     broken_engine("compatibility_normalised", CompatibilityNormalised, "COG-RULE-001"),
     broken_engine("verdict_dropped", VerdictDropped, "COG-VERDICT-001"),
+    broken_engine("depth_only_in_pack_surface", DepthOnlyInPackSurface, "COG-ANSWER-006"),
+    broken_engine("verdict_about_second_subject", VerdictAboutSecondSubject, "COG-ANSWER-006"),
+    broken_engine("gloss_verdict_without_gloss", GlossVerdictWithoutGloss, "COG-ANSWER-006"),
+    broken_engine(
+        "narrative_steps_without_domains", NarrativeStepsWithoutDomains, "COG-ANSWER-006"
+    ),
+    broken_engine("procedure_verb_not_named", ProcedureVerbNotNamed, "COG-ANSWER-006"),
+    broken_engine("oov_worded_as_refusal", OovWordedAsRefusal, "COG-ANSWER-005"),
+    broken_engine("teaching_verdict_without_step", TeachingVerdictWithoutStep, "COG-ANSWER-005"),
     broken_engine("first_claim_kept", FirstClaimKept, "COG-RULE-001"),
     broken_engine("teaching_one_way", TeachingOneWay, "COG-RULE-001"),
     broken_engine(

@@ -29,7 +29,7 @@ def find_probe() -> Callable | None:
 def main() -> int:
     """Ratify every shipped pack, printing one line per pack."""
     from reference.registers.loader import SHIPPED_DATA_DIR, SHIPPED_REGISTER_IDS
-    from reference.registers.ratify import main_ratify
+    from reference.cli import main_ratify
 
     paths = [str(SHIPPED_DATA_DIR / f"{register_id}.json") for register_id in SHIPPED_REGISTER_IDS]
     return main_ratify(paths, evidence_probe=find_probe())

@@ -292,6 +292,19 @@ SPOKEN = (
     "What did I say?",
 )
 """A script that has an engine say every kind of item ``says`` holds."""
+SPOKEN_AGAIN = (
+    "What did I say about {a}?",
+    "No, the {a} is a lantern.",
+    "Is the {b} a {a}?",
+    "What is a blorvex?",
+    "No, the {b} glows.",
+    "Remind me what I said about {a}.",
+    "Remind me what I said about {b}.",
+    "What did I say?",
+)
+"""A second session where a RECALL quotes a claim among its turns (one of a single word), a
+VERIFICATION of the second subject may be decided by a teaching step, and a subject is in
+no pack."""
 
 
 def spoken_plan(ctx: SuiteContext) -> Plan:
@@ -322,7 +335,8 @@ def _unsaid(surface: str, says: Any) -> list[str]:
     words = [member(says, "claim")] if member(says, "claim") is not None else []
     words += list(member(says, "unknown", "array"))
     for said in member(says, "said", "array"):
-        words.append(said["text"].rstrip(".!?…;: "))
+        claim = member(said, "claim")
+        words.append(claim if claim is not None else said["text"].rstrip(".!?…;: "))
     for domains in _domain_lists(says):
         words += domains
     missing += [f"{w!r}" for w in words if _plain(w) not in text]
@@ -361,7 +375,16 @@ def _domain_lists(says: Any) -> list[list[str]]:
 )
 def surface_says_the_says(engine: EngineClient, pair: list[str]) -> None:
     lemma, other = pair
-    script = [line.format(a=lemma, b=other) for line in SPOKEN]
+    found = []
+    for lines in (SPOKEN, SPOKEN_AGAIN):
+        script = [line.format(a=lemma, b=other) for line in lines]
+        found += _unspoken(engine, script)
+    assert not found, cases_.listing(
+        f"{len(found)} answers do not say what their says states:", found
+    )
+
+
+def _unspoken(engine: EngineClient, script: list[str]) -> list[cases_.Disagreement]:
     found = []
     for run in run_four(engine, script):
         for index, result in enumerate(run):
@@ -375,6 +398,4 @@ def surface_says_the_says(engine: EngineClient, pair: list[str]) -> None:
                         rank=index,
                     )
                 )
-    assert not found, cases_.listing(
-        f"{len(found)} answers do not say what their says states:", found
-    )
+    return found

@@ -64,8 +64,9 @@ def _depth(record: TruthRecord, overrides: Mapping[str, object]) -> int:
     return resolve_disclosure_domain_count(overrides, record.intent.name)
 
 
-def about(entry: Lemma, depth: int = 3) -> str:
-    """One sentence of what the pack says of a lemma: its gloss, else its first domains."""
+def about(entry: Lemma, depth: int) -> str:
+    """One sentence of what the pack says of a lemma: its gloss, else its first *depth*
+    domains."""
     if entry.gloss is not None:
         return f"{_capitalize(entry.lemma)} is {entry.gloss}."
     return f"{_capitalize(entry.lemma)} goes with {_listed(entry.domains[:depth])}."
@@ -138,30 +139,30 @@ def _domains(entry: Lemma, shared: list[str]) -> str:
     return f"{entry.lemma}: {', '.join(own) if own else 'nothing else'}"
 
 
-def comparison_surface(a: Lemma, b: Lemma) -> str:
+def comparison_surface(a: Lemma, b: Lemma, depth: int) -> str:
     """What each is, what they share and what each has alone."""
     shared = [d for d in a.domains[:3] if d in b.domains[:3]]
     alike = f"Both touch {_listed(shared)}; " if shared else ""
     return (
-        f"{_capitalize(a.lemma)} contrasts with {b.lemma}. {about(a)} {about(b)} "
+        f"{_capitalize(a.lemma)} contrasts with {b.lemma}. {about(a, depth)} {about(b, depth)} "
         f"{alike}{_domains(a, shared)}; {_domains(b, shared)}. pack-grounded ({_packs((a, b))})."
     )
 
 
-def frame_surface(a: Lemma, b: Lemma) -> str:
+def frame_surface(a: Lemma, b: Lemma, depth: int) -> str:
     """The first lemma seen through the second: what each is, and where each reaches."""
     return (
-        f"{_capitalize(a.lemma)} in terms of {b.lemma}: {about(a)} {about(b)} "
+        f"{_capitalize(a.lemma)} in terms of {b.lemma}: {about(a, depth)} {about(b, depth)} "
         f"{_capitalize(a.lemma)} spans {', '.join(a.domains[:2])}; {b.lemma} spans "
         f"{', '.join(b.domains[:2])}. pack-grounded ({_packs((a, b))})."
     )
 
 
-def unlinked_surface(a: Lemma, b: Lemma) -> str:
+def unlinked_surface(a: Lemma, b: Lemma, depth: int) -> str:
     """Two lemmas no teaching chain joins, either way."""
     return (
-        f"No teaching chain links {a.lemma} and {b.lemma}, either way. {about(a)} {about(b)} "
-        f"pack-grounded ({_packs((a, b))})."
+        f"No teaching chain links {a.lemma} and {b.lemma}, either way. {about(a, depth)} "
+        f"{about(b, depth)} pack-grounded ({_packs((a, b))})."
     )
 
 
@@ -193,11 +194,11 @@ def verification_surface(entry: Lemma, record: TruthRecord, overrides: Mapping[s
     else:
         lead = f"{word}: neither the packs nor the teaching chains settle it."
         others = [e for e in record.grounding.lemmas[1:2]]
-        rest += "".join(f" {about(e)}" for e in others)
+        rest += "".join(f" {about(e, _depth(record, overrides))}" for e in others)
     return f"{lead} {rest}"
 
 
-def teaching_surface(record: TruthRecord) -> str:
+def teaching_surface(record: TruthRecord, overrides: Mapping[str, object]) -> str:
     """The path, step by step; from the second lemma to the first when it runs that way."""
     path = record.grounding.path
     assert path is not None
@@ -212,7 +213,7 @@ def teaching_surface(record: TruthRecord) -> str:
         clauses = _steps((path,))
     tail = ""
     if record.intent is IntentTag.CAUSE and lemmas:
-        tail = f" {about(lemmas[0])}"
+        tail = f" {about(lemmas[0], _depth(record, overrides))}"
     return f"{lead}{clauses}.{tail} teaching-grounded ({_chains((path,))})."
 
 
@@ -222,7 +223,7 @@ def _said_line(said: Said, lemma: str) -> str:
     return f'in {_turn(said)} you said "{said.text}"'
 
 
-def recall_surface(hit: VaultHit, entry: Lemma | None = None) -> str:
+def recall_surface(hit: VaultHit, entry: Lemma | None, depth: int) -> str:
     """What the user said about the lemma, the latest claim first, then the mention count."""
     claims = [s for s in hit.said if s.claim is not None]
     others = [s for s in hit.said if s.claim is None]
@@ -237,7 +238,7 @@ def recall_surface(hit: VaultHit, entry: Lemma | None = None) -> str:
     if rest:
         lines.append(_capitalize("; ".join(rest)) + ".")
     if not claims and hit.latest_claim is None and entry is not None:
-        lines.append(f"What the pack holds: {about(entry)}")
+        lines.append(f"What the pack holds: {about(entry, depth)}")
     lines.append(
         f"You brought up {hit.lemma} in {hit.count} earlier turn(s), first in turn "
         f"{hit.first_turn + 1}. vault-grounded ({hit.address[:12]})."
@@ -263,7 +264,7 @@ def vault_surface(record: TruthRecord, overrides: Mapping[str, object]) -> str:
     entry = grounding.subject_lemma
     assert entry is not None
     if grounding.claim is not None:
-        held = about(entry).rstrip(".")
+        held = about(entry, _depth(record, overrides)).rstrip(".")
         return (
             f"Noted — {record.subject} {grounding.claim}. Kept as session evidence. "
             f"The pack says: {held[:1].lower()}{held[1:]}."
@@ -272,7 +273,7 @@ def vault_surface(record: TruthRecord, overrides: Mapping[str, object]) -> str:
         return verification_surface(entry, record, overrides)
     hit = grounding.vault_hit
     assert hit is not None
-    return recall_surface(hit, entry)
+    return recall_surface(hit, entry, _depth(record, overrides))
 
 
 Composer = Callable[[Lemma, "TruthRecord", Mapping[str, object]], str]
@@ -296,7 +297,7 @@ SINGLE: dict[IntentTag, Composer] = {
     IntentTag.CAUSE: _cause_surface,
     IntentTag.RECALL: _recall_surface,
 }
-PAIRED: dict[IntentTag, Callable[[Lemma, Lemma], str]] = {
+PAIRED: dict[IntentTag, Callable[[Lemma, Lemma, int], str]] = {
     IntentTag.COMPARISON: comparison_surface,
     IntentTag.FRAME_TRANSFER: frame_surface,
     IntentTag.TRANSITIVE_QUERY: unlinked_surface,
@@ -307,7 +308,7 @@ def _pack_grounded(record: TruthRecord, overrides: Mapping[str, object]) -> str:
     lemmas = record.grounding.lemmas
     intent = record.intent
     if intent in PAIRED and len(lemmas) >= 2:
-        return PAIRED[intent](lemmas[0], lemmas[1])
+        return PAIRED[intent](lemmas[0], lemmas[1], _depth(record, overrides))
     if intent is IntentTag.VERIFICATION and record.grounding.answer is None:
         return pack_surface(lemmas[0], record, overrides)
     composer = SINGLE.get(intent, pack_surface)
@@ -332,7 +333,7 @@ def realize(record: TruthRecord, overrides: Mapping[str, object]) -> str:
     if source == "teaching":
         if record.intent is IntentTag.VERIFICATION and record.grounding.lemmas:
             return verification_surface(record.grounding.lemmas[0], record, overrides)
-        return teaching_surface(record)
+        return teaching_surface(record, overrides)
     if source == "pack":
         return _pack_grounded(record, overrides)
     if source == "partial":

@@ -86,7 +86,8 @@ function packAnswer(record, depth) {
     return `To ${verb ? verb.lemma : 'work with'} ${entry.lemma}, start from ${listed(entry.domains.slice(0, 2))}. ${tail}`;
   }
   if ((intent === 'NARRATIVE' || intent === 'EXAMPLE') && answer && answer.told.length) {
-    return `${tail} From the teaching chains: ${stepText(answer.told)}.`;
+    const ties = intent === 'NARRATIVE' && entry.gloss !== null ? ` It goes with ${listed(entry.domains.slice(0, depth))}.` : '';
+    return `${about(entry, depth)}${ties} ${grounded([entry])} From the teaching chains: ${stepText(answer.told)}.`;
   }
   if (intent === 'EXAMPLE') return `${capitalize(entry.lemma)} shows up in ${listed(entry.domains.slice(0, 2))}. ${tail}`;
   if (intent === 'NARRATIVE') return `${about(entry, depth)} It goes with ${listed(entry.domains.slice(0, depth))}. ${grounded([entry])}`;
