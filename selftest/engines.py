@@ -181,6 +181,7 @@ from selftest.mutants.overrides import (
 from selftest.mutants.pack_bytes import PackBytesReplaced, ReportNotObjectUnratified
 from selftest.mutants.pack_says import (
     DepthOnlyInPackSurface,
+    GlossFlagAlwaysSet,
     GlossVerdictWithoutGloss,
     NarrativeStepsWithoutDomains,
     OovWordedAsRefusal,
@@ -661,6 +662,7 @@ _TABLE = (
     broken_engine("depth_only_in_pack_surface", DepthOnlyInPackSurface, "COG-ANSWER-006"),
     broken_engine("verdict_about_second_subject", VerdictAboutSecondSubject, "COG-ANSWER-006"),
     broken_engine("gloss_verdict_without_gloss", GlossVerdictWithoutGloss, "COG-ANSWER-006"),
+    broken_engine("gloss_flag_always_set", GlossFlagAlwaysSet, "LEX-ROWS-001"),
     broken_engine(
         "narrative_steps_without_domains", NarrativeStepsWithoutDomains, "COG-ANSWER-006"
     ),

@@ -28,8 +28,8 @@ def find_probe() -> Callable | None:
 
 def main() -> int:
     """Ratify every shipped pack, printing one line per pack."""
-    from reference.registers.loader import SHIPPED_DATA_DIR, SHIPPED_REGISTER_IDS
     from reference.cli import main_ratify
+    from reference.registers.loader import SHIPPED_DATA_DIR, SHIPPED_REGISTER_IDS
 
     paths = [str(SHIPPED_DATA_DIR / f"{register_id}.json") for register_id in SHIPPED_REGISTER_IDS]
     return main_ratify(paths, evidence_probe=find_probe())

@@ -133,3 +133,12 @@ class ProcedureVerbNotNamed(ProtocolHandler):
             return surface
         verbs = [e.lemma for e in record.grounding.lemmas[1:] if e.pos == "verb"]
         return surface.replace(f"To {verbs[0]} ", "To work with ", 1) if verbs else surface
+
+
+class GlossFlagAlwaysSet(ProtocolHandler):
+    """lexicon.list says every lemma has a gloss: the flag is read from the pack's schema
+    (where ``gloss`` is a field) rather than from the lemma."""
+
+    def op_lexicon_list(self, args: dict[str, Any]) -> dict[str, Any]:
+        result = super().op_lexicon_list(args)
+        return {"lemmas": [{**row, "has_gloss": True} for row in result["lemmas"]]}
