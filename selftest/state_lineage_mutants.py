@@ -1,6 +1,6 @@
 """Broken engines that compute a boot event's numbers another way than docs/state.md § Identity
 and lineage says, in ways a lineage numbered 1, 2, 3 and a resume at the current schema
-version do not show: STATE-FORMAT-003 writes boots 1 and 4, and an older schema version."""
+version do not show: STATE-FORMAT-003 writes boots 1, 4 and 2, and an older schema version."""
 
 from __future__ import annotations
 
@@ -21,6 +21,14 @@ class CountedBootsStore(StateStore):
         return dataclasses.replace(super().boot_event(loaded, events), boot=len(events) + 1)
 
 
+class LastBootStore(StateStore):
+    @classmethod
+    def boot_event(cls, loaded: LoadedState, events: tuple[dict[str, Any], ...]) -> BootInfo:
+        boot = super().boot_event(loaded, events)
+        numbers = [e["boot"] for e in events if type(e.get("boot")) is int and e["boot"] >= 1]
+        return dataclasses.replace(boot, boot=numbers[-1] + 1 if numbers else 1)
+
+
 class MigratedParentStore(StateStore):
     @classmethod
     def boot_event(cls, loaded: LoadedState, events: tuple[dict[str, Any], ...]) -> BootInfo:
@@ -36,6 +44,13 @@ class BootsCounted(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return CountedBootsStore
+
+
+class BootAfterLast(ProtocolHandler):
+    """A boot event is numbered one past the last boot recorded, not the highest."""
+
+    def store_class(self) -> type[StateStore]:
+        return LastBootStore
 
 
 class MigrationParentAtCurrentVersion(ProtocolHandler):

@@ -122,7 +122,11 @@ from selftest.state_gaps40_mutants import (
     GapsStoppedHolderIgnored,
 )
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
-from selftest.state_lineage_mutants import BootsCounted, MigrationParentAtCurrentVersion
+from selftest.state_lineage_mutants import (
+    BootAfterLast,
+    BootsCounted,
+    MigrationParentAtCurrentVersion,
+)
 from selftest.state_mode_mutants import (
     CoreAndDeltaModedApart,
     FileModesLeftToUmask,
@@ -1010,6 +1014,7 @@ _TABLE = (
     broken_engine("pointer_without_newline", PointerWithoutNewline, "STATE-FORMAT-001"),
     broken_engine("vault_address_low_bits", VaultAddressLowBits, "STATE-FORMAT-001"),
     broken_engine("boots_counted", BootsCounted, "STATE-FORMAT-003"),
+    broken_engine("boot_after_last", BootAfterLast, "STATE-FORMAT-003"),
     broken_engine(
         "migration_parent_at_current_version", MigrationParentAtCurrentVersion, "STATE-FORMAT-003"
     ),

@@ -21,9 +21,9 @@ WRITTEN = 7
 """The generation the suite writes its old directory at."""
 DANGLING = 9
 """The generation a dangling ``CURRENT`` names (none is there)."""
-OLD_LINEAGE = [1, 4]
+OLD_LINEAGE = [1, 4, 2]
 """Boot numbers the suite records before the engine's open: the next is one more than the
-highest recorded (5), not one more than the number of events (3)."""
+highest recorded (5), not one more than the last (3) nor than the number of events (4)."""
 
 MIGRATION = st.tuples(
     st.integers(1, BASE_SCHEMA_VERSION),
@@ -66,7 +66,7 @@ def _boot(boot: int) -> dict[str, Any]:
 @requirement(
     "STATE-FORMAT-003",
     "a directory the suite writes at a schema version from 1 to 3 (records with and without "
-    "their additive-optional fields, boot events numbered 1 and 4), opened, mutated and "
+    "their additive-optional fields, boot events numbered 1, 4 and 2), opened, mutated and "
     "checkpointed: the suite's own reader finds each new generation's manifest at the "
     "engine's current schema version, with its turn count, the identity formula and its "
     "number past the suite's, its core the canonical encoding of the records the mutations "
@@ -146,7 +146,7 @@ def migrated_files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
         event = fmt.read_boot(events[0], "the boot event")
         reason = "resume" if version == current else "schema_migration"
         want_event = {
-            "boot": OLD_LINEAGE[-1] + 1,
+            "boot": max(OLD_LINEAGE) + 1,
             "from_version": version,
             "identity": opened["identity"],
             "parent": fmt.identity(version, old_core),
