@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
 
-from selftest.mutation.fastrun import merge, module_users, order
+from selftest.mutation import hits
+from selftest.mutation.fastrun import _engine_record, merge, module_users, order
 from selftest.mutation.lines import changed_statements, definitions
 
 SOURCE = """
@@ -82,3 +87,55 @@ def test_a_module_s_users_are_every_test_reaching_any_of_its_functions() -> None
         "reference.truth.intent": {0, 1, 2, 3},
         "reference.truth.says": {4},
     }
+
+
+FORKING_ENGINE = """
+import os
+
+from mutmut.mutation import trampoline
+
+from selftest.mutation.hits import install_recorder
+
+install_recorder()
+trampoline.record_trampoline_hit("before.fork")
+
+
+def serve():
+    pid = os.fork()
+    if pid == 0:
+        trampoline.record_trampoline_hit("in.child")
+        served = "the rest of the frame that forked"
+        os._exit(0)
+    os.waitpid(pid, 0)
+    trampoline.record_trampoline_hit("in.parent")
+
+
+serve()
+"""
+IN_CHILD_ONLY = 16
+"""The line of FORKING_ENGINE that only the forked child runs, after the fork."""
+
+
+def test_a_forked_engine_records_its_own_functions_and_lines(tmp_path: Path) -> None:
+    """engine.fork's child ends with os._exit: it still saves its lines (the rest of the
+    frame that forked included), in a record of its own, and its own functions."""
+    directory = tmp_path / "hits"
+    directory.mkdir()
+    engine = tmp_path / "engine.py"
+    engine.write_text(FORKING_ENGINE, "utf-8")
+    assert "served" in FORKING_ENGINE.splitlines()[IN_CHILD_ONLY - 1]
+    env = os.environ | {hits.HITS_DIR: str(directory), hits.LINES: str(tmp_path)}
+    env["PYTHONPATH"] = os.pathsep.join([str(Path.cwd()), env.get("PYTHONPATH", "")])
+    subprocess.run([sys.executable, str(engine)], env=env, check=True, timeout=120)
+    records = {path.stem: set(path.read_text("utf-8").split()) for path in directory.glob("*.hits")}
+    assert sorted(records.values(), key=len) == [{"in.child"}, {"before.fork", "in.parent"}]
+    assert {path.stem for path in directory.glob("*.lines")} == set(records)
+    lines, with_lines, without_lines = _engine_record(directory)
+    assert with_lines == {"before.fork", "in.parent", "in.child"} and not without_lines
+    assert IN_CHILD_ONLY in lines[str(engine)]
+
+
+def test_a_process_killed_before_saving_reports_functions_without_lines(tmp_path: Path) -> None:
+    (tmp_path / "1.hits").write_text("a\n", "utf-8")
+    lines, with_lines, without_lines = _engine_record(tmp_path)
+    assert (lines, with_lines, without_lines) == ({}, set(), {"a"})

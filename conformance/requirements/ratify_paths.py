@@ -62,12 +62,13 @@ def ratify_path_refused(engine: EngineClient, name: str) -> None:
 @requirement(
     "LOAD-WRITE-101",
     "register.ratify_file whose report cannot be written (a directory holds the report's name "
-    "<stem>.mastery_report.json) is refused with REGISTER_WRITE_FAILED, and the pack file is "
-    "left as it was",
+    "<stem>.mastery_report.json) is refused with REGISTER_WRITE_FAILED, field path, and the "
+    "pack file is left as it was",
     family="loader",
     capabilities=("registers.ratify_file",),
     seed="docs/registers.md § Error codes (REGISTER_WRITE_FAILED: the report or the pack "
-    "could not be written)",
+    "could not be written); docs/protocol.md § register.ratify_file (field `path` where the "
+    "file is named)",
     max_examples=1,
 )
 def ratify_write_failed(engine: EngineClient, _: object) -> None:
@@ -82,6 +83,10 @@ def ratify_write_failed(engine: EngineClient, _: object) -> None:
             assert refusal.code == "REGISTER_WRITE_FAILED", (
                 f"the report's name is a directory: register.ratify_file answered "
                 f"{refusal.code}, the docs say REGISTER_WRITE_FAILED"
+            )
+            assert refusal.field == "path", (
+                f"the report's name is a directory: REGISTER_WRITE_FAILED names "
+                f"{refusal.field!r}, the docs say field path (the file ratified)"
             )
         else:
             raise AssertionError(

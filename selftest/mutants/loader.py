@@ -512,6 +512,22 @@ class RatifyWriteMiscoded(ProtocolHandler):
     ratifier = WriteFailureAsMalformed()
 
 
+class WriteFailureFieldless(Ratifier):
+    """A ratifier whose failed write carries no field."""
+
+    def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
+        try:
+            super().write_sealed(path, pack, report)
+        except RegisterError as error:
+            raise fieldless(error) from None
+
+
+class RatifyWriteWithoutField(ProtocolHandler):
+    """register.ratify_file refuses a report it could not write without naming path."""
+
+    ratifier = WriteFailureFieldless()
+
+
 class OverridesDefaulted(ProtocolHandler):
     """A pack without ``realizer_overrides`` is read as one with none, not refused.
 

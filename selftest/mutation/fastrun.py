@@ -102,16 +102,8 @@ def _certify(test: str, tmp: Path, stdio_algebra: bool = True) -> bool:
         )
     finally:
         engine.close()
+        kills.end_kept_engines()
     return outcome.verdict == "pass"
-
-
-def _process_hits(directory: Path) -> set[str]:
-    return {
-        line
-        for path in sorted(directory.glob("*.hits"))
-        for line in path.read_text("utf-8").splitlines()
-        if line
-    }
 
 
 def _hashes() -> dict[str, str]:
@@ -129,8 +121,11 @@ def record(only: Iterable[str] = ()) -> int:
     """Write :data:`REACH`: which tests reach each mutated function and each of its statements.
 
     In this process a line tracer (coverage.py, one context per test) sees which statements
-    of each original function a test runs; engine processes a test starts report the
-    functions they reach (:mod:`selftest.mutation.hits`), without lines.
+    of each original function a test runs; each engine process a test starts, and each
+    process an engine forks, reports the functions it reaches and, unless it is killed
+    with SIGKILL, its lines (:mod:`selftest.mutation.hits`). The zygote and warm starts the
+    suite keeps between requirements are ended after each test, so each test's processes
+    are its own (:func:`~selftest.mutation.test_suite_kills.end_kept_engines`).
     """
     import coverage
 
@@ -174,16 +169,13 @@ def record(only: Iterable[str] = ()) -> int:
             finally:
                 tracer.stop()
             durations[test] = round(time.perf_counter() - started, 3)
-            in_process[test] = set(reached)
-            in_engines[test] = _process_hits(Path(tmp))
-            lined = _engine_lines(Path(tmp))
-            if lined is not None:
-                engine_lines[test] = lined
-                in_process[test] |= in_engines[test]
-                in_engines[test] = set()
+            lined, with_lines, without_lines = _engine_record(Path(tmp))
+            engine_lines[test] = lined
+            in_process[test] = reached | with_lines
+            in_engines[test] = without_lines
         print(
             f"{index + 1}/{len(tests)} {test} {durations[test]:.1f}s "
-            f"{len(reached | in_engines[test])} functions"
+            f"{len(in_process[test] | in_engines[test])} functions"
             + ("" if passed else " FAILED on the unmutated reference"),
             flush=True,
         )
@@ -242,22 +234,32 @@ def merge(old: dict, new: dict) -> dict:
     return {"tests": names, "duration": durations, "functions": functions}
 
 
-def _engine_lines(directory: Path) -> dict[str, set[int]] | None:
-    """The lines the engine processes of one test ran, by file; None when a process that
-    reached a mutated function left no record of its lines (it was killed)."""
+def _engine_record(directory: Path) -> tuple[dict[str, set[int]], set[str], set[str]]:
+    """What the engine processes of one test reached, one process at a time: the lines of
+    the processes that saved theirs (by file), the functions those reached, and the
+    functions reached by processes that left no record of their lines (killed with
+    SIGKILL: the soak engines of STATE-KILL-001).
+
+    Each process writes its own ``<pid>.hits`` and, once its lines are saved, ``<pid>.lines``
+    (the name of their data file), a process an engine forks too
+    (:mod:`selftest.mutation.hits`)."""
     from coverage import CoverageData
 
-    pids = {p.stem for p in directory.glob("*.hits")}
-    saved = {p.stem: p for p in directory.glob("*.coverage")}
-    if not pids <= set(saved):
-        return None
     lines: dict[str, set[int]] = {}
-    for path in saved.values():
-        data = CoverageData(basename=str(path))
+    with_lines: set[str] = set()
+    without_lines: set[str] = set()
+    for hits_file in sorted(directory.glob("*.hits")):
+        saved = hits_file.with_suffix(".lines")
+        reached = {line for line in hits_file.read_text("utf-8").splitlines() if line}
+        if not saved.is_file():
+            without_lines |= reached
+            continue
+        with_lines |= reached
+        data = CoverageData(basename=saved.read_text("utf-8"))
         data.read()
         for name in data.measured_files():
             lines.setdefault(name, set()).update(data.lines(name) or ())
-    return lines
+    return lines, with_lines, without_lines
 
 
 def _add_lines(

@@ -12,6 +12,7 @@ test of the project takes part, so the score measures the suite alone.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import shlex
@@ -73,6 +74,36 @@ def forget_cached_results() -> None:
                     clear()
 
 
+KEPT_ENGINE_END = 30.0
+"""Seconds a kept zygote may take to end at the end of its input (then it is killed)."""
+
+
+def end_kept_engines() -> None:
+    """End the engine processes the suite keeps from one requirement to the next: the zygote
+    soak engines are forked from (``engine.fork``) and the warm starts.
+
+    Each test then starts its own, so what they reach is recorded in its directory
+    (:mod:`selftest.mutation.hits`), not in the directory of the test that started them.
+    While lines are recorded (``fastrun record``) the zygote is ended at the end of its
+    input, as an engine ends, so it saves its lines; otherwise it is killed at once.
+    """
+    import os
+    import subprocess
+
+    from conformance.state.killer import WARM, ZYGOTES
+
+    kept = ZYGOTES._kept  # the harness's own look inside the suite's keeper
+    if kept is not None and os.environ.get(hits.LINES):
+        process = kept[1]._process
+        if process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(KEPT_ENGINE_END)
+    ZYGOTES.close()
+    WARM.close()
+
+
 def cost_rank(req_id: str) -> int:
     """Cheap requirements first: under ``-x`` a mutant is killed by the first that fails."""
     req = REGISTRY[req_id]
@@ -113,5 +144,6 @@ def certify(
         )
     finally:
         engine.close()
+        end_kept_engines()
         hits.collect(tmp_path)
     assert outcome.verdict == "pass", f"{req_id}: {outcome.verdict}: {outcome.message}"
