@@ -306,6 +306,7 @@ from selftest.mutants.registers import (
     UnregisteredDecorates,
     UserPacksUndecorated,
 )
+from selftest.mutants.report_order import RegisterIdBeforeReportForm, VerdictBeforeRegisterId
 from selftest.mutants.reserved import (
     BucketNamesNfkc,
     DepthTrimmed,
@@ -660,6 +661,8 @@ _TABLE = (
     broken_engine("recall_never_from_vault", RecallNeverFromVault, "COG-GROUND-001"),
     broken_engine("subject_from_last_slot", SubjectFromLastSlot, "COG-SUBJECT-001"),
     broken_engine("compatibility_normalised", CompatibilityNormalised, "COG-RULE-001"),
+    broken_engine("verdict_before_register_id", VerdictBeforeRegisterId, "LOAD-ORDER-003"),
+    broken_engine("register_id_before_report_form", RegisterIdBeforeReportForm, "LOAD-ORDER-003"),
     broken_engine("verdict_dropped", VerdictDropped, "COG-VERDICT-001"),
     broken_engine("depth_only_in_pack_surface", DepthOnlyInPackSurface, "COG-ANSWER-006"),
     broken_engine("verdict_about_second_subject", VerdictAboutSecondSubject, "COG-ANSWER-006"),
