@@ -21,6 +21,7 @@ from selftest.mutants.algebra import (
     FlippedProductSign,
     GradeBoundLoose,
     SandwichReversed,
+    SimplicityByLargestPart,
     StrayPartTolerated,
     TinyProductsFlushed,
 )
@@ -581,6 +582,7 @@ _TABLE = (
     broken_engine("condition_even_grades_only", ConditionEvenGradesOnly, "ALG-COND-001"),
     broken_engine("tiny_products_flushed", TinyProductsFlushed, "ALG-PROD-002"),
     broken_engine("absolute_simplicity_tolerance", AbsoluteSimplicityTolerance, "ALG-ROTOR-002"),
+    broken_engine("simplicity_by_largest_part", SimplicityByLargestPart, "ALG-ROTOR-002"),
     broken_engine("stray_part_tolerated", StrayPartTolerated, "ALG-ROTOR-002"),
     broken_engine("even_product_fast_path", EvenProductFastPath, "ALG-LAW-001"),
     broken_engine("bom_stripped", BomStripped, "PROTO-FRAME-001"),

@@ -248,6 +248,14 @@ ROTOR_KINDS: dict[str, tuple[str, list[float]]] = {
         "refused",
         [1.0 if m == 0b00011 else 6e-11 if m == 0b01100 else 0.0 for m in range(SIZE)],
     ),
+    "e12 + 3.5e-11 (e34 + e35), two grade-4 parts inside the bound together (9.9e-11)": (
+        "simple",
+        [1.0 if m == 0b00011 else 3.5e-11 if m in (0b01100, 0b10100) else 0.0 for m in range(SIZE)],
+    ),
+    "e12 + 4e-11 (e34 + e35), each grade-4 part inside the bound, together past it": (
+        "refused",
+        [1.0 if m == 0b00011 else 4e-11 if m in (0b01100, 0b10100) else 0.0 for m in range(SIZE)],
+    ),
     "e1 ^ (2^-20 e2 + e4 + e5), σ inside the null band (|σ| ≈ 4.5e-13 |B|²)": (
         "simple",
         wedge(vector([1, 0, 0, 0, 0]), vector([0, 2.0**-20, 0, 1, 1])),
@@ -274,13 +282,15 @@ ROTOR_KINDS: dict[str, tuple[str, list[float]]] = {
         [1.0 if m == 0b00011 else 2.0**-60 if m == 0b00001 else 0.0 for m in range(SIZE)],
     ),
 }
-"""The bivectors of the coverage sample, each with what the spec makes of it. On the bound,
-``|<B B>_4| = 1e-10`` and ``|B|² = 1 + 2.5e-21``: simple in exact arithmetic, and in doubles
-the two sides are equal ("at most" accepts it); 6e-11 is past it. The two planes by the null
-band have ``σ = -d²`` exactly in doubles (``d`` a power of two), on either side of
-``1e-12 |B|²``: the null form inside, the elliptic one just past; the two on its hyperbolic
-side have ``σ = +1`` exactly (``(2k²+1)² - (2k)² - (2k²)² = 1``, every product and sum an
-integer below 2^53): the null form inside, the hyperbolic one just past."""
+"""The bivectors of the coverage sample, each with what the spec makes of it. The two with parts
+along e34 and e35 have ``<B B>_4 = 2a (e1234 + e1235)``: its Euclidean norm ``2a√2`` is what the
+bound holds, not its largest part (``2a``) nor their sum (``4a``). On the bound, ``|<B B>_4| =
+1e-10`` and ``|B|² = 1 + 2.5e-21``: simple in exact arithmetic, and in doubles the two sides are
+equal ("at most" accepts it); 6e-11 is past it. The two planes by the null band have ``σ = -d²``
+exactly in doubles (``d`` a power of two), on either side of ``1e-12 |B|²``: the null form
+inside, the elliptic one just past; the two on its hyperbolic side have ``σ = +1`` exactly
+(``(2k²+1)² - (2k)² - (2k²)² = 1``, every product and sum an integer below 2^53): the null form
+inside, the hyperbolic one just past."""
 ROTOR_SCALES = (-100, -40, 0, 40, 100)
 """Powers of two each is scaled by: an absolute tolerance fails at one end or the other."""
 

@@ -141,6 +141,27 @@ class AbsoluteSimplicityTolerance(ProtocolHandler):
         return super().op_algebra_rotor(args)
 
 
+class SimplicityByLargestPart(ProtocolHandler):
+    """algebra.rotor bounds the largest coefficient of <B B>_4, not its Euclidean norm.
+
+    A bivector whose grade-4 square has two parts each inside the bound but together past
+    it is accepted."""
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        bivector = multivector_arg(args, "bivector")
+        angle = args.get("angle")
+        if isinstance(angle, int | float) and not isinstance(angle, bool):
+            square = product_grades(bivector, bivector, (0, 4))
+            size = float(np.sum(bivector * bivector))
+            pure = not np.any(bivector - grade(bivector, 2))
+            if pure and size > 0 and abs(angle) <= 64:
+                if float(np.max(np.abs(grade(square, 4)))) > 1e-10 * size:
+                    bad_arg("bivector", "rotor needs a simple bivector")
+                rotor = simple_rotor(bivector, float(angle), square=float(square[0]), size=size)
+                return _json(rotor)
+        return super().op_algebra_rotor(args)
+
+
 class StrayPartTolerated(ProtocolHandler):
     """algebra.rotor drops a coefficient outside grade 2 below 1e-9 of the bivector's size.
 
