@@ -278,6 +278,16 @@ from selftest.mutants.quoting import (
     OsErrorDropped,
     RelativeDirAccepted,
 )
+from selftest.mutants.ratify_hidden import (
+    RatifyPendingDiscarded,
+    RatifyPendingLinkFollowed,
+    RatifyPendingLinksRolled,
+    RatifyPendingPartlyRolled,
+    RatifyPendingWithoutField,
+    RatifyStagingFileKept,
+    RatifyStagingLinkFollowed,
+    RatifyStagingRemovedBeforeRefusal,
+)
 from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
 from selftest.mutants.referring import REFERRING_MUTANTS
 from selftest.mutants.refusals import (
@@ -493,6 +503,18 @@ _TABLE = (
     broken_engine("ratify_paths_unchecked", RatifyPathsUnchecked, "LOAD-RATIFY-101"),
     broken_engine("ratify_write_miscoded", RatifyWriteMiscoded, "LOAD-WRITE-101"),
     broken_engine("ratify_write_without_field", RatifyWriteWithoutField, "LOAD-WRITE-101"),
+    broken_engine("ratify_staging_file_kept", RatifyStagingFileKept, "LOAD-HIDDEN-101"),
+    broken_engine("ratify_staging_link_followed", RatifyStagingLinkFollowed, "LOAD-HIDDEN-101"),
+    broken_engine("ratify_pending_partly_rolled", RatifyPendingPartlyRolled, "LOAD-HIDDEN-102"),
+    broken_engine(
+        "ratify_staging_removed_before_refusal",
+        RatifyStagingRemovedBeforeRefusal,
+        "LOAD-HIDDEN-102",
+    ),
+    broken_engine("ratify_pending_link_followed", RatifyPendingLinkFollowed, "LOAD-HIDDEN-102"),
+    broken_engine("ratify_pending_links_rolled", RatifyPendingLinksRolled, "LOAD-HIDDEN-102"),
+    broken_engine("ratify_pending_discarded", RatifyPendingDiscarded, "LOAD-HIDDEN-102"),
+    broken_engine("ratify_pending_without_field", RatifyPendingWithoutField, "LOAD-HIDDEN-102"),
     broken_engine("not_found_without_field", NotFoundWithoutField, "LOAD-FOUND-001"),
     broken_engine("not_ratified_without_field", NotRatifiedWithoutField, "LOAD-SEAL-001"),
     broken_engine("seal_mismatch_without_field", SealMismatchWithoutField, "LOAD-SEAL-002"),

@@ -6,12 +6,17 @@ pack (each file fsynced, keeping the mode of the file it replaces), then renames
 file out to its final name and removes the directory. Until it has, a file in the
 pending directory takes precedence over the file at its final name (``effective_pair``,
 used by the loader), so a reader sees the old pair or the new pair, never one of each.
-A staging directory is never read; ``recover`` removes it and finishes a committed pair.
+A staging directory is never read; ``recover`` removes whatever is at its name and
+finishes a committed pair, after checking that the pair can be rolled forward: a
+directory (not a symbolic link) holding nothing but regular files at the names of the pack
+and its report. Anything else there is refused (``PendingPairError``) before anything is
+changed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import stat
@@ -70,11 +75,32 @@ def _write_synced(path: Path, data: bytes, mode: int) -> None:
         os.close(fd)
 
 
+class PendingPairError(OSError):
+    """What is at ``.<stem>.ratify`` is not a pair ratify can roll forward."""
+
+
+def pending_pair(pack_path: Path) -> bool:
+    """Whether a committed pair of *pack_path* is pending; :class:`PendingPairError` when
+    what is at its name cannot be rolled forward. Reads only; no link is followed."""
+    pending = pending_dir(pack_path)
+    try:
+        mode = os.lstat(pending).st_mode
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISDIR(mode):
+        raise PendingPairError(errno.ENOTDIR, f"{pending.name} is not a directory")
+    names = {pack_path.name, report_path_for(pack_path).name}
+    with os.scandir(pending) as entries:
+        for entry in entries:
+            if entry.name not in names or not entry.is_file(follow_symlinks=False):
+                message = f"{pending.name}/{entry.name} is not a file of the pair"
+                raise PendingPairError(errno.EEXIST, message)
+    return True
+
+
 def roll_forward(pack_path: Path) -> None:
     """Finish a committed pair: move its files to their final names, remove the directory."""
     pending = pending_dir(pack_path)
-    if not pending.is_dir() or pending.is_symlink():
-        return
     for final in (report_path_for(pack_path), pack_path):
         staged = pending / final.name
         if staged.is_file():
@@ -84,14 +110,26 @@ def roll_forward(pack_path: Path) -> None:
     _fsync_dir(pack_path.parent)
 
 
+def _remove(path: Path) -> None:
+    """Remove whatever is at *path*: a directory with all it holds, else the entry itself
+    (a symbolic link is removed, never followed)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
+
+
 def recover(pack_path: Path) -> None:
-    """Remove an uncommitted staging directory and finish a committed pair, if any."""
-    staging = staging_dir(pack_path)
-    if staging.is_symlink() or staging.is_file():
-        staging.unlink()
-    elif staging.is_dir():
-        shutil.rmtree(staging)
-    roll_forward(pack_path)
+    """Remove what is at the staging name and finish a committed pair, if any; refuse a
+    pending pair that cannot be rolled forward before changing anything."""
+    committed = pending_pair(pack_path)
+    _remove(staging_dir(pack_path))
+    if committed:
+        roll_forward(pack_path)
 
 
 def commit_pair(pack_path: Path, pack_bytes: bytes, report_bytes: bytes) -> None:
