@@ -95,7 +95,7 @@ def tests(session: nox.Session) -> None:
     ``--dist worksteal`` lets an idle worker take queued tests from a busy one, so a few
     long tests do not leave the other cores idle at the end of the run.
     """
-    _install(session, "test,browser")
+    _install(session, "test,browser,mutation")
     session.run(
         "pytest",
         "-n",
@@ -224,11 +224,11 @@ def mutation(session: nox.Session) -> None:
 
     ``$CORE_MUTATION_CHILDREN`` sets mutmut's ``--max-children`` (default 2).
     """
-    _install(session)
     if session.posargs[:1] == ["node"]:
+        _install(session)
         _mutate_node(session)
         return
-    session.install("mutmut>=3.8,<4")
+    _install(session, "test,mutation")
     children = os.environ.get("CORE_MUTATION_CHILDREN", "2")
     score = ("python", "-m", "selftest.mutation.score")
     mode = session.posargs[:1]
