@@ -4,6 +4,7 @@ tolerances in the rotor's rules."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -121,24 +122,33 @@ class TinyProductsFlushed(ProtocolHandler):
         return _json(np.where(np.abs(out) < 1e-12, 0.0, out))
 
 
+def _rotor_judged(
+    args: dict[str, Any], not_simple: Callable[[np.ndarray, float], bool]
+) -> dict[str, Any] | None:
+    """algebra.rotor with *not_simple* (the grade-4 part of ``B B`` and ``|B|²``) in place
+    of the spec's simplicity test; None for arguments the reference's own checks refuse."""
+    bivector = multivector_arg(args, "bivector")
+    angle = args.get("angle")
+    if not isinstance(angle, int | float) or isinstance(angle, bool):
+        return None
+    square = product_grades(bivector, bivector, (0, 4))
+    size = float(np.sum(bivector * bivector))
+    pure = not np.any(bivector - grade(bivector, 2))
+    if not (pure and size > 0 and abs(angle) <= 64):
+        return None
+    if not_simple(grade(square, 4), size):
+        bad_arg("bivector", "rotor needs a simple bivector")
+    return _json(simple_rotor(bivector, float(angle), square=float(square[0]), size=size))
+
+
 class AbsoluteSimplicityTolerance(ProtocolHandler):
     """algebra.rotor calls a bivector simple when |<B B>_4| <= 1e-10, not 1e-10 |B|².
 
     A small non-simple bivector is accepted and a large one whose square rounds is refused."""
 
     def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
-        bivector = multivector_arg(args, "bivector")
-        angle = args.get("angle")
-        if isinstance(angle, int | float) and not isinstance(angle, bool):
-            square = product_grades(bivector, bivector, (0, 4))
-            size = float(np.sum(bivector * bivector))
-            pure = not np.any(bivector - grade(bivector, 2))
-            if pure and size > 0 and abs(angle) <= 64:
-                if norm(grade(square, 4)) > 1e-10:
-                    bad_arg("bivector", "rotor needs a simple bivector")
-                rotor = simple_rotor(bivector, float(angle), square=float(square[0]), size=size)
-                return _json(rotor)
-        return super().op_algebra_rotor(args)
+        answer = _rotor_judged(args, lambda part, size: norm(part) > 1e-10)
+        return answer if answer is not None else super().op_algebra_rotor(args)
 
 
 class SimplicityByLargestPart(ProtocolHandler):
@@ -148,18 +158,8 @@ class SimplicityByLargestPart(ProtocolHandler):
     it is accepted."""
 
     def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
-        bivector = multivector_arg(args, "bivector")
-        angle = args.get("angle")
-        if isinstance(angle, int | float) and not isinstance(angle, bool):
-            square = product_grades(bivector, bivector, (0, 4))
-            size = float(np.sum(bivector * bivector))
-            pure = not np.any(bivector - grade(bivector, 2))
-            if pure and size > 0 and abs(angle) <= 64:
-                if float(np.max(np.abs(grade(square, 4)))) > 1e-10 * size:
-                    bad_arg("bivector", "rotor needs a simple bivector")
-                rotor = simple_rotor(bivector, float(angle), square=float(square[0]), size=size)
-                return _json(rotor)
-        return super().op_algebra_rotor(args)
+        answer = _rotor_judged(args, lambda part, size: float(np.max(np.abs(part))) > 1e-10 * size)
+        return answer if answer is not None else super().op_algebra_rotor(args)
 
 
 class StrayPartTolerated(ProtocolHandler):
