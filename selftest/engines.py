@@ -52,6 +52,10 @@ from selftest.mutants.answers import (
     TeachingStepsInFileOrder,
     TransitiveWayReversed,
 )
+from selftest.mutants.beside_report import (
+    BesideReportMissingFieldTampered,
+    BesideReportUnknownNamesTampered,
+)
 from selftest.mutants.bounds import (
     BracketsCountedAsLevels,
     DecorateTurnIndexUnsigned,
@@ -165,6 +169,12 @@ from selftest.mutants.mut41 import (
 )
 from selftest.mutants.mut42 import AbbreviationAfterAnySeparator, AbbreviationStopEndsScan
 from selftest.mutants.node42 import AsciiWordBoundaries, SlotNoiseJoins
+from selftest.mutants.null_rule import (
+    NullRuleCountsTransitions,
+    NullRuleEmptyMarkersCountAsNone,
+    NullRuleEmptyPerIntentIsNull,
+    NullRuleRefusesOnlyTerse,
+)
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -498,6 +508,20 @@ _TABLE = (
     broken_engine("ratify_pack_rolled_first", PackRolledFirst, "LOAD-STEPS-001"),
     broken_engine("ratify_staging_unsynced", StagingUnsynced, "LOAD-STEPS-001"),
     broken_engine("empty_non_null_ratified", EmptyNonNullRatified, "LOAD-RATIFY-001"),
+    broken_engine(
+        "beside_report_missing_field_tampered", BesideReportMissingFieldTampered, "LOAD-BESIDE-001"
+    ),
+    broken_engine(
+        "beside_report_unknown_names_tampered", BesideReportUnknownNamesTampered, "LOAD-BESIDE-001"
+    ),
+    broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
+    broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
+    broken_engine(
+        "null_rule_empty_markers_count_as_none", NullRuleEmptyMarkersCountAsNone, "LOAD-NULL-001"
+    ),
+    broken_engine(
+        "null_rule_empty_per_intent_is_null", NullRuleEmptyPerIntentIsNull, "LOAD-NULL-001"
+    ),
     broken_engine("not_found_code_wrong", NotFoundCodeWrong, "LOAD-FOUND-001"),
     broken_engine("sentinel_id_loads_sentinel", SentinelIdLoadsSentinel, "LOAD-FOUND-101"),
     broken_engine("ratify_paths_unchecked", RatifyPathsUnchecked, "LOAD-RATIFY-101"),
