@@ -112,6 +112,7 @@ from selftest.mutants.combined import (
 )
 from selftest.mutants.conditions import CONDITION_MUTANTS
 from selftest.mutants.disk_names import FoldedJournalName, FoldedMutationOp
+from selftest.mutants.duplicates import DuplicateArgumentRefused, FirstDuplicateWinsBelowTop
 from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
@@ -514,6 +515,8 @@ _TABLE = (
     broken_engine(
         "beside_report_unknown_names_tampered", BesideReportUnknownNamesTampered, "LOAD-BESIDE-001"
     ),
+    broken_engine("first_duplicate_wins_below_top", FirstDuplicateWinsBelowTop, "PROTO-DUP-001"),
+    broken_engine("duplicate_argument_refused", DuplicateArgumentRefused, "PROTO-DUP-001"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(
