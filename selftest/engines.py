@@ -242,6 +242,7 @@ from selftest.mutants.protocol import (
     BatchReordered,
     BomStripped,
     BoolTurnIndexAccepted,
+    C1ControlFileNameAccepted,
     ChatShapeWrong,
     EmptyStructuralMessage,
     EnvelopeFieldOmitted,
@@ -517,6 +518,7 @@ _TABLE = (
     ),
     broken_engine("first_duplicate_wins_below_top", FirstDuplicateWinsBelowTop, "PROTO-DUP-001"),
     broken_engine("duplicate_argument_refused", DuplicateArgumentRefused, "PROTO-DUP-001"),
+    broken_engine("c1_control_file_name_accepted", C1ControlFileNameAccepted, "PROTO-FILES-001"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(

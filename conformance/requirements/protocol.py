@@ -486,6 +486,7 @@ NOT_PLAIN_NAMES: dict[str, str] = {
     "a control character": "a\x01.json",
     "unit separator": "a\x1f.json",
     "DEL": "a\x7f.json",
+    "a C1 control (NEL U+0085, Unicode category Cc)": "a\x85.json",
     "not *.json": "x.txt",
     "a .json prefix": "x.json.txt",
 }

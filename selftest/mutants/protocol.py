@@ -241,6 +241,17 @@ class BackslashFileNameAccepted(ProtocolHandler):
         return super().op_register_load(args)
 
 
+class C1ControlFileNameAccepted(ProtocolHandler):
+    """register.load refuses only ASCII control characters in a file name: NEL (U+0085) is taken."""
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            kept = {n: v for n, v in files.items() if not any("\x80" <= c <= "\x9f" for c in n)}
+            return super().op_register_load({**args, "files": kept})
+        return super().op_register_load(args)
+
+
 class StrykerUnwritableFileLeftOut(ProtocolHandler):
     """register.load leaves out a file it cannot write (a name too long) instead of refusing."""
 
