@@ -317,6 +317,7 @@ from selftest.mutants.refusals import (
     UnicodeIdAccepted,
     UnknownFieldDropped,
 )
+from selftest.mutants.refused_pair import RatifyGateAfterWrite, RatifyRefusalDropsOldReport
 from selftest.mutants.registers import (
     DepthIgnoredInChat,
     DriftingField,
@@ -519,6 +520,10 @@ _TABLE = (
     broken_engine("first_duplicate_wins_below_top", FirstDuplicateWinsBelowTop, "PROTO-DUP-001"),
     broken_engine("duplicate_argument_refused", DuplicateArgumentRefused, "PROTO-DUP-001"),
     broken_engine("c1_control_file_name_accepted", C1ControlFileNameAccepted, "PROTO-FILES-001"),
+    broken_engine("ratify_gate_after_write", RatifyGateAfterWrite, "LOAD-RATIFY-102"),
+    broken_engine(
+        "ratify_refusal_drops_old_report", RatifyRefusalDropsOldReport, "LOAD-RATIFY-102"
+    ),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(
