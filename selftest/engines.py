@@ -361,6 +361,7 @@ from selftest.mutants.sessions import (
     SessionIdsByCount,
     StoreWithoutLife,
 )
+from selftest.mutants.staging import SessionStagingKept, StagingKeptOnRefusal
 from selftest.mutants.types import (
     BoolAsInteger,
     NullAsAbsent,
@@ -524,6 +525,8 @@ _TABLE = (
     broken_engine(
         "ratify_refusal_drops_old_report", RatifyRefusalDropsOldReport, "LOAD-RATIFY-102"
     ),
+    broken_engine("staging_kept_on_refusal", StagingKeptOnRefusal, "PROTO-FILES-503"),
+    broken_engine("session_staging_kept", SessionStagingKept, "PROTO-FILES-503"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(
