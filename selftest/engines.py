@@ -236,6 +236,7 @@ from selftest.mutants.porting import (
     VersionMustBeSemver,
 )
 from selftest.mutants.protocol import (
+    ArgsNullAsAbsent,
     AsciiEscapedWire,
     BackslashFileNameAccepted,
     BadHello,
@@ -527,6 +528,7 @@ _TABLE = (
     ),
     broken_engine("staging_kept_on_refusal", StagingKeptOnRefusal, "PROTO-FILES-503"),
     broken_engine("session_staging_kept", SessionStagingKept, "PROTO-FILES-503"),
+    broken_engine("args_null_as_absent", ArgsNullAsAbsent, "PROTO-ENVELOPE-001", "PROTO-TYPE-001"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(

@@ -181,6 +181,15 @@ BAD_ENVELOPES: dict[str, tuple[EncodableObject, JSONValue, str]] = {
     "op a number": ({"id": 7, "op": 5, "args": {}}, 7, "op"),
     "args a list": ({"id": "r7", "op": "hello", "args": []}, "r7", "args"),
     "args a string": ({"id": "r7", "op": "hello", "args": "x"}, "r7", "args"),
+    "op null": ({"id": 7, "op": None, "args": {}}, 7, "op"),
+    "args null (a value, not an absent args)": (
+        {"id": "r7", "op": "hello", "args": None},
+        "r7",
+        "args",
+    ),
+    "args false": ({"id": "r7", "op": "hello", "args": False}, "r7", "args"),
+    "args 0": ({"id": "r7", "op": "hello", "args": 0}, "r7", "args"),
+    "args the empty string": ({"id": "r7", "op": "hello", "args": ""}, "r7", "args"),
 }
 
 

@@ -252,6 +252,15 @@ class C1ControlFileNameAccepted(ProtocolHandler):
         return super().op_register_load(args)
 
 
+class ArgsNullAsAbsent(ProtocolHandler):
+    """A request whose args is null is read as one without args (JavaScript's `args ?? {}`)."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        if isinstance(request, dict) and "args" in request and request["args"] is None:
+            request = {k: v for k, v in request.items() if k != "args"}
+        return super().handle(request)
+
+
 class StrykerUnwritableFileLeftOut(ProtocolHandler):
     """register.load leaves out a file it cannot write (a name too long) instead of refusing."""
 
