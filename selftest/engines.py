@@ -262,6 +262,7 @@ from selftest.mutants.protocol import (
     MarkersRefusedWithoutField,
     MessageSpansLines,
     NanAccepted,
+    NestedBatchNeedsValidEnvelope,
     NestedBatchSkipped,
     OverridesNotObjectWithoutField,
     RepairByDefault,
@@ -529,6 +530,9 @@ _TABLE = (
     broken_engine("staging_kept_on_refusal", StagingKeptOnRefusal, "PROTO-FILES-503"),
     broken_engine("session_staging_kept", SessionStagingKept, "PROTO-FILES-503"),
     broken_engine("args_null_as_absent", ArgsNullAsAbsent, "PROTO-ENVELOPE-001", "PROTO-TYPE-001"),
+    broken_engine(
+        "nested_batch_needs_valid_envelope", NestedBatchNeedsValidEnvelope, "PROTO-BATCH-002"
+    ),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(

@@ -412,6 +412,15 @@ def sessions_apart(engine: EngineClient, count: int) -> None:
         engine.call("session.close", {"session": session})
 
 
+NESTED: dict[str, EncodableObject] = {
+    "a well-formed nested batch": {"id": "n", "op": "batch", "args": {"requests": []}},
+    "a nested batch without an id": {"op": "batch", "args": {"requests": []}},
+    "a nested batch whose id is null and args a number": {"id": None, "op": "batch", "args": 5},
+}
+"""Elements whose op is "batch": any of them refuses the whole batch, whatever else the
+element holds (docs/protocol.md § batch: an element whose `op` is "batch")."""
+
+
 @requirement(
     "PROTO-BATCH-002",
     "a batch holding a nested batch is refused whole (PROTOCOL_BAD_ARGS, field requests) "
@@ -419,14 +428,16 @@ def sessions_apart(engine: EngineClient, count: int) -> None:
     family="protocol",
     capabilities=("batch", "sessions"),
     seed="docs/protocol.md § batch",
-    strategy=lambda ctx: st.integers(0, 3),
+    strategy=lambda ctx: st.tuples(st.integers(0, 3), st.sampled_from(sorted(NESTED))).map(list),
+    cover=coverage.each("nested batch elements", [[p, n] for n in sorted(NESTED) for p in (0, 3)]),
 )
-def nested_batch_refused(engine: EngineClient, position: int) -> None:
+def nested_batch_refused(engine: EngineClient, scenario: list[Any]) -> None:
+    position, kind = scenario
     session = engine.call("session.open", {"register_id": None})["session"]
     closes: list[EncodableObject] = [
         {"id": i, "op": "session.close", "args": {"session": session}} for i in range(3)
     ]
-    nested: EncodableObject = {"id": "n", "op": "batch", "args": {"requests": []}}
+    nested = NESTED[kind]
     requests = [*closes[:position], nested, *closes[position:]]
     try:
         engine.call("batch", {"requests": requests}, checked=False)

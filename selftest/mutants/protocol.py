@@ -100,6 +100,25 @@ class NestedBatchSkipped(ProtocolHandler):
         return super().op_batch(args)
 
 
+def _valid_envelope(request: dict[str, Any]) -> bool:
+    rid = request.get("id")
+    valid_id = isinstance(rid, int | str) and not isinstance(rid, bool)
+    return valid_id and isinstance(request.get("args", {}), dict)
+
+
+class NestedBatchNeedsValidEnvelope(ProtocolHandler):
+    """Only an element with a valid envelope is checked for a nested batch: one without an id
+    runs (and is answered PROTOCOL_BAD_REQUEST) with the other elements."""
+
+    def op_batch(self, args: dict[str, Any]) -> dict[str, Any]:
+        requests = args.get("requests")
+        if isinstance(requests, list) and not any(
+            isinstance(r, dict) and r.get("op") == "batch" and _valid_envelope(r) for r in requests
+        ):
+            return {"responses": [self.handle(item) for item in requests]}
+        return super().op_batch(args)
+
+
 class FileValuesUnchecked(ProtocolHandler):
     """register.load decodes file values without checking they are strings (an internal error)."""
 
