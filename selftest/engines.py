@@ -363,7 +363,12 @@ from selftest.mutants.sessions import (
     SessionIdsByCount,
     StoreWithoutLife,
 )
-from selftest.mutants.staging import SessionStagingKept, StagingKeptOnRefusal
+from selftest.mutants.staging import (
+    RatifyScratchKeptOnRefusal,
+    RatifyScratchLeftInShm,
+    SessionStagingKept,
+    StagingKeptOnRefusal,
+)
 from selftest.mutants.types import (
     BoolAsInteger,
     NullAsAbsent,
@@ -533,6 +538,8 @@ _TABLE = (
     broken_engine(
         "nested_batch_needs_valid_envelope", NestedBatchNeedsValidEnvelope, "PROTO-BATCH-002"
     ),
+    broken_engine("ratify_scratch_left_in_shm", RatifyScratchLeftInShm, "LOAD-SCRATCH-401"),
+    broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(
