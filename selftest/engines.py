@@ -245,6 +245,7 @@ from selftest.mutants.protocol import (
     BoolTurnIndexAccepted,
     C1ControlFileNameAccepted,
     ChatShapeWrong,
+    DeltaClaimedWithoutLife,
     EmptyStructuralMessage,
     EnvelopeFieldOmitted,
     FileValuesUnchecked,
@@ -540,6 +541,7 @@ _TABLE = (
     ),
     broken_engine("ratify_scratch_left_in_shm", RatifyScratchLeftInShm, "LOAD-SCRATCH-401"),
     broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
+    broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(

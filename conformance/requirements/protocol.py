@@ -26,7 +26,9 @@ VARIANT = re.compile(r"([0-9a-f]{12})?")
 
 @requirement(
     "PROTO-HELLO-001",
-    "hello names the protocol core-engine/1, the engine, its version and its capabilities",
+    "hello names the protocol core-engine/1, the engine, its version and its capabilities, "
+    "sorted, unique, and each with the capabilities it implies (answers: sessions; "
+    "state.life: state and sessions; state.delta: state.life)",
     family="protocol",
     capabilities=(),
     seed=PROTOCOL,
@@ -44,6 +46,20 @@ def hello_shape(engine: EngineClient, _: object) -> None:
     caps = hello.get("capabilities")
     assert isinstance(caps, list) and all(isinstance(c, str) for c in caps), "capabilities"
     assert caps == sorted(set(caps)), f"capabilities are not sorted and unique: {caps}"
+    for claimed, needed in IMPLIED_CAPABILITIES.items():
+        missing = [n for n in needed if claimed in caps and n not in caps]
+        assert not missing, (
+            f"capabilities claim {claimed} without {', '.join(missing)}: an engine claiming "
+            f"{claimed} also claims {', '.join(needed)} (docs/protocol.md § Capabilities)"
+        )
+
+
+IMPLIED_CAPABILITIES: dict[str, tuple[str, ...]] = {
+    "answers": ("sessions",),
+    "state.life": ("state", "sessions"),
+    "state.delta": ("state.life",),
+}
+"""What claiming a capability implies claiming too (docs/protocol.md § Capabilities)."""
 
 
 def _still_alive(engine: EngineClient) -> None:

@@ -212,6 +212,13 @@ class UnclaimedOpsServed(ProtocolHandler):
         return [c for c in super().capabilities() if c != "overrides"]
 
 
+class DeltaClaimedWithoutLife(ProtocolHandler):
+    """hello claims state.delta but leaves out state.life, which state.delta implies."""
+
+    def capabilities(self) -> Sequence[str]:
+        return [c for c in super().capabilities() if c != "state.life"]
+
+
 class ShutdownFails(ProtocolHandler):
     """At end of input the engine fails while shutting down, so it exits with status 1."""
 
