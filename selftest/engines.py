@@ -189,6 +189,7 @@ from selftest.mutants.overrides import (
     LenientResolve,
     NoClamp,
     PerIntentIgnored,
+    ResolveValidatesKeys,
     UnknownIntentAccepted,
 )
 from selftest.mutants.pack_bytes import PackBytesReplaced, ReportNotObjectUnratified
@@ -542,6 +543,7 @@ _TABLE = (
     broken_engine("ratify_scratch_left_in_shm", RatifyScratchLeftInShm, "LOAD-SCRATCH-401"),
     broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
     broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),
+    broken_engine("resolve_validates_keys", ResolveValidatesKeys, "OVR-RESOLVE-003"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(
