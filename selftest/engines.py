@@ -117,6 +117,7 @@ from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
+from selftest.mutants.gate_bounds import RatifyFileTrimsMarkers, RatifyTrimsMarkers
 from selftest.mutants.in_place import InPlacePackLeftAsGiven, InPlaceSealNotSet
 from selftest.mutants.lists42 import (
     EveryClaimFirst,
@@ -549,6 +550,8 @@ _TABLE = (
     broken_engine("in_place_pack_left_as_given", InPlacePackLeftAsGiven, "LOAD-INPLACE-001"),
     broken_engine("in_place_seal_not_set", InPlaceSealNotSet, "LOAD-INPLACE-001"),
     broken_engine("session_open_skips_seal", SessionOpenSkipsSeal, "LOAD-OPEN-001"),
+    broken_engine("ratify_trims_markers", RatifyTrimsMarkers, "LOAD-RATIFY-103"),
+    broken_engine("ratify_file_trims_markers", RatifyFileTrimsMarkers, "LOAD-RATIFY-103"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
     broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
     broken_engine(
