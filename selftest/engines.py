@@ -288,6 +288,11 @@ from selftest.mutants.ratify_hidden import (
     RatifyStagingLinkFollowed,
     RatifyStagingRemovedBeforeRefusal,
 )
+from selftest.mutants.ratify_modes import (
+    RatifyModesReset,
+    RatifyNewReportUmasked,
+    RatifyReportTakesPackMode,
+)
 from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
 from selftest.mutants.referring import REFERRING_MUTANTS
 from selftest.mutants.refusals import (
@@ -514,6 +519,9 @@ _TABLE = (
     broken_engine("ratify_pending_link_followed", RatifyPendingLinkFollowed, "LOAD-HIDDEN-102"),
     broken_engine("ratify_pending_links_rolled", RatifyPendingLinksRolled, "LOAD-HIDDEN-102"),
     broken_engine("ratify_pending_discarded", RatifyPendingDiscarded, "LOAD-HIDDEN-102"),
+    broken_engine("ratify_report_takes_pack_mode", RatifyReportTakesPackMode, "LOAD-MODE-001"),
+    broken_engine("ratify_modes_reset", RatifyModesReset, "LOAD-MODE-001"),
+    broken_engine("ratify_new_report_umasked", RatifyNewReportUmasked, "LOAD-MODE-001"),
     broken_engine("ratify_pending_without_field", RatifyPendingWithoutField, "LOAD-HIDDEN-102"),
     broken_engine("not_found_without_field", NotFoundWithoutField, "LOAD-FOUND-001"),
     broken_engine("not_ratified_without_field", NotRatifiedWithoutField, "LOAD-SEAL-001"),

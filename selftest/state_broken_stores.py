@@ -188,6 +188,12 @@ class ModesResetStore(StateStore):
     file_ops = _bent(bent.DefaultModes)
 
 
+class OneModeStore(StateStore):
+    """A new generation's files all get the live mode of the first one written."""
+
+    file_ops = _bent(bent.OneModePerGeneration)
+
+
 class DroppingQueue(ProposalQueue):
     """Past the pending cap, a proposal is dropped: neither queued nor spilled."""
 

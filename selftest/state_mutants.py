@@ -322,6 +322,13 @@ class ModesReset(ProtocolHandler):
         return stores.ModesResetStore
 
 
+class OneModeForAllFiles(ProtocolHandler):
+    """A new generation's files all take one live file's mode, not each its own."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.OneModeStore
+
+
 class JournalWithoutChecksums(ProtocolHandler):
     """Journal recovery ignores the CRC: a corrupt line that parses is returned, not skipped."""
 
@@ -898,6 +905,7 @@ _TABLE = (
     broken_engine("no_lineage", NoLineage, "STATE-LINEAGE-001"),
     broken_engine("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
     broken_engine("modes_reset", ModesReset, "STATE-MODE-001"),
+    broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
     broken_engine("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
     broken_engine("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
