@@ -75,6 +75,7 @@ from selftest.mutants.bounds import (
     WideNullBand,
 )
 from selftest.mutants.check_order import (
+    DeletesBeforePuts,
     LastBadMutationNamed,
     MissingArgsLastFirst,
     MissingBeforeUnknown,
@@ -86,6 +87,7 @@ from selftest.mutants.check_order import (
     SealBeforeStructure,
     SessionBeforeMissingText,
     SessionBeforeText,
+    ShapesBeforeRecords,
     SoakOpensFirst,
     StoreBeforeProposal,
 )
@@ -352,6 +354,7 @@ from selftest.mutants.sessions import (
     RuntimePerRegister,
     SessionIdsByCount,
     StoreWithoutLife,
+    TurnIndexFromWindow,
 )
 from selftest.mutants.types import (
     BoolAsInteger,
@@ -593,6 +596,7 @@ _TABLE = (
     broken_engine("session_before_text", SessionBeforeText, "PROTO-ORDER-001"),
     broken_engine("session_before_missing_text", SessionBeforeMissingText, "PROTO-ORDER-001"),
     broken_engine("session_ids_by_count", SessionIdsByCount, "PROTO-SESSION-002"),
+    broken_engine("turn_index_from_window", TurnIndexFromWindow, "PROTO-TURNS-001"),
     broken_engine("store_without_life", StoreWithoutLife, "STATE-LIFE-101"),
     broken_engine("runtime_per_register", RuntimePerRegister, "PROTO-SESSION-002"),
     broken_engine("batch_stops_at_failure", BatchStopsAtFailure, "PROTO-BATCH-003"),
@@ -606,6 +610,8 @@ _TABLE = (
     broken_engine("rotor_bivector_first", RotorBivectorFirst, "ALG-ORDER-001"),
     broken_engine("mutations_before_store", MutationsBeforeStore, "STATE-MUTORDER-001"),
     broken_engine("last_bad_mutation_named", LastBadMutationNamed, "STATE-MUTORDER-001"),
+    broken_engine("shapes_before_records", ShapesBeforeRecords, "STATE-MUTORDER-002"),
+    broken_engine("deletes_before_puts", DeletesBeforePuts, "STATE-MUTORDER-002"),
     broken_engine("seal_before_structure", SealBeforeStructure, "LOAD-ORDER-002"),
     broken_engine("null_rule_first", NullRuleFirst, "LOAD-ORDER-002"),
     broken_engine("condition_from_scalar_part", ConditionFromScalarPart, "ALG-COND-001"),
