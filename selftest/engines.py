@@ -75,6 +75,7 @@ from selftest.mutants.bounds import (
     WideNullBand,
 )
 from selftest.mutants.check_order import (
+    DeletesBeforePuts,
     LastBadMutationNamed,
     MissingArgsLastFirst,
     MissingBeforeUnknown,
@@ -86,6 +87,7 @@ from selftest.mutants.check_order import (
     SealBeforeStructure,
     SessionBeforeMissingText,
     SessionBeforeText,
+    ShapesBeforeRecords,
     SoakOpensFirst,
     StoreBeforeProposal,
 )
@@ -270,6 +272,7 @@ from selftest.mutants.quoting import (
     ControlsKeptRaw,
     CrLfTwoSpaces,
     CutEarly,
+    CutHalfReplaced,
     CutInUtf16Units,
     DropsQuotedPath,
     FieldFolded,
@@ -352,6 +355,7 @@ from selftest.mutants.sessions import (
     RuntimePerRegister,
     SessionIdsByCount,
     StoreWithoutLife,
+    TurnIndexFromWindow,
 )
 from selftest.mutants.types import (
     BoolAsInteger,
@@ -423,6 +427,7 @@ _TABLE = (
     broken_engine("field_folded", FieldFolded, "PROTO-QUOTE-001"),
     broken_engine("controls_kept_raw", ControlsKeptRaw, "PROTO-QUOTE-002"),
     broken_engine("cut_in_utf16_units", CutInUtf16Units, "PROTO-QUOTE-002"),
+    broken_engine("cut_half_replaced", CutHalfReplaced, "PROTO-QUOTE-002"),
     broken_engine("cut_early", CutEarly, "PROTO-QUOTE-002"),
     broken_engine("nul_path_not_found", NulPathNotFound, "PROTO-PATH-001"),
     broken_engine("relative_dir_accepted", RelativeDirAccepted, "PROTO-PATH-002"),
@@ -593,6 +598,7 @@ _TABLE = (
     broken_engine("session_before_text", SessionBeforeText, "PROTO-ORDER-001"),
     broken_engine("session_before_missing_text", SessionBeforeMissingText, "PROTO-ORDER-001"),
     broken_engine("session_ids_by_count", SessionIdsByCount, "PROTO-SESSION-002"),
+    broken_engine("turn_index_from_window", TurnIndexFromWindow, "PROTO-TURNS-001"),
     broken_engine("store_without_life", StoreWithoutLife, "STATE-LIFE-101"),
     broken_engine("runtime_per_register", RuntimePerRegister, "PROTO-SESSION-002"),
     broken_engine("batch_stops_at_failure", BatchStopsAtFailure, "PROTO-BATCH-003"),
@@ -606,6 +612,8 @@ _TABLE = (
     broken_engine("rotor_bivector_first", RotorBivectorFirst, "ALG-ORDER-001"),
     broken_engine("mutations_before_store", MutationsBeforeStore, "STATE-MUTORDER-001"),
     broken_engine("last_bad_mutation_named", LastBadMutationNamed, "STATE-MUTORDER-001"),
+    broken_engine("shapes_before_records", ShapesBeforeRecords, "STATE-MUTORDER-002"),
+    broken_engine("deletes_before_puts", DeletesBeforePuts, "STATE-MUTORDER-002"),
     broken_engine("seal_before_structure", SealBeforeStructure, "LOAD-ORDER-002"),
     broken_engine("null_rule_first", NullRuleFirst, "LOAD-ORDER-002"),
     broken_engine("condition_from_scalar_part", ConditionFromScalarPart, "ALG-COND-001"),
