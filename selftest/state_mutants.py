@@ -336,6 +336,13 @@ class OneModeForAllFiles(ProtocolHandler):
         return stores.OneModeStore
 
 
+class UnreadGenerationsKept(ProtocolHandler):
+    """A checkpoint never removes a valid generation its writer did not load."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.KeepsUnreadStore
+
+
 class JournalWithoutChecksums(ProtocolHandler):
     """Journal recovery ignores the CRC: a corrupt line that parses is returned, not skipped."""
 
@@ -912,6 +919,7 @@ _TABLE = (
     broken_engine("no_lineage", NoLineage, "STATE-LINEAGE-001"),
     broken_engine("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
     broken_engine("modes_reset", ModesReset, "STATE-MODE-001"),
+    broken_engine("unread_generations_kept", UnreadGenerationsKept, "STATE-PRUNE-002"),
     broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
     broken_engine("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
