@@ -79,6 +79,7 @@ from selftest.mutants.bounds import (
     WideNullBand,
 )
 from selftest.mutants.check_order import (
+    DeletesBeforePuts,
     LastBadMutationNamed,
     MissingArgsLastFirst,
     MissingBeforeUnknown,
@@ -90,6 +91,7 @@ from selftest.mutants.check_order import (
     SealBeforeStructure,
     SessionBeforeMissingText,
     SessionBeforeText,
+    ShapesBeforeRecords,
     SoakOpensFirst,
     StoreBeforeProposal,
 )
@@ -289,6 +291,7 @@ from selftest.mutants.quoting import (
     ControlsKeptRaw,
     CrLfTwoSpaces,
     CutEarly,
+    CutHalfReplaced,
     CutInUtf16Units,
     DropsQuotedPath,
     FieldFolded,
@@ -306,6 +309,11 @@ from selftest.mutants.ratify_hidden import (
     RatifyStagingFileKept,
     RatifyStagingLinkFollowed,
     RatifyStagingRemovedBeforeRefusal,
+)
+from selftest.mutants.ratify_modes import (
+    RatifyModesReset,
+    RatifyNewReportUmasked,
+    RatifyReportTakesPackMode,
 )
 from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
 from selftest.mutants.referring import REFERRING_MUTANTS
@@ -367,6 +375,7 @@ from selftest.mutants.sessions import (
     RuntimePerRegister,
     SessionIdsByCount,
     StoreWithoutLife,
+    TurnIndexFromWindow,
 )
 from selftest.mutants.staging import (
     RatifyScratchKeptOnRefusal,
@@ -444,6 +453,7 @@ _TABLE = (
     broken_engine("field_folded", FieldFolded, "PROTO-QUOTE-001"),
     broken_engine("controls_kept_raw", ControlsKeptRaw, "PROTO-QUOTE-002"),
     broken_engine("cut_in_utf16_units", CutInUtf16Units, "PROTO-QUOTE-002"),
+    broken_engine("cut_half_replaced", CutHalfReplaced, "PROTO-QUOTE-002"),
     broken_engine("cut_early", CutEarly, "PROTO-QUOTE-002"),
     broken_engine("nul_path_not_found", NulPathNotFound, "PROTO-PATH-001"),
     broken_engine("relative_dir_accepted", RelativeDirAccepted, "PROTO-PATH-002"),
@@ -576,6 +586,9 @@ _TABLE = (
     broken_engine("ratify_pending_link_followed", RatifyPendingLinkFollowed, "LOAD-HIDDEN-102"),
     broken_engine("ratify_pending_links_rolled", RatifyPendingLinksRolled, "LOAD-HIDDEN-102"),
     broken_engine("ratify_pending_discarded", RatifyPendingDiscarded, "LOAD-HIDDEN-102"),
+    broken_engine("ratify_report_takes_pack_mode", RatifyReportTakesPackMode, "LOAD-MODE-001"),
+    broken_engine("ratify_modes_reset", RatifyModesReset, "LOAD-MODE-001"),
+    broken_engine("ratify_new_report_umasked", RatifyNewReportUmasked, "LOAD-MODE-001"),
     broken_engine("ratify_pending_without_field", RatifyPendingWithoutField, "LOAD-HIDDEN-102"),
     broken_engine("not_found_without_field", NotFoundWithoutField, "LOAD-FOUND-001"),
     broken_engine("not_ratified_without_field", NotRatifiedWithoutField, "LOAD-SEAL-001"),
@@ -647,6 +660,7 @@ _TABLE = (
     broken_engine("session_before_text", SessionBeforeText, "PROTO-ORDER-001"),
     broken_engine("session_before_missing_text", SessionBeforeMissingText, "PROTO-ORDER-001"),
     broken_engine("session_ids_by_count", SessionIdsByCount, "PROTO-SESSION-002"),
+    broken_engine("turn_index_from_window", TurnIndexFromWindow, "PROTO-TURNS-001"),
     broken_engine("store_without_life", StoreWithoutLife, "STATE-LIFE-101"),
     broken_engine("runtime_per_register", RuntimePerRegister, "PROTO-SESSION-002"),
     broken_engine("batch_stops_at_failure", BatchStopsAtFailure, "PROTO-BATCH-003"),
@@ -660,6 +674,8 @@ _TABLE = (
     broken_engine("rotor_bivector_first", RotorBivectorFirst, "ALG-ORDER-001"),
     broken_engine("mutations_before_store", MutationsBeforeStore, "STATE-MUTORDER-001"),
     broken_engine("last_bad_mutation_named", LastBadMutationNamed, "STATE-MUTORDER-001"),
+    broken_engine("shapes_before_records", ShapesBeforeRecords, "STATE-MUTORDER-002"),
+    broken_engine("deletes_before_puts", DeletesBeforePuts, "STATE-MUTORDER-002"),
     broken_engine("seal_before_structure", SealBeforeStructure, "LOAD-ORDER-002"),
     broken_engine("null_rule_first", NullRuleFirst, "LOAD-ORDER-002"),
     broken_engine("condition_from_scalar_part", ConditionFromScalarPart, "ALG-COND-001"),

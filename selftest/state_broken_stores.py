@@ -23,6 +23,7 @@ from reference.state import (
     loader,
     manifest,
 )
+from reference.state import commit as steps
 from reference.state.commit import (
     CheckpointInfo,
     find_debris,
@@ -186,6 +187,23 @@ class ModesResetStore(StateStore):
     """Every new generation file gets mode 0644, whatever the live file's mode."""
 
     file_ops = _bent(bent.DefaultModes)
+
+
+class OneModeStore(StateStore):
+    """A new generation's files all get the live mode of the first one written."""
+
+    file_ops = _bent(bent.OneModePerGeneration)
+
+
+class KeepsUnreadStore(StateStore):
+    """Step 6 keeps every generation that was on disk at the first checkpoint and that the
+    writer did not load, valid or not (a generation past CURRENT, an older full one)."""
+
+    def prune(self, generation: int) -> None:
+        if not hasattr(self, "found_at_first"):
+            on_disk = set(generations(self.fs.list_dir(self.fs.root, reading=False)))
+            self.found_at_first = on_disk - {self.generation, generation}
+        steps.prune(self.fs, live=self.generation, generation=generation, keep=self.found_at_first)
 
 
 class DroppingQueue(ProposalQueue):

@@ -4,8 +4,10 @@ full generation below it instead of the base it names, one prunes a base the pre
 generation needs, one trusts a base whose core is not the SHA-256 the manifest names, and one
 takes a malformed entry for damage and falls back; one takes a base later than the delta
 itself, one hashes each line's hex digest into the identity, and one takes a base it cannot
-read for an invalid one and falls back. ``STATE-DELTA-351``, ``-352``, ``-353`` or ``-354``
-fails on each.
+read for an invalid one and falls back. Others read a delta's entries or base member wrong:
+deletes or entry members unchecked, keys bounded in UTF-16 units, a delete of an absent pair
+or a put of an unchanged record refused, a base whose checksum fails used, a base member with
+further members taken. ``STATE-DELTA-351`` to ``-355`` fail on each.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from reference.state import (
     manifest,
 )
 from reference.state.layout import CORE, gen_name, gen_number
-from reference.state.records import CURRENT_SCHEMA_VERSION
+from reference.state.records import CURRENT_SCHEMA_VERSION, MAX_KEY_LENGTH, malformed
 
 real_check_base = manifest.check_base
 real_read_base = manifest.read_base
@@ -201,3 +203,138 @@ class HeldDeltaBasesPruned(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return _HeldDeltaBasesPrunedStore
+
+
+def _frames(data: bytes) -> list[tuple[bytes, dict[str, Any]]]:
+    """Each frame of *data* (with its newline) and its entry."""
+    lines = [line + b"\n" for line in data.split(b"\n")[:-1]]
+    return [(line, delta.frame_entries(line)[0]) for line in lines]
+
+
+def _bad_delete(entry: dict[str, Any]) -> bool:
+    kind, key = entry.get("kind"), entry.get("key")
+    known = kind in ("candidate", "life", "recognizer", "session", "vault")
+    return not known or not isinstance(key, str) or not 0 < len(key) <= MAX_KEY_LENGTH
+
+
+def _deletes_skipped(base: Mapping[Any, Any], data: bytes, version: int) -> Any:
+    """The delta applied without the deletes that name an unknown kind or a malformed key."""
+    kept = [
+        line
+        for line, entry in _frames(data)
+        if not (entry.get("op") == "delete" and set(entry) == {"op", "kind", "key"})
+        or not _bad_delete(entry)
+    ]
+    return delta.apply_delta(base, b"".join(kept), version)
+
+
+def _members_by_op(base: Mapping[Any, Any], data: bytes, version: int) -> Any:
+    """Each entry's members read by its op alone (a missing one fails inside the engine),
+    then the delta applied."""
+    for _, entry in _frames(data):
+        if entry.get("op") == "put":
+            entry["record"]
+        elif entry.get("op") == "delete":
+            entry["kind"], entry["key"]
+    return delta.apply_delta(base, data, version)
+
+
+def _keys_in_utf16_units(base: Mapping[Any, Any], data: bytes, version: int) -> Any:
+    """A key longer than 128 UTF-16 units refused, then the delta applied."""
+    for number, (_, entry) in enumerate(_frames(data), start=1):
+        record = entry.get("record")
+        key = record.get("key") if isinstance(record, dict) else entry.get("key")
+        if isinstance(key, str) and len(key.encode("utf-16-le")) // 2 > MAX_KEY_LENGTH:
+            raise malformed(f"delta.jsonl entry {number}: key past 128 UTF-16 units", "key")
+    return delta.apply_delta(base, data, version)
+
+
+def _only_changes(base: Mapping[Any, Any], data: bytes, version: int, *, deletes: bool) -> Any:
+    """The delta applied after refusing, as the writer never writes them, deletes of pairs
+    the base lacks (*deletes*) or puts of records the base holds as they are."""
+    records = delta.apply_delta(base, data, version)
+    for number, (_, entry) in enumerate(_frames(data), start=1):
+        if deletes and entry["op"] == "delete" and (entry["kind"], entry["key"]) not in base:
+            raise malformed(f"delta.jsonl entry {number} deletes an absent record", "key")
+        if not deletes and entry["op"] == "put":
+            key = (entry["record"]["kind"], entry["record"]["key"])
+            if base.get(key) == records.get(key):
+                raise malformed(f"delta.jsonl entry {number} puts an unchanged record", "record")
+    return records
+
+
+class DeltaDeletesUnchecked(ProtocolHandler):
+    """A delta's delete naming an unknown kind or a key that is empty, past 128 code points
+    or not a string is skipped, not STATE_RECORD_MALFORMED."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("apply_delta", _deletes_skipped)
+
+
+class DeltaEntryMembersByOp(ProtocolHandler):
+    """A delta entry's members are read by its op alone: a put without its record or a
+    delete without its kind or key fails inside the engine, not STATE_RECORD_MALFORMED."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("apply_delta", _members_by_op)
+
+
+class DeltaKeysInUtf16Units(ProtocolHandler):
+    """A delta entry's key is bounded at 128 UTF-16 units, not 128 code points."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("apply_delta", _keys_in_utf16_units)
+
+
+class DeltaAbsentDeleteRefused(ProtocolHandler):
+    """A delta's delete of a pair the base does not hold is STATE_RECORD_MALFORMED."""
+
+    def store_class(self) -> type[StateStore]:
+        def refusing(base: Mapping[Any, Any], data: bytes, version: int) -> Any:
+            return _only_changes(base, data, version, deletes=True)
+
+        return _loading_with("apply_delta", refusing)
+
+
+class DeltaUnchangedPutRefused(ProtocolHandler):
+    """A delta's put of a record the base holds as it is is STATE_RECORD_MALFORMED."""
+
+    def store_class(self) -> type[StateStore]:
+        def refusing(base: Mapping[Any, Any], data: bytes, version: int) -> Any:
+            return _only_changes(base, data, version, deletes=False)
+
+        return _loading_with("apply_delta", refusing)
+
+
+def _base_core_only(directory: Path, base: manifest.Base, fs: FileOps) -> manifest.Generation:
+    """The base the manifest names; one that is not valid is still used when its
+    ``core.jsonl`` has the SHA-256 named (its own manifest never read)."""
+    try:
+        return real_check_base(directory, base, fs)
+    except manifest.InvalidGeneration:
+        data = fs.read_file(directory.parent / gen_name(base.generation) / CORE)
+        if data is None or sha256_hex(data) != base.core:
+            raise
+        return manifest.Generation(base.generation, CURRENT_SCHEMA_VERSION, 0, "", data)
+
+
+def _base_members_loose(body: dict[str, Any], version: int) -> manifest.Base | None:
+    """The base a manifest names, members other than core and generation ignored."""
+    base = body.get("base")
+    if isinstance(base, dict):
+        body = {**body, "base": {k: v for k, v in base.items() if k in ("core", "generation")}}
+    return real_read_base(body, version)
+
+
+class DeltaBaseValidityUnchecked(ProtocolHandler):
+    """A delta's base that is not valid is used when its core has the hash the delta names."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("check_base", _base_core_only)
+
+
+class DeltaBaseMembersLoose(ProtocolHandler):
+    """A delta's base member may hold members beside core and generation."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("read_base", _base_members_loose)

@@ -51,6 +51,16 @@ class DefaultModes(FileOps):
         super().write_file(path, data, DEFAULT_MODE if in_staging(path) else mode)
 
 
+class OneModePerGeneration(FileOps):
+    """Every file of a staging directory gets the mode asked for the first one written."""
+
+    def write_file(self, path: Path, data: bytes, mode: int) -> None:
+        if in_staging(path):
+            firsts: dict[Path, int] = self.__dict__.setdefault("_first_modes", {})
+            mode = firsts.setdefault(Path(path).parent, mode)
+        super().write_file(path, data, mode)
+
+
 class KeepingLeftovers(FileOps):
     """A leftover staging directory is neither removed nor recreated, and its files are kept."""
 

@@ -82,13 +82,20 @@ from selftest.state_codecs import (
     VaultTurnsOneBased,
 )
 from selftest.state_delta_mutants import (
+    DeltaAbsentDeleteRefused,
     DeltaBaseAnySchema,
     DeltaBaseHashTrusted,
+    DeltaBaseMembersLoose,
     DeltaBasePruned,
+    DeltaBaseValidityUnchecked,
+    DeltaDeletesUnchecked,
+    DeltaEntryMembersByOp,
     DeltaIgnored,
+    DeltaKeysInUtf16Units,
     DeltaLaterBaseAllowed,
     DeltaMalformedAsDamage,
     DeltaOnWrongBase,
+    DeltaUnchangedPutRefused,
     DeltaUnreadableBaseInvalid,
     HeldDeltaBasesPruned,
     IdentityOfHexLineDigests,
@@ -320,6 +327,20 @@ class ModesReset(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return stores.ModesResetStore
+
+
+class OneModeForAllFiles(ProtocolHandler):
+    """A new generation's files all take one live file's mode, not each its own."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.OneModeStore
+
+
+class UnreadGenerationsKept(ProtocolHandler):
+    """A checkpoint never removes a valid generation its writer did not load."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.KeepsUnreadStore
 
 
 class JournalWithoutChecksums(ProtocolHandler):
@@ -898,6 +919,8 @@ _TABLE = (
     broken_engine("no_lineage", NoLineage, "STATE-LINEAGE-001"),
     broken_engine("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
     broken_engine("modes_reset", ModesReset, "STATE-MODE-001"),
+    broken_engine("unread_generations_kept", UnreadGenerationsKept, "STATE-PRUNE-002"),
+    broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
     broken_engine("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
     broken_engine("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
@@ -1053,6 +1076,13 @@ _TABLE = (
     broken_engine("delta_later_base_allowed", DeltaLaterBaseAllowed, "STATE-DELTA-352"),
     broken_engine("delta_base_any_schema", DeltaBaseAnySchema, "STATE-DELTA-352"),
     broken_engine("delta_unreadable_base_invalid", DeltaUnreadableBaseInvalid, "STATE-DELTA-354"),
+    broken_engine("delta_deletes_unchecked", DeltaDeletesUnchecked, "STATE-DELTA-353"),
+    broken_engine("delta_entry_members_by_op", DeltaEntryMembersByOp, "STATE-DELTA-353"),
+    broken_engine("delta_keys_in_utf16_units", DeltaKeysInUtf16Units, "STATE-DELTA-355"),
+    broken_engine("delta_absent_delete_refused", DeltaAbsentDeleteRefused, "STATE-DELTA-355"),
+    broken_engine("delta_unchanged_put_refused", DeltaUnchangedPutRefused, "STATE-DELTA-355"),
+    broken_engine("delta_base_validity_unchecked", DeltaBaseValidityUnchecked, "STATE-DELTA-352"),
+    broken_engine("delta_base_members_loose", DeltaBaseMembersLoose, "STATE-DELTA-352"),
     broken_engine("held_delta_bases_pruned", HeldDeltaBasesPruned, "STATE-PRUNE-001"),
     broken_engine("identity_of_hex_line_digests", IdentityOfHexLineDigests, "STATE-DELTA-351"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),

@@ -64,6 +64,9 @@ CHUNK = 16
 """Lines written at once: no more than an engine client reads ahead of the suite (a program's
 stdout pipe must not fill while the suite is still writing its stdin)."""
 MIN_CUT = 200
+REPLACEMENT = "\ufffd"
+"""What a lossy encoder writes for half a character: a cut message never holds one the text
+did not."""
 """A message is not cut before this many characters (code points)."""
 
 LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -192,6 +195,12 @@ def _judge(case: Case, response: Any, twin: Any, where: dict[str, str]) -> list[
     unclean = _clean(message)
     if unclean:
         problems.append(f"{case.label}: the message holds {unclean}: {message[:160]!r}")
+    if REPLACEMENT in message and REPLACEMENT not in case.text:
+        at = message.index(REPLACEMENT)
+        problems.append(
+            f"{case.label}: the message holds U+FFFD at {at}, a character the text never held "
+            f"(a character cut in half and replaced): {message[max(0, at - 40) : at + 8]!r}"
+        )
     named = entry.get("names")
     if named and not surrogate:
         text = case.rendered(named, case.text, where)
@@ -333,7 +342,8 @@ def quoted_line_breaks(engine: EngineClient, _: object) -> None:
     "PROTO-QUOTE-002",
     "every client text an error can quote, holding NUL, another C0 control, tab, DEL, a C1 "
     "control, a BOM or an astral character, or 600 characters, gets a message with no "
-    "control character, valid Unicode (never cut inside a character, nor before its 200th), "
+    "control character, valid Unicode (never cut inside a character, nor before its 200th; "
+    "no U+FFFD the text did not hold), "
     "quoting the text verbatim or escaped; a lone surrogate escape is PROTOCOL_BAD_JSON with "
     "id null (fixed sample)",
     family="protocol",

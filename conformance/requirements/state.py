@@ -402,24 +402,36 @@ def clean_shutdown(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
         assert {p.name: p.read_bytes() for p in gen.iterdir()} == before, "shutdown changed bytes"
 
 
+LIVE_MODES = (0o600, 0o640, 0o644, 0o444)
+"""Modes given to the live generation's files, one each."""
+
+
 @requirement(
     "STATE-MODE-001",
-    "file modes of the live generation are preserved by the next checkpoint",
+    "file modes of the live generation are preserved by the next checkpoint, each file "
+    "keeping its own (the files given different modes)",
     family="state",
     capabilities=STATE,
-    seed=f"{BRIEF} § M1 (operator's file system)",
-    strategy=lambda ctx: st.sampled_from([0o600, 0o640, 0o644, 0o444]),
+    seed=f"{BRIEF} § M1 (operator's file system); docs/state.md § Commit protocol step 2",
+    strategy=lambda ctx: st.permutations(LIVE_MODES),
 )
-def modes_preserved(engine: EngineClient, mode: int) -> None:
+def modes_preserved(engine: EngineClient, modes: list[int]) -> None:
     with scratch() as directory, Stores(engine) as stores:
         first = _commit(stores, directory, [])
-        for path in _generation_dir(directory, first).iterdir():
-            os.chmod(path, mode)
+        given = {}
+        for index, path in enumerate(sorted(_generation_dir(directory, first).iterdir())):
+            given[path.name] = modes[index % len(modes)]
+            os.chmod(path, given[path.name])
         second = _commit(
             stores, directory, [{"kind": "session", "key": "session", "register_id": None}]
         )
         for path in _generation_dir(directory, second).iterdir():
-            assert path.stat().st_mode & 0o777 == mode, f"{path.name}: {oct(path.stat().st_mode)}"
+            want = given.get(path.name)
+            got = path.stat().st_mode & 0o777
+            assert want is None or got == want, (
+                f"{path.name}: {got:04o}, the live generation's {path.name} was {want:04o} "
+                f"(modes given: { {name: f'{mode:04o}' for name, mode in given.items()} })"
+            )
 
 
 def _fallen_back_from_is_kept(engine: EngineClient, rows: list[dict[str, Any]]) -> None:

@@ -331,6 +331,31 @@ def _base_at_schema_4(directory: Path) -> None:
     reseal(directory / "gen-00000003", change)
 
 
+RIGHT_CORE = "the base's own core hash"
+"""In a ``base`` member given to :func:`_base_member`: the SHA-256 of gen 2's core."""
+
+
+def _base_member(value: object) -> Callable[[Path], None]:
+    """gen 3's ``base`` made *value* (its :data:`RIGHT_CORE` the base's right hash), resealed."""
+
+    def spoil(directory: Path) -> None:
+        core = hashlib.sha256((directory / "gen-00000002" / "core.jsonl").read_bytes())
+        member = value
+        if isinstance(value, dict):
+            member = {k: core.hexdigest() if v == RIGHT_CORE else v for k, v in value.items()}
+        reseal(directory / "gen-00000003", lambda manifest: manifest.update(base=member))
+
+    return spoil
+
+
+def _invalid_base(directory: Path) -> None:
+    """gen 2 (the base) made invalid: its manifest's turn count changed, its checksum not."""
+    path = directory / "gen-00000002" / "manifest.json"
+    body = json.loads(path.read_bytes())
+    body["turn_count"] += 5
+    path.write_bytes(canonical_json(body).encode("utf-8") + b"\n")
+
+
 DAMAGE: dict[str, tuple[Callable[[Path], None], int, list[Record]]] = {
     "a torn last frame (delta.jsonl no longer its SHA-256)": (_torn, 2, BASE_ROWS),
     "a torn last frame, the manifest resealed": (_torn_sealed, 2, BASE_ROWS),
@@ -341,6 +366,30 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], int, list[Record]]] = {
     "a base later than the generation itself": (_later_base, 4, BASE_ROWS),
     "a base that is a full generation of schema version 4": (_base_of_schema_4, 2, BASE_ROWS),
     "a base named by a manifest of schema version 4": (_base_at_schema_4, 2, BASE_ROWS),
+    "a base that is not an object": (_base_member("gen-00000002"), 2, BASE_ROWS),
+    "a base with a member no base has": (
+        _base_member({"core": RIGHT_CORE, "generation": 2, "turn_count": 2}),
+        2,
+        BASE_ROWS,
+    ),
+    "a base without its core": (_base_member({"generation": 2}), 2, BASE_ROWS),
+    "a base whose core is not a string": (
+        _base_member({"core": None, "generation": 2}),
+        2,
+        BASE_ROWS,
+    ),
+    "a base numbered 0": (_base_member({"core": RIGHT_CORE, "generation": 0}), 2, BASE_ROWS),
+    "a base numbered true": (_base_member({"core": RIGHT_CORE, "generation": True}), 2, BASE_ROWS),
+    "a base numbered as the generation itself": (
+        _base_member({"core": RIGHT_CORE, "generation": 3}),
+        2,
+        BASE_ROWS,
+    ),
+    "a base that is not a valid generation (its checksum does not match)": (
+        _invalid_base,
+        1,
+        OLDER_ROWS,
+    ),
 }
 """Each damage to the delta generation 3, and the generation (and records) the load falls
 back to: the newest valid one."""
@@ -350,8 +399,10 @@ back to: the newest valid one."""
     "STATE-DELTA-352",
     "a delta generation whose frames do not check (torn, or a CRC-32 that does not match, "
     "also with its manifest resealed), whose base hash is another core's, whose base is "
-    "missing, is itself a delta, is of schema version 4 or is not an earlier generation, or "
-    "that a manifest of schema version 4 names, is proven invalid: the load falls back to "
+    "missing, is itself a delta, is of schema version 4, is not an earlier generation or is "
+    "not valid, whose base member is not an object of exactly core (a string) and generation "
+    "(an integer of at least 1), or that a manifest of schema version 4 names, is proven "
+    "invalid: the load falls back to "
     "the newest valid generation and says so (recovered), never loading the delta as it "
     "stands",
     family="state",
@@ -393,6 +444,21 @@ MALFORMED: dict[str, list[dict[str, Any]]] = {
         {"op": "delete", "kind": "recognizer", "key": "a"},
         {"op": "delete", "kind": "recognizer", "key": "a"},
     ],
+    "a put without its record": [{"op": "put"}],
+    "a put with a delete's members": [{"op": "put", "kind": "recognizer", "key": "a"}],
+    "a delete without its key": [{"op": "delete", "kind": "recognizer"}],
+    "a delete without its kind": [{"op": "delete", "key": "a"}],
+    "a delete of an unknown kind": [{"op": "delete", "kind": "lemma", "key": "a"}],
+    "a delete whose kind is not a string": [{"op": "delete", "kind": 1, "key": "a"}],
+    "a delete of an empty key": [{"op": "delete", "kind": "recognizer", "key": ""}],
+    "a delete of a key of 129 code points": [
+        {"op": "delete", "kind": "recognizer", "key": "k" * 129}
+    ],
+    "a delete of a key of 129 code points, 65 characters with combining marks": [
+        {"op": "delete", "kind": "recognizer", "key": "e\u0301" * 64 + "e"}
+    ],
+    "a delete whose key is not a string": [{"op": "delete", "kind": "recognizer", "key": 7}],
+    "a delete whose key is null": [{"op": "delete", "kind": "recognizer", "key": None}],
 }
 """Entries whose frames check but which are not what § Delta generations writes."""
 NOT_UTF8: dict[str, bytes] = {
@@ -420,8 +486,9 @@ def _entries(name: str) -> bytes:
 @requirement(
     "STATE-DELTA-353",
     "a delta generation whose frames check but hold an entry that is not a put or a delete of "
-    "the docs' members, a malformed or non-canonical record, bytes that are not UTF-8, or "
-    "entries out of (kind, key) order or a pair twice is STATE_RECORD_MALFORMED, never a "
+    "the docs' members, a malformed or non-canonical record, a delete of an unknown kind or "
+    "of a key that is empty, past 128 code points or not a string, bytes that are not UTF-8, "
+    "or entries out of (kind, key) order or a pair twice is STATE_RECORD_MALFORMED, never a "
     "fall back",
     family="state",
     capabilities=DELTA,

@@ -53,14 +53,6 @@ def changed_keys(
     return sorted(found, key=sort_key_of)
 
 
-def encode_delta(records: Mapping[Key, Record], base: Mapping[Key, Record]) -> bytes:
-    """``delta.jsonl`` taking *base* to *records* (every key of both compared)."""
-    keys = changed_keys(records, base, set(records) | set(base))
-    return b"".join(
-        put_entry(records[key]) if key in records else delete_entry(key) for key in keys
-    )
-
-
 def _entry_key(
     entry: dict[str, Any], number: int, schema_version: int
 ) -> tuple[Key, Record | None]:

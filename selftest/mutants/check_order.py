@@ -205,3 +205,39 @@ class LastBadMutationNamed(ProtocolHandler):
             for index in reversed(range(len(mutations))):
                 check_mutation(mutations[index], index)
         return super().op_state_apply(args)
+
+
+_GOOD_RECORD = {"kind": "recognizer", "key": "k", "pattern": "p", "weight": 1}
+"""A well-formed record, standing in for a put's own while its shape alone is checked."""
+
+
+class ShapesBeforeRecords(ProtocolHandler):
+    """Every mutation's op and members are checked before any put's record, so a later
+    mutation's bad op is named before an earlier put's malformed record."""
+
+    def op_state_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        from reference.state.mutations import check_mutation
+
+        mutations = args.get("mutations")
+        if isinstance(mutations, list) and isinstance(args.get("store"), str):
+            self.store(args["store"])
+            for index, mutation in enumerate(mutations):
+                if isinstance(mutation, dict) and "record" in mutation:
+                    mutation = {**mutation, "record": _GOOD_RECORD}
+                check_mutation(mutation, index)
+        return super().op_state_apply(args)
+
+
+class DeletesBeforePuts(ProtocolHandler):
+    """The deletes of a batch are checked before its puts."""
+
+    def op_state_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        from reference.state.mutations import check_mutation
+
+        mutations = args.get("mutations")
+        if isinstance(mutations, list) and isinstance(args.get("store"), str):
+            self.store(args["store"])
+            for index, mutation in enumerate(mutations):
+                if isinstance(mutation, dict) and mutation.get("op") == "delete":
+                    check_mutation(mutation, index)
+        return super().op_state_apply(args)

@@ -126,6 +126,22 @@ class CutInUtf16Units(ProtocolHandler):
         return response
 
 
+class CutHalfReplaced(ProtocolHandler):
+    """A long message is cut at 300 UTF-16 code units and the split pair's half is written
+    as U+FFFD (a string library's lossy encoding): valid Unicode, but a character the
+    request never held."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        response = super().handle(request)
+        error = _error(response)
+        op = request.get("op") if isinstance(request, dict) else None
+        if error is not None and error.get("code") == "PROTOCOL_UNKNOWN_OP" and isinstance(op, str):
+            units = f"unknown op {op!r}".encode("utf-16-le", "surrogatepass")[:600]
+            message = units.decode("utf-16-le", "replace")
+            response = {**response, "error": {**error, "message": message}}
+        return response
+
+
 class CutEarly(ProtocolHandler):
     """A message is cut after 100 characters, before the 200 the docs keep."""
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from reference.protocol.envelope import error_response
 from reference.runtime import ChatRuntime
+from reference.runtime.turn_log import TurnLog
 from reference.serve import ProtocolHandler
 
 
@@ -59,3 +60,20 @@ class StoreWithoutLife(ProtocolHandler):
 
     def capabilities(self) -> Sequence[str]:
         return [c for c in super().capabilities() if c != "state.life"]
+
+
+class _WindowLog(TurnLog[Any]):
+    """A turn log whose length is that of its window of recent events."""
+
+    def __len__(self) -> int:
+        return self.retained
+
+
+class TurnIndexFromWindow(ProtocolHandler):
+    """The next turn_idx is the number of retained events (1,024 at most), not of every
+    turn, so a long session stops counting."""
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        runtime = super().new_runtime(register_id, search_path)
+        runtime.turn_log = _WindowLog()
+        return runtime
