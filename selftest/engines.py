@@ -52,6 +52,10 @@ from selftest.mutants.answers import (
     TeachingStepsInFileOrder,
     TransitiveWayReversed,
 )
+from selftest.mutants.beside_report import (
+    BesideReportMissingFieldTampered,
+    BesideReportUnknownNamesTampered,
+)
 from selftest.mutants.bounds import (
     BracketsCountedAsLevels,
     DecorateTurnIndexUnsigned,
@@ -110,10 +114,13 @@ from selftest.mutants.combined import (
 )
 from selftest.mutants.conditions import CONDITION_MUTANTS
 from selftest.mutants.disk_names import FoldedJournalName, FoldedMutationOp
+from selftest.mutants.duplicates import DuplicateArgumentRefused, FirstDuplicateWinsBelowTop
 from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.function_words import missing_function_word
+from selftest.mutants.gate_bounds import RatifyFileTrimsMarkers, RatifyTrimsMarkers
+from selftest.mutants.in_place import InPlacePackLeftAsGiven, InPlaceSealNotSet
 from selftest.mutants.lists42 import (
     EveryClaimFirst,
     PathTriedBackwardFirst,
@@ -167,6 +174,13 @@ from selftest.mutants.mut41 import (
 )
 from selftest.mutants.mut42 import AbbreviationAfterAnySeparator, AbbreviationStopEndsScan
 from selftest.mutants.node42 import AsciiWordBoundaries, SlotNoiseJoins
+from selftest.mutants.null_rule import (
+    NullRuleCountsTransitions,
+    NullRuleEmptyMarkersCountAsNone,
+    NullRuleEmptyPerIntentIsNull,
+    NullRuleRefusesOnlyTerse,
+)
+from selftest.mutants.open_loader import SessionOpenSkipsSeal
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -180,6 +194,7 @@ from selftest.mutants.overrides import (
     LenientResolve,
     NoClamp,
     PerIntentIgnored,
+    ResolveValidatesKeys,
     UnknownIntentAccepted,
 )
 from selftest.mutants.pack_bytes import PackBytesReplaced, ReportNotObjectUnratified
@@ -227,13 +242,16 @@ from selftest.mutants.porting import (
     VersionMustBeSemver,
 )
 from selftest.mutants.protocol import (
+    ArgsNullAsAbsent,
     AsciiEscapedWire,
     BackslashFileNameAccepted,
     BadHello,
     BatchReordered,
     BomStripped,
     BoolTurnIndexAccepted,
+    C1ControlFileNameAccepted,
     ChatShapeWrong,
+    DeltaClaimedWithoutLife,
     EmptyStructuralMessage,
     EnvelopeFieldOmitted,
     FileValuesUnchecked,
@@ -251,6 +269,7 @@ from selftest.mutants.protocol import (
     MarkersRefusedWithoutField,
     MessageSpansLines,
     NanAccepted,
+    NestedBatchNeedsValidEnvelope,
     NestedBatchSkipped,
     OverridesNotObjectWithoutField,
     RepairByDefault,
@@ -313,6 +332,7 @@ from selftest.mutants.refusals import (
     UnicodeIdAccepted,
     UnknownFieldDropped,
 )
+from selftest.mutants.refused_pair import RatifyGateAfterWrite, RatifyRefusalDropsOldReport
 from selftest.mutants.registers import (
     DepthIgnoredInChat,
     DriftingField,
@@ -356,6 +376,12 @@ from selftest.mutants.sessions import (
     SessionIdsByCount,
     StoreWithoutLife,
     TurnIndexFromWindow,
+)
+from selftest.mutants.staging import (
+    RatifyScratchKeptOnRefusal,
+    RatifyScratchLeftInShm,
+    SessionStagingKept,
+    StagingKeptOnRefusal,
 )
 from selftest.mutants.types import (
     BoolAsInteger,
@@ -508,6 +534,42 @@ _TABLE = (
     broken_engine("ratify_pack_rolled_first", PackRolledFirst, "LOAD-STEPS-001"),
     broken_engine("ratify_staging_unsynced", StagingUnsynced, "LOAD-STEPS-001"),
     broken_engine("empty_non_null_ratified", EmptyNonNullRatified, "LOAD-RATIFY-001"),
+    broken_engine(
+        "beside_report_missing_field_tampered", BesideReportMissingFieldTampered, "LOAD-BESIDE-001"
+    ),
+    broken_engine(
+        "beside_report_unknown_names_tampered", BesideReportUnknownNamesTampered, "LOAD-BESIDE-001"
+    ),
+    broken_engine("first_duplicate_wins_below_top", FirstDuplicateWinsBelowTop, "PROTO-DUP-001"),
+    broken_engine("duplicate_argument_refused", DuplicateArgumentRefused, "PROTO-DUP-001"),
+    broken_engine("c1_control_file_name_accepted", C1ControlFileNameAccepted, "PROTO-FILES-001"),
+    broken_engine("ratify_gate_after_write", RatifyGateAfterWrite, "LOAD-RATIFY-102"),
+    broken_engine(
+        "ratify_refusal_drops_old_report", RatifyRefusalDropsOldReport, "LOAD-RATIFY-102"
+    ),
+    broken_engine("staging_kept_on_refusal", StagingKeptOnRefusal, "PROTO-FILES-503"),
+    broken_engine("session_staging_kept", SessionStagingKept, "PROTO-FILES-503"),
+    broken_engine("args_null_as_absent", ArgsNullAsAbsent, "PROTO-ENVELOPE-001", "PROTO-TYPE-001"),
+    broken_engine(
+        "nested_batch_needs_valid_envelope", NestedBatchNeedsValidEnvelope, "PROTO-BATCH-002"
+    ),
+    broken_engine("ratify_scratch_left_in_shm", RatifyScratchLeftInShm, "LOAD-SCRATCH-401"),
+    broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
+    broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),
+    broken_engine("resolve_validates_keys", ResolveValidatesKeys, "OVR-RESOLVE-003"),
+    broken_engine("in_place_pack_left_as_given", InPlacePackLeftAsGiven, "LOAD-INPLACE-001"),
+    broken_engine("in_place_seal_not_set", InPlaceSealNotSet, "LOAD-INPLACE-001"),
+    broken_engine("session_open_skips_seal", SessionOpenSkipsSeal, "LOAD-OPEN-001"),
+    broken_engine("ratify_trims_markers", RatifyTrimsMarkers, "LOAD-RATIFY-103"),
+    broken_engine("ratify_file_trims_markers", RatifyFileTrimsMarkers, "LOAD-RATIFY-103"),
+    broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
+    broken_engine("null_rule_refuses_only_terse", NullRuleRefusesOnlyTerse, "LOAD-NULL-001"),
+    broken_engine(
+        "null_rule_empty_markers_count_as_none", NullRuleEmptyMarkersCountAsNone, "LOAD-NULL-001"
+    ),
+    broken_engine(
+        "null_rule_empty_per_intent_is_null", NullRuleEmptyPerIntentIsNull, "LOAD-NULL-001"
+    ),
     broken_engine("not_found_code_wrong", NotFoundCodeWrong, "LOAD-FOUND-001"),
     broken_engine("sentinel_id_loads_sentinel", SentinelIdLoadsSentinel, "LOAD-FOUND-101"),
     broken_engine("ratify_paths_unchecked", RatifyPathsUnchecked, "LOAD-RATIFY-101"),

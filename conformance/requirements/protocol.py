@@ -26,7 +26,9 @@ VARIANT = re.compile(r"([0-9a-f]{12})?")
 
 @requirement(
     "PROTO-HELLO-001",
-    "hello names the protocol core-engine/1, the engine, its version and its capabilities",
+    "hello names the protocol core-engine/1, the engine, its version and its capabilities, "
+    "sorted, unique, and each with the capabilities it implies (answers: sessions; "
+    "state.life: state and sessions; state.delta: state.life)",
     family="protocol",
     capabilities=(),
     seed=PROTOCOL,
@@ -44,6 +46,20 @@ def hello_shape(engine: EngineClient, _: object) -> None:
     caps = hello.get("capabilities")
     assert isinstance(caps, list) and all(isinstance(c, str) for c in caps), "capabilities"
     assert caps == sorted(set(caps)), f"capabilities are not sorted and unique: {caps}"
+    for claimed, needed in IMPLIED_CAPABILITIES.items():
+        missing = [n for n in needed if claimed in caps and n not in caps]
+        assert not missing, (
+            f"capabilities claim {claimed} without {', '.join(missing)}: an engine claiming "
+            f"{claimed} also claims {', '.join(needed)} (docs/protocol.md § Capabilities)"
+        )
+
+
+IMPLIED_CAPABILITIES: dict[str, tuple[str, ...]] = {
+    "answers": ("sessions",),
+    "state.life": ("state", "sessions"),
+    "state.delta": ("state.life",),
+}
+"""What claiming a capability implies claiming too (docs/protocol.md § Capabilities)."""
 
 
 def _still_alive(engine: EngineClient) -> None:
@@ -181,6 +197,15 @@ BAD_ENVELOPES: dict[str, tuple[EncodableObject, JSONValue, str]] = {
     "op a number": ({"id": 7, "op": 5, "args": {}}, 7, "op"),
     "args a list": ({"id": "r7", "op": "hello", "args": []}, "r7", "args"),
     "args a string": ({"id": "r7", "op": "hello", "args": "x"}, "r7", "args"),
+    "op null": ({"id": 7, "op": None, "args": {}}, 7, "op"),
+    "args null (a value, not an absent args)": (
+        {"id": "r7", "op": "hello", "args": None},
+        "r7",
+        "args",
+    ),
+    "args false": ({"id": "r7", "op": "hello", "args": False}, "r7", "args"),
+    "args 0": ({"id": "r7", "op": "hello", "args": 0}, "r7", "args"),
+    "args the empty string": ({"id": "r7", "op": "hello", "args": ""}, "r7", "args"),
 }
 
 
@@ -403,6 +428,15 @@ def sessions_apart(engine: EngineClient, count: int) -> None:
         engine.call("session.close", {"session": session})
 
 
+NESTED: dict[str, EncodableObject] = {
+    "a well-formed nested batch": {"id": "n", "op": "batch", "args": {"requests": []}},
+    "a nested batch without an id": {"op": "batch", "args": {"requests": []}},
+    "a nested batch whose id is null and args a number": {"id": None, "op": "batch", "args": 5},
+}
+"""Elements whose op is "batch": any of them refuses the whole batch, whatever else the
+element holds (docs/protocol.md § batch: an element whose `op` is "batch")."""
+
+
 @requirement(
     "PROTO-BATCH-002",
     "a batch holding a nested batch is refused whole (PROTOCOL_BAD_ARGS, field requests) "
@@ -410,14 +444,16 @@ def sessions_apart(engine: EngineClient, count: int) -> None:
     family="protocol",
     capabilities=("batch", "sessions"),
     seed="docs/protocol.md § batch",
-    strategy=lambda ctx: st.integers(0, 3),
+    strategy=lambda ctx: st.tuples(st.integers(0, 3), st.sampled_from(sorted(NESTED))).map(list),
+    cover=coverage.each("nested batch elements", [[p, n] for n in sorted(NESTED) for p in (0, 3)]),
 )
-def nested_batch_refused(engine: EngineClient, position: int) -> None:
+def nested_batch_refused(engine: EngineClient, scenario: list[Any]) -> None:
+    position, kind = scenario
     session = engine.call("session.open", {"register_id": None})["session"]
     closes: list[EncodableObject] = [
         {"id": i, "op": "session.close", "args": {"session": session}} for i in range(3)
     ]
-    nested: EncodableObject = {"id": "n", "op": "batch", "args": {"requests": []}}
+    nested = NESTED[kind]
     requests = [*closes[:position], nested, *closes[position:]]
     try:
         engine.call("batch", {"requests": requests}, checked=False)
@@ -486,6 +522,7 @@ NOT_PLAIN_NAMES: dict[str, str] = {
     "a control character": "a\x01.json",
     "unit separator": "a\x1f.json",
     "DEL": "a\x7f.json",
+    "a C1 control (NEL U+0085, Unicode category Cc)": "a\x85.json",
     "not *.json": "x.txt",
     "a .json prefix": "x.json.txt",
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -92,7 +93,7 @@ def is_plain_file_name(name: str) -> bool:
     """
     if "/" in name or "\\" in name:
         return False
-    return name.endswith(".json") and all(ord(c) >= 0x20 and c != "\x7f" for c in name)
+    return name.endswith(".json") and not any(unicodedata.category(c) == "Cc" for c in name)
 
 
 def decode_file(name: str, encoded: object) -> bytes:

@@ -6,6 +6,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from reference.protocol.envelope import bad_arg
 from reference.realize.depth import (
     DEFAULT_DISCLOSURE_DOMAIN_COUNT,
     DISCLOSURE_KEY,
@@ -103,3 +104,16 @@ class LenientResolve(ProtocolHandler):
             intent if isinstance(intent, str) else "UNKNOWN",
         )
         return {"disclosure_domain_count": count}
+
+
+class ResolveValidatesKeys(ProtocolHandler):
+    """overrides.resolve refuses an override key outside the allow-list, as the pack
+    validator does, instead of ignoring it."""
+
+    def op_overrides_resolve(self, args: dict[str, Any]) -> dict[str, Any]:
+        overrides = args.get("realizer_overrides")
+        if isinstance(overrides, dict):
+            for key in sorted(overrides):
+                if key not in ("disclosure_domain_count", "per_intent"):
+                    bad_arg("realizer_overrides", f"unknown override {key!r}")
+        return super().op_overrides_resolve(args)

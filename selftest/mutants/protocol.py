@@ -100,6 +100,25 @@ class NestedBatchSkipped(ProtocolHandler):
         return super().op_batch(args)
 
 
+def _valid_envelope(request: dict[str, Any]) -> bool:
+    rid = request.get("id")
+    valid_id = isinstance(rid, int | str) and not isinstance(rid, bool)
+    return valid_id and isinstance(request.get("args", {}), dict)
+
+
+class NestedBatchNeedsValidEnvelope(ProtocolHandler):
+    """Only an element with a valid envelope is checked for a nested batch: one without an id
+    runs (and is answered PROTOCOL_BAD_REQUEST) with the other elements."""
+
+    def op_batch(self, args: dict[str, Any]) -> dict[str, Any]:
+        requests = args.get("requests")
+        if isinstance(requests, list) and not any(
+            isinstance(r, dict) and r.get("op") == "batch" and _valid_envelope(r) for r in requests
+        ):
+            return {"responses": [self.handle(item) for item in requests]}
+        return super().op_batch(args)
+
+
 class FileValuesUnchecked(ProtocolHandler):
     """register.load decodes file values without checking they are strings (an internal error)."""
 
@@ -193,6 +212,13 @@ class UnclaimedOpsServed(ProtocolHandler):
         return [c for c in super().capabilities() if c != "overrides"]
 
 
+class DeltaClaimedWithoutLife(ProtocolHandler):
+    """hello claims state.delta but leaves out state.life, which state.delta implies."""
+
+    def capabilities(self) -> Sequence[str]:
+        return [c for c in super().capabilities() if c != "state.life"]
+
+
 class ShutdownFails(ProtocolHandler):
     """At end of input the engine fails while shutting down, so it exits with status 1."""
 
@@ -239,6 +265,26 @@ class BackslashFileNameAccepted(ProtocolHandler):
             kept = {name: value for name, value in files.items() if "\\" not in name}
             return super().op_register_load({**args, "files": kept})
         return super().op_register_load(args)
+
+
+class C1ControlFileNameAccepted(ProtocolHandler):
+    """register.load refuses only ASCII control characters in a file name: NEL (U+0085) is taken."""
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            kept = {n: v for n, v in files.items() if not any("\x80" <= c <= "\x9f" for c in n)}
+            return super().op_register_load({**args, "files": kept})
+        return super().op_register_load(args)
+
+
+class ArgsNullAsAbsent(ProtocolHandler):
+    """A request whose args is null is read as one without args (JavaScript's `args ?? {}`)."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        if isinstance(request, dict) and "args" in request and request["args"] is None:
+            request = {k: v for k, v in request.items() if k != "args"}
+        return super().handle(request)
 
 
 class StrykerUnwritableFileLeftOut(ProtocolHandler):

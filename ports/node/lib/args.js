@@ -67,7 +67,7 @@ function intentArg(args, name) {
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const isPlainFileName = (name) =>
-  name.endsWith('.json') && !/[/\\]/.test(name) && !/[\u0000-\u001f\u007f]/.test(name);
+  name.endsWith('.json') && !/[/\\]/.test(name) && !/[\u0000-\u001f\u007f-\u009f]/.test(name);
 
 function filesArg(args, name) {
   const files = objectArg(args, name);

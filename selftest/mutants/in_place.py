@@ -1,0 +1,61 @@
+"""register.ratify_file with a code path of its own that writes the wrong pack beside the
+right report (docs/registers.md § The ratification gate: the pack is rewritten in normal form
+with its seal): ``register.ratify`` stays the reference's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reference.canonical import pretty_json
+from reference.registers import Ratifier
+from reference.registers.model import RegisterPack
+from reference.registers.pending import commit_pair
+from reference.registers.validate import fail
+from reference.serve import ProtocolHandler
+
+
+class _PackBytes(Ratifier):
+    """A ratifier that commits :meth:`pack_bytes` beside the reference's report."""
+
+    def pack_bytes(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> bytes:
+        raise NotImplementedError
+
+    def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
+        data = self.pack_bytes(path, pack, report)
+        try:
+            commit_pair(path, data, pretty_json(report).encode("utf-8"))
+        except OSError as exc:
+            fail("REGISTER_WRITE_FAILED", f"{path}: cannot write: {exc}", "path")
+
+
+class _PackAsGiven(_PackBytes):
+    def pack_bytes(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> bytes:
+        return path.read_bytes()
+
+
+class _SealNotSet(_PackBytes):
+    def pack_bytes(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> bytes:
+        return pretty_json(pack.as_json()).encode("utf-8")
+
+
+class _InPlace(ProtocolHandler):
+    in_place: Ratifier = Ratifier()
+
+    def op_register_ratify_file(self, args: dict[str, Any]) -> dict[str, Any]:
+        path = args.get("path")
+        if not isinstance(path, str) or "\x00" in path:
+            return super().op_register_ratify_file(args)
+        return {"report": self.in_place.ratify(Path(path))}
+
+
+class InPlacePackLeftAsGiven(_InPlace):
+    """register.ratify_file writes the report beside the pack but leaves the pack as given."""
+
+    in_place = _PackAsGiven()
+
+
+class InPlaceSealNotSet(_InPlace):
+    """register.ratify_file rewrites the pack in normal form without setting its seal."""
+
+    in_place = _SealNotSet()
