@@ -919,3 +919,12 @@ class AllDigitBitsRefusedStore(StateStore):
                 for m in mutations
             ]
         )
+
+
+class ForgetsLiveBaseStore(StateStore):
+    """After each checkpoint the live generation's base is forgotten, so a compaction's
+    step 6 removes the base of the delta generation it keeps."""
+
+    def prune(self, generation: int) -> None:
+        self._live_base = None
+        super().prune(generation)
