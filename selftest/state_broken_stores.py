@@ -8,8 +8,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from reference.state import (
@@ -31,6 +32,8 @@ from reference.state.commit import (
     remove_leftovers,
 )
 from reference.state.core import Key, decode_core, encode_record, sort_key
+from reference.state.delta import changed_keys, delete_entry, put_entry
+from reference.state.delta_writer import COMPACT_RATIO, DeltaWriter
 from reference.state.journal import JournalWriter
 from reference.state.layout import (
     CORE,
@@ -47,7 +50,7 @@ from reference.state.layout import (
 )
 from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state, read_generation
-from reference.state.manifest import InvalidGeneration, build_manifest
+from reference.state.manifest import Base, InvalidGeneration, build_manifest
 from reference.state.proposals import PENDING_CAP, ProposalQueue
 from reference.state.records import OPTIONAL, Record
 from selftest import state_fileops as bent
@@ -865,3 +868,63 @@ class PrunesUnverifiedStore(StateStore):
         for number in generations(self.fs.list_dir(self.fs.root, reading=False)):
             if number not in (self.generation, generation):
                 remove_entry(self.fs, self.fs.root / gen_name(number))
+
+
+class _StaleEntryDeltaWriter(DeltaWriter):
+    """Keeps each key's delta entry from the first time it wrote it since the base: the
+    cache is keyed by the key alone, not by the record it encodes."""
+
+    def delta(self, records: Mapping[Key, Record], core: bytes) -> tuple[Base, bytes] | None:
+        if self._base is None:
+            return None
+        base, held = self._base
+        keys = changed_keys(records, held, self._since)
+        self._since = set(keys)
+        lines = []
+        for key in keys:
+            record = records.get(key)
+            if key not in self._lines:
+                line = delete_entry(key) if record is None else put_entry(record)
+                self._lines[key] = (record, line)
+            lines.append(self._lines[key][1])
+        data = b"".join(lines)
+        return None if len(data) * COMPACT_RATIO > len(core) else (base, data)
+
+
+class StaleDeltaEntryStore(StateStore):
+    """A key changed twice in one delta chain keeps its first entry in later deltas."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deltas = _StaleEntryDeltaWriter()
+
+
+class AllDigitBitsRefusedStore(StateStore):
+    """A bit pattern is checked against a set of hex digits it must be a proper subset of,
+    so a pattern that holds all sixteen digits is refused."""
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        def upper(record: object) -> object:
+            if not isinstance(record, dict) or not isinstance(record.get("rotor"), list):
+                return record
+            rotor = [
+                p.upper() if isinstance(p, str) and len(set(p)) == 16 else p
+                for p in record["rotor"]
+            ]
+            return {**record, "rotor": rotor}
+
+        super().apply(
+            [
+                {**m, "record": upper(m.get("record"))} if isinstance(m, dict) else m
+                for m in mutations
+            ]
+        )
+
+
+class ForgetsLiveBaseStore(StateStore):
+    """After each checkpoint the live generation's base is forgotten, so a compaction's
+    step 6 removes the base of the delta generation it keeps."""
+
+    def prune(self, generation: int) -> None:
+        self._live_base = None
+        super().prune(generation)

@@ -343,6 +343,27 @@ class UnreadGenerationsKept(ProtocolHandler):
         return stores.KeepsUnreadStore
 
 
+class StaleDeltaEntry(ProtocolHandler):
+    """A key changed twice in one delta chain keeps its first entry in later deltas."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.StaleDeltaEntryStore
+
+
+class LiveBaseForgotten(ProtocolHandler):
+    """A compaction's step 6 removes the base of the live delta generation it keeps."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.ForgetsLiveBaseStore
+
+
+class AllDigitBitsRefused(ProtocolHandler):
+    """A bit pattern holding all sixteen hex digits is refused (a proper-subset test)."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.AllDigitBitsRefusedStore
+
+
 class JournalWithoutChecksums(ProtocolHandler):
     """Journal recovery ignores the CRC: a corrupt line that parses is returned, not skipped."""
 
@@ -920,6 +941,9 @@ _TABLE = (
     broken_engine("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
     broken_engine("modes_reset", ModesReset, "STATE-MODE-001"),
     broken_engine("unread_generations_kept", UnreadGenerationsKept, "STATE-PRUNE-002"),
+    broken_engine("stale_delta_entry", StaleDeltaEntry, "STATE-DELTA-356"),
+    broken_engine("live_base_forgotten", LiveBaseForgotten, "STATE-DELTA-356"),
+    broken_engine("all_digit_bits_refused", AllDigitBitsRefused, "STATE-VAULT-001"),
     broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
     broken_engine("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),

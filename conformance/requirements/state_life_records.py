@@ -18,6 +18,8 @@ LIFE = ("state", "state.life")
 ADDRESS = "0123456789abcdef" * 4
 ONE = "3ff0000000000000"
 ZERO = "0000000000000000"
+EVERY_DIGIT = "0123456789abcdef"
+"""A bit pattern using each of the sixteen lowercase hex digits once (a double like any other)."""
 
 
 def _said(count: int, turn_idx: int = 0) -> list[dict[str, Any]]:
@@ -68,6 +70,10 @@ RECORDS: dict[str, tuple[dict[str, Any], str | None]] = {
         "rotor",
     ),
     "a bit pattern in upper case": ({**LIFE_RECORD, "rotor": [ONE.upper()] + [ZERO] * 31}, "rotor"),
+    "bit patterns holding every hex digit": (
+        {**LIFE_RECORD, "rotor": [EVERY_DIGIT, EVERY_DIGIT[::-1]] + [ZERO] * 30},
+        None,
+    ),
 }
 """``name: (record, the field its refusal names)``; None: the record is valid and stored."""
 
@@ -76,7 +82,8 @@ RECORDS: dict[str, tuple[dict[str, Any], str | None]] = {
     "STATE-VAULT-001",
     "life and vault records are checked at their bounds: at most 3 things said (4 refused), a "
     "vault key of exactly 64 lowercase hex digits, counts and turns >= 0 (0 stored, -1 "
-    "refused), a rotor of exactly 32 bit patterns of 16 lowercase hex digits; a refusal is "
+    "refused), a rotor of exactly 32 bit patterns of 16 lowercase hex digits (any of the "
+    "sixteen, all of them in one pattern too); a refusal is "
     "STATE_BAD_MUTATION naming the field",
     family="state",
     capabilities=LIFE,

@@ -1,0 +1,111 @@
+"""A writer's own delta chain loads checkpoint after checkpoint (docs/state.md § Delta
+generations: "its manifest's `identity` is that state's identity", and a delta generation is
+valid only when "the identity of the state the entries give is the manifest's"; § Commit
+protocol: a checkpoint is acknowledged once durable, and recovery rule 2 loads the
+generation `CURRENT` names when it is valid).
+
+STATE-DELTA-356: one key is changed in batch after batch of one store (put with another
+value, put again, deleted, put back, put back to the value the first checkpoint holds), among
+enough unchanged records that a writer's later checkpoints are small deltas against the
+first. After every checkpoint the directory loads to the generation and identity that
+checkpoint acknowledged, with nothing recovered. A port that keeps each key's delta entry
+from the first time it wrote it (a cache keyed by the key alone, not by the record) writes a
+stale put in the second delta: the generation's entries give another state than its
+manifest's identity, so it is proven invalid and the load falls back. Then every record
+changes, so a writer that compacts commits a full generation N while the live one L is a
+delta: step 6 keeps L and so the base L names ("a base a kept generation needs is never
+removed"); a port that forgets the live generation's base once it commits a full one removes
+it. An engine that writes only full generations passes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conformance.engines.base import EngineClient
+from conformance.requirements.registry import requirement
+from conformance.state.driver import Stores, load, put, scratch
+
+DELTA = ("state", "state.delta")
+
+FILLER: list[dict[str, Any]] = [
+    {"kind": "recognizer", "key": f"filler-{i:02d}", "pattern": f"pattern {i}", "weight": i}
+    for i in range(24)
+]
+
+
+def _changing(weight: int) -> dict[str, Any]:
+    return {"kind": "recognizer", "key": "changing", "pattern": "p", "weight": weight}
+
+
+BATCHES: list[tuple[str, list[dict[str, Any]]]] = [
+    ("put with another value", [put(_changing(1)), put({**FILLER[0], "weight": 100})]),
+    ("put again with a third value", [put(_changing(2))]),
+    ("deleted", [{"op": "delete", "kind": "recognizer", "key": "changing"}]),
+    ("put back", [put(_changing(3))]),
+    ("put back to the first checkpoint's value", [put(_changing(0))]),
+    ("put with the second value again", [put(_changing(1))]),
+    (
+        "put again while every other record changed too (a full generation again, for a "
+        "writer that compacts)",
+        [put(_changing(4)), *(put({**r, "weight": r["weight"] + 1000}) for r in FILLER)],
+    ),
+    ("put after that", [put(_changing(5))]),
+]
+"""Each batch, after the first checkpoint (``changing`` at weight 0 among the filler)."""
+
+
+def _missing_bases(directory: Path) -> list[str]:
+    """Each generation on disk whose manifest names a base that is not on disk."""
+    missing = []
+    for path in sorted(directory.glob("gen-*")):
+        try:
+            manifest = json.loads((path / "manifest.json").read_bytes())
+        except (OSError, ValueError):
+            continue
+        base = manifest.get("base") if isinstance(manifest, dict) else None
+        number = base.get("generation") if isinstance(base, dict) else None
+        if isinstance(number, int) and not (directory / f"gen-{number:08d}").is_dir():
+            missing.append(f"{path.name} names base {number}")
+    return missing
+
+
+@requirement(
+    "STATE-DELTA-356",
+    "one key changed in batch after batch of one store (another value, a third, deleted, "
+    "put back, back to the first checkpoint's value, the second value again, then with every "
+    "record changed), each batch checkpointed among 24 other records: after every checkpoint "
+    "the directory loads to the generation and identity it acknowledged, nothing recovered "
+    "(a delta never holds a stale entry of the key), and the base of every generation left "
+    "on disk is there (a compaction keeps the previous delta's base)",
+    family="state",
+    capabilities=DELTA,
+    seed="docs/state.md § Delta generations: a delta generation's manifest identity is the "
+    "identity of the state its entries give; recovery rule 2 loads the generation CURRENT "
+    "names; commit step 6: a base a kept generation needs is never removed",
+    max_examples=1,
+)
+def delta_chain_loads(engine: EngineClient, _: object) -> None:
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        first = [put(record) for record in [*FILLER, _changing(0)]]
+        batches = [("the first batch", first), *BATCHES]
+        for name, mutations in batches:
+            engine.call("state.apply", {"store": store, "mutations": mutations})
+            done = engine.call("state.checkpoint", {"store": store})
+            want = {"generation": done.get("generation"), "identity": done.get("identity")}
+            got = load(engine, directory)
+            seen = {key: got.get(key) for key in want}
+            assert seen == want and got.get("recovered") is None, (
+                f"after the checkpoint of the batch where the key was {name}, acknowledged as "
+                f"{want}, state.load answers {seen} (recovered {got.get('recovered')!r}): a "
+                f"writer's checkpoint must load as acknowledged; a delta whose entries give "
+                f"another state than its manifest's identity is invalid"
+            )
+            missing = _missing_bases(directory)
+            assert not missing, (
+                f"after the checkpoint of the batch where the key was {name}: {missing}; "
+                f"step 6 never removes a base a kept generation needs"
+            )
