@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -308,6 +309,25 @@ class SchemaFieldAsFileStore(StateStore):
             if refusal.code not in SCHEMA_REFUSALS:
                 raise
             raise StateError(refusal.message, field=MANIFEST, code=refusal.code) from refusal
+
+
+class VersionAsInt32Store(StateStore):
+    """A schema version is read into a 32-bit integer: one past 2^31 - 1 is malformed, not
+    newer."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        try:
+            return super().load(fs)
+        except StateError as refusal:
+            found = re.search(r"schema_version (\d+) is newer", refusal.message)
+            if refusal.code != "STATE_SCHEMA_TOO_NEW" or not found or int(found[1]) < 2**31:
+                raise
+            raise StateError(
+                f"schema_version {found[1]} is not a 32-bit integer",
+                field="schema_version",
+                code="STATE_SCHEMA_MALFORMED",
+            ) from refusal
 
 
 class FromVersionOnMigrationStore(StateStore):

@@ -434,6 +434,13 @@ class SchemaFieldAsFile(ProtocolHandler):
         return stores.SchemaFieldAsFileStore
 
 
+class VersionAsInt32(ProtocolHandler):
+    """A schema version past 2^31 - 1 is refused as malformed, not as newer."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.VersionAsInt32Store
+
+
 class FromVersionOnMigration(ProtocolHandler):
     """A boot event records ``from_version`` only for a migration, null for a resume."""
 
@@ -974,6 +981,7 @@ _TABLE = (
     ),
     broken_engine("dirty_as_integer", DirtyAsInteger, "STATE-APPLY-001", "STATE-CLOSE-001"),
     broken_engine("schema_field_as_file", SchemaFieldAsFile, "STATE-SCHEMA-002"),
+    broken_engine("version_as_int32", VersionAsInt32, "STATE-SCHEMA-002"),
     broken_engine("from_version_on_migration", FromVersionOnMigration, "STATE-LINEAGE-001"),
     broken_engine("torn_journals_kept", TornJournalsKept, "STATE-JOURNAL-004"),
     broken_engine("deletes_ignored", DeletesIgnored, "STATE-APPLY-001"),

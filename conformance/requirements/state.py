@@ -132,7 +132,20 @@ def schema_matrix(engine: EngineClient, _: object) -> None:
             assert not got.get("fresh"), f"fixture {name} loaded as a fresh state"
 
 
+VERSION_EDGES: list[tuple[object, str]] = [
+    (2**53 - 1, "STATE_SCHEMA_TOO_NEW"),
+    (2**53, "STATE_SCHEMA_MALFORMED"),
+    (2**53 + 1, "STATE_SCHEMA_MALFORMED"),
+    (True, "STATE_SCHEMA_MALFORMED"),
+    (False, "STATE_SCHEMA_MALFORMED"),
+    (0, "STATE_SCHEMA_MALFORMED"),
+    (-1, "STATE_SCHEMA_MALFORMED"),
+]
+"""The edges of "an integer from 1 to 2^53 - 1": the largest is an integer (newer, not
+malformed), one past it is not; a boolean is not an integer."""
+
 BAD_VERSIONS = st.one_of(
+    st.sampled_from(VERSION_EDGES),
     st.integers(oracle.DELTA_SCHEMA_VERSION + 1, 10**6).map(lambda v: (v, "STATE_SCHEMA_TOO_NEW")),
     st.integers(-(10**6), 0).map(lambda v: (v, "STATE_SCHEMA_MALFORMED")),
     st.sampled_from(
@@ -149,11 +162,13 @@ BAD_VERSIONS = st.one_of(
 @requirement(
     "STATE-SCHEMA-002",
     "a newer, missing or malformed schema version is refused by load and open with its code "
-    "and field schema_version, never a fresh start, and the refused open changes nothing",
+    "and field schema_version (at the edges: 2^53 - 1 newer, 2^53 and a boolean malformed), "
+    "never a fresh start, and the refused open changes nothing",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § Step 2 ruling (REFUSE version > current; never silently mis-load)",
     strategy=lambda ctx: st.tuples(records, BAD_VERSIONS).map(list),
+    cover=coverage.each("schema version edges", [[[], list(edge)] for edge in VERSION_EDGES]),
 )
 def schema_refusals(engine: EngineClient, scenario: list[Any]) -> None:
     from conformance.state.crashstates import snapshot

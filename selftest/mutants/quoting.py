@@ -115,21 +115,8 @@ class ControlsKeptRaw(ProtocolHandler):
 class CutInUtf16Units(ProtocolHandler):
     """A long message is cut at 300 UTF-16 code units, which may split a surrogate pair."""
 
-    def handle(self, request: object) -> dict[str, Any]:
-        response = super().handle(request)
-        error = _error(response)
-        op = request.get("op") if isinstance(request, dict) else None
-        if error is not None and error.get("code") == "PROTOCOL_UNKNOWN_OP" and isinstance(op, str):
-            units = f"unknown op {op!r}".encode("utf-16-le", "surrogatepass")[:600]
-            message = units.decode("utf-16-le", "surrogatepass")
-            response = {**response, "error": {**error, "message": message}}
-        return response
-
-
-class CutHalfReplaced(ProtocolHandler):
-    """A long message is cut at 300 UTF-16 code units and the split pair's half is written
-    as U+FFFD (a string library's lossy encoding): valid Unicode, but a character the
-    request never held."""
+    half = "surrogatepass"
+    """How the split pair's half is decoded: kept as a lone surrogate."""
 
     def handle(self, request: object) -> dict[str, Any]:
         response = super().handle(request)
@@ -137,9 +124,16 @@ class CutHalfReplaced(ProtocolHandler):
         op = request.get("op") if isinstance(request, dict) else None
         if error is not None and error.get("code") == "PROTOCOL_UNKNOWN_OP" and isinstance(op, str):
             units = f"unknown op {op!r}".encode("utf-16-le", "surrogatepass")[:600]
-            message = units.decode("utf-16-le", "replace")
+            message = units.decode("utf-16-le", self.half)
             response = {**response, "error": {**error, "message": message}}
         return response
+
+
+class CutHalfReplaced(CutInUtf16Units):
+    """As :class:`CutInUtf16Units`, the split pair's half written as U+FFFD (a string
+    library's lossy encoding): valid Unicode, but a character the request never held."""
+
+    half = "replace"
 
 
 class CutEarly(ProtocolHandler):

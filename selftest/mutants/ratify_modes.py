@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,48 +33,41 @@ def _umask() -> int:
     return mask
 
 
-class _Remoding(Ratifier):
-    """Writes the pair as the reference does, then gives each file :meth:`mode_of`."""
+ModeRule = Callable[[int | None, int], int]
+"""The mode a mistaken port gives a file: from the file's own mode before the ratify (None:
+it is new) and the pack's."""
 
-    def mode_of(self, before: int | None, pack_before: int) -> int:
-        raise NotImplementedError
+
+class _Remoding(Ratifier):
+    """Writes the pair as the reference does, then gives each file the mode *rule* says."""
+
+    def __init__(self, rule: ModeRule) -> None:
+        super().__init__()
+        self.rule = rule
 
     def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
         pack_before = _mode(path) or 0o644
         report_before = _mode(report_path_for(path))
         super().write_sealed(path, pack, report)
-        path.chmod(self.mode_of(pack_before, pack_before))
-        report_path_for(path).chmod(self.mode_of(report_before, pack_before))
-
-
-class _PackModeForBoth(_Remoding):
-    def mode_of(self, before: int | None, pack_before: int) -> int:
-        return pack_before
-
-
-class _AlwaysDefault(_Remoding):
-    def mode_of(self, before: int | None, pack_before: int) -> int:
-        return 0o644
-
-
-class _UmaskedNew(_Remoding):
-    def mode_of(self, before: int | None, pack_before: int) -> int:
-        return (0o666 & ~_umask()) if before is None else before
+        path.chmod(self.rule(pack_before, pack_before))
+        report_path_for(path).chmod(self.rule(report_before, pack_before))
 
 
 class RatifyReportTakesPackMode(ProtocolHandler):
     """Both files of the ratified pair get the pack's permission bits."""
 
-    ratifier = _PackModeForBoth()
+    ratifier = _Remoding(lambda before, pack_mode: pack_mode)
 
 
 class RatifyModesReset(ProtocolHandler):
     """Both files of the ratified pair get 0644, whatever bits they had."""
 
-    ratifier = _AlwaysDefault()
+    ratifier = _Remoding(lambda before, pack_mode: 0o644)
 
 
 class RatifyNewReportUmasked(ProtocolHandler):
     """A new report is created with the mode the process's umask leaves, not 0644."""
 
-    ratifier = _UmaskedNew()
+    ratifier = _Remoding(
+        lambda before, pack_mode: (0o666 & ~_umask()) if before is None else before
+    )
