@@ -50,7 +50,7 @@ def unwritable_file_refused(engine: EngineClient, _: object) -> None:
     engine.call("hello")
 
 
-def _staged_left(name: str) -> list[str]:
+def staged_left(name: str) -> list[str]:
     """Files called *name* in the working directory the engine inherits, or in a directory of
     its temporary directory (``TMPDIR``) or of the memory file system (``/dev/shm``)."""
     found = [str(Path.cwd() / name)] if (Path.cwd() / name).exists() else []
@@ -72,8 +72,8 @@ def _staged_left(name: str) -> list[str]:
 )
 def staged_files_deleted(engine: EngineClient, _: object) -> None:
     name = f"staged-{secrets.token_hex(12)}.json"
-    assert not _staged_left(name), f"{name} exists before the op"
+    assert not staged_left(name), f"{name} exists before the op"
     files = {name: base64.b64encode(b"{}").decode("ascii")}
     engine.call("register.load", {"register_id": SHIPPED, "files": files})
-    left = _staged_left(name)
+    left = staged_left(name)
     assert not left, f"register.load left a staged file behind: {left}"

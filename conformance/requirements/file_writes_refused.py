@@ -17,8 +17,6 @@ from __future__ import annotations
 import base64
 import json
 import secrets
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -27,6 +25,7 @@ from conformance import coverage
 from conformance import strategies as gen
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.jsontypes import EncodableObject
+from conformance.requirements.file_writes import staged_left
 from conformance.requirements.registry import requirement
 
 SHIPPED = "default_neutral_v1"
@@ -37,16 +36,6 @@ and it sorts after the staged names here."""
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
-
-
-def _staged_left(name: str) -> list[str]:
-    """Files called *name* in the working directory the engine inherits, or in a directory of
-    its temporary directory (``TMPDIR``) or of the memory file system (``/dev/shm``)."""
-    found = [str(Path.cwd() / name)] if (Path.cwd() / name).exists() else []
-    for root in (Path(tempfile.gettempdir()), Path("/dev/shm")):
-        if root.is_dir():
-            found += [str(path) for path in root.glob(f"*/{name}")]
-    return sorted(found)
 
 
 def _unratified(register_id: str) -> bytes:
@@ -108,7 +97,7 @@ CASES = (
 )
 def staged_files_deleted_on_every_answer(engine: EngineClient, name: str) -> None:
     op, args, staged, code = _case(name, secrets.token_hex(12))
-    assert not _staged_left(staged), f"{staged} exists before the op"
+    assert not staged_left(staged), f"{staged} exists before the op"
     result: dict[str, Any] | None = None
     try:
         result = engine.call(op, args)
@@ -117,7 +106,7 @@ def staged_files_deleted_on_every_answer(engine: EngineClient, name: str) -> Non
         assert refusal.code == code, f"{name}: refused with {refusal.code}, expected {code}"
     else:
         assert code is None, f"{name}: answered ok, expected {code}"
-    left = _staged_left(staged)
+    left = staged_left(staged)
     if result is not None and op == "session.open" and isinstance(result.get("session"), str):
         engine.call("session.close", {"session": result["session"]})
     assert not left, f"{name}: a staged file outlived the op: {left}"
