@@ -932,7 +932,9 @@ _TABLE = (
     broken_engine(
         "audit46_signed_seed_integer", SignedSeedInteger, "VAR-SELECT-001", "VAR-SELECT-002"
     ),
-    broken_engine("audit46_struct_ordered_results", StructOrderedResults, "PROTO-WIRE-001"),
+    broken_engine(
+        "audit46_struct_ordered_results", StructOrderedResults, "PROTO-WIRE-001", "PROTO-WIRE-461"
+    ),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

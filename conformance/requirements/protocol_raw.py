@@ -453,7 +453,7 @@ def _request_line(request: Mapping[str, Any]) -> bytes:
     return json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
-def _wire_requests() -> bytes:
+def _wire_requests(claimed: frozenset[str]) -> bytes:
     seed = {"trace_hash": "0" * 64, "register_id": "r", "turn_idx": 0, "bucket_name": "openings"}
     lines = [
         _request_line({"id": name, "op": "variation.select", "args": {**seed, "bucket": [text]}})
@@ -474,6 +474,8 @@ def _wire_requests() -> bytes:
         "turn_idx": 0,
     }
     lines.append(_request_line({"id": "decorate", "op": "variation.decorate", "args": decorate}))
+    if "lexicon" in claimed:  # rows the docs show as lemma, pack, pos, has_gloss
+        lines.append(_request_line({"id": "lexicon", "op": "lexicon.list", "args": {}}))
     return b"".join(lines)
 
 
@@ -508,13 +510,14 @@ def _canonical_lines(lines: list[bytes], expected: int, what: str) -> None:
     "PROTO-WIRE-001",
     "every response line is canonical JSON: keys sorted, no whitespace, only the fixed "
     "escapes; non-ASCII, astral, U+2028, DEL and C1 characters and <, >, & written as UTF-8; "
-    "hello's and variation.decorate's results too, whose members the docs show out of order",
+    "hello's, variation.decorate's and lexicon.list's results too, whose members the docs "
+    "show out of order",
     family="protocol",
     capabilities=("variation",),
     seed=CANONICAL,
 )
 def canonical_responses(engine: EngineClient, _: object) -> None:
-    data = _wire_requests()
+    data = _wire_requests(engine.capabilities())
     _canonical_lines(_spawned_lines(engine, data, "strings"), data.count(b"\n"), "strings")
 
 
@@ -565,7 +568,7 @@ them, é, U+E000 and an astral key, nested too."""
     "object keys are sorted by code point whatever order they came in: a proposal sent with "
     "its keys in reverse order (a key that is a proper prefix of others, upper and lower "
     "case, _, é, U+E000, an astral key; nested too) is written to proposals.journal as its "
-    "canonical JSON and state.journal answers it in a canonical line",
+    "canonical JSON and state.journal answers it in a canonical line, as state.load answers",
     family="protocol",
     capabilities=("state",),
     seed="docs/spec.md § Canonical JSON (keys sorted ascending by Unicode code point, compared "
@@ -591,7 +594,10 @@ def keys_sorted_from_any_order(engine: EngineClient, _: object) -> None:
             "op": "state.journal",
             "args": {"dir": str(directory), "name": "proposals"},
         }
-        read = _spawned_lines(engine, _request_line(request), "a proposal read back")
-    _canonical_lines(read, 1, "a proposal read back")
+        # state.load's result too, whose members the docs list out of order
+        load = {"id": 2, "op": "state.load", "args": {"dir": str(directory)}}
+        data = _request_line(request) + _request_line(load)
+        read = _spawned_lines(engine, data, "a proposal read back")
+    _canonical_lines(read, 2, "a proposal read back")
     entries = read_json(read[0]).get("result", {}).get("entries")
     assert entries == [SCRAMBLED_KEYS], f"entries {entries!r}"

@@ -159,6 +159,8 @@ _DECLARED = {
     "protocol": ("protocol", "engine", "capabilities"),
     "decorated": ("decorated", "opening", "closing", "register_variant_id"),
     "name": ("name", "version", "language"),
+    "has_gloss": ("lemma", "pack", "pos", "has_gloss"),
+    "fresh": ("identity", "generation", "turn_count", "schema_version", "recovered", "fresh"),
 }
 """Result members in the order docs/protocol.md shows them, by a member each result has."""
 
@@ -174,8 +176,9 @@ def _declared(value: object) -> object:
 
 
 class StructOrderedResults(ProtocolHandler):
-    """hello's and variation.decorate's results are written with their members in the order
-    docs/protocol.md shows them (a struct's declaration order), not sorted."""
+    """hello's, variation.decorate's, lexicon.list's and state.load's results are written
+    with their members in the order docs/protocol.md shows them (a struct's declaration
+    order), not sorted."""
 
     def handle_line(self, line: str | bytes) -> str:
         response = json.loads(super().handle_line(line))
