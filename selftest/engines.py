@@ -933,7 +933,11 @@ _TABLE = (
         "audit46_signed_seed_integer", SignedSeedInteger, "VAR-SELECT-001", "VAR-SELECT-002"
     ),
     broken_engine(
-        "audit46_struct_ordered_results", StructOrderedResults, "PROTO-WIRE-001", "PROTO-WIRE-461"
+        "audit46_struct_ordered_results",
+        StructOrderedResults,
+        "PROTO-WIRE-001",
+        "PROTO-WIRE-461",
+        "PROTO-WIRE-462",
     ),
 )
 

@@ -161,6 +161,19 @@ _DECLARED = {
     "name": ("name", "version", "language"),
     "has_gloss": ("lemma", "pack", "pos", "has_gloss"),
     "fresh": ("identity", "generation", "turn_count", "schema_version", "recovered", "fresh"),
+    "pre_decoration_surface": (
+        "surface",
+        "pre_decoration_surface",
+        "trace_hash",
+        "grounding_source",
+        "intent",
+        "subject",
+        "turn_idx",
+        "versor_condition",
+        "register_id",
+        "register_variant_id",
+        "says",
+    ),
 }
 """Result members in the order docs/protocol.md shows them, by a member each result has."""
 
@@ -176,9 +189,9 @@ def _declared(value: object) -> object:
 
 
 class StructOrderedResults(ProtocolHandler):
-    """hello's, variation.decorate's, lexicon.list's and state.load's results are written
-    with their members in the order docs/protocol.md shows them (a struct's declaration
-    order), not sorted."""
+    """hello's, variation.decorate's, lexicon.list's, state.load's and session.chat's results
+    are written with their members in the order docs/protocol.md shows them (a struct's
+    declaration order), not sorted."""
 
     def handle_line(self, line: str | bytes) -> str:
         response = json.loads(super().handle_line(line))
