@@ -73,12 +73,22 @@ class _Lines:
         command = engine.spawn_command()
         assert command is not None, "the engine cannot be started as a program"
         self.process = EngineProcess(command, engine.transcript)
+        self.pending = b""
+
+    def _line(self) -> bytes:
+        """The next line on stdout (b"" at its end), read from the pipe with a ceiling."""
+        while b"\n" not in self.pending:
+            data = self.process.read(1 << 16)
+            if not data:
+                line, self.pending = self.pending, b""
+                return line
+            self.pending += data
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line + b"\n"
 
     def call(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         request = self.process.send(op, args)
-        stdout = self.process.process.stdout
-        assert stdout is not None
-        line = stdout.readline()
+        line = self._line()
         answer = _canonical_line(line, op) if line else None
         self.process.note(request, answer)
         assert isinstance(answer, dict) and answer.get("ok") is True, f"{op}: {answer}"
