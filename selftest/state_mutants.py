@@ -128,6 +128,12 @@ from selftest.state_gaps40_mutants import (
     GapsSoakStopsUnacknowledged,
     GapsStoppedHolderIgnored,
 )
+from selftest.state_journal_mutants import (
+    DirtiedByJournalRewrite,
+    JournalRewriteLeftToUmask,
+    JournalRewrittenAt0644,
+    JournalStaleForever,
+)
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
 from selftest.state_lineage_mutants import (
     BootAfterLast,
@@ -1090,6 +1096,10 @@ _TABLE = (
         "leftovers_removed_before_journals", LeftoversRemovedBeforeJournals, "STATE-SYMLINK-001"
     ),
     broken_engine("fresh_files_owner_only", FreshFilesOwnerOnly, "STATE-MODE-601"),
+    broken_engine("journal_rewritten_at_0644", JournalRewrittenAt0644, "STATE-JOURNAL-461"),
+    broken_engine("journal_rewrite_left_to_umask", JournalRewriteLeftToUmask, "STATE-JOURNAL-461"),
+    broken_engine("journal_stale_forever", JournalStaleForever, "STATE-JOURNAL-461"),
+    broken_engine("dirtied_by_journal_rewrite", DirtiedByJournalRewrite, "STATE-JOURNAL-461"),
     broken_engine("core_and_delta_moded_apart", CoreAndDeltaModedApart, "STATE-MODE-602"),
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),

@@ -1,0 +1,145 @@
+"""Broken engines that get a journal's rewrite after a failed append wrong (docs/state.md
+§ Journals). ``STATE-JOURNAL-461`` fails on each.
+
+Each is the reference ``ProtocolHandler`` whose store rewrites its journals through a
+changed ``JournalWriter`` (the rewritten journal given 0644, or its mode left to the
+umask; the journal kept stale once rewritten), or whose ``dirty`` is set by a refused
+proposal.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from reference.serve import ProtocolHandler
+from reference.state import StateError, StateStore
+from reference.state.fsops import FileOps
+from reference.state.journal import JournalWriter
+from reference.state.layout import DEFAULT_MODE, STAGING_PREFIX
+from reference.state.proposals import ProposalQueue
+
+
+class _Rewrite0644Writer(JournalWriter):
+    """The journal's rewrite creates its file with 0644, as a fresh journal is."""
+
+    def rewrite(self) -> None:
+        data = self.fs.read_file(self.path, reading=False)
+        size = self._size()
+        if data is None and not size:
+            self.stale = False
+            return
+        staged = self.path.parent / (STAGING_PREFIX + self.path.name)
+        self.fs.write_file(staged, (data or b"")[:size], DEFAULT_MODE)
+        self.fs.fsync_file(staged)
+        self.fs.rename(staged, self.path)
+        self.fs.fsync_dir(self.path.parent)
+        self.stale = False
+
+
+class _UmaskedRewriteOps(FileOps):
+    """A staged journal is opened with its mode but never given it (no fchmod)."""
+
+    def write_file(self, path: Any, data: bytes, mode: int) -> None:
+        if not path.name.startswith(STAGING_PREFIX):
+            super().write_file(path, data, mode)
+            return
+        fd = self.open_file(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+
+
+class _StaleForeverWriter(JournalWriter):
+    """A journal once stale stays stale: its rewrite runs and succeeds, but every later
+    append is refused as if it had not."""
+
+    stuck = False
+
+    def _roll_back(self, size: int) -> None:
+        super()._roll_back(size)
+        self.stuck = True
+
+    def append(self, payload: dict[str, Any]) -> None:
+        if self.stuck:
+            self.rewrite()
+            raise StateError(
+                f"{self.path}: the journal is stale after a failed append (EIO)",
+                field="path",
+                code="STATE_IO",
+            )
+        super().append(payload)
+
+
+def _queue_of(writer: type[JournalWriter], fs: FileOps) -> ProposalQueue:
+    queue = ProposalQueue.open(fs.root, fs)
+    queue.writers = {
+        name: writer(found.path, fs, found.size) for name, found in queue.writers.items()
+    }
+    return queue
+
+
+class _Rewrite0644Store(StateStore):
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return _queue_of(_Rewrite0644Writer, fs)
+
+
+class _UmaskedRewriteStore(StateStore):
+    @classmethod
+    def file_ops(cls, path: Any) -> FileOps:
+        return _UmaskedRewriteOps(path)
+
+
+class _StaleForeverStore(StateStore):
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return _queue_of(_StaleForeverWriter, fs)
+
+
+class _DirtiedByJournalStore(StateStore):
+    """A refused proposal (its journal rewritten) marks the store dirty."""
+
+    rewritten = False
+
+    def propose(self, proposal: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return super().propose(proposal)
+        except StateError:
+            self.rewritten = True
+            raise
+
+    def _is_dirty(self, current: str) -> bool:
+        return self.rewritten or super()._is_dirty(current)
+
+
+class JournalRewrittenAt0644(ProtocolHandler):
+    """The journal rewritten after a failed append gets mode 0644, not its own."""
+
+    def store_class(self) -> Any:
+        return _Rewrite0644Store
+
+
+class JournalRewriteLeftToUmask(ProtocolHandler):
+    """The journal rewritten after a failed append is opened with its mode but never given
+    it, so the process's umask trims it."""
+
+    def store_class(self) -> Any:
+        return _UmaskedRewriteStore
+
+
+class JournalStaleForever(ProtocolHandler):
+    """Once an append failed, every later append of the life is refused, though the
+    journal's rewrite succeeded."""
+
+    def store_class(self) -> Any:
+        return _StaleForeverStore
+
+
+class DirtiedByJournalRewrite(ProtocolHandler):
+    """A refused proposal, whose journal was rewritten, makes the store dirty, so its
+    close commits a generation that changes nothing."""
+
+    def store_class(self) -> Any:
+        return _DirtiedByJournalStore
