@@ -143,3 +143,65 @@ class DirtiedByJournalRewrite(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _DirtiedByJournalStore
+
+
+class _JournalReadOps(FileOps):
+    """A journal's read at a writer's open: *unreadable* says what its failure becomes."""
+
+    unreadable = "STATE_IO"
+
+    def read_file(self, path: Any, *, reading: bool = True) -> bytes | None:
+        try:
+            return super().read_file(path, reading=reading)
+        except StateError as refusal:
+            if not path.name.endswith(".journal") or refusal.code != "STATE_UNREADABLE":
+                raise
+            if self.unreadable == "empty":
+                return None
+            raise StateError(str(refusal), field="path", code="STATE_IO") from refusal
+
+
+class _EmptyJournalReadOps(_JournalReadOps):
+    unreadable = "empty"
+
+
+class _JournalAsIOStore(StateStore):
+    @classmethod
+    def file_ops(cls, path: Any) -> FileOps:
+        return _JournalReadOps(path)
+
+
+class _JournalAsEmptyStore(StateStore):
+    @classmethod
+    def file_ops(cls, path: Any) -> FileOps:
+        return _EmptyJournalReadOps(path)
+
+
+class _NoPreflightStore(StateStore):
+    @classmethod
+    def preflight(cls, fs: FileOps) -> None:
+        return None
+
+
+class UnreadableJournalAsIO(ProtocolHandler):
+    """A journal a writer's open cannot read is answered ``STATE_IO`` (as a write's
+    failure), not ``STATE_UNREADABLE``."""
+
+    def store_class(self) -> Any:
+        return _JournalAsIOStore
+
+
+class UnreadableJournalAsEmpty(ProtocolHandler):
+    """A journal a writer's open cannot read is taken for a missing one: the open goes on."""
+
+    def store_class(self) -> Any:
+        return _JournalAsEmptyStore
+
+
+class JournalsRepairedAsRead(ProtocolHandler):
+    """A writer's open reads each journal only as it repairs it (no read of every journal
+    first), so an unreadable one refuses the open after the debris is cleared and an
+    earlier journal's torn tail cut."""
+
+    def store_class(self) -> Any:
+        return _NoPreflightStore

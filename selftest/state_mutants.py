@@ -132,7 +132,10 @@ from selftest.state_journal_mutants import (
     DirtiedByJournalRewrite,
     JournalRewriteLeftToUmask,
     JournalRewrittenAt0644,
+    JournalsRepairedAsRead,
     JournalStaleForever,
+    UnreadableJournalAsEmpty,
+    UnreadableJournalAsIO,
 )
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
 from selftest.state_lineage_mutants import (
@@ -1093,13 +1096,19 @@ _TABLE = (
         "proposals_overflow_corrupt_spills", OverflowCorruptLinesSpill, "STATE-PROPOSE-601"
     ),
     broken_engine(
-        "leftovers_removed_before_journals", LeftoversRemovedBeforeJournals, "STATE-SYMLINK-001"
+        "leftovers_removed_before_journals",
+        LeftoversRemovedBeforeJournals,
+        "STATE-SYMLINK-001",
+        "STATE-UNREADABLE-461",
     ),
     broken_engine("fresh_files_owner_only", FreshFilesOwnerOnly, "STATE-MODE-601"),
     broken_engine("journal_rewritten_at_0644", JournalRewrittenAt0644, "STATE-JOURNAL-461"),
     broken_engine("journal_rewrite_left_to_umask", JournalRewriteLeftToUmask, "STATE-JOURNAL-461"),
     broken_engine("journal_stale_forever", JournalStaleForever, "STATE-JOURNAL-461"),
     broken_engine("dirtied_by_journal_rewrite", DirtiedByJournalRewrite, "STATE-JOURNAL-461"),
+    broken_engine("unreadable_journal_as_io", UnreadableJournalAsIO, "STATE-UNREADABLE-461"),
+    broken_engine("unreadable_journal_as_empty", UnreadableJournalAsEmpty, "STATE-UNREADABLE-461"),
+    broken_engine("journals_repaired_as_read", JournalsRepairedAsRead, "STATE-UNREADABLE-461"),
     broken_engine("core_and_delta_moded_apart", CoreAndDeltaModedApart, "STATE-MODE-602"),
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
