@@ -113,7 +113,11 @@ from selftest.state_disk_mutants import (
     DiskUnicodeGenerations,
     DiskZeroGeneration,
 )
-from selftest.state_fallback_mutants import FallbackSkipsRefused
+from selftest.state_fallback_mutants import (
+    DebrisNotFresh,
+    FallbackSkipsRefused,
+    MissingPointerFresh,
+)
 from selftest.state_gap_mutants import (
     AnyPayloadJournal,
     CountsUnchecked,
@@ -1111,6 +1115,8 @@ _TABLE = (
     broken_engine("unreadable_journal_as_empty", UnreadableJournalAsEmpty, "STATE-UNREADABLE-461"),
     broken_engine("journals_repaired_as_read", JournalsRepairedAsRead, "STATE-UNREADABLE-461"),
     broken_engine("fallback_skips_refused", FallbackSkipsRefused, "STATE-RECOVER-461"),
+    broken_engine("missing_pointer_fresh", MissingPointerFresh, "STATE-FRESH-461"),
+    broken_engine("debris_not_fresh", DebrisNotFresh, "STATE-FRESH-461"),
     broken_engine("core_and_delta_moded_apart", CoreAndDeltaModedApart, "STATE-MODE-602"),
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
