@@ -143,6 +143,7 @@ from selftest.state_journal_mutants import (
     UnreadableJournalAsIO,
 )
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
+from selftest.state_life_turns_mutants import LifeTurnsAsTurnCount, SessionAtTurnCount
 from selftest.state_lineage_mutants import (
     BootAfterLast,
     BootsCounted,
@@ -1117,6 +1118,8 @@ _TABLE = (
     broken_engine("fallback_skips_refused", FallbackSkipsRefused, "STATE-RECOVER-461"),
     broken_engine("missing_pointer_fresh", MissingPointerFresh, "STATE-FRESH-461"),
     broken_engine("debris_not_fresh", DebrisNotFresh, "STATE-FRESH-461"),
+    broken_engine("session_at_turn_count", SessionAtTurnCount, "STATE-LIFE-461"),
+    broken_engine("life_turns_as_turn_count", LifeTurnsAsTurnCount, "STATE-LIFE-461"),
     broken_engine("core_and_delta_moded_apart", CoreAndDeltaModedApart, "STATE-MODE-602"),
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
