@@ -10,12 +10,13 @@ proposal.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from reference.serve import ProtocolHandler
-from reference.state import StateError, StateStore
+from reference.state import JournalRecovery, StateError, StateStore, recover
 from reference.state.fsops import FileOps
-from reference.state.journal import JournalWriter
+from reference.state.journal import JournalWriter, scan
 from reference.state.layout import DEFAULT_MODE, STAGING_PREFIX
 from reference.state.proposals import ProposalQueue
 
@@ -205,3 +206,25 @@ class JournalsRepairedAsRead(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _NoPreflightStore
+
+
+def _cut_bad_last_line(path: Path, *, repair: bool) -> JournalRecovery:
+    """Recovery that takes a complete last line that does not check for a torn tail."""
+    data = path.read_bytes() if path.exists() else b""
+    found = scan(data)
+    lines = data.splitlines(keepends=True)
+    if found.cut_bytes or not found.skipped or found.skipped[-1] != len(lines):
+        return recover(path, repair=repair)
+    keep = len(data) - len(lines[-1])
+    if repair:
+        with open(path, "r+b") as file:
+            file.truncate(keep)
+    return JournalRecovery(found.entries, found.skipped[:-1], len(lines[-1]), keep)
+
+
+class BadLastLineCut(ProtocolHandler):
+    """A complete last journal line that does not check (its CRC-32, its length, its
+    header, its payload) is cut as a torn tail instead of reported and kept."""
+
+    def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
+        return _cut_bad_last_line(path, repair=repair)

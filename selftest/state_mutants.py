@@ -134,6 +134,7 @@ from selftest.state_gaps40_mutants import (
     GapsStoppedHolderIgnored,
 )
 from selftest.state_journal_mutants import (
+    BadLastLineCut,
     DirtiedByJournalRewrite,
     JournalRewriteLeftToUmask,
     JournalRewrittenAt0644,
@@ -1116,6 +1117,7 @@ _TABLE = (
     broken_engine("unreadable_journal_as_empty", UnreadableJournalAsEmpty, "STATE-UNREADABLE-461"),
     broken_engine("journals_repaired_as_read", JournalsRepairedAsRead, "STATE-UNREADABLE-461"),
     broken_engine("fallback_skips_refused", FallbackSkipsRefused, "STATE-RECOVER-461"),
+    broken_engine("bad_last_line_cut", BadLastLineCut, "STATE-JOURNAL-462"),
     broken_engine("missing_pointer_fresh", MissingPointerFresh, "STATE-FRESH-461"),
     broken_engine("debris_not_fresh", DebrisNotFresh, "STATE-FRESH-461"),
     broken_engine("session_at_turn_count", SessionAtTurnCount, "STATE-LIFE-461"),
