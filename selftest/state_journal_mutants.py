@@ -17,7 +17,7 @@ from reference.serve import ProtocolHandler
 from reference.state import JournalRecovery, StateError, StateStore, recover
 from reference.state.fsops import FileOps
 from reference.state.journal import JournalWriter, scan
-from reference.state.layout import DEFAULT_MODE, STAGING_PREFIX
+from reference.state.layout import DEFAULT_MODE, LINEAGE, STAGING_PREFIX
 from reference.state.proposals import ProposalQueue
 
 
@@ -228,3 +228,18 @@ class BadLastLineCut(ProtocolHandler):
 
     def recover_journal(self, path: Path, *, repair: bool) -> JournalRecovery:
         return _cut_bad_last_line(path, repair=repair)
+
+
+class _LineageRewrite0644Store(StateStore):
+    @classmethod
+    def record_boot(cls, fs: FileOps, boot: Any) -> None:
+        writer, _ = _Rewrite0644Writer.open(fs.root / LINEAGE, fs)
+        writer.append(boot.as_event())
+
+
+class LineageRewrittenAt0644(ProtocolHandler):
+    """The lineage journal rewritten after its boot event's append failed gets mode 0644,
+    not its own (the proposal journals keep theirs)."""
+
+    def store_class(self) -> Any:
+        return _LineageRewrite0644Store

@@ -140,6 +140,7 @@ from selftest.state_journal_mutants import (
     JournalRewrittenAt0644,
     JournalsRepairedAsRead,
     JournalStaleForever,
+    LineageRewrittenAt0644,
     UnreadableJournalAsEmpty,
     UnreadableJournalAsIO,
 )
@@ -1112,6 +1113,7 @@ _TABLE = (
     broken_engine("journal_rewritten_at_0644", JournalRewrittenAt0644, "STATE-JOURNAL-461"),
     broken_engine("journal_rewrite_left_to_umask", JournalRewriteLeftToUmask, "STATE-JOURNAL-461"),
     broken_engine("journal_stale_forever", JournalStaleForever, "STATE-JOURNAL-461"),
+    broken_engine("lineage_rewritten_at_0644", LineageRewrittenAt0644, "STATE-JOURNAL-461"),
     broken_engine("dirtied_by_journal_rewrite", DirtiedByJournalRewrite, "STATE-JOURNAL-461"),
     broken_engine("unreadable_journal_as_io", UnreadableJournalAsIO, "STATE-UNREADABLE-461"),
     broken_engine("unreadable_journal_as_empty", UnreadableJournalAsEmpty, "STATE-UNREADABLE-461"),

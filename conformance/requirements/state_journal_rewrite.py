@@ -48,6 +48,7 @@ SESSION = [
     Request("state.propose", {"store": STORE, "proposal": LATER[1]}),
     Request("state.close", {"store": STORE}),
 ]
+LINEAGE = "lineage.journal"
 FSYNCS = ("fsync", "fdatasync")
 WRITES = ("write", "writev", "pwrite64")
 
@@ -60,6 +61,22 @@ def _prepare(directory: Path, version: int) -> None:
     journal = directory / JOURNAL
     journal.write_bytes(oracle.frame(PLANTED) + oracle.frame(TORN)[:TORN_BYTES])
     journal.chmod(MODE)
+    lineage = directory / LINEAGE
+    lineage.write_bytes(oracle.frame(_boot(version)))
+    lineage.chmod(MODE)
+
+
+def _boot(version: int) -> dict[str, Any]:
+    """The lineage's one recorded boot event: the fresh first boot of the directory."""
+    return {
+        "boot": 1,
+        "from_version": None,
+        "identity": oracle.identity(version, oracle.encode_core([])),
+        "parent": None,
+        "reason": "fresh",
+        "recovered": None,
+        "to_version": version,
+    }
 
 
 def _bound(directory: Path) -> list[Request]:
@@ -99,6 +116,44 @@ def _injections(run: Run) -> list[Injection]:
         Injection(fsync.name, fsync.number, "EIO", JOURNAL, FAILING, times=2),
         Injection(write.name, write.number, "ENOSPC", JOURNAL, FAILING),
     ]
+
+
+def _lineage_injection(run: Run) -> list[Injection]:
+    """The first fsync of the lineage journal the open makes (its boot event's)."""
+    for call in run.calls:
+        if call.answers == 0 and call.paths and call.paths[0] == LINEAGE and call.name in FSYNCS:
+            return [Injection(call.name, call.number, "EIO", LINEAGE, 0)]
+    raise AssertionError(
+        f"strace saw no fsync of {LINEAGE} while the engine answered the open: its boot event "
+        "is appended and made durable"
+    )
+
+
+def _lineage_problems(engine: EngineClient, run: Run, directory: Path, version: int) -> list[str]:
+    """The open whose boot event could not be made durable is refused; the lineage journal
+    is rewritten with its mode and lists the planted event only; the next open is boot 2."""
+    if run.fault:
+        return [f"the engine stopped: {run.fault}"]
+    found: list[str] = []
+    if run.answers[0] is not None and run.answers[0].ok:
+        found.append("the open whose boot event's fsync failed was answered")
+    mode = stat.S_IMODE((directory / LINEAGE).stat().st_mode)
+    if mode != MODE:
+        found.append(
+            f"the rewritten {LINEAGE} has mode {mode:04o}, not the {MODE:04o} of the journal it "
+            f"replaced (engine umask {UMASK:03o})"
+        )
+    try:
+        listed = engine.call("state.journal", {"dir": str(directory), "name": "lineage"})
+        opened = engine.call("state.open", {"dir": str(directory)})
+    except EngineRefused as refusal:
+        return [*found, f"after the refused open: {refusal.code} {refusal.message}"]
+    engine.call("state.close", {"store": opened.get("store")})
+    if listed.get("entries") != [_boot(version)]:
+        found.append(f"{LINEAGE} lists {listed.get('entries')}, not the planted event alone")
+    if opened.get("boot") != 2:
+        found.append(f"the next open is boot {opened.get('boot')!r}, not 2")
+    return found
 
 
 def _member(answer: Any, key: str) -> Any:
@@ -163,7 +218,9 @@ def _problems(engine: EngineClient, run: Run, directory: Path) -> list[str]:
     "in a row, or its write with ENOSPC, under strace, engine umask 077): the proposal is "
     "refused, the journal is rewritten from its good lines and keeps mode 0664, later "
     "proposals are acknowledged (the journal is not stale once rewritten) and counted, the "
-    "store stays clean and its close commits nothing",
+    "store stays clean and its close commits nothing; a lineage journal of mode 0664 whose "
+    "boot event's fsync fails: the open is refused, the journal keeps mode 0664 and lists "
+    "the planted event only, and the next open is boot 2",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § Journals (a rewritten journal keeps the mode of the journal it "
@@ -195,6 +252,16 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
             ran += 1
             problems += [
                 f"{injection.describe()}: {p}" for p in _problems(engine, failed, directory)
+            ]
+        for number, injection in enumerate(_lineage_injection(run)):
+            directory = root / f"lineage{number}"
+            _prepare(directory, version)
+            failed = run_session(launcher, directory, _bound(directory), injection)
+            if not [c for c in failed.failed if c.paths and c.paths[0] == LINEAGE]:
+                continue
+            problems += [
+                f"{injection.describe()}: {p}"
+                for p in _lineage_problems(engine, failed, directory, version)
             ]
     if not ran:
         raise NotCheckable(
