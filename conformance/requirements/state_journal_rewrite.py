@@ -225,7 +225,7 @@ def _problems(engine: EngineClient, run: Run, directory: Path) -> list[str]:
     capabilities=("state",),
     seed="docs/state.md § Journals (a rewritten journal keeps the mode of the journal it "
     "replaces; until that rewrite succeeds the journal is stale), § Commit protocol (dirty)",
-    expected_ms=6_000,
+    expected_ms=8_000,
 )
 def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
     launcher = _launcher(engine)
