@@ -84,7 +84,7 @@ PROBES: dict[str, tuple[str, ...]] = {
         "audit:SessionKeyedById",
         "audit:SessionRegisterEmpty",
     ),
-    "state.md#error-codes#7dc06e78de": (
+    "state.md#error-codes#28346b3219": (
         "state:unreadable_as_missing",
         "state:unreadable_invalid",
         "state:root_failure_as_io",
