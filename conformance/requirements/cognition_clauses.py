@@ -1,0 +1,338 @@
+"""Clauses of docs/intents.md that the catalogues reach only on one side.
+
+Each requirement sends the prompts on which a port that keeps a clause's first half and
+drops its second (one pass where the docs say "until neither is left", `do`/`does`/`did`
+where they say "auxiliaries") answers otherwise than one that follows the whole sentence,
+and compares what the engine reports with the value the docs' words give. Every case runs
+in a fresh session; words no pack holds (`glow`, `zorb`) keep the cases free of which
+nouns a lexicon happens to hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import cases as cases_
+from conformance.coverage import Case, Plan
+from conformance.driver import run_script
+from conformance.engines.base import EngineClient
+from conformance.engines.view import member
+from conformance.requirements.registry import requirement
+
+Labeled = dict[str, Any]
+"""One case: ``id``, ``turns``, ``why`` (the clause it holds), the last turn's ``intent``,
+``subject`` and ``grounding_source`` it fixes, and the members of ``says`` it fixes."""
+
+AUX = ("is are was were does do did can could will would should has have had must may am").split()
+"""`AUX` of docs/intents.md § The table of forms: the auxiliaries a grammatical subject is
+read past (§ Subjects, words that refer back)."""
+
+
+def _aux_cases() -> list[Labeled]:
+    cases = [
+        {
+            "id": f"AUX-{aux}",
+            "turns": ["What is a river?", f"Why {aux} they glow?"],
+            "why": f"the grammatical subject of `{aux} they glow` is `they`, past `{aux}`",
+            "subject": "river",
+        }
+        for aux in AUX
+    ]
+    cases += [
+        {
+            "id": "AUX-not",
+            "turns": ["What is a river?", "Why can't they glow?"],
+            "why": "`can not they glow`: past `can` and `not` (AUX maybe followed by not)",
+            "subject": "river",
+        },
+        {
+            "id": "AUX-not-it",
+            "turns": ["What is a river?", "Why doesn't it glow?"],
+            "why": "`does not it glow`: `it` before `glow`, no noun of the lexicon",
+            "subject": "river",
+        },
+    ]
+    return cases
+
+
+UNWRAP: list[Labeled] = [
+    {
+        "id": "UNWRAP-1",
+        "turns": ["Well, can you um tell me what a cousin is?"],
+        "why": "`well`, `can you`, `um`, `tell me` in turn: `what a cousin is`",
+        "intent": "DEFINITION",
+        "subject": "cousin",
+    },
+    {
+        "id": "UNWRAP-2",
+        "turns": ["Hey, could you please, um, tell me why the sky is blue?"],
+        "why": "`hey`, `could you`, `please`, `um`, `tell me` in turn: `why the sky is blue`",
+        "intent": "CAUSE",
+        "subject": "sky",
+    },
+    {
+        "id": "UNWRAP-3",
+        "turns": ["Hmm, do you know, um, what a tide is?"],
+        "why": "`hmm`, `do you know`, `um` in turn: `what a tide is`",
+        "intent": "DEFINITION",
+        "subject": "tide",
+    },
+]
+"""Step 7: leading interjections and polite wrappers, in turn, until neither is left."""
+
+IF_AFTER: list[Labeled] = [
+    {
+        "id": "IF-1",
+        "turns": ["Hey, if the mind were an ocean, what would it hold?"],
+        "why": "an interjection is no wrapper: `if A were B` stays (FRAME_TRANSFER)",
+        "intent": "FRAME_TRANSFER",
+        "subject": "mind",
+    },
+    {
+        "id": "IF-2",
+        "turns": ["Well, if a family were a forest, what would it be?"],
+        "why": "an interjection is no wrapper: `if A were B` stays (FRAME_TRANSFER)",
+        "intent": "FRAME_TRANSFER",
+        "subject": "family",
+    },
+    {
+        "id": "IF-3",
+        "turns": ["So if time were a river, where would it flow?"],
+        "why": "an interjection is no wrapper: `if A were B` stays (FRAME_TRANSFER)",
+        "intent": "FRAME_TRANSFER",
+        "subject": "time",
+    },
+    {
+        "id": "IF-4",
+        "turns": ["Hmm, tell me if whales are fish."],
+        "why": "the wrapper `tell me` directly before `if`: `whether whales are fish`",
+        "intent": "VERIFICATION",
+        "subject": "whales",
+    },
+]
+"""Step 7: a *wrapper* directly before `if` makes it `whether`."""
+
+BELIEF: list[Labeled] = [
+    {
+        "id": "BELIEF-1",
+        "turns": ["Well, I think the sun is a star."],
+        "why": "past the interjection, `i think` puts a belief forward: a question",
+        "intent": "VERIFICATION",
+        "subject": "sun",
+    },
+    {
+        "id": "BELIEF-2",
+        "turns": ["Oh, I believe owls hunt at night."],
+        "why": "past the interjection, `i believe` puts a belief forward: a question",
+        "intent": "VERIFICATION",
+        "subject": "owls",
+    },
+    {
+        "id": "BELIEF-3",
+        "turns": ["Hmm, someone told me that bees make honey."],
+        "why": "past the interjection, `someone told me` puts a belief forward: a question",
+        "intent": "VERIFICATION",
+        "subject": "bees",
+    },
+    {
+        "id": "BELIEF-4",
+        "turns": ["Rain is wet. Well, I think the sun is a star."],
+        "why": "the belief is the last question a form reads as a request (step 9)",
+        "intent": "VERIFICATION",
+        "subject": "sun",
+    },
+]
+"""Step 6: a sentence that opens, past interjections, with a belief opener is a question."""
+
+AGENTS: list[Labeled] = [
+    {
+        "id": "AGENTS-1",
+        "turns": ["Tell me about people we love."],
+        "why": "the agent `people`, then the verb by position `love`: their own order",
+        "intent": "NARRATIVE",
+        "subject": "people",
+    },
+    {
+        "id": "AGENTS-2",
+        "turns": ["Tell me about what we love, and people."],
+        "why": "the verb by position `love`, then the agent `people`: their own order",
+        "intent": "NARRATIVE",
+        "subject": "love",
+    },
+    {
+        "id": "AGENTS-3",
+        "turns": ["Tell me about what we love and what people fear."],
+        "why": "`love`, the agent `people`, `fear` (after an agent): their own order",
+        "intent": "NARRATIVE",
+        "subject": "love",
+    },
+]
+"""§ Subjects rule 1: verbs by position and generic agents keep their order among
+themselves, after the other words."""
+
+NAMED: list[Labeled] = [
+    {
+        "id": "NAMED-1",
+        "turns": ["Compare a river and a lake.", "What did I say about lakes?"],
+        "why": "the comparison's subject is `river`: it does not name `lake`",
+        "intent": "RECALL",
+        "grounding_source": "pack",
+        "says": {"said": [], "earlier": 0},
+    },
+    {
+        "id": "NAMED-2",
+        "turns": ["Compare a river and a lake.", "What did I say about rivers?"],
+        "why": "the comparison's subject `river` is named",
+        "intent": "RECALL",
+        "grounding_source": "vault",
+        "says": {
+            "said": [{"turn": 1, "text": "compare a river and a lake.", "claim": None}],
+            "earlier": 1,
+        },
+    },
+    {
+        "id": "NAMED-3",
+        "turns": ["Compare a zorb and a river.", "What did I say about rivers?"],
+        "why": "`zorb` is no lemma: the first known subject `river` is named",
+        "intent": "RECALL",
+        "grounding_source": "vault",
+        "says": {
+            "said": [{"turn": 1, "text": "compare a zorb and a river.", "claim": None}],
+            "earlier": 1,
+        },
+    },
+    {
+        "id": "NAMED-4",
+        "turns": [
+            "How is light connected to memory?",
+            "Tell me about the moon and light.",
+            "What did I say about memory?",
+        ],
+        "why": "neither turn's first known subject is `memory`",
+        "intent": "RECALL",
+        "grounding_source": "pack",
+        "says": {"said": [], "earlier": 0},
+    },
+]
+"""§ Answers, RECALL: a turn names a subject when the first of its subjects the lexicon
+knows is the same word as it."""
+
+
+def _plan(cases: list[Labeled], dimension: str) -> Plan:
+    classes = tuple((dimension, case["id"]) for case in cases)
+    return Plan((Case(cases, classes),), ((dimension, len(cases)),))
+
+
+def _differences(case: Labeled, last: Any) -> list[str]:
+    wrong = [
+        f"{key} {last.get(key)!r}, the docs say {case[key]!r}"
+        for key in ("intent", "subject", "grounding_source")
+        if key in case and last.get(key) != case[key]
+    ]
+    if "says" in case:
+        says = member(last, "says", "object")
+        for key, value in case["says"].items():
+            said = member(says, key)
+            if said != value:
+                wrong.append(f"says.{key} {said!r}, the docs say {value!r}")
+    return wrong
+
+
+def _hold(engine: EngineClient, cases: list[Labeled], breaks: str) -> None:
+    found = []
+    for case in cases:
+        wrong = _differences(case, run_script(engine, None, case["turns"])[-1])
+        if wrong:
+            found.append(
+                cases_.Disagreement(
+                    case["id"],
+                    "; ".join(wrong),
+                    f"{' / '.join(case['turns'])!r}: {case['why']}",
+                    rank=len(case["turns"]),
+                )
+            )
+    assert not found, cases_.listing(f"{len(found)} of {len(cases)} {breaks}:", found)
+
+
+@requirement(
+    "COG-READ-461",
+    "a slot whose first word past every auxiliary of AUX (and not) is it/they refers back: "
+    "'What is a river?' then 'Why can they glow?' (or is, had, may, ..., can't) is about river",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § Subjects (words that refer back: a slot whose grammatical subject, "
+    "its first word past auxiliaries, is it, they, he or she refers back too)",
+    cover=lambda ctx: _plan(_aux_cases(), "auxiliaries"),
+)
+def grammatical_subject_past_auxiliaries(engine: EngineClient, cases: list[Labeled]) -> None:
+    _hold(engine, cases, "slots read no grammatical subject past their auxiliary")
+
+
+@requirement(
+    "COG-READ-462",
+    "step 7 strips leading interjections and polite wrappers in turn until neither is left: "
+    "an interjection after a wrapper goes too ('Well, can you um tell me what a cousin is?')",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § How a prompt is read, step 7 (leading interjections and polite "
+    "wrappers, in turn, until neither is left)",
+    cover=lambda ctx: _plan(UNWRAP, "wrapped prompts"),
+)
+def unwrapped_until_neither_left(engine: EngineClient, cases: list[Labeled]) -> None:
+    _hold(engine, cases, "prompts keep an interjection or a wrapper")
+
+
+@requirement(
+    "COG-READ-463",
+    "only a wrapper directly before if makes it whether: after an interjection alone 'if A "
+    "were B' stays a FRAME_TRANSFER ('Hey, if the mind were an ocean, ...')",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § How a prompt is read, step 7 (a wrapper directly before if makes "
+    "it whether)",
+    cover=lambda ctx: _plan(IF_AFTER, "if after"),
+)
+def whether_only_after_a_wrapper(engine: EngineClient, cases: list[Labeled]) -> None:
+    _hold(engine, cases, "prompts read if as whether where no wrapper stands before it")
+
+
+@requirement(
+    "COG-READ-464",
+    "a sentence opening past interjections with a belief opener puts a belief forward, a "
+    "question: 'Well, I think the sun is a star.' is a VERIFICATION, also as a later sentence",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § How a prompt is read, step 6 (a question when it puts a belief "
+    "forward: it opens, past interjections, with i/we + think, ...)",
+    cover=lambda ctx: _plan(BELIEF, "beliefs after interjections"),
+)
+def belief_past_interjections(engine: EngineClient, cases: list[Labeled]) -> None:
+    _hold(engine, cases, "beliefs after an interjection are not read as questions")
+
+
+@requirement(
+    "COG-READ-465",
+    "verbs by position and generic agents keep their order among themselves after the other "
+    "words: 'people we love' is about people, 'what we love, and people' about love",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § Subjects, rule 1 (verbs by position and generic agents keep their "
+    "order among themselves, after the other words)",
+    cover=lambda ctx: _plan(AGENTS, "agents and verbs"),
+)
+def agents_and_verbs_in_their_order(engine: EngineClient, cases: list[Labeled]) -> None:
+    _hold(engine, cases, "slots reorder verbs by position and generic agents")
+
+
+@requirement(
+    "COG-RECALL-461",
+    "a turn names only the first of its subjects the lexicon knows: after 'Compare a river "
+    "and a lake.' a RECALL of lakes quotes nothing (earlier 0, pack), one of rivers quotes it",
+    family="cognition",
+    capabilities=("sessions", "answers", "lexicon"),
+    seed="docs/intents.md § Answers (RECALL: a turn names a subject when the first of its "
+    "subjects the lexicon knows is the same word as it)",
+    cover=lambda ctx: _plan(NAMED, "named subjects"),
+)
+def turns_name_their_first_known_subject(engine: EngineClient, cases: list[Labeled]) -> None:
+    _hold(engine, cases, "RECALLs count turns that did not name their subject")
