@@ -218,6 +218,72 @@ NAMED: list[Labeled] = [
 knows is the same word as it."""
 
 
+KINDS: list[Labeled] = [
+    {
+        "id": "KIND-1",
+        "turns": ["Tell me about type of zorb."],
+        "why": "`type of X`, no article, names X: `type` is no subject",
+        "intent": "NARRATIVE",
+        "subject": "zorb",
+    },
+    {
+        "id": "KIND-2",
+        "turns": ["What is kind of zorb?"],
+        "why": "`kind of X`, no article, names X: `kind` is no subject",
+        "intent": "DEFINITION",
+        "subject": "zorb",
+    },
+    {
+        "id": "KIND-3",
+        "turns": ["Tell me about an kind of zorb."],
+        "why": "`an kind of X` names X",
+        "intent": "NARRATIVE",
+        "subject": "zorb",
+    },
+    {
+        "id": "KIND-4",
+        "turns": ["Is a spider sort of insect?"],
+        "why": "`sort of X` names X: the checked statement `a spider insect`, stated by a "
+        "teaching step (`insect includes spider`)",
+        "intent": "VERIFICATION",
+        "subject": "spider",
+        "grounding_source": "teaching",
+    },
+]
+"""§ Subjects: `a kind of X` names X, as do `an kind of X`, `kind of X` and the same with
+`sort` or `type` for `kind`."""
+
+TERMS: list[Labeled] = [
+    {
+        "id": f"TERM-{word}",
+        "turns": [prompt],
+        "why": f"`the {noun} {word}` names no `{word}`: `{noun}` stays a subject",
+        "subject": noun,
+    }
+    for word, noun, prompt in (
+        ("and", "term", "Tell me about the term and a river."),
+        ("or", "word", "Tell me about the word or a river."),
+        ("with", "word", "Tell me about the word with a river."),
+        ("to", "word", "Explain the word to a child."),
+        ("is", "word", "Is the word is a verb?"),
+    )
+]
+"""§ Subjects: `the word X` and `the term X` name X, X any word but `and` `or` `with` `to`
+`is`."""
+
+AUX_FORM: list[Labeled] = [
+    {
+        "id": f"ASKED-{aux}",
+        "turns": [f"{aux.capitalize()} the sun and the moon bright?"],
+        "why": f"`AUX A` with `{aux}`: no statement asked (it holds `and`) covers it",
+        "intent": "VERIFICATION",
+        "subject": "sun",
+    }
+    for aux in AUX
+]
+"""§ The table of forms: `AUX A` (a yes/no question), for every auxiliary of `AUX`."""
+
+
 def _plan(cases: list[Labeled], dimension: str) -> Plan:
     classes = tuple((dimension, case["id"]) for case in cases)
     return Plan((Case(cases, classes),), ((dimension, len(cases)),))
@@ -336,3 +402,45 @@ def agents_and_verbs_in_their_order(engine: EngineClient, cases: list[Labeled]) 
 )
 def turns_name_their_first_known_subject(engine: EngineClient, cases: list[Labeled]) -> None:
     _hold(engine, cases, "RECALLs count turns that did not name their subject")
+
+
+@requirement(
+    "COG-READ-466",
+    "kind of X, sort of X and type of X name X without an article too, and so does an kind "
+    "of X: 'Tell me about type of zorb.' is about zorb",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § Subjects (a kind of X names X, as do an kind of X, kind of X and "
+    "the same with sort or type for kind)",
+    cover=lambda ctx: _plan(KINDS, "kinds"),
+)
+def kind_of_without_article(engine: EngineClient, cases: list[Labeled]) -> None:
+    _hold(engine, cases, "prompts keep kind, sort or type as a subject")
+
+
+@requirement(
+    "COG-READ-467",
+    "the word X and the term X name no X that is and, or, with, to or is: 'Explain the word "
+    "to a child.' is about word",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § Subjects (the word X and the term X name X, X any word but and or "
+    "with to is)",
+    cover=lambda ctx: _plan(TERMS, "words after the word"),
+)
+def the_word_names_no_connector(engine: EngineClient, cases: list[Labeled]) -> None:
+    _hold(engine, cases, "prompts read the word X as naming a connector")
+
+
+@requirement(
+    "COG-READ-468",
+    "the yes/no form AUX A covers a question opening with every auxiliary of AUX: "
+    "'May the sun and the moon bright?' is a VERIFICATION (no statement asked holds and)",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § The table of forms (AUX: is, are, was, were, does, do, did, can, "
+    "could, will, would, should, has, have, had, must, may, am; VERIFICATION AUX A)",
+    cover=lambda ctx: _plan(AUX_FORM, "auxiliaries asked"),
+)
+def yes_no_question_of_every_auxiliary(engine: EngineClient, cases: list[Labeled]) -> None:
+    _hold(engine, cases, "yes/no questions are not read by AUX A")

@@ -7,6 +7,7 @@ answers a turn; ``CLAUSE_MUTANTS`` names them with the requirement that catches 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -201,6 +202,55 @@ class EverySubjectNamed(_Patched):
         return ((pipeline.TruthPipeline, "run", _run_storing_every_subject),)
 
 
+SLOT_NOISE = "_SLOT_NOISE"
+"""The reading's pattern of `the word X`, `the term X` and `a kind of X` in a slot, by name."""
+
+
+def _slot_noise(old: str, new: str) -> tuple[object, str, object]:
+    kept: re.Pattern[str] = getattr(reading, SLOT_NOISE)
+    assert kept.pattern.count(old) == 1, old
+    return (reading, SLOT_NOISE, re.compile(kept.pattern.replace(old, new)))
+
+
+class KindNeedsArticle(_Patched):
+    """Only ``a kind of X`` and ``an kind of X`` name X: ``kind of X``, ``sort of X``,
+    ``type of X`` without an article keep ``kind``, ``sort`` or ``type`` as a subject."""
+
+    def patches(self) -> tuple[tuple[object, str, object], ...]:
+        return (_slot_noise("(?:a |an )?", "(?:a |an )"),)
+
+
+class TermNamesConnectors(_Patched):
+    """``the word X`` names any X but ``and`` and ``or``: ``Explain the word to a child.``
+    is about *child*."""
+
+    def patches(self) -> tuple[tuple[object, str, object], ...]:
+        return (_slot_noise("(?!and\\b|or\\b|with\\b|to\\b|is\\b)", "(?!and\\b|or\\b)"),)
+
+
+_COMMON_AUX = "is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|am"
+
+
+def _frames_with_fewer_auxiliaries() -> tuple[Any, ...]:
+    full = "(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|must|may|am) "
+    frames = []
+    for frame in reading.FRAMES:
+        if frame.source.startswith("^" + full):
+            source = frame.source.replace(full, f"(?:{_COMMON_AUX}) ", 1)
+            frame = dataclasses.replace(frame, source=source)
+        frames.append(frame)
+    assert [f.source for f in frames] != [f.source for f in reading.FRAMES]
+    return tuple(frames)
+
+
+class AuxFormCommonOnly(_Patched):
+    """The yes/no form ``AUX A`` opens with every auxiliary of ``AUX`` but ``must`` and
+    ``may``: ``May the sun and the moon bright?`` is read by no form."""
+
+    def patches(self) -> tuple[tuple[object, str, object], ...]:
+        return ((reading, "FRAMES", _frames_with_fewer_auxiliaries()),)
+
+
 CLAUSE_MUTANTS = (
     ("auxiliaries_only_do_support", AuxiliariesOnlyDoSupport, "COG-READ-461"),
     ("unwrap_one_pass", UnwrapOnePass, "COG-READ-462"),
@@ -209,5 +259,8 @@ CLAUSE_MUTANTS = (
     ("agents_after_verbs", AgentsAfterVerbs, "COG-READ-465"),
     ("agents_before_verbs", AgentsBeforeVerbs, "COG-READ-465"),
     ("every_subject_named", EverySubjectNamed, "COG-RECALL-461"),
+    ("kind_needs_article", KindNeedsArticle, "COG-READ-466"),
+    ("term_names_connectors", TermNamesConnectors, "COG-READ-467"),
+    ("aux_form_common_only", AuxFormCommonOnly, "COG-READ-468"),
 )
 """(name, class, the requirement that catches it)."""
