@@ -64,18 +64,18 @@ UNWRAP: list[Labeled] = [
         "subject": "cousin",
     },
     {
-        "id": "UNWRAP-2",
-        "turns": ["Hey, could you please, um, tell me why the sky is blue?"],
-        "why": "`hey`, `could you`, `please`, `um`, `tell me` in turn: `why the sky is blue`",
-        "intent": "CAUSE",
-        "subject": "sky",
-    },
-    {
         "id": "UNWRAP-3",
-        "turns": ["Hmm, do you know, um, what a tide is?"],
-        "why": "`hmm`, `do you know`, `um` in turn: `what a tide is`",
+        "turns": ["So, would you uh explain what a tide is?"],
+        "why": "`so`, `would you`, `uh`, `explain` in turn: `what a tide is`",
         "intent": "DEFINITION",
         "subject": "tide",
+    },
+    {
+        "id": "UNWRAP-4",
+        "turns": ["Okay, I want to um know what a river is."],
+        "why": "`okay`, `i want to`, `um`, `know` in turn: `what a river is`",
+        "intent": "DEFINITION",
+        "subject": "river",
     },
 ]
 """Step 7: leading interjections and polite wrappers, in turn, until neither is left."""
@@ -285,8 +285,10 @@ AUX_FORM: list[Labeled] = [
 
 
 def _plan(cases: list[Labeled], dimension: str) -> Plan:
+    """The cases' ids as one scenario (ids, not prompts: a shrunk failure drops whole cases
+    and never cuts a prompt's words away from its label)."""
     classes = tuple((dimension, case["id"]) for case in cases)
-    return Plan((Case(cases, classes),), ((dimension, len(cases)),))
+    return Plan((Case([case["id"] for case in cases], classes),), ((dimension, len(cases)),))
 
 
 def _differences(case: Labeled, last: Any) -> list[str]:
@@ -304,9 +306,10 @@ def _differences(case: Labeled, last: Any) -> list[str]:
     return wrong
 
 
-def _hold(engine: EngineClient, cases: list[Labeled], breaks: str) -> None:
+def _hold(engine: EngineClient, ids: list[str], table: list[Labeled], breaks: str) -> None:
+    by_id = {case["id"]: case for case in table}
     found = []
-    for case in cases:
+    for case in (by_id[case_id] for case_id in ids):
         wrong = _differences(case, run_script(engine, None, case["turns"])[-1])
         if wrong:
             found.append(
@@ -317,7 +320,7 @@ def _hold(engine: EngineClient, cases: list[Labeled], breaks: str) -> None:
                     rank=len(case["turns"]),
                 )
             )
-    assert not found, cases_.listing(f"{len(found)} of {len(cases)} {breaks}:", found)
+    assert not found, cases_.listing(f"{len(found)} of {len(ids)} {breaks}:", found)
 
 
 @requirement(
@@ -330,8 +333,8 @@ def _hold(engine: EngineClient, cases: list[Labeled], breaks: str) -> None:
     "its first word past auxiliaries, is it, they, he or she refers back too)",
     cover=lambda ctx: _plan(_aux_cases(), "auxiliaries"),
 )
-def grammatical_subject_past_auxiliaries(engine: EngineClient, cases: list[Labeled]) -> None:
-    _hold(engine, cases, "slots read no grammatical subject past their auxiliary")
+def grammatical_subject_past_auxiliaries(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, _aux_cases(), "slots read no grammatical subject past their auxiliary")
 
 
 @requirement(
@@ -344,8 +347,8 @@ def grammatical_subject_past_auxiliaries(engine: EngineClient, cases: list[Label
     "wrappers, in turn, until neither is left)",
     cover=lambda ctx: _plan(UNWRAP, "wrapped prompts"),
 )
-def unwrapped_until_neither_left(engine: EngineClient, cases: list[Labeled]) -> None:
-    _hold(engine, cases, "prompts keep an interjection or a wrapper")
+def unwrapped_until_neither_left(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, UNWRAP, "prompts keep an interjection or a wrapper")
 
 
 @requirement(
@@ -358,8 +361,8 @@ def unwrapped_until_neither_left(engine: EngineClient, cases: list[Labeled]) -> 
     "it whether)",
     cover=lambda ctx: _plan(IF_AFTER, "if after"),
 )
-def whether_only_after_a_wrapper(engine: EngineClient, cases: list[Labeled]) -> None:
-    _hold(engine, cases, "prompts read if as whether where no wrapper stands before it")
+def whether_only_after_a_wrapper(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, IF_AFTER, "prompts read if as whether where no wrapper stands before it")
 
 
 @requirement(
@@ -372,8 +375,8 @@ def whether_only_after_a_wrapper(engine: EngineClient, cases: list[Labeled]) -> 
     "forward: it opens, past interjections, with i/we + think, ...)",
     cover=lambda ctx: _plan(BELIEF, "beliefs after interjections"),
 )
-def belief_past_interjections(engine: EngineClient, cases: list[Labeled]) -> None:
-    _hold(engine, cases, "beliefs after an interjection are not read as questions")
+def belief_past_interjections(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, BELIEF, "beliefs after an interjection are not read as questions")
 
 
 @requirement(
@@ -386,8 +389,8 @@ def belief_past_interjections(engine: EngineClient, cases: list[Labeled]) -> Non
     "order among themselves, after the other words)",
     cover=lambda ctx: _plan(AGENTS, "agents and verbs"),
 )
-def agents_and_verbs_in_their_order(engine: EngineClient, cases: list[Labeled]) -> None:
-    _hold(engine, cases, "slots reorder verbs by position and generic agents")
+def agents_and_verbs_in_their_order(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, AGENTS, "slots reorder verbs by position and generic agents")
 
 
 @requirement(
@@ -400,8 +403,8 @@ def agents_and_verbs_in_their_order(engine: EngineClient, cases: list[Labeled]) 
     "subjects the lexicon knows is the same word as it)",
     cover=lambda ctx: _plan(NAMED, "named subjects"),
 )
-def turns_name_their_first_known_subject(engine: EngineClient, cases: list[Labeled]) -> None:
-    _hold(engine, cases, "RECALLs count turns that did not name their subject")
+def turns_name_their_first_known_subject(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, NAMED, "RECALLs count turns that did not name their subject")
 
 
 @requirement(
@@ -414,8 +417,8 @@ def turns_name_their_first_known_subject(engine: EngineClient, cases: list[Label
     "the same with sort or type for kind)",
     cover=lambda ctx: _plan(KINDS, "kinds"),
 )
-def kind_of_without_article(engine: EngineClient, cases: list[Labeled]) -> None:
-    _hold(engine, cases, "prompts keep kind, sort or type as a subject")
+def kind_of_without_article(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, KINDS, "prompts keep kind, sort or type as a subject")
 
 
 @requirement(
@@ -428,8 +431,8 @@ def kind_of_without_article(engine: EngineClient, cases: list[Labeled]) -> None:
     "with to is)",
     cover=lambda ctx: _plan(TERMS, "words after the word"),
 )
-def the_word_names_no_connector(engine: EngineClient, cases: list[Labeled]) -> None:
-    _hold(engine, cases, "prompts read the word X as naming a connector")
+def the_word_names_no_connector(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, TERMS, "prompts read the word X as naming a connector")
 
 
 @requirement(
@@ -442,5 +445,5 @@ def the_word_names_no_connector(engine: EngineClient, cases: list[Labeled]) -> N
     "could, will, would, should, has, have, had, must, may, am; VERIFICATION AUX A)",
     cover=lambda ctx: _plan(AUX_FORM, "auxiliaries asked"),
 )
-def yes_no_question_of_every_auxiliary(engine: EngineClient, cases: list[Labeled]) -> None:
-    _hold(engine, cases, "yes/no questions are not read by AUX A")
+def yes_no_question_of_every_auxiliary(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, AUX_FORM, "yes/no questions are not read by AUX A")
