@@ -24,8 +24,8 @@ Labeled = dict[str, Any]
 ``subject`` and ``grounding_source`` it fixes, and the members of ``says`` it fixes."""
 
 AUX = ("is are was were does do did can could will would should has have had must may am").split()
-"""`AUX` of docs/intents.md § The table of forms: the auxiliaries a grammatical subject is
-read past (§ Subjects, words that refer back)."""
+"""`AUX` of docs/intents.md § The table of forms; a grammatical subject is read past these,
+`might` and `not` (§ Subjects, words that refer back)."""
 
 
 def _aux_cases() -> list[Labeled]:
@@ -36,7 +36,7 @@ def _aux_cases() -> list[Labeled]:
             "why": f"the grammatical subject of `{aux} they glow` is `they`, past `{aux}`",
             "subject": "river",
         }
-        for aux in AUX
+        for aux in (*AUX, "might")
     ]
     cases += [
         {
@@ -325,12 +325,13 @@ def _hold(engine: EngineClient, ids: list[str], table: list[Labeled], breaks: st
 
 @requirement(
     "COG-READ-461",
-    "a slot whose first word past every auxiliary of AUX (and not) is it/they refers back: "
+    "a slot whose first word past every auxiliary (AUX, might, not) is it/they refers back: "
     "'What is a river?' then 'Why can they glow?' (or is, had, may, ..., can't) is about river",
     family="cognition",
     capabilities=("sessions", "lexicon"),
     seed="docs/intents.md § Subjects (words that refer back: a slot whose grammatical subject, "
-    "its first word past auxiliaries, is it, they, he or she refers back too)",
+    "its first word past auxiliaries, the words of AUX, might and not, is it, they, he or she "
+    "refers back too)",
     cover=lambda ctx: _plan(_aux_cases(), "auxiliaries"),
 )
 def grammatical_subject_past_auxiliaries(engine: EngineClient, ids: list[str]) -> None:

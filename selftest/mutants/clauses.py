@@ -56,6 +56,14 @@ class AuxiliariesOnlyDoSupport(_Patched):
         return ((grammar, "AUXILIARIES", frozenset({"do", "does", "did"})),)
 
 
+class MightNotPassedOver(_Patched):
+    """A grammatical subject is read past AUX and ``not`` but not past ``might``: ``Why
+    might they glow?`` does not refer back."""
+
+    def patches(self) -> tuple[tuple[object, str, object], ...]:
+        return ((grammar, "AUXILIARIES", grammar.AUXILIARIES - {"might"}),)
+
+
 def _strip(name: str, text: str) -> str:
     """*text* without every leading match of the reading's pattern *name* (``_LEADS``: the
     interjections, ``_WRAPPERS``: the polite wrappers), as step 7 strips one kind."""
@@ -253,6 +261,7 @@ class AuxFormCommonOnly(_Patched):
 
 CLAUSE_MUTANTS = (
     ("auxiliaries_only_do_support", AuxiliariesOnlyDoSupport, "COG-READ-461"),
+    ("might_not_passed_over", MightNotPassedOver, "COG-READ-461"),
     ("unwrap_one_pass", UnwrapOnePass, "COG-READ-462"),
     ("whether_after_interjection", WhetherAfterInterjection, "COG-READ-463"),
     ("belief_at_start_only", BeliefAtStartOnly, "COG-READ-464"),
