@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -14,6 +16,41 @@ def canonical_json(value: Any) -> str:
     return json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     )
+
+
+_SPELT = "\x00\x01number:"
+"""Opens the placeholder :func:`wire_form` puts where a non-integer number stood."""
+_PLACEHOLDER = re.compile(r'"\\u0000\\u0001number:(\d+)"')
+
+
+def wire_form(line: str, value: Any) -> str:
+    """The response line *line* (parsed as *value*) as docs/protocol.md § Framing says it is
+    written: canonical JSON, except that each finite non-integer number keeps the spelling
+    *line* gives it (any spelling is allowed there)."""
+    wire = canonical_json(value)
+    if wire == line or not any(isinstance(x, float) for x in _numbers(value)):
+        return wire
+    spelt: list[str] = []
+
+    def keep(literal: str) -> str:
+        spelt.append(literal)
+        return f"{_SPELT}{len(spelt) - 1}"
+
+    held = canonical_json(json.loads(line, parse_float=keep))
+    return _PLACEHOLDER.sub(lambda found: spelt[int(found[1])], held)
+
+
+def _numbers(value: Any) -> Iterator[Any]:
+    """Every number (and other scalar) *value* holds, depth first."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        else:
+            yield item
 
 
 def digest(value: Any) -> str:

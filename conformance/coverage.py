@@ -394,19 +394,24 @@ def depth_bounds(ctx: SuiteContext) -> Plan:
 
 
 def decoration_shapes(ctx: SuiteContext) -> Plan:
-    """Empty and non-empty openings and closings, empty markers, and astral text."""
+    """Empty and non-empty openings and closings, empty markers, astral text, and surfaces
+    that are empty or padded with spaces (the formula adds the space whatever the surface)."""
+    surface = "A surface \U0001f4d6."
     shapes = {
-        "no markers": ([], []),
-        "opening only": (["So,"], []),
-        "closing only": ([], [" — ok?"]),
-        "both": (["So,"], [" — ok?"]),
-        "empty strings": ([""], [""]),
-        "astral": (["\U0001f600"], ["\U0001f680"]),
+        "no markers": ([], [], surface),
+        "opening only": (["So,"], [], surface),
+        "closing only": ([], [" — ok?"], surface),
+        "both": (["So,"], [" — ok?"], surface),
+        "empty strings": ([""], [""], surface),
+        "astral": (["\U0001f600"], ["\U0001f680"], surface),
+        "both, empty surface": (["So,"], [" — ok?"], ""),
+        "opening only, empty surface": (["So,"], [], ""),
+        "both, surface padded with spaces": (["So,"], [" — ok? "], "  padded  "),
     }
     cases = tuple(
         Case(
             {
-                "surface": "A surface \U0001f4d6.",
+                "surface": text,
                 "discourse_markers": {"openings": o, "transitions": [], "closings": c},
                 "register_id": "cover_v1",
                 "trace_hash": "cd" * 32,
@@ -414,7 +419,7 @@ def decoration_shapes(ctx: SuiteContext) -> Plan:
             },
             (("marker shapes", name),),
         )
-        for name, (o, c) in shapes.items()
+        for name, (o, c, text) in shapes.items()
     )
     return Plan(cases, (("marker shapes", len(shapes)),))
 

@@ -170,6 +170,7 @@ CANONICAL_STRINGS: dict[str, str] = {
     "line and paragraph separators": "\u2028\u2029",
     "DEL and C1 controls": "\x7f\x80\x9f",
     "a solidus": "a/b",
+    "HTML-special characters": "<a href='x'>&amp;=+`",
     "a byte order mark": "\ufeff",
     "quote and backslash": '"\\',
     "short escapes": "\b\t\n\f\r",

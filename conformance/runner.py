@@ -200,11 +200,11 @@ def check_once(req: Requirement, engine: EngineClient, scenario: Any) -> None:
         if not engine.off_schema:
             raise
         raise AssertionError(
-            f"a response broke its schema: {engine.off_schema[0]} "
+            f"a response broke the protocol: {engine.off_schema[0]} "
             f"(reading it then raised {type(exc).__name__}: {str(exc)[:120]})"
         ) from None
     if engine.off_schema:
-        raise AssertionError(f"a response broke its schema: {engine.off_schema[0]}")
+        raise AssertionError(f"a response broke the protocol: {engine.off_schema[0]}")
 
 
 def _body(

@@ -52,6 +52,18 @@ from selftest.mutants.answers import (
     TeachingStepsInFileOrder,
     TransitiveWayReversed,
 )
+from selftest.mutants.audit46 import (
+    DecorationJoinsNonEmptyParts,
+    DecorationTrimmed,
+    HtmlEscapedWire,
+    KeysSortedIgnoringCase,
+    PrefixKeysUnordered,
+    ProposalExponentAsInteger,
+    SealHtmlEscaped,
+    ShipsPathFromMemoryToLight,
+    SignedSeedInteger,
+    StructOrderedResults,
+)
 from selftest.mutants.beside_report import (
     BesideReportMissingFieldTampered,
     BesideReportUnknownNamesTampered,
@@ -903,6 +915,32 @@ _TABLE = (
     ),
     broken_engine("node42_ascii_word_boundaries", AsciiWordBoundaries, "COG-EDGE-001"),
     broken_engine("node42_slot_noise_joins", SlotNoiseJoins, "COG-EDGE-001"),
+    broken_engine("audit46_html_escaped_wire", HtmlEscapedWire, "PROTO-WIRE-001"),
+    broken_engine("audit46_seal_html_escaped", SealHtmlEscaped, "LOAD-RATIFY-002"),
+    broken_engine("audit46_prefix_keys_unordered", PrefixKeysUnordered, "PROTO-WIRE-461"),
+    broken_engine("audit46_keys_sorted_ignoring_case", KeysSortedIgnoringCase, "PROTO-WIRE-461"),
+    broken_engine(
+        "audit46_decoration_joins_non_empty_parts", DecorationJoinsNonEmptyParts, "VAR-DECOR-001"
+    ),
+    broken_engine("audit46_decoration_trimmed", DecorationTrimmed, "VAR-DECOR-001"),
+    broken_engine(
+        "audit46_proposal_exponent_as_integer", ProposalExponentAsInteger, "STATE-PROPOSE-001"
+    ),
+    broken_engine(
+        "audit46_ships_path_from_memory_to_light",
+        ShipsPathFromMemoryToLight,
+        "COG-COND-252",
+    ),
+    broken_engine(
+        "audit46_signed_seed_integer", SignedSeedInteger, "VAR-SELECT-001", "VAR-SELECT-002"
+    ),
+    broken_engine(
+        "audit46_struct_ordered_results",
+        StructOrderedResults,
+        "PROTO-WIRE-001",
+        "PROTO-WIRE-461",
+        "PROTO-WIRE-462",
+    ),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

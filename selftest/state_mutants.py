@@ -113,6 +113,11 @@ from selftest.state_disk_mutants import (
     DiskUnicodeGenerations,
     DiskZeroGeneration,
 )
+from selftest.state_fallback_mutants import (
+    DebrisNotFresh,
+    FallbackSkipsRefused,
+    MissingPointerFresh,
+)
 from selftest.state_gap_mutants import (
     AnyPayloadJournal,
     CountsUnchecked,
@@ -128,7 +133,19 @@ from selftest.state_gaps40_mutants import (
     GapsSoakStopsUnacknowledged,
     GapsStoppedHolderIgnored,
 )
+from selftest.state_journal_mutants import (
+    BadLastLineCut,
+    DirtiedByJournalRewrite,
+    JournalRewriteLeftToUmask,
+    JournalRewrittenAt0644,
+    JournalsRepairedAsRead,
+    JournalStaleForever,
+    LineageRewrittenAt0644,
+    UnreadableJournalAsEmpty,
+    UnreadableJournalAsIO,
+)
 from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
+from selftest.state_life_turns_mutants import LifeTurnsAsTurnCount, SessionAtTurnCount
 from selftest.state_lineage_mutants import (
     BootAfterLast,
     BootsCounted,
@@ -1087,9 +1104,26 @@ _TABLE = (
         "proposals_overflow_corrupt_spills", OverflowCorruptLinesSpill, "STATE-PROPOSE-601"
     ),
     broken_engine(
-        "leftovers_removed_before_journals", LeftoversRemovedBeforeJournals, "STATE-SYMLINK-001"
+        "leftovers_removed_before_journals",
+        LeftoversRemovedBeforeJournals,
+        "STATE-SYMLINK-001",
+        "STATE-UNREADABLE-461",
     ),
     broken_engine("fresh_files_owner_only", FreshFilesOwnerOnly, "STATE-MODE-601"),
+    broken_engine("journal_rewritten_at_0644", JournalRewrittenAt0644, "STATE-JOURNAL-461"),
+    broken_engine("journal_rewrite_left_to_umask", JournalRewriteLeftToUmask, "STATE-JOURNAL-461"),
+    broken_engine("journal_stale_forever", JournalStaleForever, "STATE-JOURNAL-461"),
+    broken_engine("lineage_rewritten_at_0644", LineageRewrittenAt0644, "STATE-JOURNAL-461"),
+    broken_engine("dirtied_by_journal_rewrite", DirtiedByJournalRewrite, "STATE-JOURNAL-461"),
+    broken_engine("unreadable_journal_as_io", UnreadableJournalAsIO, "STATE-UNREADABLE-461"),
+    broken_engine("unreadable_journal_as_empty", UnreadableJournalAsEmpty, "STATE-UNREADABLE-461"),
+    broken_engine("journals_repaired_as_read", JournalsRepairedAsRead, "STATE-UNREADABLE-461"),
+    broken_engine("fallback_skips_refused", FallbackSkipsRefused, "STATE-RECOVER-461"),
+    broken_engine("bad_last_line_cut", BadLastLineCut, "STATE-JOURNAL-462"),
+    broken_engine("missing_pointer_fresh", MissingPointerFresh, "STATE-FRESH-461"),
+    broken_engine("debris_not_fresh", DebrisNotFresh, "STATE-FRESH-461"),
+    broken_engine("session_at_turn_count", SessionAtTurnCount, "STATE-LIFE-461"),
+    broken_engine("life_turns_as_turn_count", LifeTurnsAsTurnCount, "STATE-LIFE-461"),
     broken_engine("core_and_delta_moded_apart", CoreAndDeltaModedApart, "STATE-MODE-602"),
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),

@@ -24,8 +24,10 @@ from typing import Any
 
 import pytest
 
+from conformance.canonical import read_json, wire_form
 from conformance.certify import certify
 from conformance.engines import InProcessEngine, SubprocessEngine
+from conformance.engines.base import EngineFault
 from conformance.engines.subprocess import MAX_LINE_BYTES, QUEUE_LINES, _Pump
 from conformance.report.expected import ExpectedFailures
 from conformance.report.validation import validate
@@ -126,6 +128,46 @@ def test_strict_mode_catches_an_off_schema_result() -> None:
     outcome = run_requirement(REGISTRY["REG-INV-001"], engine, ctx, CI)
     assert (outcome.verdict, outcome.fault) == ("error", "protocol"), outcome.message
     assert "grounding_source" in outcome.message
+
+
+def _host(spec: str) -> str:
+    return shlex.join([sys.executable, "-m", "conformance.engines.host", spec])
+
+
+def test_a_line_out_of_canonical_form_fails_any_requirement(open_program) -> None:
+    """Every response line over stdio is read as it is written: a result whose members are
+    not sorted fails a requirement that checks only what the answers say."""
+    engine = open_program(_host("selftest.mutants.audit46:StructOrderedResults"))
+    (outcome,) = certify_ids(engine, "VAR-CHAT-001")
+    assert (outcome.verdict, outcome.fault) == ("fail", None), outcome.message
+    assert "not canonical JSON" in outcome.message
+
+
+def test_strict_mode_faults_a_line_out_of_canonical_form() -> None:
+    engine = InProcessEngine(REFERENCE_FACTORY, strict=True)
+    engine.check_wire(b'{"a":1,"b":0.50}\n', {"a": 1, "b": 0.5})
+    with pytest.raises(EngineFault, match="not canonical JSON"):
+        engine.check_wire(b'{"b":1,"a":2}\n', {"a": 2, "b": 1})
+
+
+@pytest.mark.parametrize(
+    ("line", "canonical"),
+    [
+        ('{"a":1e-7,"b":[0.5,2.50,1E+3,-0.0]}', True),
+        ('{"a":1}', True),
+        ('{"b":1,"a":2}', False),
+        ('{"a":-0}', False),
+        ('{"a":"<\\u003c"}', False),
+        ('{"a": 1}', False),
+        ('{"a":"\\u00e9"}', False),
+        ('{"a":"\\u001F"}', False),
+        ('{"a":"\\u001f","b":0.10}', True),
+    ],
+)
+def test_wire_form_keeps_only_the_spelling_of_non_integer_numbers(
+    line: str, canonical: bool
+) -> None:
+    assert (wire_form(line, read_json(line)) == line) is canonical
 
 
 def conformance(*args: str) -> subprocess.CompletedProcess:

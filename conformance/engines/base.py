@@ -6,6 +6,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.canonical import wire_form
 from conformance.engines.view import ObjectView, member, view
 from conformance.jsontypes import EncodableObject, JSONEncodable, Result
 from conformance.stopping import Deadline, DeadlineReached
@@ -295,6 +296,23 @@ class EngineClient(abc.ABC):
             return
         if seen is not None:
             self._shapes_passed.add(seen)
+
+    def check_wire(self, line: bytes, message: object) -> None:
+        """Check that the response line *line* (parsed as *message*) is written as
+        docs/protocol.md § Framing says: canonical JSON, non-integer numbers spelt freely.
+        A line that is not is kept in :attr:`off_schema` (strict: a protocol fault at once)."""
+        text = line.decode("utf-8").removesuffix("\n")
+        wire = wire_form(text, message)
+        if wire == text:
+            return
+        problem = (
+            f"a response line is not canonical JSON (docs/protocol.md § Framing): "
+            f"{text[:160]!r}, written canonically {wire[:160]!r}"
+        )
+        if self.strict:
+            raise EngineFault("protocol", problem)
+        if not any(entry.startswith("a response line") for entry in self.off_schema):
+            self.off_schema.append(problem)
 
     def hello(self) -> Result:
         """The engine's hello (cached)."""

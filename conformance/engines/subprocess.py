@@ -240,6 +240,7 @@ class SubprocessEngine(EngineClient):
                 f"not a JSON line on stdout ({exc}): {line[:120]!r}",
                 offending=line[:120],
             ) from None
+        self.check_wire(line, message)
         if isinstance(message, dict) and "event" in message and "ok" not in message:
             return self._read_response()
         return message

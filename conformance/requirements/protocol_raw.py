@@ -22,7 +22,7 @@ from conformance.canonical import RefusedJSON, canonical_json, read_json
 from conformance.engines.base import EngineClient
 from conformance.requirements.protocol import framed
 from conformance.requirements.registry import requirement
-from conformance.state.driver import scratch
+from conformance.state.driver import Stores, scratch
 
 FRAMING = "docs/protocol.md § Framing"
 NUMBERS = "docs/protocol.md § Requests; § Error codes (PROTOCOL_BAD_JSON)"
@@ -453,7 +453,7 @@ def _request_line(request: Mapping[str, Any]) -> bytes:
     return json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
-def _wire_requests() -> bytes:
+def _wire_requests(claimed: frozenset[str]) -> bytes:
     seed = {"trace_hash": "0" * 64, "register_id": "r", "turn_idx": 0, "bucket_name": "openings"}
     lines = [
         _request_line({"id": name, "op": "variation.select", "args": {**seed, "bucket": [text]}})
@@ -463,6 +463,19 @@ def _wire_requests() -> bytes:
     lines.append(
         _request_line({"id": "\u00e9\U0001f600", "op": "variation.select", "args": unknown})
     )
+    # results the docs show with their members out of order (a port that copies them into
+    # a struct writes them in its declaration order): hello's engine, decorate's four
+    lines.append(_request_line({"id": "hello", "op": "hello", "args": {}}))
+    decorate = {
+        "surface": "a <b> & c",
+        "discourse_markers": {"openings": ["So,"], "closings": [" \u2014 ok?"]},
+        "register_id": seed["register_id"],
+        "trace_hash": seed["trace_hash"],
+        "turn_idx": 0,
+    }
+    lines.append(_request_line({"id": "decorate", "op": "variation.decorate", "args": decorate}))
+    if "lexicon" in claimed:  # rows the docs show as lemma, pack, pos, has_gloss
+        lines.append(_request_line({"id": "lexicon", "op": "lexicon.list", "args": {}}))
     return b"".join(lines)
 
 
@@ -496,13 +509,15 @@ def _canonical_lines(lines: list[bytes], expected: int, what: str) -> None:
 @requirement(
     "PROTO-WIRE-001",
     "every response line is canonical JSON: keys sorted, no whitespace, only the fixed "
-    "escapes; non-ASCII, astral, U+2028, DEL and C1 characters written as UTF-8",
+    "escapes; non-ASCII, astral, U+2028, DEL and C1 characters and <, >, & written as UTF-8; "
+    "hello's, variation.decorate's and lexicon.list's results too, whose members the docs "
+    "show out of order",
     family="protocol",
     capabilities=("variation",),
     seed=CANONICAL,
 )
 def canonical_responses(engine: EngineClient, _: object) -> None:
-    data = _wire_requests()
+    data = _wire_requests(engine.capabilities())
     _canonical_lines(_spawned_lines(engine, data, "strings"), data.count(b"\n"), "strings")
 
 
@@ -531,3 +546,58 @@ def code_point_key_order(engine: EngineClient, _: object) -> None:
     _canonical_lines(lines, 1, "a journal entry")
     entries = read_json(lines[0]).get("result", {}).get("entries")
     assert entries == [ASTRAL_KEYS], f"entries {entries!r}"
+
+
+SCRAMBLED_KEYS: dict[str, Any] = {
+    "\U0001f600": 1,
+    "\ue000": 2,
+    "\u00e9": 3,
+    "ab": 4,
+    "a-b": 5,
+    "a": {"zz": 6, "z": [{"y": 7, "Y": 8}]},
+    "_": 9,
+    "B": 10,
+}
+"""A proposal whose keys are sent in reverse code point order: a key that is a proper prefix
+of others (``a`` of ``a-b`` and ``ab``, ``z`` of ``zz``), upper and lower case, ``_`` between
+them, é, U+E000 and an astral key, nested too."""
+
+
+@requirement(
+    "PROTO-WIRE-461",
+    "object keys are sorted by code point whatever order they came in: a proposal sent with "
+    "its keys in reverse order (a key that is a proper prefix of others, upper and lower "
+    "case, _, é, U+E000, an astral key; nested too) is written to proposals.journal as its "
+    "canonical JSON and state.journal answers it in a canonical line, as state.load answers",
+    family="protocol",
+    capabilities=("state",),
+    seed="docs/spec.md § Canonical JSON (keys sorted ascending by Unicode code point, compared "
+    "lexicographically: a key that is a proper prefix of another sorts first); "
+    "docs/state.md § Journals (the payload is canonical JSON)",
+)
+def keys_sorted_from_any_order(engine: EngineClient, _: object) -> None:
+    want = canonical_json(SCRAMBLED_KEYS).encode("utf-8")
+    with scratch() as directory:
+        with Stores(engine) as stores:
+            store = stores.open(directory)["store"]
+            answer = engine.call("state.propose", {"store": store, "proposal": SCRAMBLED_KEYS})
+            stores.close(store)
+        assert answer.get("queued") is True, f"the proposal answered {answer}"
+        data = (directory / "proposals.journal").read_bytes()
+        lines = data.splitlines(keepends=True)
+        assert len(lines) == 1 and lines[0][18:-1] == want, (
+            f"proposals.journal holds {data[:200]!r}, not the canonical payload {want!r} "
+            "(keys in code point order, a proper prefix first)"
+        )
+        request = {
+            "id": 1,
+            "op": "state.journal",
+            "args": {"dir": str(directory), "name": "proposals"},
+        }
+        # state.load's result too, whose members the docs list out of order
+        load = {"id": 2, "op": "state.load", "args": {"dir": str(directory)}}
+        data = _request_line(request) + _request_line(load)
+        read = _spawned_lines(engine, data, "a proposal read back")
+    _canonical_lines(read, 2, "a proposal read back")
+    entries = read_json(read[0]).get("result", {}).get("entries")
+    assert entries == [SCRAMBLED_KEYS], f"entries {entries!r}"

@@ -25,6 +25,7 @@ proposals = st.fixed_dictionaries(
 NOT_CANONICAL: dict[str, Proposal] = {
     "a float member": {"lemma": "l", "claim": 1.5},
     "a whole float": {"lemma": "l", "claim": 2.0},
+    "a whole float written with an exponent": {"lemma": "l", "claim": 1e16},
     "a float in a list": {"lemma": "l", "claim": [1, 0.25]},
     "a float in an object": {"lemma": "l", "claim": {"weight": -3.5}},
 }

@@ -4,6 +4,7 @@ with its seal): ``register.ratify`` stays the reference's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,29 +15,23 @@ from reference.registers.pending import commit_pair
 from reference.registers.validate import fail
 from reference.serve import ProtocolHandler
 
+PackBytes = Callable[[Path, RegisterPack], bytes]
+"""The bytes a mistaken port writes as the ratified pack at *path*."""
+
 
 class _PackBytes(Ratifier):
-    """A ratifier that commits :meth:`pack_bytes` beside the reference's report."""
+    """A ratifier that commits the pack *pack_bytes* gives beside the reference's report."""
 
-    def pack_bytes(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> bytes:
-        raise NotImplementedError
+    def __init__(self, pack_bytes: PackBytes) -> None:
+        super().__init__()
+        self.pack_bytes = pack_bytes
 
     def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
-        data = self.pack_bytes(path, pack, report)
+        data = self.pack_bytes(path, pack)
         try:
             commit_pair(path, data, pretty_json(report).encode("utf-8"))
         except OSError as exc:
             fail("REGISTER_WRITE_FAILED", f"{path}: cannot write: {exc}", "path")
-
-
-class _PackAsGiven(_PackBytes):
-    def pack_bytes(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> bytes:
-        return path.read_bytes()
-
-
-class _SealNotSet(_PackBytes):
-    def pack_bytes(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> bytes:
-        return pretty_json(pack.as_json()).encode("utf-8")
 
 
 class _InPlace(ProtocolHandler):
@@ -52,10 +47,10 @@ class _InPlace(ProtocolHandler):
 class InPlacePackLeftAsGiven(_InPlace):
     """register.ratify_file writes the report beside the pack but leaves the pack as given."""
 
-    in_place = _PackAsGiven()
+    in_place = _PackBytes(lambda path, pack: path.read_bytes())
 
 
 class InPlaceSealNotSet(_InPlace):
     """register.ratify_file rewrites the pack in normal form without setting its seal."""
 
-    in_place = _SealNotSet()
+    in_place = _PackBytes(lambda path, pack: pretty_json(pack.as_json()).encode("utf-8"))

@@ -2,7 +2,8 @@
 // All-or-nothing journal appends (docs/state.md § Journals, § I/O errors): a line is
 // acknowledged only once it and every line before it are durable; after a failure the
 // journal is rewritten from its good lines (staging-<journal name>, fsync, rename over the
-// journal, fsync the directory) before any other line is appended.
+// journal, fsync the directory) before any other line is appended; the rewritten journal
+// keeps the mode of the one it replaces.
 
 const STAGING = 'staging-';
 
@@ -31,10 +32,12 @@ class Appender {
     this.good = Buffer.concat([this.good, line]);
   }
 
-  /** Make the journal its good lines again, durably. */
+  /** Make the journal its good lines again, durably, with the mode of the journal it
+   * replaces (0644 when there is none). */
   rewrite() {
     const staging = `${STAGING}${this.name}`;
-    this.dir.writeFile(staging, this.good, 0o644);
+    const mode = this.dir.mode(this.name, false);
+    this.dir.writeFile(staging, this.good, mode === null ? 0o644 : mode);
     this.dir.rename(staging, this.name);
     this.dir.sync();
     this.exists = true;
