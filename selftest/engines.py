@@ -107,6 +107,7 @@ from selftest.mutants.check_order import (
     SoakOpensFirst,
     StoreBeforeProposal,
 )
+from selftest.mutants.clauses import CLAUSE_MUTANTS
 from selftest.mutants.cognition import (
     CompatibilityNormalised,
     FirstClaimKept,
@@ -823,6 +824,7 @@ _TABLE = (
     *(broken_engine(name, factory, "COG-EDGE-001") for name, factory in EDGE_MUTANTS),
     *(broken_engine(name, factory, "COG-EDGE-002") for name, factory in SAYS_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in REFERRING_MUTANTS),
+    *(broken_engine(name, factory, req) for name, factory, req in CLAUSE_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CONDITION_MUTANTS),
     *(
         broken_engine(name, factory, *catches)
