@@ -197,6 +197,26 @@ CALLS: dict[str, tuple[str, EncodableObject, Expected]] = {
         {**_without(SELECT, "trace_hash"), "turn_idx": "0"},
         Expected("PROTOCOL_BAD_ARGS", "trace_hash"),
     ),
+    "an unknown argument zzz sorted after a mistyped bucket (names before types)": (
+        "variation.select",
+        {**SELECT, "bucket": "a", "zzz": 1},
+        Expected("PROTOCOL_BAD_ARGS", "zzz"),
+    ),
+    "an unknown argument ttz sorted after a mistyped trace_hash (names before types)": (
+        "variation.select",
+        {**SELECT, "trace_hash": 5, "ttz": 1},
+        Expected("PROTOCOL_BAD_ARGS", "ttz"),
+    ),
+    "bucket_name missing, bucket mistyped before it in Args order (names before types)": (
+        "variation.select",
+        {**_without(SELECT, "bucket_name"), "bucket": "a"},
+        Expected("PROTOCOL_BAD_ARGS", "bucket_name"),
+    ),
+    "turn_idx missing, bucket_name sorted before it mistyped (names before types)": (
+        "variation.select",
+        {**_without(SELECT, "turn_idx"), "bucket_name": 5},
+        Expected("PROTOCOL_BAD_ARGS", "turn_idx"),
+    ),
     "session.chat without text, on a session that is a number (names before types)": (
         "session.chat",
         {"session": 7},
@@ -227,7 +247,9 @@ CASES = sorted([*LINES, *REQUESTS, *CALLS])
     "PROTO-ORDER-001",
     "a request with two faults gets the answer of the check docs/protocol.md runs first: the "
     "line, then the envelope (id, op, args), the op, unknown then missing argument names, "
-    "argument types, then the op itself (a mistyped text before an unknown session)",
+    "argument types (each over every argument: an unknown name sorted, or a missing one "
+    "listed, after a mistyped argument still answers), then the op itself (a mistyped text "
+    "before an unknown session)",
     family="protocol",
     capabilities=("variation", "sessions"),
     seed=ERROR_ORDER,
