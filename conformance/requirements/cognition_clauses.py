@@ -170,6 +170,46 @@ AGENTS: list[Labeled] = [
 """§ Subjects rule 1: verbs by position and generic agents keep their order among
 themselves, after the other words."""
 
+COMPOSED: list[Labeled] = [
+    {
+        "id": "COMPOSED-1",
+        "turns": ["How do I grow a blorvex?"],
+        "why": "`grow` goes last (rule 1), then the known `grow` comes before the unknown "
+        "`blorvex` (rule 2)",
+        "intent": "PROCEDURE",
+        "subject": "grow",
+    },
+    {
+        "id": "COMPOSED-2",
+        "turns": ["I love blorvexes!"],
+        "why": "the verb by position `love` is known, `blorvexes` is not: rule 2 comes second",
+        "subject": "love",
+    },
+    {
+        "id": "COMPOSED-3",
+        "turns": ["We often fear blorvexes."],
+        "why": "`fear` after `we` (past `often`) goes last, then first as the only known word",
+        "subject": "fear",
+    },
+    {
+        "id": "COMPOSED-4",
+        "turns": ["How to grow a blorvex?"],
+        "why": "the action slot's first word `grow` goes last, then first as the known word",
+        "intent": "PROCEDURE",
+        "subject": "grow",
+    },
+    {
+        "id": "COMPOSED-5",
+        "turns": ["How do I grow a garden?"],
+        "why": "both known: rule 1 alone decides, `garden` before `grow`",
+        "intent": "PROCEDURE",
+        "subject": "garden",
+    },
+]
+"""§ Subjects: rule 1 (verbs by position go last), then rule 2 (known lemmas first, a stable
+reordering): applied the other way round, a known verb by position falls behind an unknown
+noun."""
+
 NAMED: list[Labeled] = [
     {
         "id": "NAMED-1",
@@ -392,6 +432,20 @@ def belief_past_interjections(engine: EngineClient, ids: list[str]) -> None:
 )
 def agents_and_verbs_in_their_order(engine: EngineClient, ids: list[str]) -> None:
     _hold(engine, ids, AGENTS, "slots reorder verbs by position and generic agents")
+
+
+@requirement(
+    "COG-READ-469",
+    "the slot orderings apply in their order, verbs by position last and then known lemmas "
+    "first: 'How do I grow a blorvex?' and 'I love blorvexes!' are about grow and love",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § Subjects (within one slot: 1. verbs by position go last; 2. then "
+    "the words the lexicon holds come before those it does not)",
+    cover=lambda ctx: _plan(COMPOSED, "orderings composed"),
+)
+def orderings_in_their_order(engine: EngineClient, ids: list[str]) -> None:
+    _hold(engine, ids, COMPOSED, "slots order their words in the wrong sequence of rules")
 
 
 @requirement(

@@ -174,6 +174,39 @@ class AgentsBeforeVerbs(_Patched):
         return ((reading, "slot_terms", _slot_terms_grouped(agents_first=True)),)
 
 
+def _verbs_last_after_known_first(
+    text: str, lexicon: Any, *, action: bool, verbs_move: bool = True
+) -> tuple[str, ...]:
+    """Known lemmas first, and only then the verbs by position (and agents) moved last."""
+    words: list[str] = []
+    last: set[str] = set()
+    previous: str | None = None
+    for position, token in enumerate(tokenize(text)):
+        base = word_base(token)
+        if base is None or base in STOPWORDS or len(base) < 2:
+            if token not in grammar.SKIPPED:
+                previous = token
+            continue
+        words.append(base)
+        by_position = previous in grammar.VERB_MARKERS and verbs_move
+        if by_position or (action and position == 0) or base in grammar.GENERIC_AGENTS:
+            last.add(base)
+        if token not in grammar.SKIPPED:
+            previous = base
+    unique = tuple(dict.fromkeys(words))
+    known = [w for w in unique if lexicon is not None and lexicon.lookup(w) is not None]
+    staged = known + [w for w in unique if w not in known]
+    return tuple(w for w in staged if w not in last) + tuple(w for w in staged if w in last)
+
+
+class VerbsLastAfterKnownFirst(_Patched):
+    """The two slot orderings run the other way round: known lemmas first, then verbs by
+    position last, so ``How do I grow a blorvex?`` is about *blorvex*, not *grow*."""
+
+    def patches(self) -> tuple[tuple[object, str, object], ...]:
+        return ((reading, "slot_terms", _verbs_last_after_known_first),)
+
+
 def _run_storing_every_subject(self: pipeline.TruthPipeline, text: str) -> TruthRecord:
     normalized = normalize(text)
     tokens = tokenize(normalized)
@@ -267,6 +300,7 @@ CLAUSE_MUTANTS = (
     ("belief_at_start_only", BeliefAtStartOnly, "COG-READ-464"),
     ("agents_after_verbs", AgentsAfterVerbs, "COG-READ-465"),
     ("agents_before_verbs", AgentsBeforeVerbs, "COG-READ-465"),
+    ("verbs_last_after_known_first", VerbsLastAfterKnownFirst, "COG-READ-469"),
     ("every_subject_named", EverySubjectNamed, "COG-RECALL-461"),
     ("kind_needs_article", KindNeedsArticle, "COG-READ-466"),
     ("term_names_connectors", TermNamesConnectors, "COG-READ-467"),
