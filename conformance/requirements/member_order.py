@@ -112,10 +112,9 @@ def packs(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @st.composite
-def bad_packs(draw: st.DrawFn, document: dict[str, Any]) -> dict[str, Any]:
+def bad_pack(draw: st.DrawFn, document: dict[str, Any], kind: str) -> dict[str, Any]:
     """*document* with two or more faults of one step, which the docs report sorted."""
     names = draw(_unknown_names)
-    kind = draw(st.sampled_from(("intents", "intent keys", "override keys", "fields", "buckets")))
     broken: dict[str, Any] = json.loads(json.dumps(document))
     overrides = broken["realizer_overrides"]
     if kind == "intents":
@@ -131,6 +130,11 @@ def bad_packs(draw: st.DrawFn, document: dict[str, Any]) -> dict[str, Any]:
         broken["discourse_markers"].update({f"x_{name}": [] for name in names})
     return broken
 
+
+FAULTS = ("intents", "intent keys", "override keys", "fields", "buckets")
+"""The faults of which a bad pack holds two or more: unknown per_intent names, unknown keys
+of one per-intent value, unknown top-level override keys, unknown top-level fields, unknown
+marker buckets."""
 
 _records = st.builds(
     lambda key, lemma, score, pattern, weight: [
@@ -165,7 +169,7 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
     document = draw(packs())
     return {
         "pack": document,
-        "bad_pack": draw(bad_packs(document)),
+        "bad_packs": {kind: draw(bad_pack(document, kind)) for kind in FAULTS},
         "intent": draw(gen.intents),
         "decorate": {
             "surface": draw(st.text(max_size=24)),
@@ -182,19 +186,21 @@ def _requests(
 ) -> list[tuple[str, str, dict[str, Any]]]:
     """(what, op, args) of every claimed op the scenario gives, args in sorted order."""
     claimed = engine.capabilities()
-    document, bad = scenario["pack"], scenario["bad_pack"]
+    document = scenario["pack"]
     rid = document["register_id"]
     out: list[tuple[str, str, dict[str, Any]]] = []
     if "registers.validate" in claimed:
         out.append(
             ("register.validate", "register.validate", {"pack": document, "expected_id": rid})
         )
-        out.append(
-            ("register.validate of a pack with 2+ faults", "register.validate", {"pack": bad})
-        )
+        for kind, bad in scenario["bad_packs"].items():
+            what = f"register.validate of a pack with 2+ {kind} unknown"
+            out.append((what, "register.validate", {"pack": bad}))
     if "registers.ratify" in claimed:
         out.append(("register.ratify", "register.ratify", {"pack": document}))
-        out.append(("register.ratify of a pack with 2+ faults", "register.ratify", {"pack": bad}))
+        for kind, bad in scenario["bad_packs"].items():
+            what = f"register.ratify of a pack with 2+ {kind} unknown"
+            out.append((what, "register.ratify", {"pack": bad}))
     if "overrides" in claimed:
         args = {"realizer_overrides": document["realizer_overrides"], "intent": scenario["intent"]}
         out.append(("overrides.resolve", "overrides.resolve", args))
