@@ -177,6 +177,10 @@ from selftest.mutants.loader import (
     WhitespaceEditMalformed,
     WrongMissingFieldCode,
 )
+from selftest.mutants.member_order import (
+    EvidenceKeysInArrivalOrder,
+    UnknownIntentInArrivalOrder,
+)
 from selftest.mutants.mut41 import (
     KindOutIgnored,
     LastTwoKnownSubjects,
@@ -470,6 +474,10 @@ CueAnalogyDropped = swapped("cue C-02 analogy")
 GluedFullStopEndsSentence = swapped("end mark . glued")
 
 _TABLE = (
+    broken_engine("evidence_keys_in_arrival_order", EvidenceKeysInArrivalOrder, "PROTO-ORDER-006"),
+    broken_engine(
+        "unknown_intent_in_arrival_order", UnknownIntentInArrivalOrder, "PROTO-ORDER-006"
+    ),
     broken_engine("folds_only_newline", FoldsOnlyNewline, "PROTO-QUOTE-001"),
     broken_engine("crlf_two_spaces", CrLfTwoSpaces, "PROTO-QUOTE-001"),
     broken_engine("drops_quoted_path", DropsQuotedPath, "PROTO-QUOTE-001"),

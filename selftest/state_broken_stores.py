@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 import re
+import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -948,3 +950,49 @@ class ForgetsLiveBaseStore(StateStore):
     def prune(self, generation: int) -> None:
         self._live_base = None
         super().prune(generation)
+
+
+class ArrivalOrderWriter(JournalWriter):
+    """Frames a payload with its members in the order they arrived, not canonical JSON."""
+
+    def append(self, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        line = b"%08x %08x " % (len(data), zlib.crc32(data)) + data + b"\n"
+        size = self._size()
+        created = self.fs.entry_kind(self.path, reading=False) is None
+        self.fs.append_synced(self.path, line)
+        if created:
+            self.fs.fsync_dir(self.path.parent)
+        self.size = size + len(line)
+
+
+class ArrivalOrderQueue(ProposalQueue):
+    """Journals each proposal with its members in the order the request listed them."""
+
+    @classmethod
+    def open(cls, path: Path, fs: FileOps) -> ProposalQueue:
+        queue = super().open(path, fs)
+        queue.writers = {
+            name: ArrivalOrderWriter(writer.path, fs, writer.size)
+            for name, writer in queue.writers.items()
+        }
+        return queue
+
+
+class ProposalsInArrivalOrderStore(StateStore):
+    """Proposals are journaled in the members' arrival order (PROTO-ORDER-006)."""
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return ArrivalOrderQueue.open(fs.root, fs)
+
+
+class RecordsInArrivalOrderStore(StateStore):
+    """Writes each core record with its members in the order the mutation gave them."""
+
+    def encode(self, records: Iterable[Record]) -> bytes:
+        lines = (
+            json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+            for record in sorted(records, key=sort_key)
+        )
+        return b"".join(lines)

@@ -402,6 +402,20 @@ class ProposalsDropped(ProtocolHandler):
         return stores.ProposalsDroppedStore
 
 
+class ProposalsInArrivalOrder(ProtocolHandler):
+    """state.propose journals a proposal with its members in the order they arrived."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.ProposalsInArrivalOrderStore
+
+
+class RecordsInArrivalOrder(ProtocolHandler):
+    """The core's records are written with their members in the order the mutation gave."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.RecordsInArrivalOrderStore
+
+
 class NoLock(ProtocolHandler):
     """No single-writer lock: any number of writers open the same directory."""
 
@@ -972,6 +986,8 @@ _TABLE = (
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
     broken_engine("torn_tail_kept", TornTailKept, "STATE-JOURNAL-001"),
     broken_engine("proposals_dropped", ProposalsDropped, "STATE-JOURNAL-003"),
+    broken_engine("proposals_in_arrival_order", ProposalsInArrivalOrder, "PROTO-ORDER-006"),
+    broken_engine("records_in_arrival_order", RecordsInArrivalOrder, "PROTO-ORDER-006"),
     broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
     broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
     broken_engine("unpadded_lock_name", UnpaddedLockName, "STATE-LOCK-004"),
