@@ -24,6 +24,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from conformance import strategies as gen
+from conformance.canonical import canonical_json
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.engines.view import member
 from conformance.oracle import BUCKET_NAMES, DEPTH_KEY, INTENT_NAMES, PER_INTENT_KEY
@@ -52,10 +53,6 @@ def reordered(value: Any, order: str) -> Any:
     return value
 
 
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 _ids = itertools.count(1)
 
 
@@ -69,9 +66,9 @@ def _answer(engine: EngineClient, op: str, args: dict[str, Any]) -> dict[str, An
 
 
 def _same(what: str, answers: dict[str, Any]) -> None:
-    base = canonical(answers[ORDERS[0]])
+    base = canonical_json(answers[ORDERS[0]])
     for order in ORDERS[1:]:
-        other = canonical(answers[order])
+        other = canonical_json(answers[order])
         at = next((i for i, (a, b) in enumerate(zip(base, other, strict=False)) if a != b), 0)
         start = max(0, min(at, len(base), len(other)) - 160)
         assert other == base, (
