@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 from reference.lexicon import Lemma
 from reference.runtime import ChatRuntime
@@ -16,16 +16,6 @@ from reference.serve import ProtocolHandler
 from reference.truth import answer, grounding, pipeline, says, teaching, vault
 from reference.truth import intent as reading
 from reference.truth.intent import IntentTag
-
-
-@contextmanager
-def _patched(module: object, name: str, value: object) -> Iterator[None]:
-    kept = getattr(module, name)
-    setattr(module, name, value)
-    try:
-        yield
-    finally:
-        setattr(module, name, kept)
 
 
 def _says(result: dict[str, Any], change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict:
@@ -36,7 +26,7 @@ class NoIsNoNegation(ProtocolHandler):
     """``no`` after a statement's first word does not negate it (only ``not`` and ``never``)."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with _patched(answer, "NEGATIONS", frozenset({"not", "never"})):
+        with patch.object(answer, "NEGATIONS", frozenset({"not", "never"})):
             return super().chat(runtime, text)
 
 
@@ -49,7 +39,7 @@ class NegationFromFirstWord(ProtocolHandler):
         def negated(statement: str) -> bool:
             return any(w in answer.NEGATIONS for w in answer.tokenize(statement))
 
-        with _patched(answer, "negated", negated):
+        with patch.object(answer, "negated", negated):
             return super().chat(runtime, text)
 
 
@@ -63,7 +53,7 @@ class NegationIgnoredByGloss(ProtocolHandler):
             value, by, step = decide(statement, subject, claim, graph)
             return ("yes" if by == "gloss" else value), by, step
 
-        with _patched(grounding, "verdict", verdict):
+        with patch.object(grounding, "verdict", verdict):
             return super().chat(runtime, text)
 
 
@@ -94,7 +84,7 @@ class ClaimSplitAtLastCopula(ProtocolHandler):
                 return found
             return dataclasses.replace(found, claim=found.claim[copulas[-1].start() :])
 
-        with _patched(pipeline, "classify_intent", last_copula):
+        with patch.object(pipeline, "classify_intent", last_copula):
             return super().chat(runtime, text)
 
 
@@ -103,7 +93,7 @@ class CheckedSlotAOnly(ProtocolHandler):
     star?`` checks ``the sun``, so its predicate words come from A alone (not known)."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with _patched(reading, "stated", lambda found: found.slots[0]):
+        with patch.object(reading, "stated", lambda found: found.slots[0]):
             return super().chat(runtime, text)
 
 
@@ -111,7 +101,7 @@ class TagInCheckedStatement(ProtocolHandler):
     """A tag stays in the checked statement: ``Is the sun a star or not?`` is negated."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with _patched(reading, "without_tag", lambda statement: statement):
+        with patch.object(reading, "without_tag", lambda statement: statement):
             return super().chat(runtime, text)
 
 
@@ -278,7 +268,7 @@ class SaidCutInUtf16Units(ProtocolHandler):
                 said = units.decode("utf-16-le", errors="ignore")
             return stored(self, lemma, turn_idx, claim, said)
 
-        with _patched(vault.Vault, "store", store):
+        with patch.object(vault.Vault, "store", store):
             return super().chat(runtime, text)
 
 
@@ -298,7 +288,7 @@ class CauseStepOverPath(ProtocolHandler):
                 return dataclasses.replace(grounded, path=None, source="pack")
             return dataclasses.replace(grounded, path=step)
 
-        with _patched(pipeline, "decide_grounding", step_only):
+        with patch.object(pipeline, "decide_grounding", step_only):
             return super().chat(runtime, text)
 
 
@@ -306,7 +296,7 @@ class ComparedOverAllDomains(ProtocolHandler):
     """A COMPARISON compares every domain of its subjects, not the first three of each."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with _patched(says, "COMPARED", None):
+        with patch.object(says, "COMPARED", None):
             return super().chat(runtime, text)
 
 
@@ -315,7 +305,7 @@ class SpansToDisclosureDepth(ProtocolHandler):
     default disclosure depth), not the first two."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with _patched(says, "SPANNED", 3):
+        with patch.object(says, "SPANNED", 3):
             return super().chat(runtime, text)
 
 
@@ -382,7 +372,7 @@ class StepKindBothWays(ProtocolHandler):
     too, so ``Is an insect a spider?`` is yes by ``insect includes spider``."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with _patched(answer, "KIND_OUT", answer.KIND_OUT | answer.KIND_INTO):
+        with patch.object(answer, "KIND_OUT", answer.KIND_OUT | answer.KIND_INTO):
             return super().chat(runtime, text)
 
 
@@ -392,7 +382,7 @@ class FormOfReadInto(ProtocolHandler):
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with (
-            _patched(answer, "KIND_INTO", answer.KIND_INTO | answer.KIND_OUT),
-            _patched(answer, "KIND_OUT", frozenset()),
+            patch.object(answer, "KIND_INTO", answer.KIND_INTO | answer.KIND_OUT),
+            patch.object(answer, "KIND_OUT", frozenset()),
         ):
             return super().chat(runtime, text)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import Any
+from unittest.mock import patch
 
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
@@ -19,16 +19,6 @@ from reference.truth import grammar, pipeline
 from reference.truth import intent as reading
 from reference.truth.record import TruthRecord
 from reference.truth.text import STOPWORDS, normalize, tokenize, word_base
-
-
-@contextmanager
-def _patched(module: object, name: str, value: object) -> Iterator[None]:
-    kept = getattr(module, name)
-    setattr(module, name, value)
-    try:
-        yield
-    finally:
-        setattr(module, name, kept)
 
 
 class _Patched(ProtocolHandler):
@@ -40,7 +30,7 @@ class _Patched(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with ExitStack() as stack:
             for module, name, value in self.patches():
-                stack.enter_context(_patched(module, name, value))
+                stack.enter_context(patch.object(module, name, value))
             reading.forget_readings()
             try:
                 return super().chat(runtime, text)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
+from unittest.mock import patch
 
 from reference.lexicon import base_forms
 from reference.runtime import ChatRuntime
@@ -22,16 +23,6 @@ from reference.truth import intent as reading
 from reference.truth.intent import IntentTag, Reading
 from reference.truth.teaching import TeachingGraph
 from reference.truth.text import content_terms, sub_words, tokenize
-
-
-@contextmanager
-def _patched(module: object, name: str, value: object) -> Iterator[None]:
-    kept = getattr(module, name)
-    setattr(module, name, value)
-    try:
-        yield
-    finally:
-        setattr(module, name, kept)
 
 
 class _Patched(ProtocolHandler):
@@ -44,7 +35,7 @@ class _Patched(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with ExitStack() as stack:
             for module, name, value in self.patches():
-                stack.enter_context(_patched(module, name, value))
+                stack.enter_context(patch.object(module, name, value))
             reading.forget_readings()
             try:
                 return super().chat(runtime, text)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
+from unittest.mock import patch
 
 from reference.lexicon import Lexicon
 from reference.runtime import ChatRuntime
@@ -31,16 +31,6 @@ KIND = r"\b(?:a |an )?(?:kind|sort|type) of\b"
 """``a kind of X`` and its variants: they name X."""
 
 
-@contextmanager
-def _patched(module: object, name: str, value: object) -> Iterator[None]:
-    kept = getattr(module, name)
-    setattr(module, name, value)
-    try:
-        yield
-    finally:
-        setattr(module, name, kept)
-
-
 def _cleaner(phrase: re.Pattern[str] | None, noise: str) -> Callable[[str], str]:
     def clean(text: str) -> str:
         named = re.sub(noise, " ", phrase.sub("it", text) if phrase else text)
@@ -55,7 +45,7 @@ class _Cleaned(ProtocolHandler):
     clean: Callable[[str], str] = staticmethod(_cleaner(PHRASE, f"{TERM}|{KIND}"))
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with _patched(reading, "clean_slot", type(self).clean):
+        with patch.object(reading, "clean_slot", type(self).clean):
             reading.forget_readings()
             try:
                 return super().chat(runtime, text)
@@ -88,7 +78,7 @@ class NoPlainPronounsReferBack(ProtocolHandler):
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         narrow = frozenset({"it", "they", "this", "that"})
-        with _patched(reading, "REFERRING", narrow):
+        with patch.object(reading, "REFERRING", narrow):
             reading.forget_readings()
             try:
                 return super().chat(runtime, text)
@@ -101,7 +91,7 @@ class OnlyItAsGrammaticalSubject(ProtocolHandler):
     content words do not (``Why do they flow?`` is about *flow*)."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with _patched(grammar, "SUBJECT_PRONOUNS", frozenset({"it"})):
+        with patch.object(grammar, "SUBJECT_PRONOUNS", frozenset({"it"})):
             return super().chat(runtime, text)
 
 
@@ -121,7 +111,7 @@ class PronounBeforeNounEmpty(ProtocolHandler):
     ``it`` (``Why do they rain?`` is about *rain*)."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with _patched(reading, "subject_pronoun", _any_pronoun_before_noun):
+        with patch.object(reading, "subject_pronoun", _any_pronoun_before_noun):
             return super().chat(runtime, text)
 
 
@@ -148,7 +138,7 @@ class NoPredicateHoldsVacuously(ProtocolHandler):
                 return ("no" if flip else "yes"), "gloss", None
             return "unknown", None, None
 
-        with _patched(grounding, "verdict", verdict):
+        with patch.object(grounding, "verdict", verdict):
             return super().chat(runtime, text)
 
 
@@ -208,7 +198,7 @@ class RelationFunctionWordsRequired(ProtocolHandler):
                 return ("no" if answer.negated(statement) else "yes"), "gloss", None
             return "unknown", None, None
 
-        with _patched(grounding, "verdict", verdict):
+        with patch.object(grounding, "verdict", verdict):
             return super().chat(runtime, text)
 
 
@@ -232,7 +222,7 @@ class FirstTwoSubjectsOnly(ProtocolHandler):
             pair = dataclasses.replace(intent, terms=intent.terms[:2])
             return kept(pair, lexicon, graph, vault)
 
-        with _patched(pipeline, "decide_grounding", decide):
+        with patch.object(pipeline, "decide_grounding", decide):
             return super().chat(runtime, text)
 
 
@@ -260,7 +250,7 @@ def missing_referring_word(word: str) -> type[ProtocolHandler]:
         """One word that refers back is read as a mere function word."""
 
         def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-            with _patched(reading, "REFERRING", reading.REFERRING - {word}):
+            with patch.object(reading, "REFERRING", reading.REFERRING - {word}):
                 reading.forget_readings()
                 try:
                     return super().chat(runtime, text)
