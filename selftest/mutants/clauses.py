@@ -9,36 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from contextlib import ExitStack
 from typing import Any
-from unittest.mock import patch
 
-from reference.runtime import ChatRuntime
-from reference.serve import ProtocolHandler
 from reference.truth import grammar, pipeline
 from reference.truth import intent as reading
 from reference.truth.record import TruthRecord
 from reference.truth.text import STOPWORDS, normalize, tokenize, word_base
+from selftest.mutants.conditions import PatchedReading
 
 
-class _Patched(ProtocolHandler):
-    """The reference answering with :meth:`patches` in place."""
-
-    def patches(self) -> tuple[tuple[object, str, object], ...]:
-        return ()
-
-    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        with ExitStack() as stack:
-            for module, name, value in self.patches():
-                stack.enter_context(patch.object(module, name, value))
-            reading.forget_readings()
-            try:
-                return super().chat(runtime, text)
-            finally:
-                reading.forget_readings()
-
-
-class AuxiliariesOnlyDoSupport(_Patched):
+class AuxiliariesOnlyDoSupport(PatchedReading):
     """A grammatical subject is read past ``do``/``does``/``did`` only, not past the other
     auxiliaries: ``Why can they glow?`` does not refer back."""
 
@@ -46,7 +26,7 @@ class AuxiliariesOnlyDoSupport(_Patched):
         return ((grammar, "AUXILIARIES", frozenset({"do", "does", "did"})),)
 
 
-class MightNotPassedOver(_Patched):
+class MightNotPassedOver(PatchedReading):
     """A grammatical subject is read past AUX and ``not`` but not past ``might``: ``Why
     might they glow?`` does not refer back."""
 
@@ -73,7 +53,7 @@ def _unwrap_once(clause: str) -> str:
     return unwrapped
 
 
-class UnwrapOnePass(_Patched):
+class UnwrapOnePass(PatchedReading):
     """Step 7 strips leading interjections, then wrappers, once: an interjection after a
     wrapper stays (``Well, can you um tell me what a cousin is?``)."""
 
@@ -92,7 +72,7 @@ def _unwrap_if_after_anything(clause: str) -> str:
         clause = unwrapped
 
 
-class WhetherAfterInterjection(_Patched):
+class WhetherAfterInterjection(PatchedReading):
     """``if`` becomes ``whether`` after a leading interjection too, not only after a
     wrapper: ``Hey, if the mind were an ocean, ...`` is a VERIFICATION."""
 
@@ -105,7 +85,7 @@ BELIEF = "_BELIEF"
 """The reading's pattern of the sentences that put a belief forward (step 6), by name."""
 
 
-class BeliefAtStartOnly(_Patched):
+class BeliefAtStartOnly(PatchedReading):
     """A belief opener counts only as a sentence's first words, not past interjections:
     ``Well, I think the sun is a star.`` is no question."""
 
@@ -148,7 +128,7 @@ def _slot_terms_grouped(agents_first: bool) -> Any:
     return slot_terms
 
 
-class AgentsAfterVerbs(_Patched):
+class AgentsAfterVerbs(PatchedReading):
     """Generic agents go after the verbs by position, not in their own order among them:
     ``Tell me about people we love.`` is about *love*."""
 
@@ -156,7 +136,7 @@ class AgentsAfterVerbs(_Patched):
         return ((reading, "slot_terms", _slot_terms_grouped(agents_first=False)),)
 
 
-class AgentsBeforeVerbs(_Patched):
+class AgentsBeforeVerbs(PatchedReading):
     """Generic agents go before the verbs by position, not in their own order among them:
     ``Tell me about what we love, and people.`` is about *people*."""
 
@@ -189,7 +169,7 @@ def _verbs_last_after_known_first(
     return tuple(w for w in staged if w not in last) + tuple(w for w in staged if w in last)
 
 
-class VerbsLastAfterKnownFirst(_Patched):
+class VerbsLastAfterKnownFirst(PatchedReading):
     """The two slot orderings run the other way round: known lemmas first, then verbs by
     position last, so ``How do I grow a blorvex?`` is about *blorvex*, not *grow*."""
 
@@ -225,7 +205,7 @@ def _run_storing_every_subject(self: pipeline.TruthPipeline, text: str) -> Truth
     return record
 
 
-class EverySubjectNamed(_Patched):
+class EverySubjectNamed(PatchedReading):
     """A turn names every subject it grounds, not only its first known one: after
     ``Compare a river and a lake.`` a RECALL of lakes quotes it."""
 
@@ -243,7 +223,7 @@ def _slot_noise(old: str, new: str) -> tuple[object, str, object]:
     return (reading, SLOT_NOISE, re.compile(kept.pattern.replace(old, new)))
 
 
-class KindNeedsArticle(_Patched):
+class KindNeedsArticle(PatchedReading):
     """Only ``a kind of X`` and ``an kind of X`` name X: ``kind of X``, ``sort of X``,
     ``type of X`` without an article keep ``kind``, ``sort`` or ``type`` as a subject."""
 
@@ -251,7 +231,7 @@ class KindNeedsArticle(_Patched):
         return (_slot_noise("(?:a |an )?", "(?:a |an )"),)
 
 
-class TermNamesConnectors(_Patched):
+class TermNamesConnectors(PatchedReading):
     """``the word X`` names any X but ``and`` and ``or``: ``Explain the word to a child.``
     is about *child*."""
 
@@ -274,7 +254,7 @@ def _frames_with_fewer_auxiliaries() -> tuple[Any, ...]:
     return tuple(frames)
 
 
-class AuxFormCommonOnly(_Patched):
+class AuxFormCommonOnly(PatchedReading):
     """The yes/no form ``AUX A`` opens with every auxiliary of ``AUX`` but ``must`` and
     ``may``: ``May the sun and the moon bright?`` is read by no form."""
 

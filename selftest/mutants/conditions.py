@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from typing import Any
 from unittest.mock import patch
@@ -25,12 +25,12 @@ from reference.truth.teaching import TeachingGraph
 from reference.truth.text import content_terms, sub_words, tokenize
 
 
-class _Patched(ProtocolHandler):
+class PatchedReading(ProtocolHandler):
     """The reference with :meth:`patches` in place while it reads and answers a turn (kept
     readings are dropped before and after, so no other engine sees them)."""
 
-    def patches(self) -> list[tuple[object, str, object]]:
-        raise NotImplementedError
+    def patches(self) -> Sequence[tuple[object, str, object]]:
+        return ()
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with ExitStack() as stack:
@@ -110,7 +110,7 @@ def _sentences(
     return read_sentences
 
 
-class ReferentTakesOverOnlyWhenRequest(_Patched):
+class ReferentTakesOverOnlyWhenRequest(PatchedReading):
     """CD-21 narrowed: the referent sentence takes over only when it is a request, never when
     it is read by cue words (``Wolves and their stories. Why?`` stays a CAUSE)."""
 
@@ -118,7 +118,7 @@ class ReferentTakesOverOnlyWhenRequest(_Patched):
         return [(reading, "read_sentences", _sentences(_is_request))]
 
 
-class ReferentAfterFirst(_Patched):
+class ReferentAfterFirst(PatchedReading):
     """CD-22 inverted: the referent is the nearest other sentence with a content word, those
     after the deciding one first."""
 
@@ -129,7 +129,7 @@ class ReferentAfterFirst(_Patched):
         return [(reading, "read_sentences", _sentences(takes_over, before_first=False))]
 
 
-class CuedQuestionIsRequest(_Patched):
+class CuedQuestionIsRequest(PatchedReading):
     """CD-19 atom b widened: step 9 counts a question read by cue words as a request, so it
     decides over an earlier request (``Tell me about wolves. Rivers and differences?`` is a
     COMPARISON)."""
@@ -159,7 +159,7 @@ def _claim(rest: str) -> Reading:
     return Reading(IntentTag.CORRECTION, (sentence[: copula.start()], claim), claim)
 
 
-class LeadIgnoresRequest(_Patched):
+class LeadIgnoresRequest(PatchedReading):
     """CD-09 atom b dropped: a prompt that opens with a correction lead is a CORRECTION even
     when what follows is a request (``Well, actually, what is light?`` states a claim)."""
 
@@ -176,7 +176,7 @@ class LeadIgnoresRequest(_Patched):
         return [(reading, "read_text", read_text)]
 
 
-class LeadCueReadingStands(_Patched):
+class LeadCueReadingStands(PatchedReading):
     """CD-10 widened: what follows a lead stands when cue words read it, as a form's request
     would (``No. Light and stories.`` is a NARRATIVE, not a claim)."""
 
@@ -202,7 +202,7 @@ _BELIEF_ANY = re.compile(
 )
 
 
-class BeliefBeforeOf(_Patched):
+class BeliefBeforeOf(PatchedReading):
     """CD-14 atom c dropped: a belief opener followed by ``of``, ``about`` or ``so`` still
     makes the sentence a question (``I think of the sun as a star.`` is asked)."""
 
@@ -213,7 +213,7 @@ class BeliefBeforeOf(_Patched):
         return [(reading, "puts_belief", puts_belief)]
 
 
-class OnlyQuestionMarkAsks(_Patched):
+class OnlyQuestionMarkAsks(PatchedReading):
     """CD-14 atom b dropped: only a ``?`` makes a question; a belief put forward does not
     (``I think the sun is a star.`` is UNKNOWN)."""
 
@@ -221,7 +221,7 @@ class OnlyQuestionMarkAsks(_Patched):
         return [(reading, "puts_belief", lambda sentence: False)]
 
 
-class AskedStatementWithAnd(_Patched):
+class AskedStatementWithAnd(PatchedReading):
     """CD-18 atom c dropped: a statement asked may hold ``and``/``or``
     (``Bees make honey and wax?`` is a VERIFICATION)."""
 
@@ -231,7 +231,7 @@ class AskedStatementWithAnd(_Patched):
         return [(reading, "ASKED_STATEMENT", widened)]
 
 
-class VerificationCueInStatements(_Patched):
+class VerificationCueInStatements(PatchedReading):
     """CD-23 atom b dropped: a VERIFICATION cue counts in a sentence that is not a question
     (``Rain and water, really.`` is a VERIFICATION)."""
 
@@ -244,7 +244,7 @@ class VerificationCueInStatements(_Patched):
         return [(reading, "read_cues", read_cues)]
 
 
-class ItBeforeAnyWordEmpty(_Patched):
+class ItBeforeAnyWordEmpty(PatchedReading):
     """CD-25 atom c widened: ``it`` directly before any word the lexicon holds (not only a
     noun) is an empty subject (``Why does it flow?`` is about *flow*)."""
 
@@ -262,7 +262,7 @@ class ItBeforeAnyWordEmpty(_Patched):
         return [(reading, "subject_pronoun", subject_pronoun)]
 
 
-class ForwardPathsOnly(_Patched):
+class ForwardPathsOnly(PatchedReading):
     """CD-06 atom c dropped: a TRANSITIVE_QUERY (and a CAUSE) is joined only by a path from
     the first known subject to the second, never the other way."""
 
@@ -270,7 +270,7 @@ class ForwardPathsOnly(_Patched):
         return [(TeachingGraph, "either_way", TeachingGraph.path)]
 
 
-class CauseNeedsPath(_Patched):
+class CauseNeedsPath(PatchedReading):
     """CD-07 atom c dropped: a CAUSE is teaching-grounded only by a path joining its first two
     known subjects, never by a step leading into its subject alone."""
 
@@ -278,7 +278,7 @@ class CauseNeedsPath(_Patched):
         return [(TeachingGraph, "origin", lambda graph, target: None)]
 
 
-class UnknownBesideKnownPassedOver(_Patched):
+class UnknownBesideKnownPassedOver(PatchedReading):
     """CD-08 atom b dropped: words the lexicon does not hold beside a known subject are passed
     over, so the turn grounds as ``pack`` (never ``partial``)."""
 
@@ -294,7 +294,7 @@ class UnknownBesideKnownPassedOver(_Patched):
         return [(pipeline, "decide_grounding", decide)]
 
 
-class ClaimNegationIgnored(_Patched):
+class ClaimNegationIgnored(PatchedReading):
     """CD-31 atom b dropped: a verdict by the user's claim follows the claim alone, whether
     the checked statement is negated or not."""
 
@@ -331,7 +331,7 @@ def _short_s_dropped(word: str) -> list[str]:
     return forms
 
 
-class SameWordDropsShortS(_Patched):
+class SameWordDropsShortS(PatchedReading):
     """CD-43 atom c dropped: the same-word test drops the ``-s`` of a word of three letters
     too, so after ``No, the sun is zu.`` the claim decides ``Is the sun zus?``."""
 
@@ -342,7 +342,7 @@ class SameWordDropsShortS(_Patched):
         return [(answer, "same_word", same_word)]
 
 
-class SameWordOneFoldsToOther(_Patched):
+class SameWordOneFoldsToOther(PatchedReading):
     """CD-44 narrowed: two words are the same word only when one is a folded form of the
     other (``rivers`` and ``river``), never when their folded forms alone share one
     (``wolves`` and ``wolfs``, both *wolf*)."""
@@ -354,7 +354,7 @@ class SameWordOneFoldsToOther(_Patched):
         return [(answer, "same_word", same_word)]
 
 
-class ExampleStepsPlainSorted(_Patched):
+class ExampleStepsPlainSorted(PatchedReading):
     """CD-68 else branch reordered: an EXAMPLE without kinds tells its steps in the plain
     sorted order, not those out of the subject first (``rain fills river`` before ``river
     flows into ocean``)."""
@@ -376,7 +376,7 @@ class ExampleStepsPlainSorted(_Patched):
         return [(grounding, "told", told)]
 
 
-class NtWithoutApostropheSpelt(_Patched):
+class NtWithoutApostropheSpelt(PatchedReading):
     """CD-69 atom a widened: a word ending in ``nt`` without its apostrophe is spelt out as
     its stem then ``not`` too (``mustnt`` is read ``must not``)."""
 
@@ -391,7 +391,7 @@ class NtWithoutApostropheSpelt(_Patched):
         return [(spelling, "expand", lambda text: kept(sub_words(text, widened)))]
 
 
-class SameWordIngBoundOnDoubledOnly(_Patched):
+class SameWordIngBoundOnDoubledOnly(PatchedReading):
     """CD-73 and CD-74 atom b dropped: the same-word test drops ``-ing`` and changes it to
     ``-e`` whatever the word's length, the bound kept for the doubled consonant alone
     (``zuing`` is the same word as ``zu`` and ``zue``)."""
@@ -409,7 +409,7 @@ class SameWordIngBoundOnDoubledOnly(_Patched):
         return [(answer, "same_word", same_word)]
 
 
-class EvidenceWordsWithFunctionWords(_Patched):
+class EvidenceWordsWithFunctionWords(PatchedReading):
     """CD-32 and CD-61 atom a widened: a predicate word the same word as any word of the
     claim or of the gloss, a function word included, states the statement (``Is the sun
     thes?`` is yes by the gloss's ``the``)."""
@@ -436,7 +436,7 @@ class EvidenceWordsWithFunctionWords(_Patched):
         return [(grounding, "verdict", verdict)]
 
 
-class SameWordUndoublesVowels(_Patched):
+class SameWordUndoublesVowels(PatchedReading):
     """CD-75 atom b widened: the same-word test undoubles any doubled letter before ``-ing``,
     a vowel too (``zooing`` is the same word as ``zo``)."""
 
