@@ -15,6 +15,7 @@ canonical JSON, ids aside.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import itertools
 import json
@@ -65,18 +66,48 @@ def _answer(engine: EngineClient, op: str, args: dict[str, Any]) -> dict[str, An
     return {key: value for key, value in response.items() if key != "id"}
 
 
+def _shown(value: Any) -> str:
+    """*value* for a message: a base64 file decoded to its text, anything else as JSON."""
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError, UnicodeDecodeError):
+            return repr(base64.b64decode(value, validate=True).decode("utf-8"))
+    return canonical_json(value)
+
+
+def _differences(base: Any, other: Any, path: str = "$") -> list[tuple[str, Any, Any]]:
+    """The paths where *other* differs from *base*, with both values, depth first."""
+    if isinstance(base, dict) and isinstance(other, dict):
+        found = []
+        for key in sorted(base.keys() | other.keys()):
+            found += _differences(base.get(key), other.get(key), f"{path}.{key}")
+        return found
+    if isinstance(base, list) and isinstance(other, list) and len(base) == len(other):
+        found = []
+        for index, (a, b) in enumerate(zip(base, other, strict=True)):
+            found += _differences(a, b, f"{path}[{index}]")
+        return found
+    return [] if canonical_json(base) == canonical_json(other) else [(path, base, other)]
+
+
 def _same(what: str, answers: dict[str, Any]) -> None:
-    base = canonical_json(answers[ORDERS[0]])
+    base = answers[ORDERS[0]]
     for order in ORDERS[1:]:
-        other = canonical_json(answers[order])
-        at = next((i for i, (a, b) in enumerate(zip(base, other, strict=False)) if a != b), 0)
-        start = max(0, min(at, len(base), len(other)) - 160)
-        assert other == base, (
+        found = _differences(base, answers[order])
+        # A file's bytes differ whenever a member of the report they hold differs: name the
+        # member first, then the file.
+        found.sort(key=lambda item: ".files." in item[0])
+        lines = [
+            f"  {path}: {_shown(got)[:300]} where sorted order gave {_shown(want)[:300]}"
+            for path, want, got in found[:4]
+        ]
+        more = f"\n  ... and {len(found) - 4} more" if len(found) > 4 else ""
+        assert not found, (
             f"{what}: sent with every object's members in {order} order, the engine answered "
-            f"...{other[start : at + 160]}...; in sorted order ...{base[start : at + 160]}... "
-            "(canonical JSON, from 160 characters before the first difference). A JSON object "
-            "has no member order (docs/protocol.md § Requests; what the docs call sorted is in "
-            "code point order, whatever order the request lists the members in)"
+            "differently from the same request in sorted order (ids aside):\n"
+            + "\n".join(lines)
+            + more
+            + "\nA JSON object has no member order (docs/protocol.md § Requests; what the docs "
+            "call sorted is in code point order, whatever order the request lists the members in)"
         )
 
 
