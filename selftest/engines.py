@@ -64,6 +64,12 @@ from selftest.mutants.audit46 import (
     SignedSeedInteger,
     StructOrderedResults,
 )
+from selftest.mutants.audit47 import (
+    BucketCountsNonEmptyMarkers,
+    MarkerLengthAfterNfc,
+    MarkerLengthInClusters,
+    SourceHashOfFileObject,
+)
 from selftest.mutants.beside_report import (
     BesideReportMissingFieldTampered,
     BesideReportUnknownNamesTampered,
@@ -971,6 +977,12 @@ _TABLE = (
         "PROTO-WIRE-461",
         "PROTO-WIRE-462",
     ),
+    broken_engine("audit47_marker_length_in_clusters", MarkerLengthInClusters, "LOAD-BOUND-471"),
+    broken_engine("audit47_marker_length_after_nfc", MarkerLengthAfterNfc, "LOAD-BOUND-471"),
+    broken_engine(
+        "audit47_bucket_counts_non_empty_markers", BucketCountsNonEmptyMarkers, "LOAD-BOUND-472"
+    ),
+    broken_engine("audit47_source_hash_of_file_object", SourceHashOfFileObject, "LOAD-TAMPER-471"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

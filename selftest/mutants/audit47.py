@@ -1,0 +1,105 @@
+"""Broken engines of the session 47 clause audit of docs/registers.md: each makes one mistake
+a port in another language plausibly makes, on a clause no requirement sent an input for
+before (marker length and bucket size as the pack holds them; step 9 over the parsed pack)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from reference.registers import PackLoader
+from reference.registers.model import RegisterPack
+from reference.registers.seal import pack_source_sha256
+from reference.registers.validate import fail
+from reference.serve import ProtocolHandler
+
+MARKERS = "discourse_markers"
+_JOINER = "\u200d"
+
+
+def _clusters(marker: str) -> int:
+    """Roughly the grapheme clusters of *marker*: a combining mark, a joiner, what a joiner
+    joins and a Hangul vowel or final jamo extend the cluster before them."""
+    count, joined = 0, False
+    for char in marker:
+        extends = (
+            unicodedata.category(char) in ("Mn", "Mc", "Me")
+            or char == _JOINER
+            or joined
+            or "\u1160" <= char <= "\u11ff"
+        )
+        joined = char == _JOINER
+        count += 0 if extends and count else 1
+    return count
+
+
+def _nfc_length(marker: str) -> int:
+    return len(unicodedata.normalize("NFC", marker))
+
+
+def _with_markers(pack: dict[str, Any], edit: Callable[[list[Any]], list[Any]]) -> dict[str, Any]:
+    """A copy of *pack* with every bucket that is a list replaced by ``edit(bucket)``."""
+    copied = copy.deepcopy(pack)
+    markers = copied.get(MARKERS) if isinstance(copied, dict) else None
+    if isinstance(markers, dict):
+        for name, bucket in markers.items():
+            if isinstance(bucket, list):
+                markers[name] = edit(bucket)
+    return copied
+
+
+class _MarkerLengthCounted(ProtocolHandler):
+    """Markers measured by ``length``, not in code points."""
+
+    @staticmethod
+    def length(marker: str) -> int:
+        return len(marker)
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        def stand_in(bucket: list[Any]) -> list[Any]:
+            return ["x" * self.length(m) if isinstance(m, str) else m for m in bucket]
+
+        return super().validate_pack(_with_markers(pack, stand_in), expected_id)
+
+
+class MarkerLengthInClusters(_MarkerLengthCounted):
+    """A marker's length is counted in grapheme clusters (Swift's ``String.count``, Elixir's
+    ``String.length``), so e + U+0301 sixty-five times is 65 characters long."""
+
+    length = staticmethod(_clusters)
+
+
+class MarkerLengthAfterNfc(_MarkerLengthCounted):
+    """A marker's length is counted after NFC normalisation, so e + U+0301 is one character
+    and U+0958 is two."""
+
+    length = staticmethod(_nfc_length)
+
+
+class BucketCountsNonEmptyMarkers(ProtocolHandler):
+    """A bucket's size counts only its non-empty markers (an empty one "is no marker"), so
+    33 empty strings fit the bound of 32."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        def said(bucket: list[Any]) -> list[Any]:
+            return [m for m in bucket if m != ""]
+
+        return super().validate_pack(_with_markers(pack, said), expected_id)
+
+
+class _FileObjectHashed(PackLoader):
+    def check_untampered(self, pack: RegisterPack, raw: bytes, report: dict[str, Any]) -> None:
+        if pack_source_sha256(json.loads(raw)) != report.get("pack_source_sha256"):
+            message = f"content of {pack.register_id!r} differs from what was ratified"
+            fail("REGISTER_TAMPERED", message, "pack_source_sha256")
+        super().check_untampered(pack, raw, report)
+
+
+class SourceHashOfFileObject(ProtocolHandler):
+    """Loading step 9 hashes the object the pack file holds (a ``JSON.parse`` result), not
+    the parsed pack, so a bucket left out of the file fails it, field pack_source_sha256."""
+
+    pack_loader = _FileObjectHashed()
