@@ -66,9 +66,11 @@ from selftest.mutants.audit46 import (
 )
 from selftest.mutants.audit47 import (
     BucketCountsNonEmptyMarkers,
+    GateMalformedBesideReportTampered,
     MarkerLengthAfterNfc,
     MarkerLengthInClusters,
     SourceHashOfFileObject,
+    TamperedOnlyBesideReadableReport,
 )
 from selftest.mutants.beside_report import (
     BesideReportMissingFieldTampered,
@@ -983,6 +985,16 @@ _TABLE = (
         "audit47_bucket_counts_non_empty_markers", BucketCountsNonEmptyMarkers, "LOAD-BOUND-472"
     ),
     broken_engine("audit47_source_hash_of_file_object", SourceHashOfFileObject, "LOAD-TAMPER-471"),
+    broken_engine(
+        "audit47_tampered_only_beside_readable_report",
+        TamperedOnlyBesideReadableReport,
+        "LOAD-BESIDE-471",
+    ),
+    broken_engine(
+        "audit47_gate_malformed_beside_report_tampered",
+        GateMalformedBesideReportTampered,
+        "LOAD-RATIFY-471",
+    ),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

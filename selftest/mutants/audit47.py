@@ -1,6 +1,7 @@
 """Broken engines of the session 47 clause audit of docs/registers.md: each makes one mistake
 a port in another language plausibly makes, on a clause no requirement sent an input for
-before (marker length and bucket size as the pack holds them; step 9 over the parsed pack)."""
+before (marker length and bucket size as the pack holds them; step 9 over the parsed pack;
+a report beside a malformed pack, for the loader and for the gate)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,15 @@ import copy
 import json
 import unicodedata
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from reference.registers import PackLoader
+from reference.errors import RegisterError
+from reference.registers import PackLoader, Ratifier
+from reference.registers.loader import read_pack_file
 from reference.registers.model import RegisterPack
-from reference.registers.seal import pack_source_sha256
+from reference.registers.pending import effective_pair
+from reference.registers.seal import pack_source_sha256, report_path_for
 from reference.registers.validate import fail
 from reference.serve import ProtocolHandler
 
@@ -103,3 +108,45 @@ class SourceHashOfFileObject(ProtocolHandler):
     the parsed pack, so a bucket left out of the file fails it, field pack_source_sha256."""
 
     pack_loader = _FileObjectHashed()
+
+
+class _BesideMeansReadable(PackLoader):
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        pack_path, report_path = effective_pair(path)
+        try:
+            return read_pack_file(pack_path, expected_id=register_id)
+        except RegisterError as exc:
+            if exc.code != "REGISTER_MALFORMED" or not _parses(report_path):
+                raise
+            fail("REGISTER_TAMPERED", f"{exc.message}; it was ratified", exc.field)
+
+
+def _parses(report: Path) -> bool:
+    try:
+        return isinstance(json.loads(report.read_bytes()), dict)
+    except (OSError, ValueError):
+        return False
+
+
+class TamperedOnlyBesideReadableReport(ProtocolHandler):
+    """A malformed pack is called tampered only when the report beside it parses as a JSON
+    object (the loader reads the report first to decide whether the pack was ratified)."""
+
+    pack_loader = _BesideMeansReadable()
+
+
+class _GateReadsAsLoader(Ratifier):
+    def read(self, path: Path) -> RegisterPack:
+        try:
+            return super().read(path)
+        except RegisterError as exc:
+            if exc.code != "REGISTER_MALFORMED" or not report_path_for(path).is_file():
+                raise
+            fail("REGISTER_TAMPERED", f"{exc.message}; it was ratified", exc.field)
+
+
+class GateMalformedBesideReportTampered(ProtocolHandler):
+    """The ratification gate reads a pack through the loader's step 5, so a malformed pack
+    with its old report beside it is refused REGISTER_TAMPERED."""
+
+    ratifier = _GateReadsAsLoader()
