@@ -69,6 +69,8 @@ from selftest.mutants.audit47 import (
     GateMalformedBesideReportTampered,
     MarkerLengthAfterNfc,
     MarkerLengthInClusters,
+    PackMemberFirstOccurrence,
+    PackMemberTwiceRefused,
     SourceHashOfFileObject,
     TamperedOnlyBesideReadableReport,
 )
@@ -995,6 +997,10 @@ _TABLE = (
         GateMalformedBesideReportTampered,
         "LOAD-RATIFY-471",
     ),
+    broken_engine(
+        "audit47_pack_member_first_occurrence", PackMemberFirstOccurrence, "LOAD-READ-471"
+    ),
+    broken_engine("audit47_pack_member_twice_refused", PackMemberTwiceRefused, "LOAD-READ-471"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -18,7 +18,7 @@ from reference.registers.loader import read_pack_file
 from reference.registers.model import RegisterPack
 from reference.registers.pending import effective_pair
 from reference.registers.seal import pack_source_sha256, report_path_for
-from reference.registers.validate import fail
+from reference.registers.validate import fail, parse_pack
 from reference.serve import ProtocolHandler
 
 MARKERS = "discourse_markers"
@@ -150,3 +150,66 @@ class GateMalformedBesideReportTampered(ProtocolHandler):
     with its old report beside it is refused REGISTER_TAMPERED."""
 
     ratifier = _GateReadsAsLoader()
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _first_wins(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        out.setdefault(key, value)
+    return out
+
+
+def _refuse_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    if len({key for key, _ in pairs}) != len(pairs):
+        raise _Duplicate
+    return dict(pairs)
+
+
+class _DuplicateReader(PackLoader):
+    """Reads a pack file holding a duplicate member with its own rule for it."""
+
+    refuse = False
+
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        pack_path, report_path = effective_pair(path)
+        raw = pack_path.read_bytes()
+        try:
+            json.loads(raw, object_pairs_hook=_refuse_twice)
+        except _Duplicate:
+            pass
+        except ValueError:
+            return super().read_pack(path, register_id)
+        else:
+            return super().read_pack(path, register_id)
+        code = "REGISTER_TAMPERED" if report_path.is_file() else "REGISTER_MALFORMED"
+        if self.refuse:
+            fail(code, f"{pack_path}: a member is named twice", None)
+        data = json.loads(raw, object_pairs_hook=_first_wins)
+        try:
+            return parse_pack(data, expected_id=register_id), raw
+        except RegisterError as exc:
+            if exc.code != "REGISTER_MALFORMED":
+                raise
+            fail(code, exc.message, exc.field)
+
+
+class _DuplicateRefused(_DuplicateReader):
+    refuse = True
+
+
+class PackMemberFirstOccurrence(ProtocolHandler):
+    """A pack file that names a member twice is read with the first occurrence counting
+    (a hand-written reader that ignores a key it has seen)."""
+
+    pack_loader = _DuplicateReader()
+
+
+class PackMemberTwiceRefused(ProtocolHandler):
+    """A pack file that names a member twice is refused as malformed (a typed decoder that
+    rejects a duplicate field, as Rust's serde derive does)."""
+
+    pack_loader = _DuplicateRefused()
