@@ -66,6 +66,7 @@ from selftest.mutants.audit46 import (
 )
 from selftest.mutants.audit47 import (
     BucketCountsNonEmptyMarkers,
+    DigestsComparedAsHexValues,
     GateMalformedBesideReportTampered,
     MarkerLengthAfterNfc,
     MarkerLengthInClusters,
@@ -1001,6 +1002,9 @@ _TABLE = (
         "audit47_pack_member_first_occurrence", PackMemberFirstOccurrence, "LOAD-READ-471"
     ),
     broken_engine("audit47_pack_member_twice_refused", PackMemberTwiceRefused, "LOAD-READ-471"),
+    broken_engine(
+        "audit47_digests_compared_as_hex_values", DigestsComparedAsHexValues, "LOAD-SEAL-471"
+    ),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reference.canonical import digest
 from reference.errors import RegisterError
 from reference.registers import PackLoader, Ratifier
 from reference.registers.loader import read_pack_file
@@ -213,3 +214,34 @@ class PackMemberTwiceRefused(ProtocolHandler):
     rejects a duplicate field, as Rust's serde derive does)."""
 
     pack_loader = _DuplicateRefused()
+
+
+def _same_hex(a: object, b: object) -> bool:
+    """Whether two digests are the same hex value (the mistake: case folded)."""
+    return isinstance(a, str) and isinstance(b, str) and a.lower() == b.lower()
+
+
+class _HexValueCompared(PackLoader):
+    def report_seal_verifies(self, report: dict[str, Any]) -> bool:
+        body = {key: value for key, value in report.items() if key != "seal"}
+        try:
+            return _same_hex(digest(body), report.get("seal"))
+        except (TypeError, ValueError):
+            return False
+
+    def check_seal(self, pack: RegisterPack, report: dict[str, Any]) -> None:
+        if not _same_hex(pack.mastery_report_sha256, report["seal"]):
+            super().check_seal(pack, report)
+
+    def check_untampered(self, pack: RegisterPack, raw: bytes, report: dict[str, Any]) -> None:
+        source = report.get("pack_source_sha256")
+        if _same_hex(pack_source_sha256(pack.as_json()), source):
+            report = {**report, "pack_source_sha256": pack_source_sha256(pack.as_json())}
+        super().check_untampered(pack, raw, report)
+
+
+class DigestsComparedAsHexValues(ProtocolHandler):
+    """The loader compares seals and digests as hex values (decoded, or case folded), so a
+    digest spelt in upper case matches its lower-case twin."""
+
+    pack_loader = _HexValueCompared()
