@@ -67,6 +67,7 @@ from selftest.mutants.audit46 import (
 from selftest.mutants.audit47 import (
     BucketCountsNonEmptyMarkers,
     DigestsComparedAsHexValues,
+    ExponentLiteralsAreIntegers,
     GateMalformedBesideReportTampered,
     MarkerLengthAfterNfc,
     MarkerLengthInClusters,
@@ -1004,6 +1005,12 @@ _TABLE = (
     broken_engine("audit47_pack_member_twice_refused", PackMemberTwiceRefused, "LOAD-READ-471"),
     broken_engine(
         "audit47_digests_compared_as_hex_values", DigestsComparedAsHexValues, "LOAD-SEAL-471"
+    ),
+    broken_engine(
+        "audit47_exponent_literals_are_integers",
+        ExponentLiteralsAreIntegers,
+        "LOAD-BOUND-473",
+        "OVR-RESOLVE-471",
     ),
 )
 
