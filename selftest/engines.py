@@ -64,6 +64,18 @@ from selftest.mutants.audit46 import (
     SignedSeedInteger,
     StructOrderedResults,
 )
+from selftest.mutants.audit47 import (
+    BucketCountsNonEmptyMarkers,
+    DigestsComparedAsHexValues,
+    ExponentLiteralsAreIntegers,
+    GateMalformedBesideReportTampered,
+    MarkerLengthAfterNfc,
+    MarkerLengthInClusters,
+    PackMemberFirstOccurrence,
+    PackMemberTwiceRefused,
+    SourceHashOfFileObject,
+    TamperedOnlyBesideReadableReport,
+)
 from selftest.mutants.beside_report import (
     BesideReportMissingFieldTampered,
     BesideReportUnknownNamesTampered,
@@ -970,6 +982,35 @@ _TABLE = (
         "PROTO-WIRE-001",
         "PROTO-WIRE-461",
         "PROTO-WIRE-462",
+    ),
+    broken_engine("audit47_marker_length_in_clusters", MarkerLengthInClusters, "LOAD-BOUND-471"),
+    broken_engine("audit47_marker_length_after_nfc", MarkerLengthAfterNfc, "LOAD-BOUND-471"),
+    broken_engine(
+        "audit47_bucket_counts_non_empty_markers", BucketCountsNonEmptyMarkers, "LOAD-BOUND-472"
+    ),
+    broken_engine("audit47_source_hash_of_file_object", SourceHashOfFileObject, "LOAD-TAMPER-471"),
+    broken_engine(
+        "audit47_tampered_only_beside_readable_report",
+        TamperedOnlyBesideReadableReport,
+        "LOAD-BESIDE-471",
+    ),
+    broken_engine(
+        "audit47_gate_malformed_beside_report_tampered",
+        GateMalformedBesideReportTampered,
+        "LOAD-RATIFY-471",
+    ),
+    broken_engine(
+        "audit47_pack_member_first_occurrence", PackMemberFirstOccurrence, "LOAD-READ-471"
+    ),
+    broken_engine("audit47_pack_member_twice_refused", PackMemberTwiceRefused, "LOAD-READ-471"),
+    broken_engine(
+        "audit47_digests_compared_as_hex_values", DigestsComparedAsHexValues, "LOAD-SEAL-471"
+    ),
+    broken_engine(
+        "audit47_exponent_literals_are_integers",
+        ExponentLiteralsAreIntegers,
+        "LOAD-BOUND-473",
+        "OVR-RESOLVE-471",
     ),
 )
 
