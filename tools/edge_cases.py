@@ -1550,9 +1550,9 @@ NOT_SPACE_STAYS = (
 
 
 def kept_control_edges() -> list[dict[str, Any]]:
-    """U+001C, which Python's ``str.strip`` and ``str.split`` take for white space, kept at
-    the ends of a sentence and of a claim (ids ``EC-0800`` on; found by
-    ``python -m tools.differential``)."""
+    """U+001C, which Python's ``str.strip`` takes for white space, and U+FEFF, which
+    JavaScript's ``trim`` takes, kept at the ends of a sentence and of a claim (ids
+    ``EC-0800`` on; found by ``python -m tools.differential``)."""
     cases = [
         _edge(
             "character class",
@@ -1589,6 +1589,44 @@ def kept_control_edges() -> list[dict[str, Any]]:
             ["No, a parent is a guide\u001c."],
             intent="CORRECTION",
             says={"claim": "is a guide\u001c"},
+        ),
+    ]
+    cases += [
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+FEFF first in the text stays: no form opens the sentence",
+            ["\ufeffWhat did I blah about wolf?"],
+            intent="UNKNOWN",
+            subject="wolf",
+        ),
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+FEFF first in the text stays: no auxiliary opens the sentence (a statement asked)",
+            ["\ufeffIs bark a picture?"],
+            intent="VERIFICATION",
+            says={"checked": "\ufeffis bark a picture"},
+        ),
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+FEFF after a `?` last in the text stays: the checked statement keeps both",
+            ["Is bark a picture?\ufeff"],
+            intent="VERIFICATION",
+            says={"checked": "bark a picture?\ufeff"},
+        ),
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+FEFF last in a correction's claim stays in the claim",
+            ["No, a parent is a guide\ufeff."],
+            intent="CORRECTION",
+            says={"claim": "is a guide\ufeff"},
         ),
     ]
     return [{"id": f"EC-{800 + i:04d}", **case} for i, case in enumerate(cases)]
