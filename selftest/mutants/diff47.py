@@ -6,6 +6,7 @@ requirement that now catches it stays proven.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from reference.truth import intent as reading
@@ -14,7 +15,10 @@ from reference.truth.intent import IntentTag, Reading
 from reference.truth.text import content_terms, word_matches
 from selftest.mutants.conditions import PatchedReading
 
-JS_TRIMMED = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+COPULA = re.compile(r"\b(?:is|are|was|were) ")
+"""The copula a correction's claim starts at (docs/intents.md step 5a)."""
+JS_TRIMMED = "\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+JS_TRIMMED += "\u2028\u2029\u202f\u205f\u3000\ufeff"
 """What JavaScript's ``String.prototype.trim`` takes: its WhiteSpace and LineTerminator,
 U+FEFF included."""
 
@@ -42,7 +46,7 @@ def _claim_split_stripping(chars: str | None) -> Callable[[str], Reading]:
     """The reference's claim split, the claim stripped of *chars*."""
 
     def claim_split(sentence: str) -> Reading:
-        copula = reading._COPULA.search(sentence)
+        copula = COPULA.search(sentence)
         if copula is not None:
             claim = sentence[copula.start() :].strip(chars)
             subject = sentence[: copula.start()]
