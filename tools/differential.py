@@ -16,6 +16,7 @@ Contract:
   docs/spec.md § Freedoms grants (every dropped member names its FREE row there);
   algebra results are compared within the ULP bounds of docs/spec.md § Algebra.
   Nothing else is forgiven: any other difference is a disagreement.
+* Prompts hold no code point unassigned in Unicode 14.0 (FREE-023).
 * A disagreeing case is shrunk (requests dropped while it still disagrees, replayed
   on the same engines: cases share no state) and reported once per (op, member):
   the op of the first disagreeing response and the path of its first differing
@@ -732,7 +733,9 @@ def prompt(rng: random.Random, m: Material) -> str:
         text = _typo(rng, text)
     elif roll < 0.3:
         text = _unicode(rng, text)
-    return text
+    # FREE-023: a code point unassigned in Unicode 14.0 (this Python's database) may be
+    # read by a later version's properties, so none is sent
+    return "".join(c for c in text if unicodedata.category(c) != "Cn")
 
 
 def _rvid(pack: Json | None) -> Json:
