@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import base64
 import copy
+import dataclasses
 import json
 import math
 import os
@@ -755,15 +756,27 @@ def _rvid(pack: Json | None) -> Json:
     return None
 
 
+def _long_claim(rng: random.Random, m: Material) -> str:
+    """A claim past the 160 code points a vault keeps of a text, astral letters inside."""
+    a = rng.choice(m.lemmas)
+    filler = rng.choice(
+        ["\U0001d400\U0001d401 ", "\u00e9t\u00e9 ", "word ", "\U0001f600 ", "e\u0301 "]
+    )
+    return f"No, {a} is {filler * rng.randint(25, 45)}".rstrip() + rng.choice([".", "", "!"])
+
+
 def gen_chat(rng: random.Random, m: Material) -> tuple[list[Json], dict[str, Json]]:
+    if rng.random() < 0.6:  # a few lemmas per session, so turns refer to each other
+        m = dataclasses.replace(m, lemmas=rng.sample(m.lemmas, 3))
     register = rng.choice(REGISTERS)
     case: list[Json] = [{"id": 0, "op": "session.open", "args": {"register_id": register}}]
     for i in range(rng.randint(1, 8)):
+        text = _long_claim(rng, m) if rng.random() < 0.08 else prompt(rng, m)
         case.append(
             {
                 "id": i + 1,
                 "op": "session.chat",
-                "args": {"session": {"$handle": 0}, "text": prompt(rng, m)},
+                "args": {"session": {"$handle": 0}, "text": text},
             }
         )
     if rng.random() < 0.3:
