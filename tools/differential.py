@@ -725,9 +725,19 @@ def prompt(rng: random.Random, m: Material) -> str:
             "\u0000",
             "\x7f",
         ]
+        # every White_Space character, and characters of the categories the reading names
+        odd += [chr(c) for c in (*range(0x9, 0xE), 0x1680, *range(0x2000, 0x200B), 0x2029, 0x205F)]
+        odd += ["\u001d", "\u001e", "\u001f", "\u200c", "\u200d", "\u2060", "\u00ad", "\u0663"]
+        odd += ["\u02b0", "\u01c5", "\u216b", "\u00b2", "\u0e01", "\u0903", "\u20dd", "\u00bd"]
+        odd += ["\u2026", "\u3002", "\uff1f", "\u00bf", "\u00ab", "\u00bb", "\u2019", "?", "!", "."]
+        odd += ["\u1e9e", "\u0131", "\u03c3", "\u1f88", "\ufb01", "\u0149", "\U0001f600", "\u00c5"]
         text = prompt(rng, m)
         for _ in range(rng.randint(1, 3)):
-            i = rng.randrange(len(text) + 1)
+            if rng.random() < 0.5:  # next to a space, where words and sentences meet
+                spaces = [i for i, c in enumerate(text) if c == " "] or [0]
+                i = rng.choice(spaces) + rng.choice([0, 1])
+            else:
+                i = rng.randrange(len(text) + 1)
             text = text[:i] + rng.choice(odd) + text[i:]
     roll = rng.random()
     if roll < 0.15:
@@ -1037,6 +1047,23 @@ def gen_lines(rng: random.Random, m: Material) -> tuple[list[Json], dict[str, Js
         b'{"id":1,"op":"session.open","args":{"register_id":null,"files":{"a.json":"@@"}}}',
         b'{"id":1,"op":"lexicon.list","args":{"b":1,"a":2}}',
         b'{"id":"\xc3\xa9\xe2\x80\xa8","op":"nope"}',
+        b'{"id":-0,"op":"nope"}',
+        b'{"id":1e2,"op":"hello"}',
+        b'{"id":-12345678901234567890123456789,"op":"nope"}',
+        b'{"id":"1","op":"nope","args":null}',
+        b'{"id":2,"op":"overrides.resolve","args":{"intent":"CAUSE","realizer_overrides":{"disclosure_domain_count":2,"disclosure_domain_count":1}}}',
+        b'{"id":3,"op":"variation.select","args":{"bucket":["a"],"trace_hash":"x","register_id":"r","turn_idx":1.0,"bucket_name":"openings"}}',
+        b'{"id":3,"op":"variation.select","args":{"bucket":["a"],"trace_hash":"x","register_id":"r","turn_idx":-0,"bucket_name":"openings"}}',
+        b'{"id":3,"op":"variation.select","args":{"bucket":["a","b"],"trace_hash":"x","register_id":"r","turn_idx":123456789012345678901234567890,"bucket_name":"o"}}',
+        b'{"id":4,"op":"batch","args":{"requests":[{"id":1,"op":"batch","args":{"requests":[]}},"x"]}}',
+        b'{"id":5,"op":"register.validate","args":{"pack":{},"expected_id":null}}',
+        b'{"id":6,"op":"session.open","args":{"register_id":"terse_v1","store":"x"}}',
+        b'{"id":7,"op":"state.open","args":{"dir":"relative"}}',
+        b'{"id":7,"op":"state.open","args":{"dir":""}}',
+        b'{"id":7,"op":"state.load","args":{"dir":"/nonexistent-i47/\u0000x"}}',
+        b'{"id":8,"op":"algebra.grade","args":{"a":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"grade":5.0}}',
+        b'{"id":9,"op":"state.journal","args":{"dir":"/nonexistent-i47","name":"Lineage"}}',
+        b'{"id":9,"op":"state.journal","args":{"dir":"/nonexistent-i47","name":"lineage","repair":1}}',
     ]
     case: list[Json] = []
     for _ in range(rng.randint(1, 4)):
@@ -1087,6 +1114,13 @@ def gen_algebra(rng: random.Random, m: Material) -> tuple[list[Json], dict[str, 
             bivector[16 | rng.choice([1, 2, 4, 8])] = rng.uniform(-1, 1)
             if rng.random() < 0.5:
                 bivector[rng.choice([3, 5, 6, 9, 10, 12])] = bivector[16 | 1] or 0.5
+        if rng.random() < 0.3:  # sigma near the null band, or <B B>_4 near the simplicity bound
+            a = rng.uniform(0.1, 4) * 2.0 ** rng.randint(-20, 20)
+            bivector = [0] * 32
+            if rng.random() < 0.5:
+                bivector[9], bivector[17] = a, a * (1 + rng.choice([-1, 1]) * rng.uniform(0, 2e-12))
+            else:
+                bivector[3], bivector[12] = a, a * rng.uniform(0, 1e-10)
         args = {
             "bivector": bivector,
             "angle": rng.choice([rng.uniform(-3.2, 3.2), rng.uniform(-64, 64), 0, 64, 64.5]),
