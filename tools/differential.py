@@ -35,6 +35,7 @@ import argparse
 import base64
 import copy
 import dataclasses
+import functools
 import json
 import math
 import os
@@ -51,6 +52,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from conformance.protocol.validate import WireValidator, load_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = f"{shlex.quote(sys.executable)} -m reference serve"
@@ -258,7 +261,7 @@ def _chat(result: Json, context: dict[str, Json]) -> Json:
     return out
 
 
-def _error(error: Json, context: dict[str, Json]) -> Json:
+def _error(error: Json, request: Json) -> Json:
     out = dict(error)
     out.pop("message", None)  # FREE-001: the text of error.message
     if out.get("code") in FREE_FIELD_CODES:
@@ -266,9 +269,34 @@ def _error(error: Json, context: dict[str, Json]) -> Json:
     if out.get("code") == "STATE_BAD_MUTATION" and isinstance(out.get("field"), str):
         # FREE-019: which member of the first bad mutation is named is free
         out["field"] = re.sub(r"^(mutations\[\d+\]).*", r"\1", out["field"])
-    if out.get("code") == "PROTOCOL_BAD_ARGS" and context.get("several_mistyped"):
+    if out.get("code") == "PROTOCOL_BAD_ARGS" and len(_mistyped(request)) > 1:
         out["field"] = "<one of the mistyped arguments>"  # FREE-018
     return out
+
+
+@functools.cache
+def _arg_schemas() -> dict[str, Json]:
+    return {
+        name.removeprefix("args."): schema
+        for name, schema in load_schemas().items()
+        if name.startswith("args.")
+    }
+
+
+def _mistyped(request: Json) -> list[str]:
+    """The arguments of *request* its op's schema does not type (FREE-018 lets a refusal
+    name any one of them when there are several)."""
+    if not isinstance(request, dict) or not isinstance(request.get("args"), dict):
+        return []
+    schema = _arg_schemas().get(str(request.get("op")))
+    if schema is None:
+        return []
+    properties = schema.get("properties", {})
+    return [
+        name
+        for name, value in request["args"].items()
+        if name in properties and not WireValidator(properties[name]).is_valid(value)
+    ]
 
 
 def _identities(value: Json) -> Json:
@@ -300,7 +328,7 @@ def normalise(request: Json, response: Json, context: dict[str, Json]) -> Json:
         return response
     out = dict(response)
     if out.get("ok") is False and isinstance(out.get("error"), dict):
-        out["error"] = _error(out["error"], context)
+        out["error"] = _error(out["error"], request)
         return out
     op = request.get("op") if isinstance(request, dict) else _raw_op(request)
     result = out.get("result")
@@ -1136,7 +1164,9 @@ def gen_algebra(rng: random.Random, m: Material) -> tuple[list[Json], dict[str, 
 
 
 def _record(rng: random.Random) -> Json:
-    key = rng.choice(["a", "b", "\u00e9", "e\u0301", "K", "k" * 128, "k" * 129, "", "\U0001f600"])
+    keys = ["a", "b", "\u00e9", "e\u0301", "K", "k" * 128, "k" * 129, "", "\U0001f600"]
+    keys += ["\ue000", "\uffef", "\U0001f600" * 128, "\U0001f600" * 129, "a\u0000", "\u2028"]
+    key = rng.choice(keys)
     kind = rng.randrange(7)
     if kind == 0:
         record: Json = {
