@@ -481,7 +481,8 @@ def compare_case(
             context["lived"] = True
         if _is_algebra(request, a, b):
             if a.get("id") != b.get("id") or not algebra_agrees(request, a["result"], b["result"]):
-                return i, str(request.get("op")), "result.multivector"
+                member = "result.condition" if "condition" in a["result"] else "result.multivector"
+                return i, str(request.get("op")), member
             continue
         na, nb = normalise(request, a, context), normalise(request, b, context)
         where = first_difference(na, nb)
