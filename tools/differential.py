@@ -1089,7 +1089,7 @@ def gen_lines(rng: random.Random, m: Material) -> tuple[list[Json], dict[str, Js
         b'{"id":6,"op":"session.open","args":{"register_id":"terse_v1","store":"x"}}',
         b'{"id":7,"op":"state.open","args":{"dir":"relative"}}',
         b'{"id":7,"op":"state.open","args":{"dir":""}}',
-        b'{"id":7,"op":"state.load","args":{"dir":"/nonexistent-i47/\u0000x"}}',
+        b'{"id":7,"op":"state.load","args":{"dir":"/nonexistent-i47/\\u0000x"}}',
         b'{"id":8,"op":"algebra.grade","args":{"a":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"grade":5.0}}',
         b'{"id":9,"op":"state.journal","args":{"dir":"/nonexistent-i47","name":"Lineage"}}',
         b'{"id":9,"op":"state.journal","args":{"dir":"/nonexistent-i47","name":"lineage","repair":1}}',
