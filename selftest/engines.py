@@ -138,6 +138,7 @@ from selftest.mutants.combined import (
     TerseHashSlip,
 )
 from selftest.mutants.conditions import CONDITION_MUTANTS
+from selftest.mutants.diff47 import JavaScriptTrimmed, PythonSpaceStripped
 from selftest.mutants.disk_names import FoldedJournalName, FoldedMutationOp
 from selftest.mutants.duplicates import DuplicateArgumentRefused, FirstDuplicateWinsBelowTop
 from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
@@ -1012,6 +1013,8 @@ _TABLE = (
         "LOAD-BOUND-473",
         "OVR-RESOLVE-471",
     ),
+    broken_engine("python_space_stripped", PythonSpaceStripped, "COG-EDGE-001", "COG-EDGE-002"),
+    broken_engine("javascript_trimmed", JavaScriptTrimmed, "COG-EDGE-001", "COG-EDGE-002"),
 )
 
 SEMANTIC_CHAT = ("LEX-", "OVR-CHAT-", "REG-", "VAR-CHAT-")

@@ -1543,6 +1543,95 @@ def referent_edges() -> list[dict[str, Any]]:
     return out
 
 
+NOT_SPACE_STAYS = (
+    "docs/intents.md step 1: after step 1 the only white space is the space; nothing else is "
+    "white space: not U+001C to U+001F (they stay, and separate words as any non-letter does)"
+)
+
+
+def kept_control_edges() -> list[dict[str, Any]]:
+    """U+001C, which Python's ``str.strip`` takes for white space, and U+FEFF, which
+    JavaScript's ``trim`` takes, kept at the ends of a sentence and of a claim (ids
+    ``EC-0800`` on; found by ``python -m tools.differential``)."""
+    cases = [
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+001C first in the text stays: no auxiliary opens the sentence (a statement asked)",
+            ["\u001cIs bark a picture?"],
+            intent="VERIFICATION",
+            says={"checked": "\u001cis bark a picture"},
+        ),
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+001C after a `?` last in the text stays: the checked statement keeps both",
+            ["Is bark a picture?\u001c"],
+            intent="VERIFICATION",
+            says={"checked": "bark a picture?\u001c"},
+        ),
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+001C first in the text stays: no auxiliary opens the sentence, which is no question",
+            ["\u001cis bark a picture?x"],
+            intent="UNKNOWN",
+            subject="bark",
+        ),
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+001C last in a correction's claim stays in the claim",
+            ["No, a parent is a guide\u001c."],
+            intent="CORRECTION",
+            says={"claim": "is a guide\u001c"},
+        ),
+    ]
+    cases += [
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+FEFF first in the text stays: no form opens the sentence",
+            ["\ufeffWhat did I blah about wolf?"],
+            intent="UNKNOWN",
+            subject="wolf",
+        ),
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+FEFF first in the text stays: no auxiliary opens the sentence (a statement asked)",
+            ["\ufeffIs bark a picture?"],
+            intent="VERIFICATION",
+            says={"checked": "\ufeffis bark a picture"},
+        ),
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+FEFF after a `?` last in the text stays: the checked statement keeps both",
+            ["Is bark a picture?\ufeff"],
+            intent="VERIFICATION",
+            says={"checked": "bark a picture?\ufeff"},
+        ),
+        _edge(
+            "character class",
+            "N-SPACES",
+            NOT_SPACE_STAYS,
+            "U+FEFF last in a correction's claim stays in the claim",
+            ["No, a parent is a guide\ufeff."],
+            intent="CORRECTION",
+            says={"claim": "is a guide\ufeff"},
+        ),
+    ]
+    return [{"id": f"EC-{800 + i:04d}", **case} for i, case in enumerate(cases)]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1572,6 +1661,7 @@ def edges() -> dict[str, Any]:
     cases += fixed_word_edges()
     cases += deciding_sentence_edges()
     cases += referent_edges()
+    cases += kept_control_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

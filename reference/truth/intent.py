@@ -399,7 +399,7 @@ def _claim_split(sentence: str) -> Reading:
     else what follows its first content word."""
     copula = _COPULA.search(sentence)
     if copula is not None:
-        claim = sentence[copula.start() :].strip()
+        claim = sentence[copula.start() :].strip(" ")
         return Reading(IntentTag.CORRECTION, (sentence[: copula.start()], claim), claim or None)
     for found in word_matches(sentence):
         if content_terms((found.group(0),)):

@@ -33,10 +33,10 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
         before = text[start : end.start()].split(" ")
         if end.group(0) == "." and before and before[-1] in ABBREVIATIONS:
             continue
-        pieces.append((text[start : end.end()].strip(), "?" in end.group(0)))
+        pieces.append((text[start : end.end()].strip(" "), "?" in end.group(0)))
         start = end.end()
-    if text[start:].strip():
-        pieces.append((text[start:].strip(), False))
+    if text[start:].strip(" "):
+        pieces.append((text[start:].strip(" "), False))
     return pieces
 
 

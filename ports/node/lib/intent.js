@@ -244,6 +244,10 @@ function prepare(text) {
 
 const putsBelief = (sentence) => BELIEF.test(sentence);
 
+/** *text* without the spaces at either end: after step 1 the only white space is U+0020
+ * (docs/intents.md step 1), so never String.prototype.trim, which also takes U+FEFF. */
+const trimSpaces = (text) => text.replace(/^ +| +$/g, '');
+
 /** The sentences of *text*, each prepared, with whether it is a question (docs/intents.md step 6). */
 function splitSentences(text) {
   const pieces = [];
@@ -251,10 +255,10 @@ function splitSentences(text) {
   for (const end of text.matchAll(SENTENCE_END)) {
     const before = text.slice(start, end.index).split(' ');
     if (end[0] === '.' && ABBREVIATIONS.has(before[before.length - 1])) continue;
-    pieces.push([text.slice(start, end.index + end[0].length).trim(), end[0].includes('?')]);
+    pieces.push([trimSpaces(text.slice(start, end.index + end[0].length)), end[0].includes('?')]);
     start = end.index + end[0].length;
   }
-  if (text.slice(start).trim()) pieces.push([text.slice(start).trim(), false]);
+  if (trimSpaces(text.slice(start))) pieces.push([trimSpaces(text.slice(start)), false]);
   return pieces
     .map(([piece, question]) => ({ clause: prepare(piece), question: question || putsBelief(piece) }))
     .filter((s) => s.clause);
@@ -338,7 +342,7 @@ class Reader {
   claimSplit(sentence) {
     const copula = COPULA.exec(sentence);
     if (copula !== null) {
-      const claim = sentence.slice(copula.index).trim();
+      const claim = trimSpaces(sentence.slice(copula.index));
       return { ...unknown([sentence.slice(0, copula.index), claim]), intent: 'CORRECTION', claim: claim || null };
     }
     for (const found of sentence.matchAll(/\p{L}+(?:'\p{L}+)?/gu)) {

@@ -1,0 +1,104 @@
+"""``python -m tools.differential``: the two engines agree on a small fixed stream, and a
+planted divergence (a broken engine against the reference) is reported and shrunk."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+
+import pytest
+
+from tools import differential
+
+HOST = f"{shlex.quote(sys.executable)} -m conformance.engines.host"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_reference_and_the_node_port_agree_on_a_small_fixed_stream() -> None:
+    found, sent = differential.run(
+        7, 240, list(differential.AREAS), differential.REFERENCE, differential.NODE
+    )
+    assert sent >= 240
+    assert not found, [(d.op, d.member, d.stream) for d in found.values()]
+
+
+def test_a_planted_divergence_is_reported_and_shrunk() -> None:
+    broken = f"{HOST} selftest.engines:FlippedProductSign"
+    found, _ = differential.run(3, 60, ["algebra"], differential.REFERENCE, broken)
+    assert found, "a flipped product sign went unnoticed"
+    for disagreement in found.values():
+        assert disagreement.op.startswith("algebra."), disagreement.op
+        assert len(disagreement.stream) == 1  # shrunk to the one request that shows it
+
+
+def test_a_broken_reading_is_reported_on_its_member() -> None:
+    """The Node port's old mistake (U+FEFF trimmed) against the fixed reference."""
+    broken = f"{HOST} selftest.engines:JavaScriptTrimmed"
+    pair = differential.Pair(differential.REFERENCE, broken)
+    try:
+        case = [
+            {"id": 0, "op": "session.open", "args": {"register_id": "terse_v1"}},
+            {"id": 1, "op": "session.chat", "args": {"session": {"$handle": 0}, "text": "Hi."}},
+            {
+                "id": 2,
+                "op": "session.chat",
+                "args": {"session": {"$handle": 0}, "text": "\ufeffIs bark a picture?"},
+            },
+        ]
+        ra, rb = pair.answers(case)
+        assert differential.compare_case(case, ra, rb, {"rvid": True}) == (
+            2,
+            "session.chat",
+            ".result.says.checked",
+        )
+        key = ("session.chat", ".result.says.checked")
+        assert len(differential.shrink(pair, case, {"rvid": True}, key)) == 2
+    finally:
+        pair.close()
+
+
+def test_only_what_a_freedom_grants_is_dropped() -> None:
+    request = {"id": 1, "op": "session.chat", "args": {"session": "s1", "text": "x"}}
+    says = {"verdict": None, "said": []}
+    a = {
+        "id": 1,
+        "ok": True,
+        "result": {
+            "surface": "one",  # FREE-002
+            "pre_decoration_surface": "one",
+            "trace_hash": "a" * 64,  # FREE-003
+            "versor_condition": 1e-16,  # FREE-005
+            "register_variant_id": "0123456789ab",
+            "intent": "DEFINITION",
+            "says": says,
+            "extra": 1,  # FREE-201
+        },
+    }
+    b = {
+        "id": 1,
+        "ok": True,
+        "result": {
+            "surface": "two",
+            "pre_decoration_surface": "two",
+            "trace_hash": "b" * 64,
+            "versor_condition": 2e-16,
+            "register_variant_id": "ba9876543210",
+            "intent": "DEFINITION",
+            "says": says,
+        },
+    }
+    context = {"rvid": False}
+    assert differential.compare_case([request], [a], [b], context) is None
+    b["result"]["intent"] = "CAUSE"
+    assert differential.compare_case([request], [a], [b], context) == (
+        0,
+        "session.chat",
+        ".result.intent",
+    )
+    error = {"id": 1, "ok": False, "error": {"code": "SESSION_UNKNOWN", "field": "session"}}
+    worded = {**error, "error": {**error["error"], "message": "no such session"}}
+    other = {**error, "error": {**error["error"], "message": "unknown handle"}}
+    assert differential.compare_case([request], [worded], [other], {}) is None  # FREE-001
+    other["error"]["field"] = "text"
+    assert differential.compare_case([request], [worded], [other], {}) is not None
