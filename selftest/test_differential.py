@@ -9,23 +9,26 @@ import sys
 
 import pytest
 
-from tools import differential
+from tools.differential.areas import AREAS
+from tools.differential.compare import compare_case
+from tools.differential.engines import NODE, REFERENCE
+from tools.differential.replay import Pair
+from tools.differential.run import run
+from tools.differential.shrink import shrink
 
 HOST = f"{shlex.quote(sys.executable)} -m conformance.engines.host"
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_reference_and_the_node_port_agree_on_a_small_fixed_stream() -> None:
-    found, sent = differential.run(
-        7, 240, list(differential.AREAS), differential.REFERENCE, differential.NODE
-    )
+    found, sent = run(7, 240, list(AREAS), REFERENCE, NODE)
     assert sent >= 240
     assert not found, [(d.op, d.member, d.stream) for d in found.values()]
 
 
 def test_a_planted_divergence_is_reported_and_shrunk() -> None:
     broken = f"{HOST} selftest.engines:FlippedProductSign"
-    found, _ = differential.run(3, 60, ["algebra"], differential.REFERENCE, broken)
+    found, _ = run(3, 60, ["algebra"], REFERENCE, broken)
     assert found, "a flipped product sign went unnoticed"
     for disagreement in found.values():
         assert disagreement.op.startswith("algebra."), disagreement.op
@@ -35,7 +38,7 @@ def test_a_planted_divergence_is_reported_and_shrunk() -> None:
 def test_a_broken_reading_is_reported_on_its_member() -> None:
     """The Node port's old mistake (U+FEFF trimmed) against the fixed reference."""
     broken = f"{HOST} selftest.engines:JavaScriptTrimmed"
-    pair = differential.Pair(differential.REFERENCE, broken)
+    pair = Pair(REFERENCE, broken)
     try:
         case = [
             {"id": 0, "op": "session.open", "args": {"register_id": "terse_v1"}},
@@ -47,13 +50,13 @@ def test_a_broken_reading_is_reported_on_its_member() -> None:
             },
         ]
         ra, rb = pair.answers(case)
-        assert differential.compare_case(case, ra, rb, {"rvid": True}) == (
+        assert compare_case(case, ra, rb, {"rvid": True}) == (
             2,
             "session.chat",
             ".result.says.checked",
         )
         key = ("session.chat", ".result.says.checked")
-        assert len(differential.shrink(pair, case, {"rvid": True}, key)) == 2
+        assert len(shrink(pair, case, {"rvid": True}, key)) == 2
     finally:
         pair.close()
 
@@ -89,9 +92,9 @@ def test_only_what_a_freedom_grants_is_dropped() -> None:
         },
     }
     context = {"rvid": False}
-    assert differential.compare_case([request], [a], [b], context) is None
+    assert compare_case([request], [a], [b], context) is None
     b["result"]["intent"] = "CAUSE"
-    assert differential.compare_case([request], [a], [b], context) == (
+    assert compare_case([request], [a], [b], context) == (
         0,
         "session.chat",
         ".result.intent",
@@ -99,6 +102,6 @@ def test_only_what_a_freedom_grants_is_dropped() -> None:
     error = {"id": 1, "ok": False, "error": {"code": "SESSION_UNKNOWN", "field": "session"}}
     worded = {**error, "error": {**error["error"], "message": "no such session"}}
     other = {**error, "error": {**error["error"], "message": "unknown handle"}}
-    assert differential.compare_case([request], [worded], [other], {}) is None  # FREE-001
+    assert compare_case([request], [worded], [other], {}) is None  # FREE-001
     other["error"]["field"] = "text"
-    assert differential.compare_case([request], [worded], [other], {}) is not None
+    assert compare_case([request], [worded], [other], {}) is not None
