@@ -56,6 +56,24 @@ from selftest.mutants.porting_state import (
     Utf16KeyOrder,
     WholeFloatsAsIntegers,
 )
+from selftest.mutants.restart47 import (
+    ClaimForgottenOnPlainTurn,
+    ClaimFromKeptSaid,
+    ClaimFromLatestSaid,
+    ContextFromVault,
+    ContextNotRestored,
+    CountFromSaid,
+    FirstTurnFromLastTurn,
+    FirstTurnFromSaid,
+    LastTurnFromSaid,
+    RecencyFromFirstMention,
+    RotorAsFloat32,
+    SaidClaimsDropped,
+    SaidCutToTwo,
+    SaidOldestFirst,
+    SaidTextCutAt128,
+    TurnsFromVault,
+)
 from selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
@@ -1187,6 +1205,24 @@ _TABLE = (
     ),
     broken_engine("gaps_signal_ends_answer", GapsSignalEndsAnswer, "STATE-SHUTDOWN-452"),
     broken_engine("gaps_stopped_holder_ignored", GapsStoppedHolderIgnored, "STATE-LOCK-451"),
+    broken_engine(
+        "restart_claim_forgotten_on_plain_turn", ClaimForgottenOnPlainTurn, "STATE-LIFE-701"
+    ),
+    broken_engine("restart_claim_from_kept_said", ClaimFromKeptSaid, "STATE-LIFE-701"),
+    broken_engine("restart_claim_from_latest_said", ClaimFromLatestSaid, "STATE-LIFE-701"),
+    broken_engine("restart_context_from_vault", ContextFromVault, "STATE-LIFE-701"),
+    broken_engine("restart_context_not_restored", ContextNotRestored, "STATE-LIFE-701"),
+    broken_engine("restart_count_from_said", CountFromSaid, "STATE-LIFE-701"),
+    broken_engine("restart_first_turn_from_last_turn", FirstTurnFromLastTurn, "STATE-LIFE-701"),
+    broken_engine("restart_first_turn_from_said", FirstTurnFromSaid, "STATE-LIFE-701"),
+    broken_engine("restart_last_turn_from_said", LastTurnFromSaid, "STATE-LIFE-701"),
+    broken_engine("restart_recency_from_first_mention", RecencyFromFirstMention, "STATE-LIFE-701"),
+    broken_engine("restart_rotor_as_float_32", RotorAsFloat32, "STATE-LIFE-701"),
+    broken_engine("restart_said_claims_dropped", SaidClaimsDropped, "STATE-LIFE-701"),
+    broken_engine("restart_said_cut_to_two", SaidCutToTwo, "STATE-LIFE-701"),
+    broken_engine("restart_said_oldest_first", SaidOldestFirst, "STATE-LIFE-701"),
+    broken_engine("restart_said_text_cut_at_128", SaidTextCutAt128, "STATE-LIFE-701"),
+    broken_engine("restart_turns_from_vault", TurnsFromVault, "STATE-LIFE-701"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
