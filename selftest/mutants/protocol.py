@@ -469,6 +469,35 @@ class ForkAbstractSocketAccepted(ProtocolHandler):
         return conn
 
 
+class ForkNulLeadingOnly(ProtocolHandler):
+    """engine.fork refuses only a NUL-led socket name; a NUL inside or at the end reaches
+    connect, which the kernel cuts at the NUL, so it forks onto the path before it."""
+
+    def connect_socket(self, path: str) -> socket.socket:
+        if path.startswith("\x00"):
+            return super().connect_socket(path)
+        return _connect_unchecked(path)
+
+
+class ForkNulAtEndsOnly(ProtocolHandler):
+    """engine.fork refuses a NUL first or last in the socket name, not one inside it."""
+
+    def connect_socket(self, path: str) -> socket.socket:
+        if path.startswith("\x00") or path.endswith("\x00"):
+            return super().connect_socket(path)
+        return _connect_unchecked(path)
+
+
+def _connect_unchecked(path: str) -> socket.socket:
+    conn = socket.socket(socket.AF_UNIX)
+    try:
+        conn.connect(path)
+    except OSError as exc:
+        conn.close()
+        bad_arg("socket", f"cannot connect to {path!r}: {exc}")
+    return conn
+
+
 class LexiconByPack(ProtocolHandler):
     """lexicon.list gives its rows pack by pack, each pack's lemmas sorted, not one sorted list."""
 
