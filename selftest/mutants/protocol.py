@@ -498,6 +498,37 @@ def _connect_unchecked(path: str) -> socket.socket:
     return conn
 
 
+class _StateDirNulCut(ProtocolHandler):
+    """A state ``dir`` whose NUL the port's check misses reaches the file system as a C
+    string would: ended at the NUL, naming the directory before it."""
+
+    def misses(self, value: str) -> bool:
+        raise NotImplementedError
+
+    def handle(self, request: object) -> dict[str, Any]:
+        if isinstance(request, dict) and str(request.get("op", "")).startswith("state."):
+            args = request.get("args")
+            value = args.get("dir") if isinstance(args, dict) else None
+            if isinstance(args, dict) and isinstance(value, str) and self.misses(value):
+                request = {**request, "args": {**args, "dir": value.split("\x00")[0]}}
+        return super().handle(request)
+
+
+class StateDirNulLeadingOnly(_StateDirNulCut):
+    """A state ``dir`` is refused for a leading NUL only; one inside or last is cut there."""
+
+    def misses(self, value: str) -> bool:
+        return "\x00" in value and not value.startswith("\x00")
+
+
+class StateDirNulPaddingStripped(_StateDirNulCut):
+    """A state ``dir``'s trailing NULs are stripped as a C buffer's padding before the NUL
+    check, so a NUL last is not refused (the directory before it is used)."""
+
+    def misses(self, value: str) -> bool:
+        return "\x00" in value and "\x00" not in value.rstrip("\x00")
+
+
 class LexiconByPack(ProtocolHandler):
     """lexicon.list gives its rows pack by pack, each pack's lemmas sorted, not one sorted list."""
 
