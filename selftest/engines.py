@@ -353,6 +353,8 @@ from selftest.mutants.ratify_order import PackRolledFirst, StagingUnsynced
 from selftest.mutants.referring import REFERRING_MUTANTS
 from selftest.mutants.refusals import (
     BoolDepthAccepted,
+    IdTrailingNewlineAccepted,
+    IdTrimmed,
     LongestIdRefused,
     MarkersCoercedToStrings,
     MissingFieldMessageVague,
@@ -675,6 +677,8 @@ _TABLE = (
     broken_engine("transitions_required", TransitionsRequired, "LOAD-VALID-002"),
     broken_engine("longest_id_refused", LongestIdRefused, "LOAD-VALID-002"),
     broken_engine("unicode_id_accepted", UnicodeIdAccepted, "LOAD-ID-001"),
+    broken_engine("id_trailing_newline_accepted", IdTrailingNewlineAccepted, "LOAD-ID-001"),
+    broken_engine("id_trimmed", IdTrimmed, "LOAD-ID-001"),
     broken_engine("bool_depth_accepted", BoolDepthAccepted, "LOAD-BOUND-003"),
     broken_engine("report_key_renamed", ReportKeyRenamed, "LOAD-RATIFY-002"),
     broken_engine("per_intent_keys_omitted", PerIntentKeysOmitted, "LOAD-RATIFY-002"),
