@@ -286,6 +286,7 @@ from selftest.mutants.protocol import (
     EnvelopeFieldOmitted,
     FileValuesUnchecked,
     FirstDuplicateWins,
+    FirstFileNameOnlyChecked,
     ForkAbstractSocketAccepted,
     ForkInParentsGroup,
     ForkKeepsParentStdio,
@@ -595,6 +596,7 @@ _TABLE = (
     broken_engine("first_duplicate_wins_below_top", FirstDuplicateWinsBelowTop, "PROTO-DUP-001"),
     broken_engine("duplicate_argument_refused", DuplicateArgumentRefused, "PROTO-DUP-001"),
     broken_engine("c1_control_file_name_accepted", C1ControlFileNameAccepted, "PROTO-FILES-001"),
+    broken_engine("first_file_name_only_checked", FirstFileNameOnlyChecked, "PROTO-FILES-001"),
     broken_engine("ratify_gate_after_write", RatifyGateAfterWrite, "LOAD-RATIFY-102"),
     broken_engine(
         "ratify_refusal_drops_old_report", RatifyRefusalDropsOldReport, "LOAD-RATIFY-102"

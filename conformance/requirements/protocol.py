@@ -528,6 +528,16 @@ NOT_PLAIN_NAMES: dict[str, str] = {
 }
 """File names docs/protocol.md refuses, by what is wrong with them."""
 
+NOT_PLAIN_AMONG: dict[str, tuple[str, ...]] = {
+    "a control character in the first of three names": ("a\x01.json", "b.json", "d.json"),
+    "a control character in the middle of three names": ("b.json", "c\x01.json", "d.json"),
+    "a control character in the last of three names": ("b.json", "d.json", "e\x01.json"),
+    "a separator in the last of three names": ("b.json", "d.json", "e\\x.json"),
+}
+"""One name that is not plain among plain ones, first, in the middle and last (in the order
+sent, which is also the sorted order): every name is checked, not only the first."""
+
+FILE_NAME_CASES = [*PLAIN_NAMES, *sorted(NOT_PLAIN_NAMES), *NOT_PLAIN_AMONG]
 SHIPPED = "default_neutral_v1"
 EMPTY_OBJECT = base64.b64encode(b"{}").decode("ascii")
 
@@ -535,15 +545,22 @@ EMPTY_OBJECT = base64.b64encode(b"{}").decode("ascii")
 @requirement(
     "PROTO-FILES-001",
     "register.load accepts every plain *.json file name (a space, '..' inside, non-ASCII) "
-    "and refuses a separator, a control character or DEL, or another ending with "
-    "PROTOCOL_BAD_ARGS, field files",
+    "and refuses a separator, a control character or DEL, or another ending, in any name of "
+    "the object (first, middle or last), with PROTOCOL_BAD_ARGS, field files",
     family="protocol",
     capabilities=("registers.load",),
     seed="docs/protocol.md § register.load (File names)",
-    strategy=lambda ctx: st.sampled_from([*PLAIN_NAMES, *sorted(NOT_PLAIN_NAMES)]),
-    cover=coverage.each("file names", [*PLAIN_NAMES, *sorted(NOT_PLAIN_NAMES)]),
+    strategy=lambda ctx: st.sampled_from(FILE_NAME_CASES),
+    cover=coverage.each("file names", FILE_NAME_CASES),
 )
 def file_names(engine: EngineClient, case: str) -> None:
+    if case in NOT_PLAIN_AMONG:
+        among: EncodableObject = {
+            "register_id": SHIPPED,
+            "files": dict.fromkeys(NOT_PLAIN_AMONG[case], EMPTY_OBJECT),
+        }
+        _refused_as_bad_args(engine, case, "register.load", among, "files")
+        return
     if case in NOT_PLAIN_NAMES:
         files = {NOT_PLAIN_NAMES[case]: EMPTY_OBJECT}
         args: EncodableObject = {"register_id": SHIPPED, "files": files}

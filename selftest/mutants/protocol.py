@@ -267,6 +267,28 @@ class BackslashFileNameAccepted(ProtocolHandler):
         return super().op_register_load(args)
 
 
+class FirstFileNameOnlyChecked(ProtocolHandler):
+    """register.load checks the first file name only; a later name that is not plain is
+    written and the load goes on."""
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict) and len(files) > 1:
+            first, *rest = files
+            kept = {first: files[first], **{n: files[n] for n in rest if _plain_name(n)}}
+            return super().op_register_load({**args, "files": kept})
+        return super().op_register_load(args)
+
+
+def _plain_name(name: str) -> bool:
+    return (
+        name.endswith(".json")
+        and "/" not in name
+        and "\\" not in name
+        and not any(c < " " or "\x7f" <= c <= "\x9f" for c in name)
+    )
+
+
 class C1ControlFileNameAccepted(ProtocolHandler):
     """register.load refuses only ASCII control characters in a file name: NEL (U+0085) is taken."""
 
