@@ -308,6 +308,7 @@ from selftest.mutants.protocol import (
     OverridesNotObjectWithoutField,
     RepairByDefault,
     RepairFlagCoerced,
+    SessionFileNamesUnchecked,
     SessionIdsRepeat,
     ShutdownFails,
     SpaceInFileNameRefused,
@@ -598,6 +599,7 @@ _TABLE = (
     broken_engine("duplicate_argument_refused", DuplicateArgumentRefused, "PROTO-DUP-001"),
     broken_engine("c1_control_file_name_accepted", C1ControlFileNameAccepted, "PROTO-FILES-001"),
     broken_engine("first_file_name_only_checked", FirstFileNameOnlyChecked, "PROTO-FILES-001"),
+    broken_engine("session_file_names_unchecked", SessionFileNamesUnchecked, "PROTO-FILES-001"),
     broken_engine("ratify_gate_after_write", RatifyGateAfterWrite, "LOAD-RATIFY-102"),
     broken_engine(
         "ratify_refusal_drops_old_report", RatifyRefusalDropsOldReport, "LOAD-RATIFY-102"

@@ -544,36 +544,48 @@ EMPTY_OBJECT = base64.b64encode(b"{}").decode("ascii")
 
 @requirement(
     "PROTO-FILES-001",
-    "register.load accepts every plain *.json file name (a space, '..' inside, non-ASCII) "
-    "and refuses a separator, a control character or DEL, or another ending, in any name of "
-    "the object (first, middle or last), with PROTOCOL_BAD_ARGS, field files",
+    "register.load (and session.open, files as for register.load) accepts every plain *.json "
+    "file name (a space, '..' inside, non-ASCII) and refuses a separator, a control character "
+    "or DEL, or another ending, in any name of the object (first, middle or last), with "
+    "PROTOCOL_BAD_ARGS, field files",
     family="protocol",
     capabilities=("registers.load",),
-    seed="docs/protocol.md § register.load (File names)",
+    seed="docs/protocol.md § register.load (File names); § session.open (files as for "
+    "register.load)",
     strategy=lambda ctx: st.sampled_from(FILE_NAME_CASES),
     cover=coverage.each("file names", FILE_NAME_CASES),
 )
 def file_names(engine: EngineClient, case: str) -> None:
+    ops = ["register.load"]
+    if "sessions" in engine.capabilities():
+        ops.append("session.open")
+    for op in ops:
+        _file_name_case(engine, op, case)
+
+
+def _file_name_case(engine: EngineClient, op: str, case: str) -> None:
+    """*case* given to *op* (session.open takes ``files`` "as for register.load")."""
     if case in NOT_PLAIN_AMONG:
         among: EncodableObject = {
             "register_id": SHIPPED,
             "files": dict.fromkeys(NOT_PLAIN_AMONG[case], EMPTY_OBJECT),
         }
-        _refused_as_bad_args(engine, case, "register.load", among, "files")
+        _refused_as_bad_args(engine, f"{op}: {case}", op, among, "files")
         return
     if case in NOT_PLAIN_NAMES:
         files = {NOT_PLAIN_NAMES[case]: EMPTY_OBJECT}
         args: EncodableObject = {"register_id": SHIPPED, "files": files}
-        _refused_as_bad_args(engine, f"a file name with {case}", "register.load", args, "files")
+        _refused_as_bad_args(engine, f"{op}: a file name with {case}", op, args, "files")
         return
     try:
-        loaded = engine.call(
-            "register.load", {"register_id": SHIPPED, "files": {case: EMPTY_OBJECT}}
-        )
+        loaded = engine.call(op, {"register_id": SHIPPED, "files": {case: EMPTY_OBJECT}})
     except EngineRefused as refusal:
         raise AssertionError(
-            f"the plain file name {case!r} was refused: {refusal.code} ({refusal.field})"
+            f"{op}: the plain file name {case!r} was refused: {refusal.code} ({refusal.field})"
         ) from None
+    if op == "session.open":
+        engine.call("session.close", {"session": loaded.get("session")})
+        return
     pack = loaded.get("pack") or {}
     assert pack.get("register_id") == SHIPPED, f"{case!r}: loaded {pack.get('register_id')!r}"
 

@@ -280,6 +280,18 @@ class FirstFileNameOnlyChecked(ProtocolHandler):
         return super().op_register_load(args)
 
 
+class SessionFileNamesUnchecked(ProtocolHandler):
+    """session.open writes its files without the file-name rule register.load applies: a
+    name that is not plain is left out and the session opens."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            kept = {n: v for n, v in files.items() if _plain_name(n)}
+            return super().op_session_open({**args, "files": kept})
+        return super().op_session_open(args)
+
+
 def _plain_name(name: str) -> bool:
     return (
         name.endswith(".json")
