@@ -659,6 +659,33 @@ class AnyFileNameStore(StateStore):
             return super().load(fs)
 
 
+class NormalisedFileNameStore(StateStore):
+    """A manifest's file name is normalised before the rule is applied (``normpath``), so
+    ``./core.jsonl``, ``sub/../core.jsonl`` and ``core.jsonl/`` pass as ``core.jsonl``."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        plain = manifest.plain_file_name
+        with mock.patch.object(
+            manifest, "plain_file_name", lambda name: plain(os.path.normpath(name) if name else "")
+        ):
+            return super().load(fs)
+
+
+class PathComponentFileNameStore(StateStore):
+    """A manifest's file name is plain when pathlib sees one component in it, so
+    ``./core.jsonl`` and ``core.jsonl/`` pass (pathlib drops both slashes)."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(
+            manifest,
+            "plain_file_name",
+            lambda name: len(Path(name).parts) == 1 and Path(name).parts[0] not in ("/", ".."),
+        ):
+            return super().load(fs)
+
+
 class UnnamedWrongTypeStore(StateStore):
     """A generation entry that is not a directory is refused as STATE_IO without naming it."""
 

@@ -560,6 +560,20 @@ class NewestOnlyFallBack(ProtocolHandler):
         return stores.NewestOnlyFallBackStore
 
 
+class NormalisedFileName(ProtocolHandler):
+    """A manifest's file name is normalised before the rule: ``./core.jsonl`` is read."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.NormalisedFileNameStore
+
+
+class PathComponentFileName(ProtocolHandler):
+    """A manifest's file name is plain when pathlib sees one component: ``core.jsonl/`` is read."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.PathComponentFileNameStore
+
+
 class AnyFileName(ProtocolHandler):
     """A manifest may list any file name: ``.``, ``..`` and ``sub/core.jsonl`` are read."""
 
@@ -974,6 +988,8 @@ _TABLE = (
     broken_engine("manifest_before_core_sync", ManifestBeforeCoreSync, "STATE-STEPS-001"),
     broken_engine("manifest_counts_unchecked", CountsUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_generation_unchecked", GenerationUnchecked, "STATE-MANIFEST-001"),
+    broken_engine("manifest_name_normalised", NormalisedFileName, "STATE-MANIFEST-001"),
+    broken_engine("manifest_name_one_component", PathComponentFileName, "STATE-MANIFEST-001"),
     broken_engine("journal_any_payload", AnyPayloadJournal, "STATE-JOURNAL-002"),
     broken_engine("unopenable_as_io", UnopenableAsIo, "STATE-UNREADABLE-001"),
     broken_engine("unknown_handle_as_bad_args", UnknownHandleAsBadArgs, "STATE-HANDLE-001"),

@@ -23,15 +23,19 @@ IDS: tuple[int | str, ...] = (
     "\U0001f600",
     "\ue000\ud7ff",
     "line\nbreak\u0000",
+    " \tpadded\n",
+    " ",
 )
-"""Ids a double, a 64-bit integer or a C string would not carry back unchanged; integers of
+"""Ids a double, a 64-bit integer, a C string or a trim would not carry back unchanged (white
+space first, last and alone, a NUL last, a line break inside); integers of
 1,000 digits, the most the guarded reader accepts (the minus sign is not a digit)."""
 
 
 @requirement(
     "PROTO-ID-001",
     "a request's id is echoed exactly: integers past 2^53 and 2^64 in every digit, strings "
-    "with astral, private-use, NUL and line-break characters",
+    "with astral, private-use, NUL and line-break characters and white space first, last or "
+    "alone",
     family="protocol",
     capabilities=(),
     seed="docs/protocol.md § Requests (id: integer or string, any magnitude); § Responses",

@@ -25,25 +25,48 @@ from conformance.state.killer import KILL_TIMEOUT, ZYGOTES, SpawnFailed, Zygote
 FORK = "docs/protocol.md § Forking: engine.fork"
 LISTENING = "a listening socket"
 ABSTRACT = "a leading NUL (an abstract socket listens there)"
-REFUSED_SOCKETS = ("missing", "not a string", "empty", ABSTRACT, "nobody listens", "a file")
+INNER_NUL = "a NUL inside (a socket listens at the path before it)"
+TRAILING_NUL = "a trailing NUL (a socket listens at the path before it)"
+NUL_ALONE = "a NUL alone"
+REFUSED_SOCKETS = (
+    "missing",
+    "not a string",
+    "empty",
+    ABSTRACT,
+    INNER_NUL,
+    TRAILING_NUL,
+    NUL_ALONE,
+    "nobody listens",
+    "a file",
+)
 
 
 @contextlib.contextmanager
 def _refused_args(name: str) -> Iterator[EncodableObject]:
-    """The arguments of one refused case; an abstract socket listens for the NUL case, so
-    an engine that lets the NUL through connects and forks instead of refusing."""
-    with scratch() as root, socket.socket(socket.AF_UNIX) as abstract:
+    """The arguments of one refused case. A NUL is refused wherever it stands (docs: "holds a
+    NUL"), so for each position a socket listens where an engine that lets that NUL through
+    would connect: the abstract name of a leading NUL, and the path before an inner or a
+    trailing one (the kernel ends a path at its first NUL). An engine that checks only one
+    position (``startswith``, ``[0]``, ``endswith``) connects and forks instead of refusing."""
+    with scratch() as root, socket.socket(socket.AF_UNIX) as listener:
         file = root / "plain.txt"
         file.write_text("not a socket", encoding="utf-8")
-        address = f"\x00core-fork-{os.getpid()}-{id(abstract)}"
+        address = f"\x00core-fork-{os.getpid()}-{id(listener)}"
+        prefix = str(root / "fork.sock")
         if name == ABSTRACT:
-            abstract.bind(address)
-            abstract.listen()
+            listener.bind(address)
+            listener.listen()
+        elif name in (INNER_NUL, TRAILING_NUL):
+            listener.bind(prefix)
+            listener.listen()
         table: dict[str, EncodableObject] = {
             "missing": {},
             "not a string": {"socket": 7},
             "empty": {"socket": ""},
             ABSTRACT: {"socket": address},
+            INNER_NUL: {"socket": prefix + "\x00fork.sock"},
+            TRAILING_NUL: {"socket": prefix + "\x00"},
+            NUL_ALONE: {"socket": "\x00"},
             "nobody listens": {"socket": str(root / "absent" / "fork.sock")},
             "a file": {"socket": str(file)},
         }
@@ -147,7 +170,8 @@ def _forked(zygote: Recorded, before: Any) -> None:
     "parent's stdio pipes and serves core-engine/1 on the socket as a fresh engine does (the "
     "same hello, framing and refusals) until the connection ends, while the parent keeps "
     "serving its stdin with nothing of the child's on its stdout; a socket that is missing, "
-    "not a string, empty, NUL-led or not listening is PROTOCOL_BAD_ARGS, field socket",
+    "not a string, empty, holding a NUL (first, inside, last or alone) or not listening is "
+    "PROTOCOL_BAD_ARGS, field socket",
     family="protocol",
     capabilities=("fork",),
     seed=FORK,

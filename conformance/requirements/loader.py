@@ -102,8 +102,9 @@ def valid_packs_accepted(engine: EngineClient, document: dict[str, Any]) -> None
 
 @requirement(
     "LOAD-ID-001",
-    "invalid register ids (empty, separators, '..', control characters, over 64) are refused "
-    "with REGISTER_INVALID_ID",
+    "invalid register ids (empty, separators, '..', control characters, over 64, a character "
+    "outside the class), the offending character first, inside, last or alone (a trailing "
+    "newline, a space a trim would drop), are refused with REGISTER_INVALID_ID",
     family="loader",
     capabilities=("registers.validate",),
     seed="ADR-0070 § Trust boundaries (path-traversal protection)",

@@ -528,35 +528,64 @@ NOT_PLAIN_NAMES: dict[str, str] = {
 }
 """File names docs/protocol.md refuses, by what is wrong with them."""
 
+NOT_PLAIN_AMONG: dict[str, tuple[str, ...]] = {
+    "a control character in the first of three names": ("a\x01.json", "b.json", "d.json"),
+    "a control character in the middle of three names": ("b.json", "c\x01.json", "d.json"),
+    "a control character in the last of three names": ("b.json", "d.json", "e\x01.json"),
+    "a separator in the last of three names": ("b.json", "d.json", "e\\x.json"),
+}
+"""One name that is not plain among plain ones, first, in the middle and last (in the order
+sent, which is also the sorted order): every name is checked, not only the first."""
+
+FILE_NAME_CASES = [*PLAIN_NAMES, *sorted(NOT_PLAIN_NAMES), *NOT_PLAIN_AMONG]
 SHIPPED = "default_neutral_v1"
 EMPTY_OBJECT = base64.b64encode(b"{}").decode("ascii")
 
 
 @requirement(
     "PROTO-FILES-001",
-    "register.load accepts every plain *.json file name (a space, '..' inside, non-ASCII) "
-    "and refuses a separator, a control character or DEL, or another ending with "
+    "register.load (and session.open, files as for register.load) accepts every plain *.json "
+    "file name (a space, '..' inside, non-ASCII) and refuses a separator, a control character "
+    "or DEL, or another ending, in any name of the object (first, middle or last), with "
     "PROTOCOL_BAD_ARGS, field files",
     family="protocol",
     capabilities=("registers.load",),
-    seed="docs/protocol.md § register.load (File names)",
-    strategy=lambda ctx: st.sampled_from([*PLAIN_NAMES, *sorted(NOT_PLAIN_NAMES)]),
-    cover=coverage.each("file names", [*PLAIN_NAMES, *sorted(NOT_PLAIN_NAMES)]),
+    seed="docs/protocol.md § register.load (File names); § session.open (files as for "
+    "register.load)",
+    strategy=lambda ctx: st.sampled_from(FILE_NAME_CASES),
+    cover=coverage.each("file names", FILE_NAME_CASES),
 )
 def file_names(engine: EngineClient, case: str) -> None:
+    ops = ["register.load"]
+    if "sessions" in engine.capabilities():
+        ops.append("session.open")
+    for op in ops:
+        _file_name_case(engine, op, case)
+
+
+def _file_name_case(engine: EngineClient, op: str, case: str) -> None:
+    """*case* given to *op* (session.open takes ``files`` "as for register.load")."""
+    if case in NOT_PLAIN_AMONG:
+        among: EncodableObject = {
+            "register_id": SHIPPED,
+            "files": dict.fromkeys(NOT_PLAIN_AMONG[case], EMPTY_OBJECT),
+        }
+        _refused_as_bad_args(engine, f"{op}: {case}", op, among, "files")
+        return
     if case in NOT_PLAIN_NAMES:
         files = {NOT_PLAIN_NAMES[case]: EMPTY_OBJECT}
         args: EncodableObject = {"register_id": SHIPPED, "files": files}
-        _refused_as_bad_args(engine, f"a file name with {case}", "register.load", args, "files")
+        _refused_as_bad_args(engine, f"{op}: a file name with {case}", op, args, "files")
         return
     try:
-        loaded = engine.call(
-            "register.load", {"register_id": SHIPPED, "files": {case: EMPTY_OBJECT}}
-        )
+        loaded = engine.call(op, {"register_id": SHIPPED, "files": {case: EMPTY_OBJECT}})
     except EngineRefused as refusal:
         raise AssertionError(
-            f"the plain file name {case!r} was refused: {refusal.code} ({refusal.field})"
+            f"{op}: the plain file name {case!r} was refused: {refusal.code} ({refusal.field})"
         ) from None
+    if op == "session.open":
+        engine.call("session.close", {"session": loaded.get("session")})
+        return
     pack = loaded.get("pack") or {}
     assert pack.get("register_id") == SHIPPED, f"{case!r}: loaded {pack.get('register_id')!r}"
 

@@ -13,6 +13,7 @@ of a requirement go to one engine as raw lines, a few at a time.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -370,11 +371,39 @@ NUL_PATHS = {
 }
 """Every argument naming a file-system path, holding a NUL: no file has such a name."""
 
+NUL_POSITIONS = ("first", "inside", "last", "alone")
+"""Where the NUL stands: docs say "holds a NUL", so a port that checks only the first
+character (``startswith``, ``[0]``) or the last passes the path on at another position,
+and the kernel (or a C string) ends it at the NUL, naming the path before it."""
+
+
+def _nul_at(value: str, position: str) -> str:
+    """*value* (a template with one NUL inside) with its NUL moved to *position*."""
+    before, after = value.split("\x00")
+    return {
+        "first": "\x00" + before + after,
+        "inside": value,
+        "last": before + after + "\x00",
+        "alone": "\x00",
+    }[position]
+
+
+def _nul_args(args: dict[str, Any], position: str) -> dict[str, Any]:
+    moved: dict[str, Any] = {}
+    for key, value in args.items():
+        if isinstance(value, str) and "\x00" in value:
+            value = _nul_at(value, position)
+        elif isinstance(value, dict):
+            value = {_nul_at(k, position) if "\x00" in k else k: v for k, v in value.items()}
+        moved[key] = value
+    return moved
+
 
 @requirement(
     "PROTO-PATH-001",
     "a file-system path argument holding a NUL (a state directory, register.ratify_file's "
-    "path, a register.load file name, engine.fork's socket) is refused with "
+    "path, a register.load file name, engine.fork's socket), first, inside, last or alone, "
+    "is refused with "
     "PROTOCOL_BAD_ARGS naming the argument, a message of one line with no control "
     "character, and nothing is created",
     family="protocol",
@@ -386,23 +415,27 @@ def nul_paths(engine: EngineClient, _: object) -> None:
     caps = engine.capabilities()
     problems = []
     with scratch() as root:
-        for op, (capability, args, field) in NUL_PATHS.items():
+        for (op, (capability, args, field)), position in itertools.product(
+            NUL_PATHS.items(), NUL_POSITIONS
+        ):
             if capability not in caps:
                 continue
             rendered = json.loads(json.dumps(args).replace("@DIR@", str(root)))
+            rendered = _nul_args(rendered, position)
+            where = f"{op} (the NUL {position})"
             try:
                 engine.call(op, rendered, checked=False)
             except EngineRefused as refusal:
                 if (refusal.code, refusal.field) != ("PROTOCOL_BAD_ARGS", field):
                     problems.append(
-                        f"{op}: refused with {refusal.code} field {refusal.field!r}, not "
+                        f"{where}: refused with {refusal.code} field {refusal.field!r}, not "
                         f"PROTOCOL_BAD_ARGS field {field!r}"
                     )
                 unclean = _clean(refusal.message)
                 if unclean:
-                    problems.append(f"{op}: the message holds {unclean}")
+                    problems.append(f"{where}: the message holds {unclean}")
             else:
-                problems.append(f"{op}: a path holding a NUL was accepted")
+                problems.append(f"{where}: a path holding a NUL was accepted")
         left = sorted(os.listdir(root))
         if left:
             problems.append(f"entries were created: {left}")

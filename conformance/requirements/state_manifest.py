@@ -30,6 +30,24 @@ INCONSISTENT: dict[str, dict[str, Any]] = {
 }
 """Each case's manifest members, written into ``gen-00000001`` with its checksum recomputed."""
 
+SHA, GEN = "@SHA@", "@GEN@"
+"""Placeholders of NOT_PLAIN: the SHA-256 of the generation's ``core.jsonl`` and the
+generation directory's absolute path."""
+NOT_PLAIN: dict[str, dict[str, Any]] = {
+    f"files lists a name with {where}": {"files": {"core.jsonl": SHA, name: SHA}}
+    for where, name in (
+        ("a slash first (the core's absolute path)", f"{GEN}/core.jsonl"),
+        ("a slash inside (./core.jsonl)", "./core.jsonl"),
+        ("a slash inside (sub/../core.jsonl)", "sub/../core.jsonl"),
+        ("a slash last (core.jsonl/)", "core.jsonl/"),
+        ("a slash alone", "/"),
+    )
+}
+"""A name that is not a plain file name because it holds a ``/``, at each position, naming
+the generation's own ``core.jsonl`` with its SHA-256: an engine that normalises the name,
+counts its path components or only keeps it inside the directory reads a file that exists
+and verifies, where docs/state.md makes the generation invalid."""
+
 
 def _resealed(path: Path, members: dict[str, Any]) -> None:
     """Rewrite the manifest at *path* with *members* and a checksum that verifies."""
@@ -44,7 +62,10 @@ def _case(engine: EngineClient, directory: Path, members: dict[str, Any]) -> str
     problem, or None when the load fell back to gen-2 and said so."""
     oracle.write_generation(directory, 1, oracle.encode_core([RECORD]), turn_count=1)
     oracle.write_generation(directory, 2, oracle.encode_core([]), point=False)
-    _resealed(directory / "gen-00000001" / "manifest.json", members)
+    generation = directory / "gen-00000001"
+    sha = hashlib.sha256((generation / "core.jsonl").read_bytes()).hexdigest()
+    rendered = json.dumps(members).replace(GEN, str(generation)).replace(SHA, sha)
+    _resealed(generation / "manifest.json", json.loads(rendered))
     try:
         got = load(engine, directory)
     except EngineRefused as refusal:
@@ -60,18 +81,20 @@ def _case(engine: EngineClient, directory: Path, members: dict[str, Any]) -> str
     "STATE-MANIFEST-001",
     "a generation whose manifest checksum verifies but whose generation is not its "
     "directory's number, or whose generation or turn_count is not an integer of at least 0 "
-    "(true, false, a string, a fraction, negative), is proven invalid: the load falls back "
-    "from it and says so",
+    "(true, false, a string, a fraction, negative), or whose files list a name holding a "
+    "slash (first, inside, last or alone) that names its own core.jsonl, is proven invalid: "
+    "the load falls back from it and says so",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § The manifest (generation and turn_count are integers >= 0); "
+    "§ Generations (a valid generation's files lists only plain file names, no /); "
     "§ Recovery rules (load) 4",
     max_examples=1,
 )
 def inconsistent_manifest(engine: EngineClient, _: object) -> None:
     problems = []
     with scratch() as root:
-        for number, (name, members) in enumerate(INCONSISTENT.items()):
+        for number, (name, members) in enumerate({**INCONSISTENT, **NOT_PLAIN}.items()):
             problem = _case(engine, root / str(number), members)
             if problem:
                 problems.append(f"{name}: {problem}")

@@ -395,6 +395,18 @@ class IdEchoedAsDouble(ProtocolHandler):
         return response
 
 
+class StringIdTrimmed(ProtocolHandler):
+    """A string request id is echoed trimmed of white space at both ends (a port that trims
+    every string it reads from the envelope)."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        response = super().handle(request)
+        rid = response.get("id")
+        if isinstance(rid, str):
+            return {**response, "id": rid.strip()}
+        return response
+
+
 class SealAsciiEscaped(ProtocolHandler):
     """pack_source_sha256 is computed over JSON with non-ASCII escaped (``ensure_ascii``)."""
 

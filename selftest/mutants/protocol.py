@@ -267,6 +267,40 @@ class BackslashFileNameAccepted(ProtocolHandler):
         return super().op_register_load(args)
 
 
+class FirstFileNameOnlyChecked(ProtocolHandler):
+    """register.load checks the first file name only; a later name that is not plain is
+    written and the load goes on."""
+
+    def op_register_load(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict) and len(files) > 1:
+            first, *rest = files
+            kept = {first: files[first], **{n: files[n] for n in rest if _plain_name(n)}}
+            return super().op_register_load({**args, "files": kept})
+        return super().op_register_load(args)
+
+
+class SessionFileNamesUnchecked(ProtocolHandler):
+    """session.open writes its files without the file-name rule register.load applies: a
+    name that is not plain is left out and the session opens."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            kept = {n: v for n, v in files.items() if _plain_name(n)}
+            return super().op_session_open({**args, "files": kept})
+        return super().op_session_open(args)
+
+
+def _plain_name(name: str) -> bool:
+    return (
+        name.endswith(".json")
+        and "/" not in name
+        and "\\" not in name
+        and not any(c < " " or "\x7f" <= c <= "\x9f" for c in name)
+    )
+
+
 class C1ControlFileNameAccepted(ProtocolHandler):
     """register.load refuses only ASCII control characters in a file name: NEL (U+0085) is taken."""
 
@@ -467,6 +501,66 @@ class ForkAbstractSocketAccepted(ProtocolHandler):
         conn = socket.socket(socket.AF_UNIX)
         conn.connect(path)
         return conn
+
+
+class ForkNulLeadingOnly(ProtocolHandler):
+    """engine.fork refuses only a NUL-led socket name; a NUL inside or at the end reaches
+    connect, which the kernel cuts at the NUL, so it forks onto the path before it."""
+
+    def connect_socket(self, path: str) -> socket.socket:
+        if path.startswith("\x00"):
+            return super().connect_socket(path)
+        return _connect_unchecked(path)
+
+
+class ForkNulAtEndsOnly(ProtocolHandler):
+    """engine.fork refuses a NUL first or last in the socket name, not one inside it."""
+
+    def connect_socket(self, path: str) -> socket.socket:
+        if path.startswith("\x00") or path.endswith("\x00"):
+            return super().connect_socket(path)
+        return _connect_unchecked(path)
+
+
+def _connect_unchecked(path: str) -> socket.socket:
+    conn = socket.socket(socket.AF_UNIX)
+    try:
+        conn.connect(path)
+    except OSError as exc:
+        conn.close()
+        bad_arg("socket", f"cannot connect to {path!r}: {exc}")
+    return conn
+
+
+class _StateDirNulCut(ProtocolHandler):
+    """A state ``dir`` whose NUL the port's check misses reaches the file system as a C
+    string would: ended at the NUL, naming the directory before it."""
+
+    def misses(self, value: str) -> bool:
+        raise NotImplementedError
+
+    def handle(self, request: object) -> dict[str, Any]:
+        if isinstance(request, dict) and str(request.get("op", "")).startswith("state."):
+            args = request.get("args")
+            value = args.get("dir") if isinstance(args, dict) else None
+            if isinstance(args, dict) and isinstance(value, str) and self.misses(value):
+                request = {**request, "args": {**args, "dir": value.split("\x00")[0]}}
+        return super().handle(request)
+
+
+class StateDirNulLeadingOnly(_StateDirNulCut):
+    """A state ``dir`` is refused for a leading NUL only; one inside or last is cut there."""
+
+    def misses(self, value: str) -> bool:
+        return "\x00" in value and not value.startswith("\x00")
+
+
+class StateDirNulPaddingStripped(_StateDirNulCut):
+    """A state ``dir``'s trailing NULs are stripped as a C buffer's padding before the NUL
+    check, so a NUL last is not refused (the directory before it is used)."""
+
+    def misses(self, value: str) -> bool:
+        return "\x00" in value and "\x00" not in value.rstrip("\x00")
 
 
 class LexiconByPack(ProtocolHandler):

@@ -105,6 +105,34 @@ class UnicodeIdAccepted(ProtocolHandler):
         return super().validate_pack(pack, expected_id)
 
 
+class IdTrailingNewlineAccepted(ProtocolHandler):
+    """The id's control-character rule is left to the pattern, matched as ``^...$`` with
+    ``re.match``: Python's ``$`` also matches before a final newline, so ``ab\n`` passes."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        rid = pack.get("register_id")
+        if isinstance(rid, str) and rid.endswith("\n") and rid[:-1]:
+            stand_in = rid[:-1]
+            expected = stand_in if expected_id == rid else expected_id
+            parsed = super().validate_pack({**pack, "register_id": stand_in}, expected)
+            return dataclasses.replace(parsed, register_id=rid)
+        return super().validate_pack(pack, expected_id)
+
+
+class IdTrimmed(ProtocolHandler):
+    """The id is trimmed of white space before its rules are checked (``trim()``), so a space
+    first or last passes; a space inside is still refused by the pattern."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        rid = pack.get("register_id")
+        if isinstance(rid, str) and rid.strip() and rid.strip() != rid:
+            stand_in = rid.strip()
+            expected = stand_in if expected_id == rid else expected_id
+            parsed = super().validate_pack({**pack, "register_id": stand_in}, expected)
+            return dataclasses.replace(parsed, register_id=rid)
+        return super().validate_pack(pack, expected_id)
+
+
 def _as_int(value: object) -> object:
     return int(value) if isinstance(value, bool) else value
 
