@@ -75,6 +75,7 @@ SAID: tuple[tuple[str, str, str, str | None], ...] = (
     ),
     ("before the apostrophe mapping", "What\u2019s a river?", "what's a river?", None),
     ("before the apostrophe mapping", "What\u02bcs a river?", "what's a river?", None),
+    ("before the apostrophe mapping", "What\u2018s a river?", "what's a river?", None),
     (
         "before white space",
         " \tWhat\u00a0is  a\u3000river? ",
@@ -132,6 +133,13 @@ READ: tuple[tuple[str, str, str, str], ...] = (
     ),
     ("before mending and lowercasing", "No, the moon is teh Lantern!", "claim", "is the lantern"),
     ("before contractions", "A whale isn't a fish.", "claim", "is not a fish"),
+    ("before the apostrophe mapping", "A whale isn\u2019t a Fish.", "claim", "is not a fish"),
+    (
+        "before the apostrophe mapping",
+        "Is it true that the sun isn\u2019t a star?",
+        "checked",
+        "the sun is not a star",
+    ),
 )
 
 
