@@ -416,6 +416,7 @@ from selftest.mutants.sessions import (
     StoreWithoutLife,
     TurnIndexFromWindow,
 )
+from selftest.mutants.stages import STAGE_MUTANTS
 from selftest.mutants.staging import (
     RatifyScratchKeptOnRefusal,
     RatifyScratchLeftInShm,
@@ -876,6 +877,7 @@ _TABLE = (
     *(broken_engine(name, factory, "COG-EDGE-002") for name, factory in SAYS_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in REFERRING_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CLAUSE_MUTANTS),
+    *(broken_engine(name, factory, *catches) for name, factory, *catches in STAGE_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CONDITION_MUTANTS),
     *(
         broken_engine(name, factory, *catches)

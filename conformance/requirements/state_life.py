@@ -162,39 +162,52 @@ PADS = {
     "three-byte": "\u4e2d",
     "astral": "\U0001f600",
     "upper case, doubled spaces, decomposed": "e\u0301",
+    "read otherwise (contraction, misspelling, \u2019, interjection, please)": "x",
 }
 """Characters of each UTF-8 width that a prompt is padded with (already normalised: NFC,
 lower case), so its normalised input is exactly as long as asked; the last is sent
 unnormalised (upper case, spaces doubled, ``é`` decomposed) and normalises to as many
-code points as asked, so its raw text is longer than what the vault keeps."""
+code points as asked, so its raw text is longer than what the vault keeps. The one read
+otherwise asks ``Hmm, what\u2019s <lemma>, plz? Teh end.`` in upper case: the vault keeps it as
+step 1 leaves it (``hmm, what's <lemma>, plz? teh end.``), never as the later steps read it
+(``teh`` mended to ``the``; ``what's`` and ``plz`` spelt out; the interjection and the
+trailing ``please`` unwrapped)."""
 UNNORMALISED = "upper case, doubled spaces, decomposed"
+READ_OTHERWISE = "read otherwise (contraction, misspelling, \u2019, interjection, please)"
 SAID_SCENARIO = st.tuples(
     st.sampled_from(sorted(PADS)),
     st.lists(st.sampled_from([0, 159, 160, 161, 162, 321]), min_size=1, max_size=5),
 ).map(list)
 """``[pad, lengths]``: one turn per length, each a prompt of that many code points (0: the
 bare question)."""
-SAID_COVER = [[pad, [159, 160, 161, 0]] for pad in sorted(PADS)] + [["astral", [321]]]
+SAID_COVER = [[pad, [159, 160, 161, 0]] for pad in sorted(PADS) if pad != READ_OTHERWISE] + [
+    ["astral", [321]],
+    [READ_OTHERWISE, [0, 161]],
+]
 """Each pad at the bound and one past it on both sides, four turns (the first falls out)."""
 
 
-def _said_prompt(lemma: str, length: int, pad: str) -> str:
-    """``what is <lemma>?`` padded with *pad* characters to *length* code points (once
-    normalised: a decomposed pad character is one code point after NFC)."""
-    bare = f"what is {lemma}?"
+def _said_prompt(lemma: str, length: int, pad: str, kind: str = "") -> str:
+    """``what is <lemma>?`` (read otherwise: ``hmm, what's <lemma>, plz? teh end.``) padded
+    with *pad* characters to *length* code points (once normalised: a decomposed pad
+    character is one code point after NFC)."""
+    bare = f"hmm, what's {lemma}, plz? teh end." if kind == READ_OTHERWISE else f"what is {lemma}?"
     room = length - len(bare) - 1
     return bare if room < 1 else f"{bare} {pad * room}"
 
 
 def _sent(prompt: str, pad: str) -> str:
-    """*prompt* as sent: unnormalised for the unnormalised pad, else as it is."""
+    """*prompt* as sent: unnormalised for the unnormalised pad (for the one read otherwise:
+    upper case, U+2019 for its apostrophe), else as it is."""
+    if pad == READ_OTHERWISE:
+        return prompt.upper().replace("'", "\u2019")
     return prompt.upper().replace(" ", "  ") + "  " if pad == UNNORMALISED else prompt
 
 
 def _normalised(prompt: str) -> str:
-    """docs/intents.md step 1 on the prompts of this requirement (NFC, lower case, single
-    spaces, stripped)."""
-    return " ".join(unicodedata.normalize("NFC", prompt).lower().split())
+    """docs/intents.md step 1 on the prompts of this requirement (NFC, one kind of apostrophe,
+    lower case, single spaces, stripped)."""
+    return " ".join(unicodedata.normalize("NFC", prompt).replace("\u2019", "'").lower().split())
 
 
 def _vault_said(root: Any, lemma: str) -> object:
@@ -217,18 +230,19 @@ def _vault_said(root: Any, lemma: str) -> object:
     "STATE-SAID-001",
     "a vault record keeps the latest three things said of its lemma, the latest first, each "
     "the turn's normalised input cut at 160 code points: 160 kept whole, 161 cut to 160, an "
-    "astral character counting once (not two UTF-16 units, not four bytes)",
+    "astral character counting once (not two UTF-16 units, not four bytes), and step 1 only: "
+    "a contraction, a misspelt form word, an interjection and please kept as written",
     family="state",
     capabilities=LIFE,
     seed="docs/state.md § The life (said: cut at 160 characters); docs/trace-hash.md (vault_hits)",
     strategy=lambda ctx: SAID_SCENARIO,
     cover=coverage.each("pads and lengths", SAID_COVER),
-    max_examples=6,
+    max_examples=7,
 )
 def said_is_bounded(engine: EngineClient, scenario: list[Any]) -> None:
     pad, lengths = scenario
     lemma = lemmas_of(engine, 0)[0]
-    prompts = [_sent(_said_prompt(lemma, length, PADS[pad]), pad) for length in lengths]
+    prompts = [_sent(_said_prompt(lemma, length, PADS[pad], pad), pad) for length in lengths]
     with scratch() as root:
         store = engine.call("state.open", {"dir": str(root / "life")})["store"]
         session = engine.call("session.open", {"register_id": None, "store": store})["session"]
