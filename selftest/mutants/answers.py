@@ -386,3 +386,17 @@ class FormOfReadInto(ProtocolHandler):
             patch.object(answer, "KIND_OUT", frozenset()),
         ):
             return super().chat(runtime, text)
+
+
+class RecallLemmasByOldestSaid(ProtocolHandler):
+    """A RECALL without a subject ranks lemmas by the oldest thing said their tally keeps,
+    not the latest, so a lemma talked about early and again just now drops out."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def latest(self: vault.Vault, count: int) -> tuple[vault.VaultHit, ...]:
+            hits = [hit for hit in self._hits.values() if hit.said]
+            hits.sort(key=lambda hit: -hit.said[-1].turn_idx)
+            return tuple(hits[:count])
+
+        with patch.object(vault.Vault, "latest", latest):
+            return super().chat(runtime, text)
