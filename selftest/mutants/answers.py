@@ -400,3 +400,24 @@ class RecallLemmasByOldestSaid(ProtocolHandler):
 
         with patch.object(vault.Vault, "latest", latest):
             return super().chat(runtime, text)
+
+
+class RecallCutBeforeClaimFirst(ProtocolHandler):
+    """A RECALL without a subject keeps the latest three things said across the latest
+    lemmas before it moves the latest claim first, so a claim older than those three drops
+    out instead of leading the quotes (the first of the list, not the first that is a claim)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        latest = vault.Vault.latest
+
+        def cut_first(self: vault.Vault, count: int) -> tuple[vault.VaultHit, ...]:
+            hits = latest(self, count)
+            turns = sorted((s.turn_idx for hit in hits for s in hit.said), reverse=True)
+            kept = set(turns[: says.QUOTED])
+            return tuple(
+                dataclasses.replace(hit, said=tuple(s for s in hit.said if s.turn_idx in kept))
+                for hit in hits
+            )
+
+        with patch.object(vault.Vault, "latest", cut_first):
+            return super().chat(runtime, text)
