@@ -46,7 +46,8 @@ class _Patching(ProtocolHandler):
     """The reference with ``PATCHES`` (module, attribute, replacement) in place for a turn."""
 
     def patches(self) -> list[tuple[Any, str, Any]]:
-        raise NotImplementedError
+        """The (module, attribute, replacement) triples (the base patches nothing)."""
+        return []
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with ExitStack() as stack:
@@ -413,7 +414,7 @@ class _Session(ProtocolHandler):
     """A hook after each turn on the session's truth pipeline."""
 
     def after(self, runtime: ChatRuntime, response: dict[str, Any], before: str | None) -> None:
-        raise NotImplementedError
+        """Change the session after a turn (the base changes nothing)."""
 
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         before = runtime.truth.context

@@ -35,7 +35,7 @@ class _Clearing(Ratifier):
     ``OSError`` there is refused as the reference refuses one (REGISTER_WRITE_FAILED)."""
 
     def clear(self, path: Path) -> None:
-        raise NotImplementedError
+        """Clear the pack's hidden names (the base clears nothing)."""
 
     def read(self, path: Path) -> RegisterPack:
         if path.suffix == ".json" and path.is_file():

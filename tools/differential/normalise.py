@@ -19,19 +19,8 @@ FREE_FIELD_CODES = {
     "STATE_CORRUPT",
     "STATE_RECORD_MALFORMED",
 }
-CHAT_FIELDS = {
-    "surface",
-    "pre_decoration_surface",
-    "trace_hash",
-    "grounding_source",
-    "intent",
-    "subject",
-    "turn_idx",
-    "versor_condition",
-    "register_id",
-    "register_variant_id",
-    "says",
-}
+CHAT_FIELDS = frozenset(load_schemas()["result.session.chat"]["properties"])
+"""The fields docs/protocol.md § session.chat lists; any other is an extra (FREE-201)."""
 
 
 def _chat(result: Json, context: dict[str, Json]) -> Json:
