@@ -426,6 +426,7 @@ from selftest.mutants.staging import (
     StagingKeptOnRefusal,
 )
 from selftest.mutants.subchecks import (
+    IntentKeysAsGiven,
     OnePassArgNames,
     OnePassArgsInOrder,
     OnePassBuckets,
@@ -958,6 +959,7 @@ _TABLE = (
     broken_engine("subchecks_one_pass_intents", OnePassIntents, "LOAD-ORDER-801"),
     broken_engine("subchecks_one_pass_intent_keys", OnePassIntentKeys, "LOAD-ORDER-801"),
     broken_engine("subchecks_across_intents", SubchecksAcrossIntents, "LOAD-ORDER-801"),
+    broken_engine("intent_keys_as_given", IntentKeysAsGiven, "LOAD-ORDER-001"),
     broken_engine("subchecks_one_pass_buckets", OnePassBuckets, "LOAD-ORDER-801"),
     broken_engine("subchecks_across_buckets", SubchecksAcrossBuckets, "LOAD-ORDER-801"),
     broken_engine("subchecks_one_pass_fields", OnePassFields, "LOAD-ORDER-801"),

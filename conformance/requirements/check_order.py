@@ -548,6 +548,11 @@ STRUCTURE: dict[str, tuple[dict[str, Any], str | None, Expected]] = {
         None,
         Expected("REGISTER_UNKNOWN_OVERRIDE", "realizer_overrides.per_intent.CAUSE.colour"),
     ),
+    "one intent with two unknown keys, verbosity before colour (its keys sorted)": (
+        _edited(realizer_overrides={"per_intent": {"CAUSE": {"verbosity": 1, "colour": 1}}}),
+        None,
+        Expected("REGISTER_UNKNOWN_OVERRIDE", "realizer_overrides.per_intent.CAUSE.colour"),
+    ),
     "one intent with a depth out of bounds and an unknown key (keys before values)": (
         _edited(
             realizer_overrides={

@@ -108,6 +108,8 @@ SUBJECTS: tuple[tuple[str, str, str, list[str] | None], ...] = (
     ("before lowercasing", "What is the RIVER?", "river", []),
     ("with its clitic", "What is the river\u2019s Mouth?", "river", ["mouth"]),
     ("with its apostrophe", "What is l\u2019ight?", "light", []),
+    ("before mending", "What is an Exmaple?", "example", []),
+    ("before mending (an unknown word)", "What is a Diffrence?", "difference", ["difference"]),
 )
 
 READ: tuple[tuple[str, str, str, str], ...] = (
@@ -200,8 +202,8 @@ def said_is_the_normalised_input(engine: EngineClient, rows: list[int]) -> None:
     "COG-STAGE-002",
     "the subject, and each word of says.unknown, is the word as written in the normalised "
     "input: lowercased by step 1 (never case folded: straße, final sigma), a contraction "
-    "reduced to its stem and an apostrophe taken out, never folded to its lemma (plural, -ing) "
-    "(fixed sample)",
+    "reduced to its stem and an apostrophe taken out, a misspelt typo target mended by step 2, "
+    "never folded to its lemma (plural, -ing) (fixed sample)",
     family="cognition",
     capabilities=CAPABILITIES,
     seed="docs/intents.md § Subjects (the subject is the first of them, as written; the "

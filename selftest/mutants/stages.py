@@ -201,6 +201,22 @@ class SubjectBeforeLowercase(ProtocolHandler):
         return _rewrite(super().chat(runtime, text), change)
 
 
+class SubjectUnmended(ProtocolHandler):
+    """The subject and the unknown words are reported as the normalised input spells
+    them, before step 2 mends a misspelt typo target (`exmaple`, not `example`)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        spelt = {_mended(m.group(0)): m.group(0) for m in word_matches(normalize(text))}
+
+        def change(result: dict[str, Any]) -> None:
+            subject = result.get("subject")
+            if isinstance(subject, str):
+                result["subject"] = spelt.get(subject, subject)
+            result["says"]["unknown"] = [spelt.get(w, w) for w in result["says"]["unknown"]]
+
+        return _rewrite(super().chat(runtime, text), change)
+
+
 def _unread(value: str, normalized: str, stage: Callable[[str], str]) -> str:
     """*value*, a span of the text *normalized* is read as (each word mended, then its
     contraction spelt out), with each word *stage* changes put back as written there."""
@@ -334,6 +350,7 @@ STAGE_MUTANTS: tuple[tuple[Any, ...], ...] = (
     ("stage_subject_folded", SubjectFolded, "COG-STAGE-002"),
     ("stage_subject_case_folded", SubjectCaseFolded, "COG-STAGE-002"),
     ("stage_subject_before_lowercase", SubjectBeforeLowercase, "COG-STAGE-002"),
+    ("stage_subject_unmended", SubjectUnmended, "COG-STAGE-002"),
     ("stage_checked_before_contractions", CheckedBeforeContractions, "COG-STAGE-003"),
     ("stage_checked_before_mending", CheckedBeforeMending, "COG-STAGE-003"),
     ("stage_checked_before_cleaning", CheckedBeforeCleaning, "COG-STAGE-003"),

@@ -285,3 +285,21 @@ class OnePassArgsInOrder(ProtocolHandler):
                 if _select_type_fault(name, args[name]):
                     bad_arg(name, f"argument {name!r} has the wrong type")
         return super().dispatch(request)
+
+
+class IntentKeysAsGiven(ProtocolHandler):
+    """Inside one per_intent value, unknown keys are looked for in the order the pack gives
+    them, not sorted: of two unknown keys the one written first is reported."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        data = _up_to_markers(pack, expected_id)
+        overrides = data[OVERRIDES] if data is not None else None
+        per_intent = overrides.get(PER_INTENT_KEY) if isinstance(overrides, dict) else None
+        if isinstance(per_intent, dict) and all(k in intent_names() for k in per_intent):
+            for intent in sorted(per_intent):
+                value = per_intent[intent]
+                for key in value if isinstance(value, dict) else ():
+                    if key not in KNOWN_FLAT_OVERRIDES:
+                        at = f"{PER_INTENT}.{intent}.{key}"
+                        fail("REGISTER_UNKNOWN_OVERRIDE", f"unknown key {at!r}", at)
+        return super().validate_pack(pack, expected_id)
