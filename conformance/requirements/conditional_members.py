@@ -23,7 +23,7 @@ OPENS = ("no register", "a shipped register", "a store (state.life)")
 PROMPT = "What is light?"
 
 
-def _open_args(engine: EngineClient, how: str, directory: str) -> dict[str, object]:
+def _open_args(engine: EngineClient, how: str, directory: str) -> dict[str, str | None]:
     if how == "no register":
         return {"register_id": None}
     if how == "a shipped register":
