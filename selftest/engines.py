@@ -460,10 +460,12 @@ from selftest.mutants.variation import (
     DecorationMemoized,
     EntryNormalised,
     LittleEndianSeed,
+    OpeningTrimmedBeforeJoin,
     SpaceBeforeClosing,
     SurfaceSeeded,
     TransitionsConsumed,
     TurnIndexFrozen,
+    VariantIdOfNfc,
     VariantIdWithoutBar,
 )
 from selftest.mutants.written import (
@@ -555,6 +557,8 @@ _TABLE = (
     broken_engine("decoration_memoized", DecorationMemoized, "VAR-CHAT-001", "REG-TURN-001"),
     broken_engine("variant_id_wrong", VariantIdWithoutBar, "VAR-DECOR-001", "VAR-DECOR-002"),
     broken_engine("space_before_closing", SpaceBeforeClosing, "VAR-DECOR-001", "VAR-CHAT-001"),
+    broken_engine("opening_trimmed_before_join", OpeningTrimmedBeforeJoin, "VAR-DECOR-001"),
+    broken_engine("variant_id_of_nfc", VariantIdOfNfc, "VAR-DECOR-001"),
     broken_engine("transitions_consumed", TransitionsConsumed, "REG-TRANS-001"),
     broken_engine("per_intent_ignored", PerIntentIgnored, "OVR-RESOLVE-001", "OVR-CHAT-001"),
     broken_engine("flat_beats_per_intent", FlatBeatsPerIntent, "OVR-RESOLVE-001"),
