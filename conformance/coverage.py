@@ -406,8 +406,11 @@ def depth_bounds(ctx: SuiteContext) -> Plan:
 
 
 def decoration_shapes(ctx: SuiteContext) -> Plan:
-    """Empty and non-empty openings and closings, empty markers, astral text, and surfaces
-    that are empty or padded with spaces (the formula adds the space whatever the surface)."""
+    """Empty and non-empty openings and closings, empty markers, astral text, surfaces that
+    are empty or padded with spaces (the formula adds the space whatever the surface), and
+    markers at their edges: padded with white space of several kinds, white space alone,
+    decomposed and compatibility forms (used and hashed as they are, never trimmed or
+    normalised)."""
     surface = "A surface \U0001f4d6."
     shapes = {
         "no markers": ([], [], surface),
@@ -419,6 +422,11 @@ def decoration_shapes(ctx: SuiteContext) -> Plan:
         "both, empty surface": (["So,"], [" — ok?"], ""),
         "opening only, empty surface": (["So,"], [], ""),
         "both, surface padded with spaces": (["So,"], [" — ok? "], "  padded  "),
+        "opening ending in a space": (["So, "], [], surface),
+        "markers padded with other white space": (["\tSo,\u00a0"], ["\u3000ok\u2029"], surface),
+        "markers of white space alone": ([" "], ["  "], surface),
+        "decomposed markers (not NFC)": (["Cafe\u0301,"], [" \u212b"], surface),
+        "compatibility forms (not NFKC)": (["\uff33o,"], [" \ufb01ne"], surface),
     }
     cases = tuple(
         Case(

@@ -131,7 +131,7 @@ INFORMATIVE_JUDGED: dict[str, tuple[str, str]] = {
         "the suite's report of STATE-KILL-001; what a restart must load is "
         "spec.md#crash-requirements#5375b5d6b3 (audited above)",
     ),
-    "spec.md#coverage-samples#ed69c1e88d": ("informative", "what the suite samples"),
+    "spec.md#coverage-samples#ae5dc0c952": ("informative", "what the suite samples"),
     "spec.md#coverage-samples#850a82a7d0": ("informative", "what the suite samples"),
     "spec.md#cognition#ab1a760355": ("informative", "what the self-test proves of the suite"),
     "spec.md#verdicts#827cbcbfe3": ("informative", "the suite's verdict, not an engine's act"),

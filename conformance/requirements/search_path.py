@@ -1,8 +1,12 @@
-"""The register search path: files given to ``register.load`` come before the shipped packs.
+"""The register search path: files given to ``register.load`` or ``session.open`` come before
+the shipped packs.
 
 docs/registers.md § Loading: the first ``<id>.json`` found wins, even if it later fails a
 check, so a user pack named like a shipped one shadows it, and a broken user pack is
-refused instead of falling back to the shipped pack.
+refused instead of falling back to the shipped pack. docs/protocol.md § session.open loads
+its register "like `register.load` with the files first on the search path": the same
+scenarios opened as a session are refused with the same code, or speak with the user
+pack's markers.
 """
 
 from __future__ import annotations
@@ -15,12 +19,13 @@ from conformance import coverage
 from conformance import strategies as gen
 from conformance.driver import ratified_files
 from conformance.engines.base import EngineClient, EngineRefused
-from conformance.engines.view import sealed_json
+from conformance.engines.view import member, sealed_json
 from conformance.requirements.registry import requirement
 
 SHIPPED = ("convivial_v1", "default_neutral_v1", "terse_v1")
 """The packs every engine ships (ADR-0070, ADR-0071)."""
 SHADOW_MARKERS = {"openings": ["Shadowing,"], "transitions": [], "closings": [" (user pack)"]}
+PROMPT = "What is light?"
 
 Files = dict[str, str]
 
@@ -74,3 +79,36 @@ def user_pack_shadows_shipped(engine: EngineClient, scenario: list[str]) -> None
     assert code is None, f"{what}: loaded (markers {loaded.get('discourse_markers')!r})"
     given = sealed_json(files, f"{register_id}.json")
     assert loaded == given, f"{what}: the engine loaded another pack: {loaded!r}"
+
+
+@requirement(
+    "LOAD-SEARCH-002",
+    "a pack given to session.open shadows the shipped pack of the same id: a ratified one is "
+    "the session's register (its one opening and closing decorate the first turn), a broken "
+    "one is refused with its own code, never replaced by the shipped pack",
+    family="loader",
+    capabilities=("sessions", "registers.ratify"),
+    seed="docs/protocol.md § session.open (loaded like register.load with the files first on "
+    "the search path); docs/registers.md § Loading (search path)",
+    cover=coverage.each("shadowings opened", [[r, v] for r in SHIPPED for v in VARIANTS]),
+)
+def session_pack_shadows_shipped(engine: EngineClient, scenario: list[str]) -> None:
+    register_id, variant = scenario
+    files, code = _user_files(engine, register_id, variant)
+    what = f"session.open of a {variant} user pack named {register_id}"
+    try:
+        opened = engine.call("session.open", {"register_id": register_id, "files": files})
+    except EngineRefused as refusal:
+        assert code is not None, f"{what}: refused with {refusal.code}"
+        assert refusal.code == code, f"{what}: refused with {refusal.code}, expected {code}"
+        return
+    session = member(opened, "session", "string")
+    turn = engine.call("session.chat", {"session": session, "text": PROMPT})
+    engine.call("session.close", {"session": session})
+    assert code is None, f"{what}: opened a session, expected {code}"
+    surface = member(turn, "surface", "string")
+    opening, closing = SHADOW_MARKERS["openings"][0], SHADOW_MARKERS["closings"][0]
+    assert surface.startswith(opening + " ") and surface.endswith(closing), (
+        f"{what}: {PROMPT!r} answered {surface!r}, not decorated with the user pack's only "
+        f"opening {opening!r} and closing {closing!r}: the session speaks another pack"
+    )

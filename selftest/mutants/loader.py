@@ -7,6 +7,7 @@ import dataclasses
 import itertools
 import json
 import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from reference.registers.model import BUCKET_NAMES, MAX_MARKER_LEN, RegisterPack
 from reference.registers.ratify import is_null_pack, ratify_pack_file
 from reference.registers.seal import SEAL_FIELD, report_path_for
 from reference.registers.validate import fail, validate_register_id
+from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
 from selftest.mutants.pack_edits import (
     DEPTH,
@@ -220,6 +222,16 @@ class ShippedPacksFirst(ProtocolHandler):
         if register_id in loader.list_register_ids():
             return loader.load_register_pack(register_id)
         return super().load_pack(register_id, search_path)
+
+
+class SessionShippedPacksFirst(ProtocolHandler):
+    """session.open searches the shipped packs before the given files (register.load keeps
+    the docs' order), so a session cannot open a user pack with a shipped id."""
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        if register_id in loader.list_register_ids():
+            search_path = ()
+        return super().new_runtime(register_id, search_path)
 
 
 class BrokenUserPackFallsBack(ProtocolHandler):
@@ -538,3 +550,94 @@ class OverridesDefaulted(ProtocolHandler):
         if "realizer_overrides" not in pack:
             pack = {**pack, "realizer_overrides": {}}
         return super().validate_pack(pack, expected_id)
+
+
+def _as_normal_form(raw: bytes) -> bytes:
+    """*raw* written again in normal form when it parses (comparing values, not bytes)."""
+    try:
+        return pretty_json(json.loads(raw)).encode("utf-8")
+    except ValueError:
+        return raw
+
+
+class RelaxedNormalForm(PackLoader):
+    """A loader that compares a pack or report file with its normal form only after
+    ``relax_pack`` or ``relax_report`` has rewritten the file's bytes."""
+
+    @staticmethod
+    def relax_pack(raw: bytes) -> bytes:
+        return raw
+
+    @staticmethod
+    def relax_report(raw: bytes) -> bytes:
+        return raw
+
+    def check_untampered(self, pack: RegisterPack, raw: bytes, report: dict[str, Any]) -> None:
+        super().check_untampered(pack, self.relax_pack(raw), report)
+
+    def read_report(self, report_path: Path, register_id: str) -> dict[str, Any]:
+        raw = report_path.read_bytes()
+        relaxed = self.relax_report(raw)
+        if relaxed == raw:
+            return super().read_report(report_path, register_id)
+        with tempfile.TemporaryDirectory() as directory:
+            copy_path = Path(directory) / report_path.name
+            copy_path.write_bytes(relaxed)
+            return super().read_report(copy_path, register_id)
+
+
+class ReportTrimmedLoader(RelaxedNormalForm):
+    @staticmethod
+    def relax_report(raw: bytes) -> bytes:
+        return raw.rstrip() + b"\n"
+
+
+class ReportByValueLoader(RelaxedNormalForm):
+    relax_report = staticmethod(_as_normal_form)
+
+
+class PackLineEndsLoader(RelaxedNormalForm):
+    @staticmethod
+    def relax_pack(raw: bytes) -> bytes:
+        return raw.replace(b"\r\n", b"\n")
+
+
+class PackBomDroppedLoader(PackLoader):
+    """A loader that reads the pack file as utf-8-sig: a leading byte order mark is
+    dropped before the file is parsed and compared with its normal form."""
+
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        raw = path.read_bytes()
+        if not raw.startswith(b"\xef\xbb\xbf"):
+            return super().read_pack(path, register_id)
+        with tempfile.TemporaryDirectory() as directory:
+            copy_path = Path(directory) / path.name
+            copy_path.write_bytes(raw[3:])
+            return super().read_pack(copy_path, register_id)
+
+
+class ReportFormTrimmed(ProtocolHandler):
+    """The report's normal form is compared with trailing white space trimmed: a report
+    without its final newline, or with another after it, loads."""
+
+    pack_loader = ReportTrimmedLoader()
+
+
+class ReportFormByValue(ProtocolHandler):
+    """The report is compared with its normal form as parsed JSON values, so any
+    reformatting of it loads."""
+
+    pack_loader = ReportByValueLoader()
+
+
+class PackFormLineEnds(ProtocolHandler):
+    """The pack file is compared with its normal form after CRLF line ends are made LF."""
+
+    pack_loader = PackLineEndsLoader()
+
+
+class PackFormBomDropped(ProtocolHandler):
+    """The pack file is compared with its normal form after a leading byte order mark is
+    dropped (read as utf-8-sig)."""
+
+    pack_loader = PackBomDroppedLoader()

@@ -570,3 +570,18 @@ class LexiconByPack(ProtocolHandler):
     def op_lexicon_list(self, args: dict[str, Any]) -> dict[str, Any]:
         rows = super().op_lexicon_list(args)["lemmas"]
         return {"lemmas": sorted(rows, key=lambda row: (row["pack"], row["lemma"]))}
+
+
+class OpenAlwaysAnswersTurnIdx(ProtocolHandler):
+    """session.open answers turn_idx (0) without a store too."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        result = super().op_session_open(args)
+        return {"turn_idx": 0, **result}
+
+
+class SaysWithoutAnswersClaim(ProtocolHandler):
+    """hello leaves out the answers capability, but every session.chat still carries says."""
+
+    def capabilities(self) -> Sequence[str]:
+        return [c for c in super().capabilities() if c != "answers"]

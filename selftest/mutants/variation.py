@@ -119,3 +119,20 @@ class EntryNormalised(ProtocolHandler):
     def op_variation_select(self, args: dict[str, Any]) -> dict[str, Any]:
         result = super().op_variation_select(args)
         return {**result, "entry": unicodedata.normalize("NFC", result["entry"]).strip()}
+
+
+class OpeningTrimmedBeforeJoin(ProtocolHandler):
+    """The opening's trailing white space is trimmed before the joining space, so an
+    opening ending in a space gives one space where the formula gives two."""
+
+    def join(self, opening: str, surface: str, closing: str) -> str:
+        return super().join(opening.rstrip(), surface, closing)
+
+
+class VariantIdOfNfc(ProtocolHandler):
+    """The variant id hashes the NFC form of ``opening|closing``, not the markers' bytes."""
+
+    def variant_id(self, opening: str, closing: str) -> str:
+        return super().variant_id(
+            unicodedata.normalize("NFC", opening), unicodedata.normalize("NFC", closing)
+        )
