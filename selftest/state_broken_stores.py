@@ -41,6 +41,7 @@ from reference.state.journal import JournalWriter
 from reference.state.layout import (
     CORE,
     CURRENT,
+    DELTA,
     LINEAGE,
     MANIFEST,
     MAX_GENERATION,
@@ -1023,3 +1024,151 @@ class RecordsInArrivalOrderStore(StateStore):
             for record in sorted(records, key=sort_key)
         )
         return b"".join(lines)
+
+
+class _TouchedDeltaWriter(DeltaWriter):
+    """Puts every key a batch put since the base whose record is another object than the
+    base's, so a record put again as it is (or put back to the base's value) is put again."""
+
+    def delta(self, records: Mapping[Key, Record], core: bytes) -> tuple[Base, bytes] | None:
+        if self._base is None:
+            return None
+        base, held = self._base
+        keys = sorted(
+            (key for key in self._since if records.get(key) is not held.get(key)),
+            key=lambda key: (key[0].encode("utf-8"), key[1].encode("utf-8")),
+        )
+        data = b"".join(
+            delete_entry(key) if records.get(key) is None else put_entry(records[key])
+            for key in keys
+            if records.get(key) is not None or key in held
+        )
+        return None if len(data) * COMPACT_RATIO > len(core) else (base, data)
+
+
+class _DeleteAbsentDeltaWriter(DeltaWriter):
+    """Writes a delete for every key deleted since the base, also one the base never held
+    (a record put and deleted since)."""
+
+    def delta(self, records: Mapping[Key, Record], core: bytes) -> tuple[Base, bytes] | None:
+        if self._base is None:
+            return None
+        base, held = self._base
+        keys = sorted(
+            {
+                *changed_keys(records, held, self._since),
+                *(k for k in self._since if k not in records),
+            },
+            key=lambda key: (key[0].encode("utf-8"), key[1].encode("utf-8")),
+        )
+        data = b"".join(
+            delete_entry(key) if records.get(key) is None else put_entry(records[key])
+            for key in keys
+        )
+        return None if len(data) * COMPACT_RATIO > len(core) else (base, data)
+
+
+class TouchedDeltaStore(StateStore):
+    """A delta puts every record a batch put since the base, unchanged ones too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deltas = _TouchedDeltaWriter()
+
+
+class DeleteAbsentDeltaStore(StateStore):
+    """A delta deletes every record deleted since the base, also one the base never held."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deltas = _DeleteAbsentDeltaWriter()
+
+
+class WritesUnreadableStore(StateStore):
+    """A failed file write is answered STATE_UNREADABLE, not STATE_IO."""
+
+    file_ops = _bent(bent.WritesUnreadable)
+
+
+class StaleAfterRewriteWriter(JournalWriter):
+    """A journal stays stale after a rewrite that succeeded: each later append rewrites it
+    again first."""
+
+    def rewrite(self) -> None:
+        super().rewrite()
+        self.stale = True
+
+
+class StaleAfterRewriteStore(StateStore):
+    """Once a failed append had its journal rewritten, every later append rewrites the
+    journal again before it appends."""
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        queue = ProposalQueue.open(fs.root, fs)
+        queue.writers = {
+            name: StaleAfterRewriteWriter(writer.path, fs, writer.size)
+            for name, writer in queue.writers.items()
+        }
+        return queue
+
+
+class NothingToRewriteRefusedWriter(JournalWriter):
+    """A rewrite of a journal that holds no line and no file refuses, so once the append
+    that would have created it failed, every later append of the life is refused."""
+
+    def rewrite(self) -> None:
+        if self.fs.read_file(self.path, reading=False) is None and not self._size():
+            raise StateError(
+                f"cannot rewrite {self.path}: it is gone", field="path", code="STATE_IO"
+            )
+        super().rewrite()
+
+
+class NothingToRewriteRefusedStore(StateStore):
+    """After a refused append that would have created the proposals journal, every later
+    proposal of that life is refused."""
+
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        queue = ProposalQueue.open(fs.root, fs)
+        queue.writers = {
+            name: NothingToRewriteRefusedWriter(writer.path, fs, writer.size)
+            for name, writer in queue.writers.items()
+        }
+        return queue
+
+
+def _holds_any_entry(fs: FileOps, number: int, name: str) -> bool:
+    """Whether gen-<number> holds an entry *name*, a directory included."""
+    path = fs.root / gen_name(number)
+    return fs.entry_kind(path, reading=False) == "dir" and (
+        fs.entry_kind(path / name, reading=False) is not None
+    )
+
+
+class HollowCoreKeptStore(StateStore):
+    """Step 6 takes a directory named core.jsonl or delta.jsonl for a core, so an invalid
+    generation holding one is kept."""
+
+    def prune(self, generation: int) -> None:
+        with mock.patch.object(steps, "holds", _holds_any_entry):
+            super().prune(generation)
+
+
+class _CoreDirsAsFiles(FileOps):
+    """A directory named core.jsonl or delta.jsonl inside a generation is taken for a file."""
+
+    def entry_kind(self, path: Path, *, reading: bool) -> str | None:
+        kind = super().entry_kind(path, reading=reading)
+        parent = Path(path).parent.name
+        if kind == "dir" and Path(path).name in (CORE, DELTA) and parent.startswith("gen-"):
+            return "file"
+        return kind
+
+
+class HollowCoreUnlinkedStore(StateStore):
+    """A directory named core.jsonl or delta.jsonl in a generation is taken for a file: step
+    6 keeps such an invalid generation, or unlinks the directory and fails."""
+
+    file_ops = _bent(_CoreDirsAsFiles)

@@ -338,3 +338,38 @@ class DeltaBaseMembersLoose(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return _loading_with("read_base", _base_members_loose)
+
+
+def _linked_base_missing(directory: Path, base: manifest.Base, fs: FileOps) -> manifest.Generation:
+    """The base the manifest names; a base directory that is a symbolic link is taken for a
+    missing base (the delta is proven invalid, the load falls back)."""
+    path = directory.parent / gen_name(base.generation)
+    if fs.entry_kind(path, reading=True) == "link":
+        raise manifest.InvalidGeneration(f"its base {path.name} does not exist")
+    return real_check_base(directory, base, fs)
+
+
+def _linked_base_invalid(directory: Path, base: manifest.Base, fs: FileOps) -> manifest.Generation:
+    """The base the manifest names; a link met reading it (its directory, core or manifest)
+    makes the base invalid, so the load falls back instead of refusing."""
+    try:
+        return real_check_base(directory, base, fs)
+    except StateError as refusal:
+        if refusal.code != "STATE_SYMLINK":
+            raise
+        raise manifest.InvalidGeneration(f"its base is a link: {refusal}") from refusal
+
+
+class DeltaLinkedBaseMissing(ProtocolHandler):
+    """A delta's base directory that is a symbolic link is taken for a missing base."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("check_base", _linked_base_missing)
+
+
+class DeltaLinkedBaseInvalid(ProtocolHandler):
+    """A symbolic link met reading a delta's base makes the base invalid (a fall back), not
+    STATE_SYMLINK."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("check_base", _linked_base_invalid)

@@ -258,3 +258,16 @@ class UntypedCloses(FileOps):
             raise StateError(f"cannot write {path}: {exc}", field="path", code="STATE_IO") from exc
         finally:
             os.close(fd)
+
+
+class WritesUnreadable(FileOps):
+    """A failed write of a file (its open for writing, a write, an fsync, its close) is
+    answered STATE_UNREADABLE, as a load's read, not STATE_IO."""
+
+    def _with_file(self, path: Path, flags: int, mode: int, use: Callable[[int], T]) -> T:
+        try:
+            return super()._with_file(path, flags, mode, use)
+        except StateError as refusal:
+            if refusal.code != "STATE_IO":
+                raise
+            raise StateError(str(refusal), field="path", code="STATE_UNREADABLE") from refusal

@@ -111,6 +111,8 @@ from selftest.state_delta_mutants import (
     DeltaIgnored,
     DeltaKeysInUtf16Units,
     DeltaLaterBaseAllowed,
+    DeltaLinkedBaseInvalid,
+    DeltaLinkedBaseMissing,
     DeltaMalformedAsDamage,
     DeltaOnWrongBase,
     DeltaUnchangedPutRefused,
@@ -392,6 +394,20 @@ class StaleDeltaEntry(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return stores.StaleDeltaEntryStore
+
+
+class TouchedDelta(ProtocolHandler):
+    """A delta puts every record a batch put since the base, unchanged ones too."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.TouchedDeltaStore
+
+
+class DeleteAbsentDelta(ProtocolHandler):
+    """A delta deletes every record deleted since the base, also one the base never held."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DeleteAbsentDeltaStore
 
 
 class LiveBaseForgotten(ProtocolHandler):
@@ -886,6 +902,41 @@ class UntypedClose(ProtocolHandler):
         return stores.UntypedCloseStore
 
 
+class WritesUnreadable(ProtocolHandler):
+    """A failed file write is answered STATE_UNREADABLE, as a load's read, not STATE_IO."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.WritesUnreadableStore
+
+
+class StaleAfterRewrite(ProtocolHandler):
+    """A journal stays stale after its rewrite succeeded: every later append rewrites it."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.StaleAfterRewriteStore
+
+
+class NothingToRewriteRefused(ProtocolHandler):
+    """After the append that would have created a journal failed, every later one is refused."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.NothingToRewriteRefusedStore
+
+
+class HollowCoreKept(ProtocolHandler):
+    """Step 6 keeps an invalid generation whose core.jsonl or delta.jsonl is a directory."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.HollowCoreKeptStore
+
+
+class HollowCoreUnlinked(ProtocolHandler):
+    """A directory named core.jsonl or delta.jsonl in a generation is taken for a file."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.HollowCoreUnlinkedStore
+
+
 class RetryErrorReported(ProtocolHandler):
     """A failed proposal reports the failure of the rewrite that followed, not its own."""
 
@@ -1024,6 +1075,8 @@ _TABLE = (
     broken_engine("modes_reset", ModesReset, "STATE-MODE-001"),
     broken_engine("unread_generations_kept", UnreadGenerationsKept, "STATE-PRUNE-002"),
     broken_engine("stale_delta_entry", StaleDeltaEntry, "STATE-DELTA-356"),
+    broken_engine("touched_delta", TouchedDelta, "STATE-DELTA-358"),
+    broken_engine("delete_absent_delta", DeleteAbsentDelta, "STATE-DELTA-358"),
     broken_engine("live_base_forgotten", LiveBaseForgotten, "STATE-DELTA-356"),
     broken_engine("all_digit_bits_refused", AllDigitBitsRefused, "STATE-VAULT-001"),
     broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
@@ -1122,6 +1175,11 @@ _TABLE = (
     broken_engine("torn_append_kept", TornAppendKept, "STATE-EIO-002"),
     broken_engine("untyped_close", UntypedClose, "STATE-EIO-001", "STATE-EIO-002"),
     broken_engine("retry_error_reported", RetryErrorReported, "STATE-EIO-002"),
+    broken_engine("stale_after_rewrite", StaleAfterRewrite, "STATE-JOURNAL-461"),
+    broken_engine("hollow_core_kept", HollowCoreKept, "STATE-PRUNE-003"),
+    broken_engine("hollow_core_unlinked", HollowCoreUnlinked, "STATE-PRUNE-003"),
+    broken_engine("nothing_to_rewrite_refused", NothingToRewriteRefused, "STATE-JOURNAL-461"),
+    broken_engine("writes_unreadable", WritesUnreadable, "STATE-EIO-001", "STATE-EIO-002"),
     broken_engine("prunes_unverified", PrunesUnverified, "STATE-PRUNE-001"),
     broken_engine("begin_before_numbering", BeginBeforeNumbering, "STATE-SOAK-002"),
     broken_engine("life_forgotten", LifeForgotten, "STATE-LIFE-001"),
@@ -1209,6 +1267,8 @@ _TABLE = (
     broken_engine("delta_unchanged_put_refused", DeltaUnchangedPutRefused, "STATE-DELTA-355"),
     broken_engine("delta_base_validity_unchecked", DeltaBaseValidityUnchecked, "STATE-DELTA-352"),
     broken_engine("delta_base_members_loose", DeltaBaseMembersLoose, "STATE-DELTA-352"),
+    broken_engine("delta_linked_base_missing", DeltaLinkedBaseMissing, "STATE-DELTA-357"),
+    broken_engine("delta_linked_base_invalid", DeltaLinkedBaseInvalid, "STATE-DELTA-357"),
     broken_engine("held_delta_bases_pruned", HeldDeltaBasesPruned, "STATE-PRUNE-001"),
     broken_engine("identity_of_hex_line_digests", IdentityOfHexLineDigests, "STATE-DELTA-351"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),

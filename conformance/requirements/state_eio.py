@@ -27,8 +27,10 @@ from conformance.state import oracle, strace
 from conformance.state.crashstates import materialise, snapshot
 from conformance.state.driver import load_many, scratch
 from conformance.state.inject import (
+    CHANGES,
     ERRNOS,
     STORE,
+    WRITE_FLAGS,
     Injection,
     Launcher,
     Planner,
@@ -45,6 +47,8 @@ STATE = ("state",)
 TYPED = ("STATE_IO", "STATE_UNREADABLE")
 """What a file-system failure may be answered with: a writer's STATE_IO, a read's
 STATE_UNREADABLE (docs/state.md § Confinement)."""
+LOADING = ("state.open", "state.load")
+"""The ops that load a state directory, whose failed reads are STATE_UNREADABLE."""
 TURNS = 3
 APPENDS = 5
 SEED = (
@@ -147,6 +151,14 @@ def _shown(path: str) -> str:
     return "the state directory" if path == "." else path
 
 
+def _changes(call: Any) -> bool:
+    """Whether *call* changes the directory or makes a change durable (a write, an fsync, a
+    rename, an open for writing, ...): a failed one is a writer's failure, STATE_IO, whatever
+    op it served (docs/state.md § I/O errors; only a load's read is STATE_UNREADABLE)."""
+    opened = call.name in ("open", "openat") and any(f in call.flags for f in WRITE_FLAGS)
+    return call.name in CHANGES or opened
+
+
 def _refusal_problems(run: Run, session: Session, directory: Path) -> list[str]:
     """Each refusal typed and one line; the first call failed while serving a request,
     named with its error by that request's refusal."""
@@ -162,6 +174,13 @@ def _refusal_problems(run: Run, session: Session, directory: Path) -> list[str]:
         first = next((c for c in run.failed if c.answers == index), None)
         if first is None:
             continue
+        if (_changes(first) or op not in LOADING) and answer.code != "STATE_IO":
+            problems.append(
+                f"{op} answered {answer.code} when its {first.name} of {_shown(first.paths[0])} "
+                f"failed first: only a load's read is STATE_UNREADABLE; a failed call that "
+                f"changes the directory, or any failed call of an op that loads nothing, is "
+                f"STATE_IO"
+            )
         if not any(names_path(answer.message, path, directory) for path in first.paths):
             problems.append(
                 f"{op}'s refusal does not name {_shown(first.paths[0])}, whose {first.name} "

@@ -11,7 +11,13 @@ proposals are acknowledged, ``pending`` counts the journal's entries, the store 
 clean (a journal is outside the identity) and its close commits nothing; and the journal
 lists the planted line and the acknowledged ones with the mode it had. A port that
 rewrites the journal with 0644, or leaves the new file's mode to the umask, or keeps the
-journal stale (refusing every later append) once its rewrite succeeded, fails.
+journal stale once its rewrite succeeded (refusing every later append, or rewriting the
+journal again before each: a rename onto it while the last proposal is served, which the
+fault-free run does not make), fails. Then with no proposals journal at all: the first
+proposal's append, which would create it, fails at its creating open (ENOSPC, EROFS) or its
+fsync (EIO); the journal holds no acknowledged line, so there is nothing to rebuild and the
+later proposals are acknowledged, counted and listed (a port whose retried rewrite refuses
+a journal that is not there refuses every proposal of that life).
 """
 
 from __future__ import annotations
@@ -64,6 +70,66 @@ def _prepare(directory: Path, version: int) -> None:
     lineage = directory / LINEAGE
     lineage.write_bytes(oracle.frame(_boot(version)))
     lineage.chmod(MODE)
+
+
+def _prepare_fresh(directory: Path, version: int) -> None:
+    """As :func:`_prepare`, but without a proposals journal: the failing proposal's append
+    is the one that would create it."""
+    _prepare(directory, version)
+    (directory / JOURNAL).unlink()
+
+
+def _creating_injections(run: Run) -> list[Injection]:
+    """The open that creates the journal for the failing proposal, and its first fsync."""
+    opened = fsync = None
+    for call in run.calls:
+        if call.answers != FAILING or not call.paths or call.paths[0] != JOURNAL:
+            continue
+        if call.name in ("open", "openat", "creat") and "O_CREAT" in call.flags and not opened:
+            opened = call
+        if call.name in FSYNCS and fsync is None:
+            fsync = call
+    if opened is None or fsync is None:
+        raise AssertionError(
+            f"strace saw no {'creating open' if opened is None else 'fsync'} of {JOURNAL} "
+            "while the engine answered the first proposal: it creates the journal and makes "
+            "the line durable"
+        )
+    return [
+        *(Injection(opened.name, opened.number, e, JOURNAL, FAILING) for e in ("ENOSPC", "EROFS")),
+        Injection(fsync.name, fsync.number, "EIO", JOURNAL, FAILING),
+    ]
+
+
+def _fresh_problems(engine: EngineClient, run: Run, directory: Path) -> list[str]:
+    """The append that would have created the journal is refused; the later proposals are
+    acknowledged and counted (a journal with no line has nothing to rebuild) and listed."""
+    if run.fault:
+        return [f"the engine stopped: {run.fault}"]
+    answers = run.answers
+    ok = [a is not None and a.ok for a in answers]
+    found: list[str] = []
+    if ok[FAILING]:
+        found.append("the proposal whose append failed was acknowledged")
+    for index, wanted in ((2, 1), (4, 2)):
+        if not ok[index]:
+            answer = answers[index]
+            code = "no answer" if answer is None else answer.code
+            found.append(
+                f"a proposal after the refused one was refused ({code}): a journal that holds "
+                "no line has nothing to rewrite, and the next append goes ahead as on a fresh "
+                "journal"
+            )
+        elif _member(answers[index], "pending") != wanted:
+            found.append(f"pending is {_member(answers[index], 'pending')}, not {wanted}")
+    try:
+        listed = engine.call("state.journal", {"dir": str(directory), "name": "proposals"})
+    except EngineRefused as refusal:
+        return [*found, f"the journal cannot be read: {refusal.code}"]
+    acked = [p for i, p in ((2, LATER[0]), (4, LATER[1])) if ok[i]]
+    if listed.get("entries") != acked:
+        found.append(f"the journal lists {listed.get('entries')}, acknowledged {acked}")
+    return found
 
 
 def _boot(version: int) -> dict[str, Any]:
@@ -160,6 +226,38 @@ def _member(answer: Any, key: str) -> Any:
     return (answer.result or {}).get(key) if answer is not None and answer.ok else None
 
 
+RENAMES = ("rename", "renameat", "renameat2")
+LAST = 4
+"""The last proposal of :data:`SESSION`."""
+
+
+def _renamed_onto_journal(run: Run, request: int) -> bool:
+    """Whether a rename onto the journal succeeded while *request* was served."""
+    return any(
+        c.name in RENAMES
+        and c.errno is None
+        and c.paths[-1:] == (JOURNAL,)
+        and c.answers == request
+        for c in run.calls
+    )
+
+
+def _rewritten_again(recorded: Run, run: Run) -> list[str]:
+    """Once a rewrite succeeded (a rename onto the journal), the last proposal appends as
+    it does without any failure: no rewrite of its own when the fault-free run made none."""
+    if _renamed_onto_journal(recorded, LAST):
+        return []
+    if not any(_renamed_onto_journal(run, request) for request in range(FAILING, LAST)):
+        return []
+    if not _renamed_onto_journal(run, LAST):
+        return []
+    return [
+        "the last proposal rewrote the journal again (a rename onto it) after a rewrite had "
+        "succeeded: once rewritten the journal is no longer stale, and the next append is "
+        "acknowledged like any other (the fault-free run appends it in place)"
+    ]
+
+
 def _problems(engine: EngineClient, run: Run, directory: Path) -> list[str]:
     if run.fault:
         return [f"the engine stopped: {run.fault}"]
@@ -217,15 +315,19 @@ def _problems(engine: EngineClient, run: Run, directory: Path) -> list[str]:
     "a proposals journal of mode 0664 whose append fails (its fsync with EIO, once or twice "
     "in a row, or its write with ENOSPC, under strace, engine umask 077): the proposal is "
     "refused, the journal is rewritten from its good lines and keeps mode 0664, later "
-    "proposals are acknowledged (the journal is not stale once rewritten) and counted, the "
+    "proposals are acknowledged (the journal is not stale once rewritten: the last one is "
+    "appended without a rewrite of its own, as in the fault-free run) and counted, the "
     "store stays clean and its close commits nothing; a lineage journal of mode 0664 whose "
     "boot event's fsync fails: the open is refused, the journal keeps mode 0664 and lists "
-    "the planted event only, and the next open is boot 2",
+    "the planted event only, and the next open is boot 2; with no proposals journal yet, a "
+    "proposal whose creating open (ENOSPC, EROFS) or fsync (EIO) fails is refused and the "
+    "later ones are acknowledged, counted and listed",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § Journals (a rewritten journal keeps the mode of the journal it "
-    "replaces; until that rewrite succeeds the journal is stale), § Commit protocol (dirty)",
-    expected_ms=8_000,
+    "replaces; until that rewrite succeeds the journal is stale; a journal that holds no "
+    "acknowledged line has nothing to rebuild), § Commit protocol (dirty)",
+    expected_ms=14_000,
 )
 def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
     launcher = _launcher(engine)
@@ -251,7 +353,8 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
                 continue
             ran += 1
             problems += [
-                f"{injection.describe()}: {p}" for p in _problems(engine, failed, directory)
+                f"{injection.describe()}: {p}"
+                for p in [*_problems(engine, failed, directory), *_rewritten_again(run, failed)]
             ]
         for number, injection in enumerate(_lineage_injection(run)):
             directory = root / f"lineage{number}"
@@ -262,6 +365,19 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
             problems += [
                 f"{injection.describe()}: {p}"
                 for p in _lineage_problems(engine, failed, directory, version)
+            ]
+        fresh = root / "fresh"
+        _prepare_fresh(fresh, version)
+        created = run_session(launcher, fresh, _bound(fresh), None)
+        for number, injection in enumerate(_creating_injections(created)):
+            directory = root / f"fresh{number}"
+            _prepare_fresh(directory, version)
+            failed = run_session(launcher, directory, _bound(directory), injection)
+            if not [c for c in failed.failed if c.paths and c.paths[0] == JOURNAL]:
+                continue
+            problems += [
+                f"no journal yet, {injection.describe()}: {p}"
+                for p in _fresh_problems(engine, failed, directory)
             ]
     if not ran:
         raise NotCheckable(

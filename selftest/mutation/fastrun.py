@@ -531,9 +531,11 @@ def select(
     The tests that ran a statement it changes (in this process or in engine processes that
     recorded their lines); where the change is outside the body's statements, the tests that
     reached its function. The tests whose engine processes reached the function but were
-    killed before recording their lines (the SIGKILL requirements) are added, unless no
-    recorded run reached the statement: then the mutant has no test, a survivor of the score.
-    That can only count a kill as a survivor, never a survivor as a kill.
+    killed before recording their lines (the SIGKILL requirements, the soaks) are added,
+    also when no recorded run reached the statement (a soak's last statement runs only in
+    such an engine); with neither, the mutant has no test, a survivor of the score. Any
+    test that fails on the mutant is a kill, so adding tests never counts a survivor as a
+    kill.
     """
     import ast
 
@@ -556,7 +558,7 @@ def select(
         return sorted(set(info.get("tests", [])) | engines)
     ran = info["lines"]
     lined = {t for offset in offsets for t in ran.get(str(offset), [])}
-    return sorted(lined | engines) if lined else []
+    return sorted(lined | engines)
 
 
 def _save(meta_data: dict[Path, dict], stored: dict[str, dict], log: list[dict]) -> None:

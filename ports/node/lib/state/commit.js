@@ -45,7 +45,12 @@ function keptByPrune(dir, name) {
   }
   if (valid) return false;
   const sub = dir.subdir(name, false);
-  return sub !== null && sub.use(false, () => sub.lstat(CORE, false) !== null || sub.lstat(DELTA, false) !== null);
+  const held = (file) => {
+    const stat = sub.lstat(file, false);
+    return stat !== null && !stat.isDirectory();
+  };
+  // A core.jsonl or delta.jsonl that is a directory is no core: such a generation is removed.
+  return sub !== null && sub.use(false, () => held(CORE) || held(DELTA));
 }
 
 /** Refusals of reading a generation that say what it is rather than that it cannot be read. */
