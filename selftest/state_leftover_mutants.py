@@ -23,12 +23,38 @@ from reference.state import (
     decode_core,
 )
 from reference.state.layout import gen_name, generations
+from reference.state.loader import read_generation
+from reference.state.manifest import InvalidGeneration
+
+
+def _remove_invalid_past(fs: FileOps, pointer: int) -> None:
+    """Remove every proven-invalid generation numbered past *pointer*, on disk or not."""
+    for number in generations(fs.list_dir(fs.root, reading=False)):
+        if number > pointer and _proven_invalid(fs, number):
+            commit.remove_entry(fs, fs.root / gen_name(number))
 
 
 class _PointerZeroStore(StateStore):
     @classmethod
     def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
-        commit.remove_leftovers(fs, 0 if loaded.pointer is None else loaded.pointer)
+        super().clear_leftovers(fs, loaded)
+        _remove_invalid_past(fs, 0 if loaded.pointer is None else loaded.pointer)
+
+
+class _DanglingPointerStore(StateStore):
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        super().clear_leftovers(fs, loaded)
+        if loaded.pointer is not None:
+            _remove_invalid_past(fs, loaded.pointer)
+
+
+def _proven_invalid(fs: FileOps, number: int) -> bool:
+    try:
+        read_generation(fs, number)
+    except InvalidGeneration:
+        return True
+    return False
 
 
 class _MalformedRemovedStore(StateStore):
@@ -55,6 +81,14 @@ class PointerlessRemovesPast(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _PointerZeroStore
+
+
+class DanglingPointerRemovesPast(ProtocolHandler):
+    """A writer's open takes a well-formed `CURRENT` naming a generation not on disk as a
+    pointer, and removes every invalid generation numbered past it."""
+
+    def store_class(self) -> Any:
+        return _DanglingPointerStore
 
 
 class MalformedPastRemoved(ProtocolHandler):

@@ -164,7 +164,11 @@ from selftest.state_journal_mutants import (
     UnreadableJournalAsEmpty,
     UnreadableJournalAsIO,
 )
-from selftest.state_leftover_mutants import MalformedPastRemoved, PointerlessRemovesPast
+from selftest.state_leftover_mutants import (
+    DanglingPointerRemovesPast,
+    MalformedPastRemoved,
+    PointerlessRemovesPast,
+)
 from selftest.state_life_turns_mutants import LifeTurnsAsTurnCount, SessionAtTurnCount
 from selftest.state_lineage_mutants import (
     BootAfterLast,
@@ -1246,6 +1250,9 @@ _TABLE = (
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
     broken_engine("malformed_past_removed", MalformedPastRemoved, "STATE-LEFTOVER-601"),
+    broken_engine(
+        "dangling_pointer_removes_past", DanglingPointerRemovesPast, "STATE-LEFTOVER-601"
+    ),
     broken_engine("register_from_session_record", RegisterFromSessionRecord, "STATE-LIFE-601"),
     broken_engine("proposal_integers_as_doubles", ProposalIntegersAsDoubles, "STATE-PROPOSE-602"),
     broken_engine(

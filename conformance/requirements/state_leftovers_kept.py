@@ -32,12 +32,12 @@ OUT_OF_ORDER = oracle.encode_core([LATER]) + oracle.encode_core([ROW])
 """Two records in the wrong order: malformed (``(kind, key)`` order), checksummed right."""
 
 
-def _torn_past(directory: Path, version: int, pointer: bytes | None) -> None:
-    """gen 1 valid; gen 2 proven invalid (its core no longer matches its manifest, as a
-    crash may leave it); CURRENT as *pointer* (None: missing)."""
+def _torn_past(directory: Path, version: int, pointer: bytes | None, invalid: int = 2) -> None:
+    """gen 1 valid; gen *invalid* proven invalid (its core no longer matches its manifest,
+    as a crash may leave it); CURRENT as *pointer* (None: missing)."""
     oracle.write_generation(directory, 1, VALID, version, point=False)
-    oracle.write_generation(directory, 2, NEWER, version, point=False)
-    (directory / "gen-00000002" / "core.jsonl").write_bytes(NEWER[:-7])
+    oracle.write_generation(directory, invalid, NEWER, version, point=False)
+    (directory / f"gen-{invalid:08d}" / "core.jsonl").write_bytes(NEWER[:-7])
     if pointer is not None:
         (directory / "CURRENT").write_bytes(pointer)
 
@@ -57,6 +57,12 @@ CASES: dict[str, Plant] = {
     "CURRENT garbage (gen-2 unpadded), an invalid generation": lambda d, v: _torn_past(
         d, v, b"gen-2\n"
     ),
+    "CURRENT naming gen 2, not on disk, an invalid gen 3 past it": lambda d, v: _torn_past(
+        d, v, b"gen-00000002\n", invalid=3
+    ),
+    "CURRENT naming gen 9, not on disk, an invalid gen 2 below it": lambda d, v: _torn_past(
+        d, v, b"gen-00000009\n"
+    ),
     "a checksummed generation of malformed records past CURRENT": _malformed_past,
 }
 """How each directory is planted, at the engine's current schema version (so that only a
@@ -73,7 +79,8 @@ def _generations(directory: Path) -> dict[str, dict[str, bytes]]:
 @requirement(
     "STATE-LEFTOVER-601",
     "a writer's open removes no generation past a CURRENT that names none (missing, empty, "
-    "garbage), not even one proven invalid, and keeps a generation past CURRENT whose "
+    "garbage, or naming a generation not on disk), not even one proven invalid, and keeps "
+    "a generation past CURRENT whose "
     "checksums hold but whose records are malformed: after the open every generation is on "
     "disk as it was, and after a close too (beside the one it may commit)",
     family="state",

@@ -96,12 +96,13 @@ def _proven_invalid(fs: FileOps, number: int) -> bool:
 
 def find_leftovers(fs: FileOps, pointer: int | None) -> list[Path]:
     """What open removes: debris, and the generations numbered past *pointer* (the one
-    ``CURRENT`` names) that are proven invalid. Reads only; a generation past *pointer*
-    that cannot be read, or a link, is a refusal. A valid generation is never listed."""
+    ``CURRENT`` names) that are proven invalid; nothing past a pointer that names no
+    generation on disk. Reads only; a generation past *pointer* that cannot be read, or a
+    link, is a refusal. A valid generation is never listed."""
     found = find_debris(fs)
-    if pointer is None:
-        return found
     numbers = generations(fs.list_dir(fs.root, reading=False))
+    if pointer not in numbers:
+        return found
     newer = [n for n in numbers if n > pointer and _proven_invalid(fs, n)]
     return found + [fs.root / gen_name(number) for number in newer]
 
