@@ -294,6 +294,15 @@ class SoakEventsWithTurn(ProtocolHandler):
         super().soak_turn(store, mutations, lambda event: emit({**event, "turn": turn}))
 
 
+class SoakResultWithTurnCount(ProtocolHandler):
+    """``state.soak``'s response carries a ``turn_count`` besides ``{iterations, generation,
+    identity}`` (the Node port's mistake, found by ``tools.differential``)."""
+
+    def op_state_soak(self, args: dict[str, Any]) -> dict[str, Any]:
+        result = super().op_state_soak(args)
+        return {**result, "turn_count": result["iterations"]}
+
+
 class ApplyAnswerRenamed(ProtocolHandler):
     """``state.apply`` answers ``{"changed": ...}`` instead of ``{"dirty": ...}``."""
 
@@ -998,6 +1007,7 @@ _TABLE = (
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
+    broken_engine("soak_result_with_turn_count", SoakResultWithTurnCount, "STATE-SOAK-001"),
     broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),
     broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
     broken_engine("checksum_before_schema", ChecksumBeforeSchema, "STATE-FIRST-001"),

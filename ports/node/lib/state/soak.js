@@ -37,7 +37,7 @@ function* soakSteps(path, iterations, seed, emit) {
     if (!done) store.release();
   }
   store.close();
-  return { iterations, generation: last.generation, identity: last.identity, turn_count: last.turn_count };
+  return { iterations, generation: last.generation, identity: last.identity };
 }
 
 /** Run a soak to its end at once (a soak inside a batch). */
