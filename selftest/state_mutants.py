@@ -394,6 +394,14 @@ class StaleDeltaEntry(ProtocolHandler):
         return stores.StaleDeltaEntryStore
 
 
+class DeltaOverMissingBase(ProtocolHandler):
+    """A delta is staged over the base the writer remembers, though every generation was
+    removed under it (the reference's mistake, found by ``tools.differential``)."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DeltaOverMissingBaseStore
+
+
 class LiveBaseForgotten(ProtocolHandler):
     """A compaction's step 6 removes the base of the live delta generation it keeps."""
 
@@ -1025,6 +1033,7 @@ _TABLE = (
     broken_engine("unread_generations_kept", UnreadGenerationsKept, "STATE-PRUNE-002"),
     broken_engine("stale_delta_entry", StaleDeltaEntry, "STATE-DELTA-356"),
     broken_engine("live_base_forgotten", LiveBaseForgotten, "STATE-DELTA-356"),
+    broken_engine("delta_over_missing_base", DeltaOverMissingBase, "STATE-DELTA-356"),
     broken_engine("all_digit_bits_refused", AllDigitBitsRefused, "STATE-VAULT-001"),
     broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),

@@ -8,7 +8,10 @@ their files) as they were before the damage. Both engines' answers are compared 
 response: two directories that the same requests left with other entries disagree there
 (unless a delta generation is among them: writing deltas is free, FREE-024). The edits
 are the damage docs/state.md names (recovery rules, § Journals, § Delta generations):
-nothing here repairs, only breaks.
+nothing here repairs, only breaks. Before it (except when it removes a delta's base),
+every delta generation is rewritten as the full one of the same records and a base only it
+needed removed (:func:`full_generations`), as an engine writing only full generations
+would have left the directory, so the damage meets the same entries in both.
 """
 
 from __future__ import annotations
@@ -314,6 +317,64 @@ def _remove_base(root: Path, pick: int) -> str:
     return "no delta generation"
 
 
+def _entries(delta: bytes) -> list[Json]:
+    """The entries of a ``delta.jsonl`` (its frames checked by the caller's manifest)."""
+    return [json.loads(line.split(b" ", 2)[2]) for line in delta.splitlines()]
+
+
+def _full(root: Path, gen: str) -> int | None:
+    """Rewrite delta generation *gen* as the full generation of the same records (same
+    state, identity and turn count); the number of its base, or None when it is no valid
+    delta this can read."""
+    path = root / gen
+    try:
+        manifest = _manifest(path)
+        base = root / f"gen-{manifest['base']['generation']:08d}"
+        records = dict(_core_records(base))
+        for entry in _entries((path / "delta.jsonl").read_bytes()):
+            key = (
+                (entry["record"]["kind"], entry["record"]["key"])
+                if entry["op"] == "put"
+                else (entry["kind"], entry["key"])
+            )
+            if entry["op"] == "put":
+                records[key] = canonical(entry["record"]) + b"\n"
+            else:
+                records.pop(key, None)
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+    order = sorted(records, key=lambda k: (k[0].encode(), k[1].encode()))
+    core = b"".join(records[k] for k in order)
+    (path / "core.jsonl").write_bytes(core)
+    (path / "delta.jsonl").unlink()
+    number = int(manifest.pop("base")["generation"])
+    manifest["files"] = {"core.jsonl": hashlib.sha256(core).hexdigest()}
+    _write_manifest(path, manifest)
+    return number
+
+
+def full_generations(root: Path) -> None:
+    """Every delta generation rewritten as a full one, and each base it needed removed
+    unless it is the live generation or the newest one below it: what an engine that
+    writes only full generations (FREE-024) would leave, so that damage meets the same
+    entries in both engines' directories."""
+    if not root.is_dir():
+        return
+    bases = {
+        n
+        for gen in _generations(root)
+        if (root / gen / "delta.jsonl").exists()
+        for n in [_full(root, gen)]
+        if n is not None
+    }
+    live = _live(root)
+    below = [g for g in _generations(root) if live is not None and g < live]
+    keep = {live, below[-1] if below else None}
+    for n in bases:
+        if f"gen-{n:08d}" not in keep:
+            shutil.rmtree(root / f"gen-{n:08d}", ignore_errors=True)
+
+
 DAMAGE: dict[str, Callable[[Path, int], str]] = {
     "manifest_truncated": _on_live(_truncate_manifest),
     "manifest_edited": _on_live(_edit_manifest),
@@ -336,6 +397,8 @@ DAMAGE: dict[str, Callable[[Path, int], str]] = {
 def damage(directory: str, name: str, pick: int) -> Json:
     """Apply damage *name* to *directory*; the pseudo-response of the step."""
     root = Path(directory)
+    if name != "base_removed":
+        full_generations(root)
     before = layout(root)
     try:
         did = DAMAGE[name](root, pick)

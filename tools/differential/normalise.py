@@ -126,6 +126,13 @@ def _op_result(op: Json, result: Json, context: dict[str, Json]) -> Json:
     return result
 
 
+def _without_data(op: Json) -> Json:
+    """A traced write with its bytes dropped, except the pointer's."""
+    if isinstance(op, dict) and "data" in op and not str(op.get("path")).startswith("CURRENT"):
+        return {k: v for k, v in op.items() if k != "data"}
+    return op
+
+
 def _boot_event(entry: Json) -> Json:
     """A lineage entry with its ``recovered`` reason replaced (FREE-009)."""
     if isinstance(entry, dict) and isinstance(entry.get("recovered"), str) and "boot" in entry:
@@ -190,6 +197,10 @@ def normalise(request: Json, response: Json, context: dict[str, Json]) -> Json:
     result = _op_result(op, dict(out["result"]), context)
     if str(op).startswith("state.") and (context.get("lived") or context.get("soaked")):
         result = _identities(result)
+        if isinstance(result.get("ops"), list):
+            # FREE-022 (FREE-006 after a soak): the core's and manifest's bytes hold the rotor
+            # and the identities hashed over it
+            result["ops"] = [_without_data(o) for o in result["ops"]]
         if context.get("soaked"):
             # FREE-006: which records a soak puts and deletes, so how many there are
             result.pop("records", None)

@@ -10,8 +10,6 @@ from tools.differential.damage import DAMAGE
 from tools.differential.material import Material
 from tools.differential.shared import Json
 
-DIR_DAMAGE = [name for name in DAMAGE if not name.startswith("journal")]
-
 
 def damage_step(rng: random.Random, names: list[str] | None = None) -> Json:
     """One damage step, of *names* (default: any)."""
