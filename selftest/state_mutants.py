@@ -294,6 +294,13 @@ class SoakEventsWithTurn(ProtocolHandler):
         super().soak_turn(store, mutations, lambda event: emit({**event, "turn": turn}))
 
 
+class SoakIterationsUnbounded(ProtocolHandler):
+    """``state.soak`` takes an ``iterations`` past 2^53 - 1 (the reference's mistake, found by
+    ``tools.differential``: a soak that never ends)."""
+
+    soak_max_iterations = 2**64
+
+
 class SoakResultWithTurnCount(ProtocolHandler):
     """``state.soak``'s response carries a ``turn_count`` besides ``{iterations, generation,
     identity}`` (the Node port's mistake, found by ``tools.differential``)."""
@@ -1016,6 +1023,7 @@ _TABLE = (
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
     broken_engine("soak_result_with_turn_count", SoakResultWithTurnCount, "STATE-SOAK-001"),
+    broken_engine("soak_iterations_unbounded", SoakIterationsUnbounded, "PROTO-ORDER-004"),
     broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),
     broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
     broken_engine("checksum_before_schema", ChecksumBeforeSchema, "STATE-FIRST-001"),
