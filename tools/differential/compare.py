@@ -111,7 +111,7 @@ def compare_case(
         if on_store and _lived(request, a, b):
             context["lived"] = True
         if isinstance(request, dict) and request.get("op") == "state.soak":
-            context["soaked"] = bool(a.get("ok") or b.get("ok"))
+            context["soaked"] = bool(context["soaked"] or a.get("ok") or b.get("ok"))
         if _deltas_differ(request, a, b):
             return None
         if is_algebra(request, a, b):
