@@ -941,6 +941,13 @@ class _StaleEntryDeltaWriter(DeltaWriter):
         return None if len(data) * COMPACT_RATIO > len(core) else (base, data)
 
 
+class DeltaOverMissingBaseStore(StateStore):
+    """Stages a delta over the base it remembers, though that base was removed under it."""
+
+    def base_on_disk(self, generation: int) -> bool:
+        return True
+
+
 class StaleDeltaEntryStore(StateStore):
     """A key changed twice in one delta chain keeps its first entry in later deltas."""
 

@@ -300,13 +300,20 @@ class SoakEventsWithTurn(ProtocolHandler):
         super().soak_turn(store, mutations, lambda event: emit({**event, "turn": turn}))
 
 
-class SoakAnswersTurnCount(ProtocolHandler):
-    """``state.soak``'s final result also carries ``turn_count``, a member the docs do not
-    list."""
+class SoakIterationsUnbounded(ProtocolHandler):
+    """``state.soak`` takes an ``iterations`` past 2^53 - 1 (the reference's mistake, found by
+    ``tools.differential``: a soak that never ends)."""
+
+    soak_max_iterations = 2**64
+
+
+class SoakResultWithTurnCount(ProtocolHandler):
+    """``state.soak``'s response carries a ``turn_count`` besides ``{iterations, generation,
+    identity}`` (the Node port's mistake, found by ``tools.differential``)."""
 
     def op_state_soak(self, args: dict[str, Any]) -> dict[str, Any]:
         result = super().op_state_soak(args)
-        return {**result, "turn_count": result["generation"]}
+        return {**result, "turn_count": result["iterations"]}
 
 
 class ApplyAnswerRenamed(ProtocolHandler):
@@ -412,6 +419,14 @@ class DeleteAbsentDelta(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return stores.DeleteAbsentDeltaStore
+
+
+class DeltaOverMissingBase(ProtocolHandler):
+    """A delta is staged over the base the writer remembers, though every generation was
+    removed under it (the reference's mistake, found by ``tools.differential``)."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DeltaOverMissingBaseStore
 
 
 class LiveBaseForgotten(ProtocolHandler):
@@ -1062,7 +1077,8 @@ _TABLE = (
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
-    broken_engine("soak_answers_turn_count", SoakAnswersTurnCount, "STATE-SOAK-001"),
+    broken_engine("soak_result_with_turn_count", SoakResultWithTurnCount, "STATE-SOAK-001"),
+    broken_engine("soak_iterations_unbounded", SoakIterationsUnbounded, "PROTO-ORDER-004"),
     broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),
     broken_engine("leftovers_reused", LeftoversReused, "STATE-LEFTOVER-001"),
     broken_engine("checksum_before_schema", ChecksumBeforeSchema, "STATE-FIRST-001"),
@@ -1082,6 +1098,7 @@ _TABLE = (
     broken_engine("touched_delta", TouchedDelta, "STATE-DELTA-358"),
     broken_engine("delete_absent_delta", DeleteAbsentDelta, "STATE-DELTA-358"),
     broken_engine("live_base_forgotten", LiveBaseForgotten, "STATE-DELTA-356"),
+    broken_engine("delta_over_missing_base", DeltaOverMissingBase, "STATE-DELTA-356"),
     broken_engine("all_digit_bits_refused", AllDigitBitsRefused, "STATE-VAULT-001"),
     broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),

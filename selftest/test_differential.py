@@ -6,11 +6,14 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tools.differential.areas import AREAS
 from tools.differential.compare import compare_case
+from tools.differential.damage import damage
 from tools.differential.engines import NODE, REFERENCE
 from tools.differential.replay import Pair
 from tools.differential.run import run
@@ -105,3 +108,28 @@ def test_only_what_a_freedom_grants_is_dropped() -> None:
     assert compare_case([request], [worded], [other], {}) is None  # FREE-001
     other["error"]["field"] = "text"
     assert compare_case([request], [worded], [other], {}) is not None
+
+
+def test_damage_is_applied_and_a_delta_layout_ends_the_comparison(tmp_path: Path) -> None:
+    """A damage step answers the entries it found; two layouts that differ by a delta
+    generation (FREE-024) end the comparison, any other difference is reported."""
+    directory = tmp_path / "state"
+    (directory / "gen-00000001").mkdir(parents=True)
+    (directory / "gen-00000001" / "core.jsonl").write_bytes(b"")
+    (directory / "CURRENT").write_bytes(b"gen-00000001\n")
+    answer = damage(str(directory), "current", 0)
+    assert answer["result"]["layout"] == ["CURRENT", "gen-00000001/core.jsonl"]
+    assert not (directory / "CURRENT").exists()
+    step = {"$damage": "current", "pick": 0}
+    later = {"id": 1, "op": "state.load", "args": {"dir": "$dir"}}
+    loads = [{"id": 1, "ok": True, "result": {"generation": g}} for g in (1, 2)]
+
+    def found(layouts: list[list[str]]) -> Any:
+        a, b = (
+            {"ok": True, "result": {"damage": "current", "did": "", "layout": x}} for x in layouts
+        )
+        return compare_case([step, later], [a, loads[0]], [b, loads[1]], {})
+
+    assert found([["gen-00000002/delta.jsonl"], ["gen-00000002/core.jsonl"]]) is None
+    assert found([["CURRENT"], ["CURRENT", "LOCK"]]) == (0, "$damage", ".result.layout[len]")
+    assert found([["CURRENT"], ["CURRENT"]]) == (1, "state.load", ".result.generation")

@@ -355,18 +355,24 @@ def state_call_order(engine: EngineClient, name: str) -> None:
         _expect_refusal(engine, name, op, args, want)
 
 
+FILE_FAULT = "iterations 2^53 (past 2^53 - 1), in a directory that is a regular file"
+"""A soak that would never end if accepted: its directory is a file, so an engine that takes
+the count answers the file's STATE_IO at once instead of PROTOCOL_BAD_ARGS."""
+
 SOAK_FAULTS: dict[str, tuple[dict[str, Any], str]] = {
     "iterations a string": ({"iterations": "3", "seed": 1}, "iterations"),
     "iterations negative": ({"iterations": -1, "seed": 1}, "iterations"),
     "seed a float": ({"iterations": 2, "seed": 1.0}, "seed"),
     "seed true": ({"iterations": 2, "seed": True}, "seed"),
+    FILE_FAULT: ({"iterations": 2**53, "seed": 1}, "iterations"),
 }
 
 
 @requirement(
     "PROTO-ORDER-004",
-    "state.soak with a mistyped iterations or seed is refused (PROTOCOL_BAD_ARGS naming it) "
-    "before it opens anything: the directory is left as it was, with no lock or lineage",
+    "state.soak with a mistyped iterations or seed, or iterations past 2^53 - 1, is refused "
+    "(PROTOCOL_BAD_ARGS naming it) before it opens anything: the directory is left as it "
+    "was, with no lock or lineage",
     family="protocol",
     capabilities=("state.soak",),
     seed=f"{ERROR_ORDER} (argument types, then the op itself)",
@@ -377,6 +383,8 @@ def soak_types_first(engine: EngineClient, name: str) -> None:
     faults, field = SOAK_FAULTS[name]
     with scratch() as workdir:
         target = workdir / "state"
+        if name == FILE_FAULT:
+            target.write_bytes(b"x")
         _expect_refusal(
             engine,
             name,
@@ -384,6 +392,9 @@ def soak_types_first(engine: EngineClient, name: str) -> None:
             {"dir": str(target), **faults},
             Expected("PROTOCOL_BAD_ARGS", field),
         )
+        if name == FILE_FAULT:
+            assert target.read_bytes() == b"x", f"{name}: the refused soak changed the file"
+            return
         left = sorted(p.name for p in target.iterdir()) if target.exists() else None
         assert left is None, f"{name}: the refused soak left {left} in its directory"
 

@@ -15,12 +15,17 @@ manifest's identity, so it is proven invalid and the load falls back. Then every
 changes, so a writer that compacts commits a full generation N while the live one L is a
 delta: step 6 keeps L and so the base L names ("a base a kept generation needs is never
 removed"); a port that forgets the live generation's base once it commits a full one removes
-it. An engine that writes only full generations passes.
+it. Last, every generation is removed under the writer (its base with them) and one more
+record is put: the checkpoint must load as acknowledged ("A writer writes a delta only over
+a base whose `core.jsonl` and `manifest.json` are on disk when it stages the delta"); a port
+that stages a delta over the base it remembers acknowledges a generation that cannot load.
+An engine that writes only full generations passes.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -79,12 +84,15 @@ def _missing_bases(directory: Path) -> list[str]:
     "record changed), each batch checkpointed among 24 other records: after every checkpoint "
     "the directory loads to the generation and identity it acknowledged, nothing recovered "
     "(a delta never holds a stale entry of the key), and the base of every generation left "
-    "on disk is there (a compaction keeps the previous delta's base)",
+    "on disk is there (a compaction keeps the previous delta's base); then, every generation "
+    "removed under the writer, its next checkpoint loads as acknowledged (no delta over a "
+    "base that is gone)",
     family="state",
     capabilities=DELTA,
     seed="docs/state.md § Delta generations: a delta generation's manifest identity is the "
     "identity of the state its entries give; recovery rule 2 loads the generation CURRENT "
-    "names; commit step 6: a base a kept generation needs is never removed",
+    "names; commit step 6: a base a kept generation needs is never removed; a writer writes a "
+    "delta only over a base whose core.jsonl and manifest.json are on disk",
     max_examples=1,
 )
 def delta_chain_loads(engine: EngineClient, _: object) -> None:
@@ -109,3 +117,15 @@ def delta_chain_loads(engine: EngineClient, _: object) -> None:
                 f"after the checkpoint of the batch where the key was {name}: {missing}; "
                 f"step 6 never removes a base a kept generation needs"
             )
+        for generation in directory.glob("gen-*"):
+            shutil.rmtree(generation)
+        engine.call("state.apply", {"store": store, "mutations": [put(_changing(6))]})
+        done = engine.call("state.checkpoint", {"store": store})
+        want = {"generation": done.get("generation"), "identity": done.get("identity")}
+        got = load(engine, directory)
+        seen = {key: got.get(key) for key in want}
+        assert seen == want and got.get("recovered") is None, (
+            f"every generation was removed under the writer, then its checkpoint acknowledged "
+            f"{want}; state.load answers {seen} (recovered {got.get('recovered')!r}): a writer "
+            f"writes a delta only over a base whose core.jsonl and manifest.json are on disk"
+        )

@@ -61,6 +61,8 @@ class StateOps:
     that opens, loads, checkpoints and soaks), ``recover_journal`` and ``soak_turn``.
     """
 
+    soak_max_iterations = 2**53 - 1
+    """The most iterations a ``state.soak`` takes (docs/protocol.md § Persisted-state ops)."""
     emit: Callable[[dict[str, Any]], None] | None = None
     """Set by the stdio loop: writes one event line (``{"id", "event", ...}``)."""
     boundary: Callable[[], None] | None = None
@@ -206,6 +208,8 @@ class StateOps:
         emit = self.emit or (lambda message: None)
         directory = _dir_arg(args)
         iterations, seed = index_arg(args, "iterations"), index_arg(args, "seed")
+        if iterations > self.soak_max_iterations:
+            bad_arg("iterations", "argument 'iterations' must be at most 2^53 - 1")
         return soak_store(
             self.store_class().open(directory),
             iterations=iterations,

@@ -25,7 +25,7 @@ from reference.state.core_cache import CoreCache, CoreView
 from reference.state.delta_writer import DeltaWriter
 from reference.state.errors import StateError, io_refusal
 from reference.state.fsops import FileOps
-from reference.state.layout import LINEAGE, OVERFLOW, PROPOSALS
+from reference.state.layout import CORE, LINEAGE, MANIFEST, OVERFLOW, PROPOSALS, gen_name
 from reference.state.lineage import BootInfo, boot_info
 from reference.state.loader import LoadedState, load_state
 from reference.state.lock import WriterLock
@@ -178,6 +178,8 @@ class StateStore:
         """Commit steps 2 and 3: the synced staging directory of *generation*: a delta
         generation when :class:`DeltaWriter` finds one small enough, else a full one."""
         delta = self._deltas.delta(self._records, core)
+        if delta is not None and not self.base_on_disk(delta[0].generation):
+            delta = None  # its base is gone (removed under the writer): a full generation
         self._staged_base = None if delta is None else delta[0].generation
         return steps.stage(
             self.fs,
@@ -187,6 +189,15 @@ class StateStore:
             core=core,
             identity=self._identity(core),
             delta=delta,
+        )
+
+    def base_on_disk(self, generation: int) -> bool:
+        """Whether the base a delta would name still holds its ``core.jsonl`` and
+        ``manifest.json`` (docs/state.md § Delta generations: a delta is written only over
+        a base on disk)."""
+        base = self.fs.root / gen_name(generation)
+        return all(
+            self.fs.entry_kind(base / name, reading=False) == "file" for name in (CORE, MANIFEST)
         )
 
     def publish(self, staging: Path, generation: int) -> None:

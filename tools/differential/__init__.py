@@ -24,6 +24,14 @@ Contract:
 * Exit status 0 when the engines agree on every request, 1 when some disagreement
   was found, 2 on a usage error or an engine that stops answering.
 
+State cases may hold damage steps (:mod:`.damage`): not sent, they break the engine's
+state directory between two requests (a manifest, a generation's files, ``CURRENT``, a
+stray entry, a ``LOCK`` left behind, a journal's lines, a delta's base), the same edit on
+both engines' directories, chosen by the seed; each answers the directory's entries as
+it found them, compared like a response. Where one engine's directory holds a delta
+generation the other's lacks, writing deltas being free (FREE-024), the case is compared
+no further. A ``state.soak``'s event lines are compared too (its answer's ``"$events"``).
+
 Only what both engines claim in ``hello`` is generated (the reference's ``fork`` and
 ``registers.ratify_file`` are not the Node port's), and ``hello`` itself is not
 compared: its ``engine`` names each engine (FREE-010 for ``language``).

@@ -33,6 +33,8 @@ class Engine:
             stderr=subprocess.DEVNULL,
         )
         self._buffer = b""
+        self.events: list[Json] = []
+        """The event lines (``state.soak``) the last :meth:`send` read before its answer."""
 
     def _readline(self) -> bytes:
         assert self.proc.stdout is not None
@@ -54,10 +56,12 @@ class Engine:
             self.proc.stdin.flush()
         except BrokenPipeError:
             raise EngineStopped(f"{self.command}: stdin closed") from None
+        self.events = []
         while True:
             message = json.loads(self._readline())
             if "ok" in message:  # event lines (state.soak) carry no "ok"
                 return message
+            self.events.append(message)
 
     def close(self) -> None:
         """Close stdin and wait for the program to end (killed after 5 seconds)."""

@@ -115,7 +115,63 @@ def _op_result(op: Json, result: Json, context: dict[str, Json]) -> Json:
             result["recovered"] = "<reason>"  # FREE-009
     elif op == "session.chat":
         return _chat(result, context)
+    elif op == "state.soak" and isinstance(result.get("identity"), str):
+        result["identity"] = "<identity>"  # FREE-006: the soak's workload is the engine's own
+    elif op == "state.trace_checkpoint" and isinstance(result.get("ops"), list):
+        result["ops"] = _trace_ops(result["ops"])
+    elif op == "state.load" and result.get("recovered") is not None:
+        result["recovered"] = "<reason>"  # FREE-009
+    elif op == "state.journal" and isinstance(result.get("entries"), list):
+        result["entries"] = [_boot_event(e) for e in result["entries"]]
     return result
+
+
+def _without_data(op: Json) -> Json:
+    """A traced write with its bytes dropped, except the pointer's."""
+    if isinstance(op, dict) and "data" in op and not str(op.get("path")).startswith("CURRENT"):
+        return {k: v for k, v in op.items() if k != "data"}
+    return op
+
+
+def _boot_event(entry: Json) -> Json:
+    """A lineage entry with its ``recovered`` reason replaced (FREE-009)."""
+    if isinstance(entry, dict) and isinstance(entry.get("recovered"), str) and "boot" in entry:
+        return {**entry, "recovered": "<reason>"}
+    return entry
+
+
+def _trace_ops(ops: list[Json]) -> list[Json]:
+    """Traced file operations with a staging directory's suffix replaced (FREE-011), and
+    without an ``unlink`` of a file a later ``remove_tree`` would have removed first anyway
+    (FREE-025)."""
+    out = [_trace_op(o) for o in ops]
+    trees = [
+        (i, o["path"])
+        for i, o in enumerate(out)
+        if isinstance(o, dict) and o.get("op") == "remove_tree"
+    ]
+    return [
+        o
+        for i, o in enumerate(out)
+        if not (
+            isinstance(o, dict)
+            and o.get("op") == "unlink"
+            and isinstance(o.get("path"), str)
+            and any(j > i and o["path"].startswith(f"{tree}/") for j, tree in trees)
+        )
+    ]
+
+
+def _trace_op(op: Json) -> Json:
+    """A traced file operation with a staging directory's suffix replaced (FREE-011)."""
+    if not isinstance(op, dict):
+        return op
+    return {
+        k: re.sub(r"^staging-[^/]*", "staging-*", v)
+        if k in ("path", "src", "dst") and isinstance(v, str)
+        else v
+        for k, v in op.items()
+    }
 
 
 def _batch_responses(request: Json, result: Json, context: dict[str, Json]) -> Json:
@@ -139,8 +195,18 @@ def normalise(request: Json, response: Json, context: dict[str, Json]) -> Json:
     if not isinstance(out.get("result"), dict):
         return out
     result = _op_result(op, dict(out["result"]), context)
-    if str(op).startswith("state.") and context.get("lived"):
+    if str(op).startswith("state.") and (context.get("lived") or context.get("soaked")):
         result = _identities(result)
+        if isinstance(result.get("ops"), list):
+            # FREE-022 (FREE-006 after a soak): the core's and manifest's bytes hold the rotor
+            # and the identities hashed over it
+            result["ops"] = [_without_data(o) for o in result["ops"]]
+        if context.get("soaked"):
+            # FREE-006: which records a soak puts and deletes, so how many there are
+            result.pop("records", None)
+    if "$events" in out:
+        # FREE-006: a soak's identities are the engine's own workload's
+        out["$events"] = _identities(out["$events"])
     elif op == "batch":
         result["responses"] = _batch_responses(request, result, context)
     out["result"] = result

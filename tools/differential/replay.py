@@ -3,7 +3,9 @@
 A request is a dict (sent as JSON) or bytes (sent as the raw line). Inside args,
 ``{"$handle": k}`` stands for the k-th handle this case's session.open/state.open gave,
 ``{"$files": k, "edit": E}`` for the k-th ratify's files with edit E, and ``"$dir"`` for
-a fresh temporary directory per engine.
+a fresh temporary directory per engine. A step ``{"$damage": NAME, "pick": k}`` is not
+sent: it damages that directory (:mod:`tools.differential.damage`). The event lines a
+request streamed (``state.soak``) are its answer's ``"$events"``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import shutil
 import tempfile
 
+from tools.differential.damage import damage
 from tools.differential.engines import Engine
 from tools.differential.file_edits import edit_files
 from tools.differential.shared import Json
@@ -54,8 +57,9 @@ def _collect(
             _collect(inner, answer, handles, ratified)
 
 
-def run_case(engine: Engine, case: list[Json]) -> list[Json]:
-    """*engine*'s answers to *case*, each request bound to the answers before it."""
+def run_case(engine: Engine, case: list[Json], directory: str = "") -> list[Json]:
+    """*engine*'s answers to *case*, each request bound to the answers before it; damage
+    steps act on *directory*."""
     handles: list[str] = []
     ratified: list[dict[str, str]] = []
     answers = []
@@ -63,8 +67,13 @@ def run_case(engine: Engine, case: list[Json]) -> list[Json]:
         if isinstance(request, bytes):
             answers.append(engine.send(request))
             continue
+        if isinstance(request, dict) and "$damage" in request:
+            answers.append(damage(directory, request["$damage"], request.get("pick", 0)))
+            continue
         bound = _bind(request, handles, ratified)
         answers.append(engine.send(json.dumps(bound, ensure_ascii=False).encode()))
+        if engine.events:
+            answers[-1] = dict(answers[-1], **{"$events": engine.events})
         _collect(bound, answers[-1], handles, ratified)
     return answers
 
@@ -93,10 +102,9 @@ class Pair:
         out = []
         for engine in self.engines:
             tmp = tempfile.mkdtemp(prefix="i47d-")
+            directory = os.path.join(tmp, "state")
             try:
-                out.append(
-                    run_case(engine, [_with_dir(r, os.path.join(tmp, "state")) for r in case])
-                )
+                out.append(run_case(engine, [_with_dir(r, directory) for r in case], directory))
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
         return out[0], out[1]
