@@ -17,7 +17,7 @@ PROBES: dict[str, tuple[str, ...]] = {
     "protocol.md#session-chat#3f60b0a8a2": ("broken:chat_shape_wrong",),
     "protocol.md#session-chat#0fce6718fb": ("audit:IntentInLowerCase",),
     "protocol.md#persisted-state-ops#8d7d5db1db": ("state:pending_cap_inclusive",),
-    "protocol.md#persisted-state-ops#ae4de27827": (
+    "protocol.md#persisted-state-ops#1eb0bbedf0": (
         "state:debris_removal_unreported",
         "state:write_mode_misreported",
     ),
