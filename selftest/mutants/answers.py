@@ -421,3 +421,22 @@ class RecallCutBeforeClaimFirst(ProtocolHandler):
 
         with patch.object(vault.Vault, "latest", cut_first):
             return super().chat(runtime, text)
+
+
+class NarrativeTellsKindsFirst(ProtocolHandler):
+    """A NARRATIVE tells the steps that make something a kind of the subject first, as an
+    EXAMPLE does, instead of the steps out of it, then into it (the Node port's `told` with
+    its EXAMPLE test made true: `Tell me about animals.` tells `animal includes fox` and
+    `animal includes wolf` only, not `wild shelters animal` after them)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        kept = answer.told
+
+        def kinds_first(
+            subject: Lemma, graph: teaching.TeachingGraph, *, example: bool
+        ) -> tuple[teaching.TeachingPath, ...]:
+            del example
+            return kept(subject, graph, example=True)
+
+        with patch.object(grounding, "told", kinds_first):
+            return super().chat(runtime, text)
