@@ -1632,6 +1632,70 @@ def kept_control_edges() -> list[dict[str, Any]]:
     return [{"id": f"EC-{800 + i:04d}", **case} for i, case in enumerate(cases)]
 
 
+EVERY_CUE = (
+    "docs/intents.md § Cue words: the sentence with every cue of that row taken out is its one "
+    "slot, each cue replaced by ` , `"
+)
+
+
+def every_cue_edges() -> list[dict[str, Any]]:
+    """Every cue of the deciding row taken out of the slot, not only the first: the same cue
+    twice, two and three cues of one row (ids ``EC-0810`` on)."""
+    cases = [
+        _edge(
+            "count",
+            "C-08",
+            EVERY_CUE,
+            "a second cue of the row, the same word: both taken out",
+            ["The sun really a star, really?"],
+            intent="VERIFICATION",
+            subject="sun",
+            says={"checked": "the sun , a star, ,"},
+        ),
+        _edge(
+            "count",
+            "C-08",
+            EVERY_CUE,
+            "two cues of the row, different words: no cue left as a word to ground",
+            ["Rivers similar, lakes different."],
+            intent="COMPARISON",
+            subject="rivers",
+            grounding_source="pack",
+        ),
+        _edge(
+            "count",
+            "C-08",
+            EVERY_CUE,
+            "three cues of the row, one word twice: all taken out",
+            ["Rivers similar and lakes similar and ponds alike."],
+            intent="COMPARISON",
+            subject="rivers",
+            grounding_source="pack",
+        ),
+        _edge(
+            "count",
+            "C-08",
+            EVERY_CUE,
+            "two cues of the row, a phrase first: the later one is no unknown word",
+            ["A river as if a road, like a metaphor?"],
+            intent="FRAME_TRANSFER",
+            subject="river",
+            says={"unknown": ["road"]},
+        ),
+        _edge(
+            "count",
+            "C-08",
+            EVERY_CUE,
+            "two cues of the row, the second a word to ground: both taken out",
+            ["Rain linked to rivers, connected?"],
+            intent="TRANSITIVE_QUERY",
+            subject="rain",
+            grounding_source="teaching",
+        ),
+    ]
+    return [{"id": f"EC-{810 + i:04d}", **case} for i, case in enumerate(cases)]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1640,6 +1704,8 @@ CLASSES = {
     "bound": "a length bound the docs give: a word at it and a word one letter over it",
     "choice": "a choice among candidates the docs state (the last of one kind, else the first of "
     "another): every kind of candidate in every position, in small scope",
+    "count": "a rule acting on every member of something: two and three members, the same one "
+    "twice, never only the first",
 }
 
 
@@ -1662,6 +1728,7 @@ def edges() -> dict[str, Any]:
     cases += deciding_sentence_edges()
     cases += referent_edges()
     cases += kept_control_edges()
+    cases += every_cue_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

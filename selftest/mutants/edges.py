@@ -682,13 +682,16 @@ class PassedOverContentWordsCount(ProtocolHandler):
             return super().chat(runtime, text)
 
 
-def _cues_by(order: Callable[[list[Any], str], list[Any]]) -> Callable[[str, bool], Any]:
-    """§ Cue words read with the rows tried in *order* (rows, clause) instead of the table's."""
+def _cues_by(
+    order: Callable[[list[Any], str], list[Any]], taken: int = 0
+) -> Callable[[str, bool], Any]:
+    """§ Cue words read with the rows tried in *order* (rows, clause) instead of the table's,
+    and *taken* cues of the row taken out of the slot (0: every one)."""
 
     def read_cues(clause: str, question: bool) -> Any:
         rows = [row for row in reading.CUES if row[1].search(clause) and (question or not row[2])]
         for intent, cue, _ in order(rows, clause):
-            rest = " ".join(w for w in cue.sub(" , ", clause).split(" ") if w)
+            rest = " ".join(w for w in cue.sub(" , ", clause, count=taken).split(" ") if w)
             slot = rest if reading.slot_has_content(rest, refers=True) else "it"
             return reading.Reading(intent, (slot,), cued=True)
         return None
@@ -705,6 +708,14 @@ class CueFirstInSentenceDecides(_Patching):
 
     def patches(self) -> list[tuple[Any, str, Any]]:
         return [(reading, "read_cues", _cues_by(_by_position))]
+
+
+class FirstCueOnlyTakenOut(_Patching):
+    """§ Cue words: only the first cue of the deciding row is taken out of the slot; a second
+    cue of the row stays in it as a word."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(reading, "read_cues", _cues_by(lambda rows, _: rows, taken=1))]
 
 
 class CueLastRowDecides(_Patching):
@@ -755,6 +766,7 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_passed_over_content_words_count", PassedOverContentWordsCount),
     ("edge_cue_first_in_sentence_decides", CueFirstInSentenceDecides),
     ("edge_cue_last_row_decides", CueLastRowDecides),
+    ("edge_first_cue_only_taken_out", FirstCueOnlyTakenOut),
     ("edge_verification_cue_in_statements", VerificationCueInStatements),
     ("stry41_clitic_spelt_word_reduced", CliticSpeltWordReduced),
     ("choice43_first_cued_question_decides", FirstCuedQuestionDecides),
