@@ -61,6 +61,27 @@ def test_an_engine_that_died_before_its_soak_is_reported(tmp_path: Path) -> None
     assert record.error == "the engine exited before it was killed"
 
 
+CUT_BY_THE_KILL = [
+    sys.executable,
+    "-c",
+    "import json, sys, time\n"
+    "sys.stdin.readline()\n"
+    "event = {'id': 1, 'generation': 1, 'identity': 'a' * 64}\n"
+    "for name in ('begin', 'ack'):\n"
+    "    sys.stdout.write(json.dumps({**event, 'event': name}) + '\\n')\n"
+    'sys.stdout.write(\'{"event":"ack","\')\n'
+    "sys.stdout.flush()\n"
+    "time.sleep(600)\n",
+]
+"""An engine whose next event line is half written when the kill lands."""
+
+
+def test_a_line_the_kill_cut_short_is_not_an_error(tmp_path: Path) -> None:
+    spawn = spawner(CUT_BY_THE_KILL, forks=False, ahead=1)
+    record = soak_and_kill(spawn, str(tmp_path), KillPlan(0, 1, 0), KILL_TIMEOUT)
+    assert record.error is None and len(record.acks) == 1, record
+
+
 def test_a_zygote_that_cannot_fork_is_reported(tmp_path: Path) -> None:
     spawn = spawner(EXITS_AT_ONCE, forks=True)
     record = soak_and_kill(spawn, str(tmp_path), KillPlan(0, 1, 0), KILL_TIMEOUT)

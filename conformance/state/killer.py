@@ -412,6 +412,8 @@ def soak_and_kill(spawn: Spawn, directory: str, plan: KillPlan, timeout: float) 
     except SpawnFailed as failure:
         return KillRecord(tuple(begins), tuple(acks), str(failure))
     while not ended and (line := lines.get(timeout=timeout)) is not None:
+        if not line.endswith(b"\n"):
+            break  # a line the kill cut short: never received, so nothing it says counts
         error = error or _record(line, begins, acks)
     return KillRecord(tuple(begins), tuple(acks), error)
 
