@@ -10,6 +10,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { Engine } = require('./lib/protocol');
 const json = require('./lib/json');
+const { BEGUN } = require('./lib/state/soak');
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, only: { type: 'string' } } });
 const dataDir = values.data || path.join(__dirname, '..', '..', 'reference');
@@ -17,7 +18,8 @@ const engine = new Engine(dataDir, values.only ? values.only.split(',') : null);
 engine.emit = (message) => process.stdout.write(`${json.wire(message)}\n`);
 
 // Lines are answered one at a time, each in its own turn of the event loop, so a signal is
-// seen between them; a top-level state.soak runs one acknowledged checkpoint per turn.
+// seen between them; a top-level state.soak runs one acknowledged checkpoint per turn, the
+// next once the last ack has been written out.
 // End of input, SIGTERM and SIGINT release every store still open without a commit and
 // empty LOCK (docs/state.md § Shutdown); a signal ends the process with 128 + its number.
 // A signal that arrives while a request is in flight is held until its answer is written
@@ -71,12 +73,15 @@ function step(steps, finish) {
   try {
     const done = steps.next();
     if (!done.done) {
-      if (held !== null) {
+      if (held !== null && done.value !== BEGUN) {
         steps.return();
         stop(held);
         return;
       }
-      setImmediate(() => step(steps, finish));
+      // A checkpoint is committed once its begin has reached stdout, and the next one begins
+      // once its ack has: however the reader lags, what the engine acknowledged is what the
+      // reader can receive (a begin is always followed by its ack, signal or not).
+      process.stdout.write('', () => setImmediate(() => step(steps, finish)));
       return;
     }
     outcome = { value: done.value };

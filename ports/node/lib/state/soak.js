@@ -15,10 +15,14 @@ function soakMutations(seed, i) {
 }
 
 /**
- * Run *iterations* checkpoints on *path*, yielding after each acknowledged one; *emit* writes an
- * event line. Returns the last commit. Ended early (its `return`), it releases the store without
+ * Run *iterations* checkpoints on *path*, yielding BEGUN once a checkpoint's begin is emitted and
+ * ACKNOWLEDGED after each acknowledged one (so that the caller can let each line reach its
+ * reader before the engine goes on); *emit* writes an event line. Returns the last commit. Ended early (its `return`), it releases the store without
  * a commit: what the last acknowledged checkpoint holds is all there is.
  */
+const BEGUN = 'begun';
+const ACKNOWLEDGED = 'acknowledged';
+
 function* soakSteps(path, iterations, seed, emit) {
   const store = Store.open(path);
   let last = store.digest();
@@ -28,9 +32,10 @@ function* soakSteps(path, iterations, seed, emit) {
       store.apply(soakMutations(seed, i));
       const planned = store.plan();
       emit({ event: 'begin', generation: planned.generation, identity: planned.identity });
+      yield BEGUN;
       last = store.checkpoint(planned);
       emit({ event: 'ack', generation: last.generation, identity: last.identity });
-      if (i + 1 < iterations) yield;
+      if (i + 1 < iterations) yield ACKNOWLEDGED;
     }
     done = true;
   } finally {
@@ -49,4 +54,4 @@ function soak(path, iterations, seed, emit) {
   }
 }
 
-module.exports = { soak, soakSteps };
+module.exports = { BEGUN, soak, soakSteps };
