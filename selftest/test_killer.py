@@ -64,14 +64,14 @@ def test_an_engine_that_died_before_its_soak_is_reported(tmp_path: Path) -> None
 CUT_BY_THE_KILL = [
     sys.executable,
     "-c",
-    "import json, sys, time\n"
+    "import json, signal, sys\n"
     "sys.stdin.readline()\n"
     "event = {'id': 1, 'generation': 1, 'identity': 'a' * 64}\n"
     "for name in ('begin', 'ack'):\n"
     "    sys.stdout.write(json.dumps({**event, 'event': name}) + '\\n')\n"
     'sys.stdout.write(\'{"event":"ack","\')\n'
     "sys.stdout.flush()\n"
-    "time.sleep(600)\n",
+    "signal.pause()\n",
 ]
 """An engine whose next event line is half written when the kill lands."""
 
