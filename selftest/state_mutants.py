@@ -429,6 +429,20 @@ class DeltaOverMissingBase(ProtocolHandler):
         return stores.DeltaOverMissingBaseStore
 
 
+class DeltaOverBaseWithoutManifest(ProtocolHandler):
+    """A delta is staged over a base whose ``manifest.json`` alone was removed under it."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DeltaOverBaseWithoutManifestStore
+
+
+class DeltaOverBaseWithoutCore(ProtocolHandler):
+    """A delta is staged over a base whose ``core.jsonl`` alone was removed under it."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DeltaOverBaseWithoutCoreStore
+
+
 class LiveBaseForgotten(ProtocolHandler):
     """A compaction's step 6 removes the base of the live delta generation it keeps."""
 
@@ -1099,6 +1113,10 @@ _TABLE = (
     broken_engine("delete_absent_delta", DeleteAbsentDelta, "STATE-DELTA-358"),
     broken_engine("live_base_forgotten", LiveBaseForgotten, "STATE-DELTA-356"),
     broken_engine("delta_over_missing_base", DeltaOverMissingBase, "STATE-DELTA-356"),
+    broken_engine(
+        "delta_over_base_without_manifest", DeltaOverBaseWithoutManifest, "STATE-DELTA-356"
+    ),
+    broken_engine("delta_over_base_without_core", DeltaOverBaseWithoutCore, "STATE-DELTA-356"),
     broken_engine("all_digit_bits_refused", AllDigitBitsRefused, "STATE-VAULT-001"),
     broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
