@@ -13,6 +13,8 @@ every id in ``catches`` fails on it.
 from __future__ import annotations
 
 import dataclasses
+import queue
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -283,6 +285,22 @@ class AckBeforeDurable(ProtocolHandler):
 
     def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
         acknowledge_first(store, mutations, emit)
+
+
+class QueuedSoakEvents(ProtocolHandler):
+    """``state.soak`` hands its event lines to a writer thread and goes on at once (an
+    asynchronous write it never awaits): when the reader lags, checkpoints are committed
+    before their ``begin`` reaches the output."""
+
+    def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+        if not hasattr(self, "_queued"):
+            self._queued: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+            threading.Thread(target=self._write_queued, args=(emit,), daemon=True).start()
+        super().soak_turn(store, mutations, self._queued.put)
+
+    def _write_queued(self, emit: Emit) -> None:
+        while True:
+            emit(self._queued.get())
 
 
 class SoakEventsWithoutId(ProtocolHandler):
@@ -1089,6 +1107,7 @@ _TABLE = (
     broken_engine("duplicates_accepted", DuplicatesAccepted, "STATE-SCHEMA-001"),
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
+    broken_engine("queued_soak_events", QueuedSoakEvents, "STATE-KILL-002"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
     broken_engine("soak_result_with_turn_count", SoakResultWithTurnCount, "STATE-SOAK-001"),
