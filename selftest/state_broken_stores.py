@@ -948,6 +948,23 @@ class DeltaOverMissingBaseStore(StateStore):
         return True
 
 
+class DeltaOverBaseWithoutManifestStore(StateStore):
+    """Stages a delta over a base whose ``core.jsonl`` is on disk, though its
+    ``manifest.json`` was removed under it."""
+
+    def base_on_disk(self, generation: int) -> bool:
+        base = self.fs.root / gen_name(generation)
+        return self.fs.entry_kind(base / CORE, reading=False) == "file"
+
+
+class DeltaOverBaseWithoutCoreStore(StateStore):
+    """Stages a delta over a base whose directory is on disk, though its ``core.jsonl`` was
+    removed under it."""
+
+    def base_on_disk(self, generation: int) -> bool:
+        return self.fs.entry_kind(self.fs.root / gen_name(generation), reading=False) == "dir"
+
+
 class StaleDeltaEntryStore(StateStore):
     """A key changed twice in one delta chain keeps its first entry in later deltas."""
 

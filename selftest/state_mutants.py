@@ -13,6 +13,8 @@ every id in ``catches`` fails on it.
 from __future__ import annotations
 
 import dataclasses
+import queue
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -285,6 +287,22 @@ class AckBeforeDurable(ProtocolHandler):
         acknowledge_first(store, mutations, emit)
 
 
+class QueuedSoakEvents(ProtocolHandler):
+    """``state.soak`` hands its event lines to a writer thread and goes on at once (an
+    asynchronous write it never awaits): when the reader lags, checkpoints are committed
+    before their ``begin`` reaches the output."""
+
+    def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
+        if not hasattr(self, "_queued"):
+            self._queued: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+            threading.Thread(target=self._write_queued, args=(emit,), daemon=True).start()
+        super().soak_turn(store, mutations, self._queued.put)
+
+    def _write_queued(self, emit: Emit) -> None:
+        while True:
+            emit(self._queued.get())
+
+
 class SoakEventsWithoutId(ProtocolHandler):
     """``state.soak`` event lines carry ``"id": null`` instead of the request's id."""
 
@@ -427,6 +445,20 @@ class DeltaOverMissingBase(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return stores.DeltaOverMissingBaseStore
+
+
+class DeltaOverBaseWithoutManifest(ProtocolHandler):
+    """A delta is staged over a base whose ``manifest.json`` alone was removed under it."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DeltaOverBaseWithoutManifestStore
+
+
+class DeltaOverBaseWithoutCore(ProtocolHandler):
+    """A delta is staged over a base whose ``core.jsonl`` alone was removed under it."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.DeltaOverBaseWithoutCoreStore
 
 
 class LiveBaseForgotten(ProtocolHandler):
@@ -1075,6 +1107,7 @@ _TABLE = (
     broken_engine("duplicates_accepted", DuplicatesAccepted, "STATE-SCHEMA-001"),
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
+    broken_engine("queued_soak_events", QueuedSoakEvents, "STATE-KILL-002"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
     broken_engine("soak_result_with_turn_count", SoakResultWithTurnCount, "STATE-SOAK-001"),
@@ -1099,6 +1132,10 @@ _TABLE = (
     broken_engine("delete_absent_delta", DeleteAbsentDelta, "STATE-DELTA-358"),
     broken_engine("live_base_forgotten", LiveBaseForgotten, "STATE-DELTA-356"),
     broken_engine("delta_over_missing_base", DeltaOverMissingBase, "STATE-DELTA-356"),
+    broken_engine(
+        "delta_over_base_without_manifest", DeltaOverBaseWithoutManifest, "STATE-DELTA-356"
+    ),
+    broken_engine("delta_over_base_without_core", DeltaOverBaseWithoutCore, "STATE-DELTA-356"),
     broken_engine("all_digit_bits_refused", AllDigitBitsRefused, "STATE-VAULT-001"),
     broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),

@@ -1638,62 +1638,43 @@ EVERY_CUE = (
 )
 
 
+EVERY_CUE_CASES: list[tuple[str, str, dict[str, Any]]] = [
+    (
+        "a second cue of the row, the same word: both taken out",
+        "The sun really a star, really?",
+        {"intent": "VERIFICATION", "subject": "sun", "says": {"checked": "the sun , a star, ,"}},
+    ),
+    (
+        "two cues of the row, different words: no cue left as a word to ground",
+        "Rivers similar, lakes different.",
+        {"intent": "COMPARISON", "subject": "rivers", "grounding_source": "pack"},
+    ),
+    (
+        "three cues of the row, one word twice: all taken out",
+        "Rivers similar and lakes similar and ponds alike.",
+        {"intent": "COMPARISON", "subject": "rivers", "grounding_source": "pack"},
+    ),
+    (
+        "two cues of the row, a phrase first: the later one is no unknown word",
+        "A river as if a road, like a metaphor?",
+        {"intent": "FRAME_TRANSFER", "subject": "river", "says": {"unknown": ["road"]}},
+    ),
+    (
+        "two cues of the row, the second a word to ground: both taken out",
+        "Rain linked to rivers, connected?",
+        {"intent": "TRANSITIVE_QUERY", "subject": "rain", "grounding_source": "teaching"},
+    ),
+]
+"""(edge, prompt, expected) of each case of :func:`every_cue_edges`."""
+
+
 def every_cue_edges() -> list[dict[str, Any]]:
     """Every cue of the deciding row taken out of the slot, not only the first: the same cue
     twice, two and three cues of one row (ids ``EC-0810`` on)."""
-    cases = [
-        _edge(
-            "count",
-            "C-08",
-            EVERY_CUE,
-            "a second cue of the row, the same word: both taken out",
-            ["The sun really a star, really?"],
-            intent="VERIFICATION",
-            subject="sun",
-            says={"checked": "the sun , a star, ,"},
-        ),
-        _edge(
-            "count",
-            "C-08",
-            EVERY_CUE,
-            "two cues of the row, different words: no cue left as a word to ground",
-            ["Rivers similar, lakes different."],
-            intent="COMPARISON",
-            subject="rivers",
-            grounding_source="pack",
-        ),
-        _edge(
-            "count",
-            "C-08",
-            EVERY_CUE,
-            "three cues of the row, one word twice: all taken out",
-            ["Rivers similar and lakes similar and ponds alike."],
-            intent="COMPARISON",
-            subject="rivers",
-            grounding_source="pack",
-        ),
-        _edge(
-            "count",
-            "C-08",
-            EVERY_CUE,
-            "two cues of the row, a phrase first: the later one is no unknown word",
-            ["A river as if a road, like a metaphor?"],
-            intent="FRAME_TRANSFER",
-            subject="river",
-            says={"unknown": ["road"]},
-        ),
-        _edge(
-            "count",
-            "C-08",
-            EVERY_CUE,
-            "two cues of the row, the second a word to ground: both taken out",
-            ["Rain linked to rivers, connected?"],
-            intent="TRANSITIVE_QUERY",
-            subject="rain",
-            grounding_source="teaching",
-        ),
+    return [
+        {"id": f"EC-{810 + i:04d}", **_edge("count", "C-08", EVERY_CUE, edge, [prompt], **want)}
+        for i, (edge, prompt, want) in enumerate(EVERY_CUE_CASES)
     ]
-    return [{"id": f"EC-{810 + i:04d}", **case} for i, case in enumerate(cases)]
 
 
 CLASSES = {

@@ -19,6 +19,9 @@ it. Last, every generation is removed under the writer (its base with them) and 
 record is put: the checkpoint must load as acknowledged ("A writer writes a delta only over
 a base whose `core.jsonl` and `manifest.json` are on disk when it stages the delta"); a port
 that stages a delta over the base it remembers acknowledges a generation that cannot load.
+The same holds, in a fresh store, when only the base's `manifest.json` was removed, and again
+when only its `core.jsonl` was: a port that checks one of the two files, or only the
+directory, writes a delta over a base that is not whole.
 An engine that writes only full generations passes.
 """
 
@@ -62,6 +65,48 @@ BATCHES: list[tuple[str, list[dict[str, Any]]]] = [
 """Each batch, after the first checkpoint (``changing`` at weight 0 among the filler)."""
 
 
+def _base_of(directory: Path, generation: int) -> Path:
+    """The generation a writer's next delta would be over: the base *generation* names, or
+    *generation* itself when it is full."""
+    path = directory / f"gen-{generation:08d}"
+    try:
+        manifest = json.loads((path / "manifest.json").read_bytes())
+    except (OSError, ValueError):
+        return path
+    base = manifest.get("base") if isinstance(manifest, dict) else None
+    number = base.get("generation") if isinstance(base, dict) else None
+    return directory / f"gen-{number:08d}" if isinstance(number, int) else path
+
+
+def _checkpoint_loads(engine: EngineClient, directory: Path, store: object, what: str) -> None:
+    engine.call("state.apply", {"store": store, "mutations": [put(_changing(7))]})
+    done = engine.call("state.checkpoint", {"store": store})
+    want = {"generation": done.get("generation"), "identity": done.get("identity")}
+    got = load(engine, directory)
+    seen = {key: got.get(key) for key in want}
+    assert seen == want and got.get("recovered") is None, (
+        f"{what}, then the writer's checkpoint acknowledged {want}; state.load answers "
+        f"{seen} (recovered {got.get('recovered')!r}): a writer writes a delta only over a "
+        f"base whose core.jsonl and manifest.json are on disk"
+    )
+
+
+def _one_base_file_removed(engine: EngineClient, name: str) -> None:
+    """Two checkpoints, *name* removed alone from the base a delta would be over, then one
+    more checkpoint, which must load as acknowledged."""
+    with scratch() as directory, Stores(engine) as stores:
+        store = stores.open(directory)["store"]
+        first = [put(record) for record in [*FILLER, _changing(0)]]
+        engine.call("state.apply", {"store": store, "mutations": first})
+        engine.call("state.checkpoint", {"store": store})
+        engine.call("state.apply", {"store": store, "mutations": [put(_changing(1))]})
+        generation = engine.call("state.checkpoint", {"store": store}).get("generation")
+        assert isinstance(generation, int), f"state.checkpoint answered generation {generation!r}"
+        base = _base_of(directory, generation)
+        (base / name).unlink(missing_ok=True)
+        _checkpoint_loads(engine, directory, store, f"{base.name}/{name} alone was removed")
+
+
 def _missing_bases(directory: Path) -> list[str]:
     """Each generation on disk whose manifest names a base that is not on disk."""
     missing = []
@@ -86,7 +131,8 @@ def _missing_bases(directory: Path) -> list[str]:
     "(a delta never holds a stale entry of the key), and the base of every generation left "
     "on disk is there (a compaction keeps the previous delta's base); then, every generation "
     "removed under the writer, its next checkpoint loads as acknowledged (no delta over a "
-    "base that is gone)",
+    "base that is gone), and so it does when only the base's manifest.json, or only its "
+    "core.jsonl, was removed",
     family="state",
     capabilities=DELTA,
     seed="docs/state.md § Delta generations: a delta generation's manifest identity is the "
@@ -119,13 +165,6 @@ def delta_chain_loads(engine: EngineClient, _: object) -> None:
             )
         for generation in directory.glob("gen-*"):
             shutil.rmtree(generation)
-        engine.call("state.apply", {"store": store, "mutations": [put(_changing(6))]})
-        done = engine.call("state.checkpoint", {"store": store})
-        want = {"generation": done.get("generation"), "identity": done.get("identity")}
-        got = load(engine, directory)
-        seen = {key: got.get(key) for key in want}
-        assert seen == want and got.get("recovered") is None, (
-            f"every generation was removed under the writer, then its checkpoint acknowledged "
-            f"{want}; state.load answers {seen} (recovered {got.get('recovered')!r}): a writer "
-            f"writes a delta only over a base whose core.jsonl and manifest.json are on disk"
-        )
+        _checkpoint_loads(engine, directory, store, "every generation was removed under it")
+    for name in ("manifest.json", "core.jsonl"):
+        _one_base_file_removed(engine, name)
