@@ -168,6 +168,8 @@ from selftest.state_journal_mutants import (
 from selftest.state_leftover_mutants import (
     DanglingPointerRemovesPast,
     MalformedPastRemoved,
+    PastLeftoverOnlyWithoutCore,
+    PastLeftoverOnlyWithoutManifest,
     PointerlessRemovesPast,
 )
 from selftest.state_life_turns_mutants import LifeTurnsAsTurnCount, SessionAtTurnCount
@@ -1286,6 +1288,12 @@ _TABLE = (
     broken_engine("file_modes_left_to_umask", FileModesLeftToUmask, "STATE-MODE-601"),
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
     broken_engine("malformed_past_removed", MalformedPastRemoved, "STATE-LEFTOVER-601"),
+    broken_engine(
+        "past_leftover_only_without_manifest", PastLeftoverOnlyWithoutManifest, "STATE-LEFTOVER-491"
+    ),
+    broken_engine(
+        "past_leftover_only_without_core", PastLeftoverOnlyWithoutCore, "STATE-LEFTOVER-491"
+    ),
     broken_engine(
         "dangling_pointer_removes_past", DanglingPointerRemovesPast, "STATE-LEFTOVER-601"
     ),
