@@ -277,6 +277,24 @@ class UnpaddedNameStore(StateStore):
     writer_lock = classmethod(lambda cls, path, fs: UnpaddedNameLock(path, fs))
 
 
+class EmptyPidLock(WriterLock):
+    """An empty ``LOCK`` names pid 0 (as a number parsed from no digits is), not unknown."""
+
+    def _holder(self) -> str:
+        holder = super()._holder()
+        if holder == "unknown" and self.fs.entry_kind(self.path, reading=False) == "file":
+            data = self.fs.read_file(self.path) or b""
+            if not data.strip():
+                return "0"
+        return holder
+
+
+class EmptyPidLockStore(StateStore):
+    """A refusal names pid 0 when ``LOCK`` is empty (holds no pid), not the holder unknown."""
+
+    writer_lock = classmethod(lambda cls, path, fs: EmptyPidLock(path, fs))
+
+
 class LockFileStore(StateStore):
     """The writer lock is named after the ``LOCK`` file, so unlinking ``LOCK`` bypasses it."""
 

@@ -28,11 +28,10 @@ from reference.state import (
     commit,
     decode_core,
     delta,
-    loader,
     manifest,
 )
-from reference.state.core import encode_core, identity
-from reference.state.layout import CORE, DELTA, MANIFEST, gen_name, gen_number
+from reference.state.core import identity
+from reference.state.layout import CORE, gen_name, gen_number
 from reference.state.records import CURRENT_SCHEMA_VERSION, MAX_KEY_LENGTH, malformed
 
 real_check_base = manifest.check_base
@@ -335,39 +334,26 @@ class DeltaBaseValidityUnchecked(ProtocolHandler):
         return _loading_with("check_base", _base_core_only)
 
 
-def _delta_identity_trusted(directory: Path, fs: FileOps | None = None) -> manifest.Generation:
-    """A generation read as the reference reads it, except that a delta generation's
-    identity is taken from its manifest: the state its entries give is never hashed."""
-    fs = fs or FileOps(directory)
-    body = manifest._read_manifest(directory, fs)
-    version = manifest.check_schema_version(body)
-    manifest._check_checksum(body)
-    base = manifest.read_base(body, version)
-    data = manifest._check_files(directory, body["files"], fs, CORE if base is None else DELTA)
-    manifest._check_consistent(directory, body)
-    records = None
-    if base is not None:
-        records = manifest.delta_records(manifest.check_base(directory, base, fs), data, version)
-        data = encode_core(records.values())
-    elif body["identity"] != identity(version, data):
-        raise manifest.InvalidGeneration(f"{MANIFEST} identity does not match its core")
-    return manifest.Generation(
-        generation=body["generation"],
-        schema_version=version,
-        turn_count=body["turn_count"],
-        identity=body["identity"],
-        core=data,
-        base=None if base is None else base.generation,
-        records=records,
-    )
-
-
 class _DeltaIdentityTrustedStore(StateStore):
+    """Each manifest read pushes the identity it names when it is a delta's (None for a full
+    generation's); the identity check that follows pops it, and a delta's is taken as it is."""
+
     @classmethod
     def load(cls, fs: FileOps) -> LoadedState:
+        named: list[str | None] = []
+
+        def reading_base(body: dict[str, Any], version: int) -> manifest.Base | None:
+            base = real_read_base(body, version)
+            named.append(None if base is None else body.get("identity"))
+            return base
+
+        def trusted(version: int, data: bytes) -> str:
+            found = named.pop() if named else None
+            return found if found is not None else identity(version, data)
+
         with (
-            mock.patch.object(manifest, "check_generation", _delta_identity_trusted),
-            mock.patch.object(loader, "check_generation", _delta_identity_trusted),
+            mock.patch.object(manifest, "read_base", reading_base),
+            mock.patch.object(manifest, "identity", trusted),
         ):
             return super().load(fs)
 

@@ -448,6 +448,14 @@ class DeltaOverCorelessBase(ProtocolHandler):
         return stores.DeltaOverCorelessBaseStore
 
 
+class EmptyLockNamesPid0(ProtocolHandler):
+    """A second writer's refusal names pid 0 when ``LOCK`` is empty (a pid parsed as a
+    number from no digits), not the holder unknown."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.EmptyPidLockStore
+
+
 class LiveBaseForgotten(ProtocolHandler):
     """A compaction's step 6 removes the base of the live delta generation it keeps."""
 
@@ -1129,6 +1137,7 @@ _TABLE = (
     broken_engine("records_in_arrival_order", RecordsInArrivalOrder, "PROTO-ORDER-006"),
     broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
     broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
+    broken_engine("empty_lock_names_pid_0", EmptyLockNamesPid0, "STATE-LOCK-003"),
     broken_engine("unpadded_lock_name", UnpaddedLockName, "STATE-LOCK-004"),
     broken_engine("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
     broken_engine("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),

@@ -608,7 +608,7 @@ LOOKALIKE_PIDS = {
 writer: "bytes that are not ASCII digits")."""
 LOCK_CHANGES = {
     "unlink": "unlinked",
-    "replace": "replaced",
+    "replace": "replaced by an empty file",
     "link": "made a link",
     "garbage": "filled with non-ASCII bytes",
     **{name: f"filled with a pid in {name}" for name in LOOKALIKE_PIDS},
@@ -619,8 +619,8 @@ LOCK_CHANGES = {
     "STATE-LOCK-003",
     "unlinking or replacing LOCK (by a file or a link) while a writer holds the directory "
     "does not let a second writer in: it gets STATE_LOCKED, naming the holder unknown when "
-    "LOCK is gone, a link (never read through it) or holds no pid (bytes that are not ASCII, "
-    "a pid in Arabic-Indic, fullwidth or superscript digits)",
+    "LOCK is gone, a link (never read through it) or holds no pid (empty, bytes that are not "
+    "ASCII, a pid in Arabic-Indic, fullwidth or superscript digits)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Single writer (the lock is on the directory, not on LOCK)",
@@ -650,7 +650,7 @@ def lock_survives_unlink(engine: EngineClient, how: str) -> None:
             assert FOREIGN_PID not in refusal.message, (
                 f"the pid was read through a link: {refusal.message!r}"
             )
-        if how in ("unlink", "link", "garbage", *LOOKALIKE_PIDS):
+        if how in ("unlink", "replace", "link", "garbage", *LOOKALIKE_PIDS):
             message = refusal.message if refusal else ""
             assert re.search(r"(?<![A-Za-z])unknown(?![A-Za-z])", message), (
                 f"after LOCK was {done}, the refusal does not name the holder unknown: {message!r}"
