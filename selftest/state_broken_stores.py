@@ -277,6 +277,13 @@ class UnpaddedNameStore(StateStore):
     writer_lock = classmethod(lambda cls, path, fs: UnpaddedNameLock(path, fs))
 
 
+class MainFileOnlyStore(StateStore):
+    """A generation's manifest is checked for its main file only: another file it lists may
+    be missing or not match its SHA-256."""
+
+    file_ops = _bent(bent.MainFileOnly)
+
+
 class EmptyPidLock(WriterLock):
     """An empty ``LOCK`` names pid 0 (as a number parsed from no digits is), not unknown."""
 

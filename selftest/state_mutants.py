@@ -448,6 +448,14 @@ class DeltaOverCorelessBase(ProtocolHandler):
         return stores.DeltaOverCorelessBaseStore
 
 
+class ListedFilesBesideCoreUnchecked(ProtocolHandler):
+    """Only the core (or delta) a manifest lists is checked: another listed file that is
+    missing, or does not match its SHA-256, leaves the generation valid."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.MainFileOnlyStore
+
+
 class EmptyLockNamesPid0(ProtocolHandler):
     """A second writer's refusal names pid 0 when ``LOCK`` is empty (a pid parsed as a
     number from no digits), not the holder unknown."""
@@ -1138,6 +1146,9 @@ _TABLE = (
     broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
     broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
     broken_engine("empty_lock_names_pid_0", EmptyLockNamesPid0, "STATE-LOCK-003"),
+    broken_engine(
+        "listed_files_beside_core_unchecked", ListedFilesBesideCoreUnchecked, "STATE-MANIFEST-001"
+    ),
     broken_engine("unpadded_lock_name", UnpaddedLockName, "STATE-LOCK-004"),
     broken_engine("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
     broken_engine("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
