@@ -41,6 +41,7 @@ from reference.state.journal import JournalWriter
 from reference.state.layout import (
     CORE,
     CURRENT,
+    CURRENT_TMP,
     DELTA,
     LINEAGE,
     MANIFEST,
@@ -275,6 +276,18 @@ class UnpaddedNameStore(StateStore):
     """The lock's abstract name is not padded: another runtime's writer binds another name."""
 
     writer_lock = classmethod(lambda cls, path, fs: UnpaddedNameLock(path, fs))
+
+
+class TmpLinkUnlinkedStore(StateStore):
+    """A writer's open unlinks a ``CURRENT.tmp`` that is a symbolic link (it is debris, and
+    unlinking never follows a link) instead of refusing with ``STATE_SYMLINK``."""
+
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        path = fs.root / CURRENT_TMP
+        if path.is_symlink():
+            path.unlink()
+        super().clear_leftovers(fs, loaded)
 
 
 class MainFileOnlyStore(StateStore):

@@ -456,6 +456,14 @@ class ListedFilesBesideCoreUnchecked(ProtocolHandler):
         return stores.MainFileOnlyStore
 
 
+class CurrentTmpLinkUnlinked(ProtocolHandler):
+    """A ``CURRENT.tmp`` that is a symbolic link is unlinked as debris, not refused with
+    ``STATE_SYMLINK``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.TmpLinkUnlinkedStore
+
+
 class EmptyLockNamesPid0(ProtocolHandler):
     """A second writer's refusal names pid 0 when ``LOCK`` is empty (a pid parsed as a
     number from no digits), not the holder unknown."""
@@ -1146,6 +1154,7 @@ _TABLE = (
     broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
     broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
     broken_engine("empty_lock_names_pid_0", EmptyLockNamesPid0, "STATE-LOCK-003"),
+    broken_engine("current_tmp_link_unlinked", CurrentTmpLinkUnlinked, "STATE-SYMLINK-001"),
     broken_engine(
         "listed_files_beside_core_unchecked", ListedFilesBesideCoreUnchecked, "STATE-MANIFEST-001"
     ),

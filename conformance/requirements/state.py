@@ -668,6 +668,7 @@ LINKABLE = (
     "gen-00000002/core.jsonl",
     "gen-00000002/manifest.json",
     "staging-9",
+    "CURRENT.tmp",
 )
 TORN_PROPOSAL = {"lemma": "torn", "claim": "a crash cut this line"}
 PROPOSAL = {"lemma": "l", "claim": "c"}
@@ -693,7 +694,8 @@ def _entries(directory: Path) -> dict[str, object]:
 def _plant_debris(directory: Path, entry: str) -> None:
     """What a crashed commit leaves, for the open to remove only once nothing can refuse:
     ``CURRENT.tmp`` and a staging directory (besides the entry that is the link)."""
-    (directory / "CURRENT.tmp").write_bytes(b"gen-00000003\n")
+    if entry != "CURRENT.tmp":
+        (directory / "CURRENT.tmp").write_bytes(b"gen-00000003\n")
     if entry != "staging-9":
         (directory / "staging-8").mkdir()
         (directory / "staging-8" / "core.jsonl").write_bytes(b"debris\n")
