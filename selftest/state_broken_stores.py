@@ -55,7 +55,7 @@ from reference.state.layout import (
 )
 from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state, read_generation
-from reference.state.manifest import Base, InvalidGeneration, build_manifest
+from reference.state.manifest import Base, InvalidGeneration, build_manifest, check_generation
 from reference.state.proposals import PENDING_CAP, ProposalQueue
 from reference.state.records import OPTIONAL, Record
 from selftest import state_fileops as bent
@@ -288,6 +288,28 @@ class TmpLinkUnlinkedStore(StateStore):
         if path.is_symlink():
             path.unlink()
         super().clear_leftovers(fs, loaded)
+
+
+class ManifestJudgedPruneStore(StateStore):
+    """Step 6 keeps a generation that is not valid only when its manifest is missing or not
+    JSON: one whose manifest parses is judged by it alone, so a core that does not match
+    it (or a checksum or identity that does not) is removed."""
+
+    def prune(self, generation: int) -> None:
+        for number in generations(self.fs.list_dir(self.fs.root, reading=False)):
+            path = self.fs.root / gen_name(number)
+            if number in (generation, self.generation) or not (path / CORE).is_file():
+                continue
+            try:
+                json.loads((path / MANIFEST).read_bytes())
+            except (OSError, ValueError):
+                continue
+            try:
+                check_generation(path, self.fs)
+            except InvalidGeneration:
+                self.fs.unlink(path / CORE)
+                steps.remove_entry(self.fs, path)
+        super().prune(generation)
 
 
 class MainFileOnlyStore(StateStore):

@@ -464,6 +464,14 @@ class CurrentTmpLinkUnlinked(ProtocolHandler):
         return stores.TmpLinkUnlinkedStore
 
 
+class InvalidCoreJudgedByManifest(ProtocolHandler):
+    """Step 6 keeps a generation that is not valid only when its manifest is damaged: a
+    core that does not match a manifest that parses is removed."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.ManifestJudgedPruneStore
+
+
 class EmptyLockNamesPid0(ProtocolHandler):
     """A second writer's refusal names pid 0 when ``LOCK`` is empty (a pid parsed as a
     number from no digits), not the holder unknown."""
@@ -1154,6 +1162,9 @@ _TABLE = (
     broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
     broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
     broken_engine("empty_lock_names_pid_0", EmptyLockNamesPid0, "STATE-LOCK-003"),
+    broken_engine(
+        "invalid_core_judged_by_manifest", InvalidCoreJudgedByManifest, "STATE-PRUNE-491"
+    ),
     broken_engine("current_tmp_link_unlinked", CurrentTmpLinkUnlinked, "STATE-SYMLINK-001"),
     broken_engine(
         "listed_files_beside_core_unchecked", ListedFilesBesideCoreUnchecked, "STATE-MANIFEST-001"
