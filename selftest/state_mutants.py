@@ -472,6 +472,15 @@ class InvalidCoreJudgedByManifest(ProtocolHandler):
         return stores.ManifestJudgedPruneStore
 
 
+class FreshDigestGenerationNull(ProtocolHandler):
+    """``state.digest`` answers generation null while nothing is committed (a fresh
+    directory), not generation 0 as ``state.load`` and ``state.open`` do."""
+
+    def op_state_digest(self, args: dict[str, Any]) -> dict[str, Any]:
+        found = super().op_state_digest(args)
+        return {**found, "generation": found["generation"] or None}
+
+
 class EmptyLockNamesPid0(ProtocolHandler):
     """A second writer's refusal names pid 0 when ``LOCK`` is empty (a pid parsed as a
     number from no digits), not the holder unknown."""
@@ -1162,6 +1171,7 @@ _TABLE = (
     broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
     broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
     broken_engine("empty_lock_names_pid_0", EmptyLockNamesPid0, "STATE-LOCK-003"),
+    broken_engine("fresh_digest_generation_null", FreshDigestGenerationNull, "STATE-FRESH-461"),
     broken_engine(
         "invalid_core_judged_by_manifest", InvalidCoreJudgedByManifest, "STATE-PRUNE-491"
     ),
