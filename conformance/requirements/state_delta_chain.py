@@ -143,7 +143,7 @@ BASE_FILES = ("manifest.json", "core.jsonl")
 
 
 def _acknowledged_loads(
-    engine: EngineClient, store: str, directory: Path, weight: int, done: str
+    engine: EngineClient, store: object, directory: Path, weight: int, done: str
 ) -> None:
     """One more record put and checkpointed after *done* under the writer: the directory
     loads to what the checkpoint acknowledged."""
