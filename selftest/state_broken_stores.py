@@ -1008,30 +1008,6 @@ class DeltaOverMissingBaseStore(StateStore):
         return True
 
 
-class _OneBaseFileChecked(StateStore):
-    """Checks one file of the base a delta would name, not both (docs/state.md § Delta
-    generations: a delta only over a base whose ``core.jsonl`` and ``manifest.json`` are on
-    disk)."""
-
-    CHECKED = CORE
-
-    def base_on_disk(self, generation: int) -> bool:
-        base = self.fs.root / gen_name(generation)
-        return self.fs.entry_kind(base / self.CHECKED, reading=False) == "file"
-
-
-class DeltaOverCorelessBaseStore(_OneBaseFileChecked):
-    """Stages a delta over a base whose ``manifest.json`` is on disk, its core gone."""
-
-    CHECKED = MANIFEST
-
-
-class DeltaOverManifestlessBaseStore(_OneBaseFileChecked):
-    """Stages a delta over a base whose ``core.jsonl`` is on disk, its manifest gone."""
-
-    CHECKED = CORE
-
-
 class StaleDeltaEntryStore(StateStore):
     """A key changed twice in one delta chain keeps its first entry in later deltas."""
 

@@ -432,22 +432,6 @@ class DeltaOverMissingBase(ProtocolHandler):
         return stores.DeltaOverMissingBaseStore
 
 
-class DeltaOverManifestlessBase(ProtocolHandler):
-    """A delta is staged over a base whose ``core.jsonl`` is on disk, though its
-    ``manifest.json`` was removed under the writer (the check reads the core only)."""
-
-    def store_class(self) -> type[StateStore]:
-        return stores.DeltaOverManifestlessBaseStore
-
-
-class DeltaOverCorelessBase(ProtocolHandler):
-    """A delta is staged over a base whose ``manifest.json`` is on disk, though its
-    ``core.jsonl`` was removed under the writer (the check reads the manifest only)."""
-
-    def store_class(self) -> type[StateStore]:
-        return stores.DeltaOverCorelessBaseStore
-
-
 class ListedFilesBesideCoreUnchecked(ProtocolHandler):
     """Only the core (or delta) a manifest lists is checked: another listed file that is
     missing, or does not match its SHA-256, leaves the generation valid."""
@@ -1159,8 +1143,6 @@ _TABLE = (
     broken_engine("delete_absent_delta", DeleteAbsentDelta, "STATE-DELTA-358"),
     broken_engine("live_base_forgotten", LiveBaseForgotten, "STATE-DELTA-356"),
     broken_engine("delta_over_missing_base", DeltaOverMissingBase, "STATE-DELTA-356"),
-    broken_engine("delta_over_manifestless_base", DeltaOverManifestlessBase, "STATE-DELTA-356"),
-    broken_engine("delta_over_coreless_base", DeltaOverCorelessBase, "STATE-DELTA-356"),
     broken_engine("all_digit_bits_refused", AllDigitBitsRefused, "STATE-VAULT-001"),
     broken_engine("one_mode_for_all_files", OneModeForAllFiles, "STATE-MODE-001"),
     broken_engine("journal_without_checksums", JournalWithoutChecksums, "STATE-JOURNAL-002"),
