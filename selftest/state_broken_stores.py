@@ -41,6 +41,7 @@ from reference.state.journal import JournalWriter
 from reference.state.layout import (
     CORE,
     CURRENT,
+    CURRENT_TMP,
     DELTA,
     LINEAGE,
     MANIFEST,
@@ -54,7 +55,7 @@ from reference.state.layout import (
 )
 from reference.state.lineage import BootInfo
 from reference.state.loader import fresh_state, read_generation
-from reference.state.manifest import Base, InvalidGeneration, build_manifest
+from reference.state.manifest import Base, InvalidGeneration, build_manifest, check_generation
 from reference.state.proposals import PENDING_CAP, ProposalQueue
 from reference.state.records import OPTIONAL, Record
 from selftest import state_fileops as bent
@@ -275,6 +276,65 @@ class UnpaddedNameStore(StateStore):
     """The lock's abstract name is not padded: another runtime's writer binds another name."""
 
     writer_lock = classmethod(lambda cls, path, fs: UnpaddedNameLock(path, fs))
+
+
+class TmpLinkUnlinkedStore(StateStore):
+    """A writer's open unlinks a ``CURRENT.tmp`` that is a symbolic link (it is debris, and
+    unlinking never follows a link) instead of refusing with ``STATE_SYMLINK``."""
+
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        path = fs.root / CURRENT_TMP
+        if path.is_symlink():
+            path.unlink()
+        super().clear_leftovers(fs, loaded)
+
+
+class ManifestJudgedPruneStore(StateStore):
+    """Step 6 keeps a generation that is not valid only when its manifest is missing or not
+    JSON: one whose manifest parses is judged by it alone, so a core that does not match
+    it (or a checksum or identity that does not) is removed."""
+
+    def prune(self, generation: int) -> None:
+        for number in generations(self.fs.list_dir(self.fs.root, reading=False)):
+            path = self.fs.root / gen_name(number)
+            if number in (generation, self.generation) or not (path / CORE).is_file():
+                continue
+            try:
+                json.loads((path / MANIFEST).read_bytes())
+            except (OSError, ValueError):
+                continue
+            try:
+                check_generation(path, self.fs)
+            except InvalidGeneration:
+                self.fs.unlink(path / CORE)
+                steps.remove_entry(self.fs, path)
+        super().prune(generation)
+
+
+class MainFileOnlyStore(StateStore):
+    """A generation's manifest is checked for its main file only: another file it lists may
+    be missing or not match its SHA-256."""
+
+    file_ops = _bent(bent.MainFileOnly)
+
+
+class EmptyPidLock(WriterLock):
+    """An empty ``LOCK`` names pid 0 (as a number parsed from no digits is), not unknown."""
+
+    def _holder(self) -> str:
+        holder = super()._holder()
+        if holder == "unknown" and self.fs.entry_kind(self.path, reading=False) == "file":
+            data = self.fs.read_file(self.path) or b""
+            if not data.strip():
+                return "0"
+        return holder
+
+
+class EmptyPidLockStore(StateStore):
+    """A refusal names pid 0 when ``LOCK`` is empty (holds no pid), not the holder unknown."""
+
+    writer_lock = classmethod(lambda cls, path, fs: EmptyPidLock(path, fs))
 
 
 class LockFileStore(StateStore):

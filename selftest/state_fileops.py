@@ -7,11 +7,13 @@ bent ``FileOps`` really does.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from reference.canonical import canonical_json, sha256_hex
 from reference.state import FileOps, StateError
 
 T = TypeVar("T")
@@ -271,3 +273,33 @@ class WritesUnreadable(FileOps):
             if refusal.code != "STATE_IO":
                 raise
             raise StateError(str(refusal), field="path", code="STATE_UNREADABLE") from refusal
+
+
+MAIN_FILES = {"core.jsonl", "delta.jsonl"}
+
+
+def _plain(name: str) -> bool:
+    return name not in ("", ".", "..") and "/" not in name
+
+
+class MainFileOnly(FileOps):
+    """A manifest is read with the plain file names its ``files`` lists beside the
+    generation's main file (``core.jsonl`` or ``delta.jsonl``) dropped and its checksum
+    recomputed: any other file it lists is never checked, missing or not."""
+
+    def read_file(self, path: Path) -> bytes | None:
+        data = super().read_file(path)
+        if data is None or path.name != "manifest.json":
+            return data
+        try:
+            body = json.loads(data)
+            files = body["files"]
+            kept = {k: v for k, v in files.items() if k in MAIN_FILES or not _plain(k)}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return data
+        if kept == files or not MAIN_FILES & set(kept):
+            return data
+        body = {k: v for k, v in body.items() if k != "checksum"}
+        body["files"] = kept
+        checksum = sha256_hex(canonical_json(body).encode("utf-8"))
+        return canonical_json({**body, "checksum": checksum}).encode("utf-8") + b"\n"

@@ -5,11 +5,15 @@
 Each is the reference ``ProtocolHandler`` whose store clears leftovers another way: as
 though a ``CURRENT`` that names no generation named generation 0, or removing a
 generation past ``CURRENT`` whose records are malformed as if it were proven invalid.
+Two more keep what it must remove (``STATE-LEFTOVER-491``): each takes one file's absence
+(or damage) for the whole of "proven invalid".
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+from pathlib import Path
 from typing import Any
 
 from reference.serve import ProtocolHandler
@@ -97,3 +101,58 @@ class MalformedPastRemoved(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _MalformedRemovedStore
+
+
+def _past(fs: FileOps, loaded: LoadedState) -> list[Path]:
+    """The generations numbered past the one ``CURRENT`` names (none past a pointer that
+    names no generation)."""
+    numbers = generations(fs.list_dir(fs.root, reading=False))
+    if loaded.pointer not in numbers:
+        return []
+    return [
+        fs.root / gen_name(n) for n in numbers if loaded.pointer is not None and n > loaded.pointer
+    ]
+
+
+def _manifest_unparsable(path: Path) -> bool:
+    try:
+        json.loads((path / "manifest.json").read_bytes())
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+class _ManifestOnlyLeftoversStore(StateStore):
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        for path in commit.find_debris(fs):
+            commit.remove_entry(fs, path)
+        for path in _past(fs, loaded):
+            if _manifest_unparsable(path):
+                commit.remove_entry(fs, path)
+
+
+class _CoreOnlyLeftoversStore(StateStore):
+    @classmethod
+    def clear_leftovers(cls, fs: FileOps, loaded: LoadedState) -> None:
+        for path in commit.find_debris(fs):
+            commit.remove_entry(fs, path)
+        for path in _past(fs, loaded):
+            if not (path / "core.jsonl").exists():
+                commit.remove_entry(fs, path)
+
+
+class PastLeftoverOnlyWithoutManifest(ProtocolHandler):
+    """A writer's open removes a generation past `CURRENT` only when its manifest is missing
+    or not JSON: one whose core is missing or does not match its manifest stays."""
+
+    def store_class(self) -> Any:
+        return _ManifestOnlyLeftoversStore
+
+
+class PastLeftoverOnlyWithoutCore(ProtocolHandler):
+    """A writer's open removes a generation past `CURRENT` only when its `core.jsonl` is
+    missing: one whose manifest is missing, not JSON or does not match stays."""
+
+    def store_class(self) -> Any:
+        return _CoreOnlyLeftoversStore

@@ -110,6 +110,7 @@ from selftest.state_delta_mutants import (
     DeltaBaseValidityUnchecked,
     DeltaDeletesUnchecked,
     DeltaEntryMembersByOp,
+    DeltaIdentityTrusted,
     DeltaIgnored,
     DeltaKeysInUtf16Units,
     DeltaLaterBaseAllowed,
@@ -169,6 +170,8 @@ from selftest.state_journal_mutants import (
 from selftest.state_leftover_mutants import (
     DanglingPointerRemovesPast,
     MalformedPastRemoved,
+    PastLeftoverOnlyWithoutCore,
+    PastLeftoverOnlyWithoutManifest,
     PointerlessRemovesPast,
 )
 from selftest.state_life_turns_mutants import LifeTurnsAsTurnCount, SessionAtTurnCount
@@ -459,6 +462,47 @@ class DeltaOverBaseWithoutCore(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return stores.DeltaOverBaseWithoutCoreStore
+
+
+class ListedFilesBesideCoreUnchecked(ProtocolHandler):
+    """Only the core (or delta) a manifest lists is checked: another listed file that is
+    missing, or does not match its SHA-256, leaves the generation valid."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.MainFileOnlyStore
+
+
+class CurrentTmpLinkUnlinked(ProtocolHandler):
+    """A ``CURRENT.tmp`` that is a symbolic link is unlinked as debris, not refused with
+    ``STATE_SYMLINK``."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.TmpLinkUnlinkedStore
+
+
+class InvalidCoreJudgedByManifest(ProtocolHandler):
+    """Step 6 keeps a generation that is not valid only when its manifest is damaged: a
+    core that does not match a manifest that parses is removed."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.ManifestJudgedPruneStore
+
+
+class FreshDigestGenerationNull(ProtocolHandler):
+    """``state.digest`` answers generation null while nothing is committed (a fresh
+    directory), not generation 0 as ``state.load`` and ``state.open`` do."""
+
+    def op_state_digest(self, args: dict[str, Any]) -> dict[str, Any]:
+        found = super().op_state_digest(args)
+        return {**found, "generation": found["generation"] or None}
+
+
+class EmptyLockNamesPid0(ProtocolHandler):
+    """A second writer's refusal names pid 0 when ``LOCK`` is empty (a pid parsed as a
+    number from no digits), not the holder unknown."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.EmptyPidLockStore
 
 
 class LiveBaseForgotten(ProtocolHandler):
@@ -1145,6 +1189,15 @@ _TABLE = (
     broken_engine("records_in_arrival_order", RecordsInArrivalOrder, "PROTO-ORDER-006"),
     broken_engine("no_lock", NoLock, "STATE-LOCK-001", "STATE-LOCK-002"),
     broken_engine("lock_file_only", LockFileOnly, "STATE-LOCK-003"),
+    broken_engine("empty_lock_names_pid_0", EmptyLockNamesPid0, "STATE-LOCK-003"),
+    broken_engine("fresh_digest_generation_null", FreshDigestGenerationNull, "STATE-FRESH-461"),
+    broken_engine(
+        "invalid_core_judged_by_manifest", InvalidCoreJudgedByManifest, "STATE-PRUNE-491"
+    ),
+    broken_engine("current_tmp_link_unlinked", CurrentTmpLinkUnlinked, "STATE-SYMLINK-001"),
+    broken_engine(
+        "listed_files_beside_core_unchecked", ListedFilesBesideCoreUnchecked, "STATE-MANIFEST-001"
+    ),
     broken_engine("unpadded_lock_name", UnpaddedLockName, "STATE-LOCK-004"),
     broken_engine("follows_links", FollowsLinks, "STATE-SYMLINK-001"),
     broken_engine("unreadable_as_missing", UnreadableAsMissing, "STATE-UNREADABLE-001"),
@@ -1305,6 +1358,12 @@ _TABLE = (
     broken_engine("pointerless_removes_past", PointerlessRemovesPast, "STATE-LEFTOVER-601"),
     broken_engine("malformed_past_removed", MalformedPastRemoved, "STATE-LEFTOVER-601"),
     broken_engine(
+        "past_leftover_only_without_manifest", PastLeftoverOnlyWithoutManifest, "STATE-LEFTOVER-491"
+    ),
+    broken_engine(
+        "past_leftover_only_without_core", PastLeftoverOnlyWithoutCore, "STATE-LEFTOVER-491"
+    ),
+    broken_engine(
         "dangling_pointer_removes_past", DanglingPointerRemovesPast, "STATE-LEFTOVER-601"
     ),
     broken_engine("register_from_session_record", RegisterFromSessionRecord, "STATE-LIFE-601"),
@@ -1328,6 +1387,7 @@ _TABLE = (
     broken_engine("delta_unchanged_put_refused", DeltaUnchangedPutRefused, "STATE-DELTA-355"),
     broken_engine("delta_base_validity_unchecked", DeltaBaseValidityUnchecked, "STATE-DELTA-352"),
     broken_engine("delta_base_members_loose", DeltaBaseMembersLoose, "STATE-DELTA-352"),
+    broken_engine("delta_identity_trusted", DeltaIdentityTrusted, "STATE-DELTA-352"),
     broken_engine("delta_linked_base_missing", DeltaLinkedBaseMissing, "STATE-DELTA-357"),
     broken_engine("delta_linked_base_invalid", DeltaLinkedBaseInvalid, "STATE-DELTA-357"),
     broken_engine("held_delta_bases_pruned", HeldDeltaBasesPruned, "STATE-PRUNE-001"),

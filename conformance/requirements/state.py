@@ -608,7 +608,7 @@ LOOKALIKE_PIDS = {
 writer: "bytes that are not ASCII digits")."""
 LOCK_CHANGES = {
     "unlink": "unlinked",
-    "replace": "replaced",
+    "replace": "replaced by an empty file",
     "link": "made a link",
     "garbage": "filled with non-ASCII bytes",
     **{name: f"filled with a pid in {name}" for name in LOOKALIKE_PIDS},
@@ -619,8 +619,8 @@ LOCK_CHANGES = {
     "STATE-LOCK-003",
     "unlinking or replacing LOCK (by a file or a link) while a writer holds the directory "
     "does not let a second writer in: it gets STATE_LOCKED, naming the holder unknown when "
-    "LOCK is gone, a link (never read through it) or holds no pid (bytes that are not ASCII, "
-    "a pid in Arabic-Indic, fullwidth or superscript digits)",
+    "LOCK is gone, a link (never read through it) or holds no pid (empty, bytes that are not "
+    "ASCII, a pid in Arabic-Indic, fullwidth or superscript digits)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Single writer (the lock is on the directory, not on LOCK)",
@@ -650,7 +650,7 @@ def lock_survives_unlink(engine: EngineClient, how: str) -> None:
             assert FOREIGN_PID not in refusal.message, (
                 f"the pid was read through a link: {refusal.message!r}"
             )
-        if how in ("unlink", "link", "garbage", *LOOKALIKE_PIDS):
+        if how in ("unlink", "replace", "link", "garbage", *LOOKALIKE_PIDS):
             message = refusal.message if refusal else ""
             assert re.search(r"(?<![A-Za-z])unknown(?![A-Za-z])", message), (
                 f"after LOCK was {done}, the refusal does not name the holder unknown: {message!r}"
@@ -668,6 +668,7 @@ LINKABLE = (
     "gen-00000002/core.jsonl",
     "gen-00000002/manifest.json",
     "staging-9",
+    "CURRENT.tmp",
 )
 TORN_PROPOSAL = {"lemma": "torn", "claim": "a crash cut this line"}
 PROPOSAL = {"lemma": "l", "claim": "c"}
@@ -693,7 +694,8 @@ def _entries(directory: Path) -> dict[str, object]:
 def _plant_debris(directory: Path, entry: str) -> None:
     """What a crashed commit leaves, for the open to remove only once nothing can refuse:
     ``CURRENT.tmp`` and a staging directory (besides the entry that is the link)."""
-    (directory / "CURRENT.tmp").write_bytes(b"gen-00000003\n")
+    if entry != "CURRENT.tmp":
+        (directory / "CURRENT.tmp").write_bytes(b"gen-00000003\n")
     if entry != "staging-9":
         (directory / "staging-8").mkdir()
         (directory / "staging-8" / "core.jsonl").write_bytes(b"debris\n")

@@ -356,6 +356,18 @@ def _invalid_base(directory: Path) -> None:
     path.write_bytes(canonical_json(body).encode("utf-8") + b"\n")
 
 
+def _identity_of(rows: list[Record]) -> Callable[[Path], None]:
+    """gen 3's manifest given the identity of *rows*, not of the state its entries give,
+    resealed: everything else of it checks, so only the identity rule proves it invalid."""
+
+    def spoil(directory: Path) -> None:
+        reseal(
+            directory / "gen-00000003", lambda manifest: manifest.update(identity=_identity(rows))
+        )
+
+    return spoil
+
+
 DAMAGE: dict[str, tuple[Callable[[Path], None], int, list[Record]]] = {
     "a torn last frame (delta.jsonl no longer its SHA-256)": (_torn, 2, BASE_ROWS),
     "a torn last frame, the manifest resealed": (_torn_sealed, 2, BASE_ROWS),
@@ -385,6 +397,16 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], int, list[Record]]] = {
         2,
         BASE_ROWS,
     ),
+    "an identity that is the base's state's (base, frames and entries all check)": (
+        _identity_of(BASE_ROWS),
+        2,
+        BASE_ROWS,
+    ),
+    "an identity that is another state's (base, frames and entries all check)": (
+        _identity_of(TARGET_ROWS[:1]),
+        2,
+        BASE_ROWS,
+    ),
     "a base that is not a valid generation (its checksum does not match)": (
         _invalid_base,
         1,
@@ -401,7 +423,8 @@ back to: the newest valid one."""
     "also with its manifest resealed), whose base hash is another core's, whose base is "
     "missing, is itself a delta, is of schema version 4, is not an earlier generation or is "
     "not valid, whose base member is not an object of exactly core (a string) and generation "
-    "(an integer of at least 1), or that a manifest of schema version 4 names, is proven "
+    "(an integer of at least 1), whose manifest's identity is not that of the state its "
+    "entries give (all else checking), or that a manifest of schema version 4 names, is proven "
     "invalid: the load falls back to "
     "the newest valid generation and says so (recovered), never loading the delta as it "
     "stands",

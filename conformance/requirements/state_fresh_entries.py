@@ -6,7 +6,9 @@ A directory that holds journals (a lineage of two boots, a pending proposal), an
 ``LOCK`` and the debris of a first commit a crash cut short (``staging-1`` with a core and
 a manifest of generation 1, ``CURRENT.tmp`` naming it) but no ``CURRENT`` and no
 ``gen-*`` loads as a fresh state, opens fresh (boot 3, no parent, nothing recovered),
-keeps its proposal pending, loses its debris and commits ``gen-00000001`` first. A
+reports generation 0 by ``state.load``, ``state.open`` and ``state.digest`` alike (and
+``state.digest`` the empty core's identity, turn count 0, not dirty), keeps its proposal
+pending, loses its debris and commits ``gen-00000001`` first. A
 directory whose only generations are torn and whose ``CURRENT`` is missing is
 ``STATE_CORRUPT`` for a load and an open, never a fresh life, and the open changes
 nothing. A port that calls a directory fresh only when it holds nothing at all, or
@@ -89,6 +91,11 @@ def _fresh_problems(engine: EngineClient, directory: Path, version: int) -> list
     if leftovers:
         found.append(f"the open left the debris {leftovers}")
     store = opened.get("store")
+    digest = engine.call("state.digest", {"store": store})
+    seen = {k: digest.get(k) for k in ("generation", "turn_count", "identity", "dirty")}
+    want = {"generation": 0, "turn_count": 0, "identity": empty, "dirty": False}
+    if seen != want:
+        found.append(f"state.digest of the fresh store answered {seen}, not {want}")
     queued = engine.call("state.propose", {"store": store, "proposal": {"lemma": "later"}})
     if queued.get("pending") != 2:
         found.append(f"pending is {queued.get('pending')} after one more proposal, not 2")
@@ -126,9 +133,10 @@ def _corrupt_problems(engine: EngineClient, directory: Path) -> list[str]:
     "STATE-FRESH-461",
     "a directory with journals, an empty LOCK and a crashed first commit's staging-1 and "
     "CURRENT.tmp, but no CURRENT and no gen-*, is fresh: state.load fresh, state.open "
-    "reason fresh, boot 3 after two recorded, the debris removed, the pending proposal "
-    "counted, the first checkpoint gen-00000001; with CURRENT missing and every generation "
-    "torn, load and open are STATE_CORRUPT and nothing changes",
+    "reason fresh, boot 3 after two recorded, generation 0 by load, open and digest, the "
+    "debris removed, the pending proposal counted, the first checkpoint gen-00000001; with "
+    "CURRENT missing and every generation torn, load and open are STATE_CORRUPT and nothing "
+    "changes",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § Recovery rules (load) 1 (an empty directory: no CURRENT, no gen-*), "

@@ -49,6 +49,24 @@ counts its path components or only keeps it inside the directory reads a file th
 and verifies, where docs/state.md makes the generation invalid."""
 
 
+OTHER = "notes.txt"
+"""A second file a manifest lists beside ``core.jsonl``."""
+LISTED: dict[str, tuple[dict[str, Any], bytes | None]] = {
+    "files lists a second file that is missing (core.jsonl whole)": (
+        {"files": {"core.jsonl": SHA, OTHER: SHA}},
+        None,
+    ),
+    "files lists a second file whose SHA-256 is not the one listed (core.jsonl whole)": (
+        {"files": {"core.jsonl": SHA, OTHER: SHA}},
+        b"notes\n",
+    ),
+}
+"""A manifest listing a file beside the core, each alone proven invalid ("every listed
+file exists with the listed SHA-256"): missing, or on disk with other bytes than the SHA-256
+listed; the core listed beside it matches. A port that checks only the core it reads keeps
+such a generation."""
+
+
 def _resealed(path: Path, members: dict[str, Any]) -> None:
     """Rewrite the manifest at *path* with *members* and a checksum that verifies."""
     body = {k: v for k, v in json.loads(path.read_bytes()).items() if k != "checksum"}
@@ -57,7 +75,9 @@ def _resealed(path: Path, members: dict[str, Any]) -> None:
     path.write_bytes(canonical_json({**body, "checksum": checksum}).encode("utf-8") + b"\n")
 
 
-def _case(engine: EngineClient, directory: Path, members: dict[str, Any]) -> str | None:
+def _case(
+    engine: EngineClient, directory: Path, members: dict[str, Any], other: bytes | None = None
+) -> str | None:
     """Load gen-1 (named by CURRENT, its manifest inconsistent) beside a valid gen-2; the
     problem, or None when the load fell back to gen-2 and said so."""
     oracle.write_generation(directory, 1, oracle.encode_core([RECORD]), turn_count=1)
@@ -66,6 +86,8 @@ def _case(engine: EngineClient, directory: Path, members: dict[str, Any]) -> str
     sha = hashlib.sha256((generation / "core.jsonl").read_bytes()).hexdigest()
     rendered = json.dumps(members).replace(GEN, str(generation)).replace(SHA, sha)
     _resealed(generation / "manifest.json", json.loads(rendered))
+    if other is not None:
+        (generation / OTHER).write_bytes(other)
     try:
         got = load(engine, directory)
     except EngineRefused as refusal:
@@ -82,12 +104,14 @@ def _case(engine: EngineClient, directory: Path, members: dict[str, Any]) -> str
     "a generation whose manifest checksum verifies but whose generation is not its "
     "directory's number, or whose generation or turn_count is not an integer of at least 0 "
     "(true, false, a string, a fraction, negative), or whose files list a name holding a "
-    "slash (first, inside, last or alone) that names its own core.jsonl, is proven invalid: "
+    "slash (first, inside, last or alone) that names its own core.jsonl, or list beside a "
+    "core that matches a second file missing or not matching its SHA-256, is proven invalid: "
     "the load falls back from it and says so",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § The manifest (generation and turn_count are integers >= 0); "
-    "§ Generations (a valid generation's files lists only plain file names, no /); "
+    "§ Generations (a valid generation's files lists only plain file names, no /, and every "
+    "listed file exists with the listed SHA-256); "
     "§ Recovery rules (load) 4",
     max_examples=1,
 )
@@ -96,6 +120,10 @@ def inconsistent_manifest(engine: EngineClient, _: object) -> None:
     with scratch() as root:
         for number, (name, members) in enumerate({**INCONSISTENT, **NOT_PLAIN}.items()):
             problem = _case(engine, root / str(number), members)
+            if problem:
+                problems.append(f"{name}: {problem}")
+        for number, (name, (members, other)) in enumerate(LISTED.items()):
+            problem = _case(engine, root / f"listed{number}", members, other)
             if problem:
                 problems.append(f"{name}: {problem}")
     assert not problems, cases.lines(problems, "a checksummed but inconsistent manifest:")
