@@ -78,7 +78,7 @@ def _base_of(directory: Path, generation: int) -> Path:
     return directory / f"gen-{number:08d}" if isinstance(number, int) else path
 
 
-def _checkpoint_loads(engine: EngineClient, directory: Path, store: object, what: str) -> None:
+def _checkpoint_loads(engine: EngineClient, directory: Path, store: str, what: str) -> None:
     engine.call("state.apply", {"store": store, "mutations": [put(_changing(7))]})
     done = engine.call("state.checkpoint", {"store": store})
     want = {"generation": done.get("generation"), "identity": done.get("identity")}
