@@ -352,7 +352,9 @@ from selftest.mutants.ratify_hidden import (
     RatifyPendingLinkFollowed,
     RatifyPendingLinksRolled,
     RatifyPendingPartlyRolled,
+    RatifyPendingReportLinkRolled,
     RatifyPendingWithoutField,
+    RatifyStagingElsePending,
     RatifyStagingFileKept,
     RatifyStagingLinkFollowed,
     RatifyStagingRemovedBeforeRefusal,
@@ -659,6 +661,10 @@ _TABLE = (
     broken_engine("ratify_pending_link_followed", RatifyPendingLinkFollowed, "LOAD-HIDDEN-102"),
     broken_engine("ratify_pending_links_rolled", RatifyPendingLinksRolled, "LOAD-HIDDEN-102"),
     broken_engine("ratify_pending_discarded", RatifyPendingDiscarded, "LOAD-HIDDEN-102"),
+    broken_engine(
+        "ratify_pending_report_link_rolled", RatifyPendingReportLinkRolled, "LOAD-HIDDEN-102"
+    ),
+    broken_engine("ratify_staging_else_pending", RatifyStagingElsePending, "LOAD-HIDDEN-101"),
     broken_engine("ratify_report_takes_pack_mode", RatifyReportTakesPackMode, "LOAD-MODE-001"),
     broken_engine("ratify_modes_reset", RatifyModesReset, "LOAD-MODE-001"),
     broken_engine("ratify_new_report_umasked", RatifyNewReportUmasked, "LOAD-MODE-001"),
