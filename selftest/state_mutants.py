@@ -1017,6 +1017,29 @@ class SharedLife(ProtocolHandler):
         return super().op_session_open(args)
 
 
+class ClosedStoreOpensSessions(ProtocolHandler):
+    """``session.open`` takes a handle ``state.close`` closed: only an unknown one is refused."""
+
+    def op_state_close(self, args: dict[str, Any]) -> dict[str, Any]:
+        store_id = args.get("store")
+        closing = self.stores.get(store_id) if isinstance(store_id, str) else None
+        result = super().op_state_close(args)
+        if closing is not None:
+            self.__dict__.setdefault("closed_stores", {})[store_id] = closing
+        return result
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        store_id = args.get("store")
+        closed = self.__dict__.get("closed_stores", {})
+        if not isinstance(store_id, str) or store_id in self.stores or store_id not in closed:
+            return super().op_session_open(args)
+        self.stores[store_id] = closed[store_id]
+        try:
+            return super().op_session_open(args)
+        finally:
+            self.stores.pop(store_id, None)
+
+
 class DroppingSession(PersistedSession):
     """Takes a turn whose checkpoint is refused back out of the store's memory."""
 
@@ -1207,6 +1230,7 @@ _TABLE = (
     broken_engine("turn_replayed", TurnReplayed, "STATE-LIFE-001"),
     broken_engine("field_without_vault", FieldWithoutVault, "STATE-LIFE-001"),
     broken_engine("shared_life", SharedLife, "STATE-LIFE-002"),
+    broken_engine("closed_store_opens_sessions", ClosedStoreOpensSessions, "STATE-LIFE-002"),
     broken_engine("register_before_store", RegisterBeforeStore, "STATE-LIFE-003"),
     broken_engine("in_use_before_files", InUseBeforeFiles, "STATE-LIFE-003"),
     broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),

@@ -125,8 +125,9 @@ def _refusal(engine: EngineClient, op: str, args: dict[str, Any]) -> tuple[str, 
     "STATE-LIFE-002",
     "a store carries the life of one session at a time: a second session.open on it is "
     "STATE_IN_USE (field store) until the first session closes; an unknown store is "
-    "STATE_NOT_OPEN (field store); a turn whose store was closed answers STATE_NOT_OPEN "
-    "and ends the session (SESSION_UNKNOWN from then on)",
+    "STATE_NOT_OPEN (field store), and so is a closed one (with a session still on it, and "
+    "with none); a turn whose store was closed answers STATE_NOT_OPEN and ends the session "
+    "(SESSION_UNKNOWN from then on)",
     family="state",
     capabilities=LIFE,
     seed="docs/protocol.md § Sessions on a store (Refusals)",
@@ -145,11 +146,21 @@ def one_life_per_store(engine: EngineClient, _: object) -> None:
         unknown = _refusal(engine, "session.open", {"register_id": None, "store": "no-such"})
         assert unknown == ("STATE_NOT_OPEN", "store"), f"an unknown store: {unknown}"
         engine.call("state.close", {"store": store})
+        lived_on = _refusal(engine, "session.open", {"register_id": None, "store": store})
+        assert lived_on == ("STATE_NOT_OPEN", "store"), (
+            f"session.open on a closed store a session still lives on: {lived_on}; a closed "
+            "handle is STATE_NOT_OPEN (docs/protocol.md § Sessions on a store)"
+        )
         turn = {"session": again["session"], "text": "What is light?"}
         closed = _refusal(engine, "session.chat", turn)
         assert closed == ("STATE_NOT_OPEN", "store"), f"a turn on a closed store: {closed}"
         ended = _refusal(engine, "session.chat", turn)
         assert ended[0] == "SESSION_UNKNOWN", f"the next turn of that session: {ended}"
+        alone = _refusal(engine, "session.open", {"register_id": None, "store": store})
+        assert alone == ("STATE_NOT_OPEN", "store"), (
+            f"session.open on a closed store no session lives on: {alone}; a closed handle is "
+            "STATE_NOT_OPEN, not only an unknown one (docs/protocol.md § Sessions on a store)"
+        )
 
 
 SAID_CHARS = 160
