@@ -20,10 +20,12 @@ from selftest.mutants.algebra import (
     EvenProductFastPath,
     FlippedProductSign,
     GradeBoundLoose,
+    ProductLeftUnchecked,
     SandwichReversed,
     SimplicityByLargestPart,
     StrayPartTolerated,
     TinyProductsFlushed,
+    VersorApplyVersorUnchecked,
 )
 from selftest.mutants.answers import (
     CauseStepOverPath,
@@ -729,6 +731,8 @@ _TABLE = (
     ),
     broken_engine("stryker_staged_files_kept", StrykerStagedFilesKept, "PROTO-FILES-502"),
     broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
+    broken_engine("product_left_unchecked", ProductLeftUnchecked, "ALG-ARGS-001"),
+    broken_engine("versor_apply_versor_unchecked", VersorApplyVersorUnchecked, "ALG-ARGS-001"),
     broken_engine("session_ids_repeat", SessionIdsRepeat, "PROTO-SESSION-001"),
     broken_engine("message_spans_lines", MessageSpansLines, "PROTO-ERROR-001"),
     broken_engine("empty_structural_message", EmptyStructuralMessage, "PROTO-ERROR-301"),
