@@ -16,6 +16,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from reference.errors import EngineError
 from reference.protocol.envelope import bad_arg
 from reference.runtime import ChatRuntime
 from reference.runtime.persistence import PersistedSession
@@ -1062,6 +1063,33 @@ class RefusedTurnDropped(ProtocolHandler):
         runtime.persisted = persisted
 
 
+class RefusedTurnHeldUntilClose(ProtocolHandler):
+    """A turn whose checkpoint was refused is committed by ``state.close`` only.
+
+    ``state.checkpoint`` of its store answers the last durable generation, as if clean."""
+
+    def op_session_chat(self, args: dict[str, Any]) -> dict[str, Any]:
+        owner = args.get("session")
+        store_id = next((s for s, o in self.lives.items() if o == owner), None)
+        try:
+            return super().op_session_chat(args)
+        except EngineError:
+            if store_id is not None:
+                self.__dict__.setdefault("held", set()).add(store_id)
+            raise
+
+    def op_state_checkpoint(self, args: dict[str, Any]) -> dict[str, Any]:
+        store_id = args.get("store")
+        if store_id in self.__dict__.get("held", set()) and store_id in self.stores:
+            committed = self.stores[store_id]._committed
+            return {
+                "generation": committed.generation,
+                "identity": committed.identity,
+                "turn_count": committed.turn_count,
+            }
+        return super().op_state_checkpoint(args)
+
+
 class RegisterBeforeStore(ProtocolHandler):
     """``session.open`` loads the register before it checks the store it was given."""
 
@@ -1234,6 +1262,7 @@ _TABLE = (
     broken_engine("register_before_store", RegisterBeforeStore, "STATE-LIFE-003"),
     broken_engine("in_use_before_files", InUseBeforeFiles, "STATE-LIFE-003"),
     broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),
+    broken_engine("refused_turn_held_until_close", RefusedTurnHeldUntilClose, "STATE-LIFE-004"),
     broken_engine("rotor_little_endian", RotorLittleEndian, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine("rotor_floats", RotorFloats, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine(
