@@ -130,6 +130,29 @@ class FileValuesUnchecked(ProtocolHandler):
         return super().op_register_load(args)
 
 
+def _lenient_base64(value: object) -> object:
+    """A string *value* decoded as a lenient decoder does (characters outside the alphabet
+    dropped, the URL-safe alphabet, missing padding), encoded again strictly."""
+    if not isinstance(value, str):
+        return value
+    kept = "".join(c for c in value if c.isascii() and (c.isalnum() or c in "+/-_"))
+    try:
+        data = base64.b64decode(kept + "=" * (-len(kept) % 4), altchars=b"-_")
+    except ValueError:
+        data = b""
+    return base64.b64encode(data).decode("ascii")
+
+
+class SessionFilesLenient(ProtocolHandler):
+    """session.open decodes its files' base64 leniently, unlike register.load."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            args = {**args, "files": {k: _lenient_base64(v) for k, v in files.items()}}
+        return super().op_session_open(args)
+
+
 class RepairFlagCoerced(ProtocolHandler):
     """state.journal reads ``repair`` by truthiness, so "yes" and 1 count as true."""
 
