@@ -20,12 +20,10 @@ from selftest.mutants.algebra import (
     EvenProductFastPath,
     FlippedProductSign,
     GradeBoundLoose,
-    ProductLeftUnchecked,
     SandwichReversed,
     SimplicityByLargestPart,
     StrayPartTolerated,
     TinyProductsFlushed,
-    VersorApplyVersorUnchecked,
 )
 from selftest.mutants.answers import (
     CauseStepOverPath,
@@ -733,8 +731,6 @@ _TABLE = (
     ),
     broken_engine("stryker_staged_files_kept", StrykerStagedFilesKept, "PROTO-FILES-502"),
     broken_engine("grade_bound_loose", GradeBoundLoose, "ALG-ARGS-001"),
-    broken_engine("product_left_unchecked", ProductLeftUnchecked, "ALG-ARGS-001"),
-    broken_engine("versor_apply_versor_unchecked", VersorApplyVersorUnchecked, "ALG-ARGS-001"),
     broken_engine("session_ids_repeat", SessionIdsRepeat, "PROTO-SESSION-001"),
     broken_engine("message_spans_lines", MessageSpansLines, "PROTO-ERROR-001"),
     broken_engine("empty_structural_message", EmptyStructuralMessage, "PROTO-ERROR-301"),

@@ -19,7 +19,6 @@ from reference.algebra import (
     product_grades,
     reverse,
     simple_rotor,
-    versor_apply,
 )
 from reference.protocol.algebra_ops import multivector_arg
 from reference.protocol.envelope import bad_arg
@@ -191,26 +190,3 @@ class EvenProductFastPath(ProtocolHandler):
         ):
             a, b = grade(a, 0) + grade(a, 2), grade(b, 0) + grade(b, 2)
         return _json(geometric_product(a, b))
-
-
-def _first_operand(args: dict[str, Any], name: str) -> np.ndarray:
-    """*name* read as any list of numbers (cut or padded to 32, no bound); else checked."""
-    value = args.get(name)
-    if isinstance(value, list) and all(type(c) in (int, float) for c in value):
-        return np.array(([float(c) for c in value] + [0.0] * 32)[:32])
-    return multivector_arg(args, name)
-
-
-class ProductLeftUnchecked(ProtocolHandler):
-    """algebra.product checks b's shape and bounds but not a's: a 33-number or 1e51 a is used."""
-
-    def op_algebra_product(self, args: dict[str, Any]) -> dict[str, Any]:
-        return _json(geometric_product(_first_operand(args, "a"), multivector_arg(args, "b")))
-
-
-class VersorApplyVersorUnchecked(ProtocolHandler):
-    """algebra.versor_apply checks x's shape and bounds but not the versor's."""
-
-    def op_algebra_versor_apply(self, args: dict[str, Any]) -> dict[str, Any]:
-        versor = _first_operand(args, "versor")
-        return _json(versor_apply(versor, multivector_arg(args, "x")))
