@@ -1080,7 +1080,8 @@ class RefusedTurnHeldUntilClose(ProtocolHandler):
 
     def op_state_checkpoint(self, args: dict[str, Any]) -> dict[str, Any]:
         store_id = args.get("store")
-        if store_id in self.__dict__.get("held", set()) and store_id in self.stores:
+        held = self.__dict__.get("held", set())
+        if isinstance(store_id, str) and store_id in held and store_id in self.stores:
             committed = self.stores[store_id]._committed
             return {
                 "generation": committed.generation,
