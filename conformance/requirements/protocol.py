@@ -317,11 +317,6 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
         {"register_id": "x", "files": {"x.json": "e3 0="}},
         "files",
     ),
-    "session.open: a file value not base64": (
-        "session.open",
-        {"register_id": None, "files": {"x.json": "*"}},
-        "files",
-    ),
     "session.open: a file value in the URL-safe alphabet": (
         "session.open",
         {"register_id": None, "files": {"x.json": "-_8="}},
@@ -374,7 +369,8 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
     "PROTO-ARGS-001",
     "an unknown, missing or mistyped argument (a bool or a float where an integer is "
     "required, a number where a string is, malformed discourse_markers, a file value that is "
-    "not strict base64 given to register.load or to session.open) is refused with "
+    "not strict base64 given to register.load, or to session.open in another alphabet, "
+    "without its padding or with a space) is refused with "
     "PROTOCOL_BAD_ARGS naming it",
     family="protocol",
     capabilities=("variation", "overrides", "sessions", "batch", "registers.load"),
