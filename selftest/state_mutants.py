@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from reference.errors import EngineError
 from reference.protocol.envelope import bad_arg
 from reference.runtime import ChatRuntime
 from reference.runtime.persistence import PersistedSession
@@ -1093,6 +1094,29 @@ class SharedLife(ProtocolHandler):
         return super().op_session_open(args)
 
 
+class ClosedStoreOpensSessions(ProtocolHandler):
+    """``session.open`` takes a handle ``state.close`` closed: only an unknown one is refused."""
+
+    def op_state_close(self, args: dict[str, Any]) -> dict[str, Any]:
+        store_id = args.get("store")
+        closing = self.stores.get(store_id) if isinstance(store_id, str) else None
+        result = super().op_state_close(args)
+        if closing is not None:
+            self.__dict__.setdefault("closed_stores", {})[store_id] = closing
+        return result
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        store_id = args.get("store")
+        closed = self.__dict__.get("closed_stores", {})
+        if not isinstance(store_id, str) or store_id in self.stores or store_id not in closed:
+            return super().op_session_open(args)
+        self.stores[store_id] = closed[store_id]
+        try:
+            return super().op_session_open(args)
+        finally:
+            self.stores.pop(store_id, None)
+
+
 class DroppingSession(PersistedSession):
     """Takes a turn whose checkpoint is refused back out of the store's memory."""
 
@@ -1113,6 +1137,34 @@ class RefusedTurnDropped(ProtocolHandler):
         super().resume_life(runtime, store)
         persisted = DroppingSession(store, runtime.register_id)
         runtime.persisted = persisted
+
+
+class RefusedTurnHeldUntilClose(ProtocolHandler):
+    """A turn whose checkpoint was refused is committed by ``state.close`` only.
+
+    ``state.checkpoint`` of its store answers the last durable generation, as if clean."""
+
+    def op_session_chat(self, args: dict[str, Any]) -> dict[str, Any]:
+        owner = args.get("session")
+        store_id = next((s for s, o in self.lives.items() if o == owner), None)
+        try:
+            return super().op_session_chat(args)
+        except EngineError:
+            if store_id is not None:
+                self.__dict__.setdefault("held", set()).add(store_id)
+            raise
+
+    def op_state_checkpoint(self, args: dict[str, Any]) -> dict[str, Any]:
+        store_id = args.get("store")
+        held = self.__dict__.get("held", set())
+        if isinstance(store_id, str) and store_id in held and store_id in self.stores:
+            committed = self.stores[store_id]._committed
+            return {
+                "generation": committed.generation,
+                "identity": committed.identity,
+                "turn_count": committed.turn_count,
+            }
+        return super().op_state_checkpoint(args)
 
 
 class RegisterBeforeStore(ProtocolHandler):
@@ -1297,9 +1349,11 @@ _TABLE = (
     broken_engine("turn_replayed", TurnReplayed, "STATE-LIFE-001"),
     broken_engine("field_without_vault", FieldWithoutVault, "STATE-LIFE-001"),
     broken_engine("shared_life", SharedLife, "STATE-LIFE-002"),
+    broken_engine("closed_store_opens_sessions", ClosedStoreOpensSessions, "STATE-LIFE-002"),
     broken_engine("register_before_store", RegisterBeforeStore, "STATE-LIFE-003"),
     broken_engine("in_use_before_files", InUseBeforeFiles, "STATE-LIFE-003"),
     broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),
+    broken_engine("refused_turn_held_until_close", RefusedTurnHeldUntilClose, "STATE-LIFE-004"),
     broken_engine("rotor_little_endian", RotorLittleEndian, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine("rotor_floats", RotorFloats, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine(

@@ -317,6 +317,21 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
         {"register_id": "x", "files": {"x.json": "e3 0="}},
         "files",
     ),
+    "session.open: a file value in the URL-safe alphabet": (
+        "session.open",
+        {"register_id": None, "files": {"x.json": "-_8="}},
+        "files",
+    ),
+    "session.open: a file value without its padding": (
+        "session.open",
+        {"register_id": None, "files": {"x.json": "e30"}},
+        "files",
+    ),
+    "session.open: a file value holding a space": (
+        "session.open",
+        {"register_id": None, "files": {"x.json": "e3 0="}},
+        "files",
+    ),
     "an unknown marker bucket": (
         "variation.decorate",
         {**DECORATE, "discourse_markers": {"openings": ["So,"], "closings": [""], "middles": []}},
@@ -353,12 +368,14 @@ BAD_ARGS: dict[str, tuple[str, EncodableObject, str]] = {
 @requirement(
     "PROTO-ARGS-001",
     "an unknown, missing or mistyped argument (a bool or a float where an integer is "
-    "required, a number where a string is, malformed discourse_markers) is refused with "
+    "required, a number where a string is, malformed discourse_markers, a file value that is "
+    "not strict base64 given to register.load, or to session.open in another alphabet, "
+    "without its padding or with a space) is refused with "
     "PROTOCOL_BAD_ARGS naming it",
     family="protocol",
     capabilities=("variation", "overrides", "sessions", "batch", "registers.load"),
     seed="docs/protocol.md § Requests (unknown argument names); § Error codes; § register.load; "
-    "§ variation.decorate",
+    "§ session.open (files as for register.load); § variation.decorate",
     strategy=lambda ctx: st.sampled_from(sorted(BAD_ARGS)),
     cover=coverage.each("argument faults", sorted(BAD_ARGS)),
 )

@@ -3,10 +3,14 @@ killed ratify leaves (docs/registers.md § Atomic commit of the pair, step 1).
 
 Whatever is at ``.<stem>.ratify.tmp`` (a directory with all it holds, a file or a symbolic
 link) is removed, and no link is followed: the ratify succeeds and what a link points to is
-untouched. A pending pair that cannot be rolled forward (at ``.<stem>.ratify``, anything but
-a directory holding nothing but regular files at the names of the pack and its report) is
-refused with REGISTER_WRITE_FAILED, field ``path``, and nothing is changed: every case sets
-a killed ratify's staging directory beside it, which must be left too.
+untouched. Step 1 does both of its parts: debris at ``.<stem>.ratify.tmp`` beside a committed
+pair at ``.<stem>.ratify/`` is removed and the pair rolled forward (a step 1 that does one or
+the other leaves the pair in the way of the commit rename). A pending pair that cannot be
+rolled forward (at ``.<stem>.ratify``, anything but a directory holding nothing but regular
+files at the names of the pack and its report) is refused with REGISTER_WRITE_FAILED, field
+``path`` (a link or a directory at either name of the pair is tried alone), and nothing is
+changed: every case sets a killed ratify's staging directory beside it, which must be left
+too.
 
 Each case is laid out in a scratch directory: ``packs/`` holds the pack and the hidden
 names, ``elsewhere/`` what the links point to.
@@ -83,7 +87,15 @@ def _staging_holding_links(packs: Path, elsewhere: Path) -> None:
     (packs / STAGING / "place").symlink_to(_target_dir(elsewhere), target_is_directory=True)
 
 
+def _staging_beside_pending(packs: Path, elsewhere: Path) -> None:
+    _file(packs / STAGING / PACK, _pack_bytes("a killed ratify's staged pack"))
+    _file(packs / PENDING / PACK, (packs / PACK).read_bytes())
+    _file(packs / PENDING / REPORT, b'{"seal": "a committed report"}\n')
+
+
 STAGING_CASES: dict[str, Layout] = {
+    "a directory at .<stem>.ratify.tmp beside a committed pair at .<stem>.ratify/ (step 1 "
+    "removes the one and rolls the other forward)": _staging_beside_pending,
     "a file at .<stem>.ratify.tmp": _staging_file,
     "a symbolic link at .<stem>.ratify.tmp to a file": _staging_link_to_file,
     "a symbolic link at .<stem>.ratify.tmp to a directory": _staging_link_to_directory,
@@ -115,6 +127,12 @@ def _pending_pack_link(packs: Path, elsewhere: Path) -> None:
     (_pending_pair(packs, pack=False) / PACK).symlink_to(_target_file(elsewhere))
 
 
+def _pending_report_link(packs: Path, elsewhere: Path) -> None:
+    target = elsewhere / "report.json"
+    _file(target, b'{"seal": "a report a link points to"}\n')
+    (_pending_pair(packs, report=False) / REPORT).symlink_to(target)
+
+
 def _pending_other_file(packs: Path, elsewhere: Path) -> None:
     _file(_pending_pair(packs) / "notes.txt")
 
@@ -134,6 +152,7 @@ PENDING_CASES: dict[str, Layout] = {
     "a directory at the report's name inside .<stem>.ratify/": _pending_report_directory,
     "a directory at the pack's name inside .<stem>.ratify/": _pending_pack_directory,
     "a symbolic link at the pack's name inside .<stem>.ratify/": _pending_pack_link,
+    "a symbolic link at the report's name inside .<stem>.ratify/": _pending_report_link,
     "a file of another name inside .<stem>.ratify/": _pending_other_file,
     "a file at .<stem>.ratify": _pending_file,
     "a symbolic link at .<stem>.ratify to a directory holding a pair": _pending_link,
@@ -181,7 +200,8 @@ def _laid_out(root: Path, layout: Layout) -> Path:
 @requirement(
     "LOAD-HIDDEN-101",
     "register.ratify_file removes whatever a client put at .<stem>.ratify.tmp (a file, a "
-    "symbolic link to a file, to a directory or to nothing, a directory holding links) "
+    "symbolic link to a file, to a directory or to nothing, a directory holding links, a "
+    "directory beside a committed pair at .<stem>.ratify/, which it rolls forward too) "
     "without following a link: the ratify succeeds, only the pair is left beside the pack's "
     "name, and what a link points to is untouched",
     family="loader",
@@ -199,7 +219,8 @@ def ratify_removes_the_staging_name(engine: EngineClient, name: str) -> None:
         except EngineRefused as refusal:
             raise AssertionError(
                 f"{name}: register.ratify_file refused ({refusal.code}: {refusal.message}); "
-                "the docs say whatever is at the staging name is removed"
+                "the docs say step 1 removes whatever is at the staging name and rolls a "
+                "committed pair forward"
             ) from None
         left = sorted(p.name for p in path.parent.iterdir())
         assert left == sorted([PACK, REPORT]), f"{name}: the ratify left {left} in the directory"
@@ -215,7 +236,8 @@ def ratify_removes_the_staging_name(engine: EngineClient, name: str) -> None:
     "LOAD-HIDDEN-102",
     "register.ratify_file refuses a pending pair that cannot be rolled forward (at "
     ".<stem>.ratify, a file, a symbolic link, or a directory holding anything but regular "
-    "files at the names of the pack and its report) with REGISTER_WRITE_FAILED, field path, "
+    "files at the names of the pack and its report: a directory or a link at either name, "
+    "another file) with REGISTER_WRITE_FAILED, field path, "
     "and changes nothing: not the pair, not the hidden names, not what a link points to",
     family="loader",
     capabilities=("registers.ratify_file",),

@@ -125,8 +125,9 @@ def _refusal(engine: EngineClient, op: str, args: dict[str, Any]) -> tuple[str, 
     "STATE-LIFE-002",
     "a store carries the life of one session at a time: a second session.open on it is "
     "STATE_IN_USE (field store) until the first session closes; an unknown store is "
-    "STATE_NOT_OPEN (field store); a turn whose store was closed answers STATE_NOT_OPEN "
-    "and ends the session (SESSION_UNKNOWN from then on)",
+    "STATE_NOT_OPEN (field store), and so is a closed one (with a session still on it, and "
+    "with none); a turn whose store was closed answers STATE_NOT_OPEN and ends the session "
+    "(SESSION_UNKNOWN from then on)",
     family="state",
     capabilities=LIFE,
     seed="docs/protocol.md § Sessions on a store (Refusals)",
@@ -145,11 +146,21 @@ def one_life_per_store(engine: EngineClient, _: object) -> None:
         unknown = _refusal(engine, "session.open", {"register_id": None, "store": "no-such"})
         assert unknown == ("STATE_NOT_OPEN", "store"), f"an unknown store: {unknown}"
         engine.call("state.close", {"store": store})
+        lived_on = _refusal(engine, "session.open", {"register_id": None, "store": store})
+        assert lived_on == ("STATE_NOT_OPEN", "store"), (
+            f"session.open on a closed store a session still lives on: {lived_on}; a closed "
+            "handle is STATE_NOT_OPEN (docs/protocol.md § Sessions on a store)"
+        )
         turn = {"session": again["session"], "text": "What is light?"}
         closed = _refusal(engine, "session.chat", turn)
         assert closed == ("STATE_NOT_OPEN", "store"), f"a turn on a closed store: {closed}"
         ended = _refusal(engine, "session.chat", turn)
         assert ended[0] == "SESSION_UNKNOWN", f"the next turn of that session: {ended}"
+        alone = _refusal(engine, "session.open", {"register_id": None, "store": store})
+        assert alone == ("STATE_NOT_OPEN", "store"), (
+            f"session.open on a closed store no session lives on: {alone}; a closed handle is "
+            "STATE_NOT_OPEN, not only an unknown one (docs/protocol.md § Sessions on a store)"
+        )
 
 
 SAID_CHARS = 160
@@ -327,6 +338,11 @@ def store_before_register(engine: EngineClient, case: list[Any]) -> None:
     )
 
 
+COMMITTERS = ("state.close", "state.checkpoint")
+"""What commits a session's turn whose checkpoint was refused: the close alone, or a
+checkpoint before it (docs/protocol.md § Sessions on a store: "a later `state.checkpoint` or
+`state.close` commits it")."""
+
 REFUSED_LIFE = [
     "Parent is a kind of relative.",
     "No, parent is kin.",
@@ -339,14 +355,18 @@ REFUSED_LIFE = [
     "STATE-LIFE-004",
     "a turn of a session on a store whose checkpoint is refused (a symbolic link where commit "
     "step 1 removes debris: STATE_SYMLINK) ends the session and stays applied to the store in "
-    "memory: state.close commits it, and the next session resumes after it with the record "
-    "the uninterrupted session gives",
+    "memory: a later state.checkpoint commits it (state.load reads it durable before the "
+    "close), and so does state.close alone, and the next session resumes after it with the "
+    "record the uninterrupted session gives",
     family="state",
     capabilities=LIFE,
-    seed="docs/protocol.md § Sessions on a store (Refusals); docs/state.md § I/O errors",
-    max_examples=1,
+    seed="docs/protocol.md § Sessions on a store (Refusals: a later state.checkpoint or "
+    "state.close commits it); docs/state.md § I/O errors",
+    strategy=lambda ctx: st.sampled_from(COMMITTERS),
+    cover=coverage.each("what commits the refused turn", COMMITTERS),
+    max_examples=2,
 )
-def refused_turn_stays_applied(engine: EngineClient, _: object) -> None:
+def refused_turn_stays_applied(engine: EngineClient, committer: str) -> None:
     whole = uninterrupted(engine, None, REFUSED_LIFE)
     with scratch() as root:
         directory = root / "life"
@@ -361,6 +381,18 @@ def refused_turn_stays_applied(engine: EngineClient, _: object) -> None:
         ended = _refusal(engine, "session.chat", turn)
         assert ended[0] == "SESSION_UNKNOWN", f"the next turn of that session: {ended}"
         debris.unlink()
+        if committer == "state.checkpoint":
+            done = engine.call("state.checkpoint", {"store": store})
+            assert done.get("turn_count") == 2, f"state.checkpoint after the refused turn: {done}"
+            durable = engine.call("state.load", {"dir": str(directory)})
+            assert (durable.get("turn_count"), durable.get("identity")) == (
+                2,
+                done.get("identity"),
+            ), (
+                f"after state.checkpoint the directory holds {durable}, not the refused turn's "
+                f"state {done}: a later state.checkpoint commits it (docs/protocol.md § Sessions "
+                "on a store)"
+            )
         closed = engine.call("state.close", {"store": store})
         assert closed.get("turn_count") == 2, f"state.close after the refused turn: {closed}"
         store = engine.call("state.open", {"dir": str(directory)})["store"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
 import socket
 import tempfile
 import zlib
@@ -12,7 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from reference.protocol.envelope import BAD_ARGS, ProtocolError, bad_arg, encode_response, refuse
+from reference.protocol.envelope import (
+    BAD_ARGS,
+    BAD_REQUEST,
+    ProtocolError,
+    bad_arg,
+    encode_response,
+    error_response,
+    refuse,
+)
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler, read_envelope
 from reference.state.journal import JournalRecovery
@@ -128,6 +137,32 @@ class FileValuesUnchecked(ProtocolHandler):
             for value in files.values():
                 value.encode("ascii")
         return super().op_register_load(args)
+
+
+def _lenient_base64(value: object) -> object:
+    """A string *value* decoded as a lenient decoder does (the URL-safe alphabet, missing or
+    excess padding, white space), encoded again strictly; other characters are left for the
+    strict check to refuse."""
+    if not isinstance(value, str) or any(
+        not (c.isascii() and (c.isalnum() or c in "+/=-_ \t\r\n")) for c in value
+    ):
+        return value
+    kept = "".join(c for c in value if c.isalnum() or c in "+/-_")
+    try:
+        data = base64.b64decode(kept + "=" * (-len(kept) % 4), altchars=b"-_")
+    except ValueError:
+        data = b""
+    return base64.b64encode(data).decode("ascii")
+
+
+class SessionFilesLenient(ProtocolHandler):
+    """session.open takes URL-safe or unpadded base64 in its files, unlike register.load."""
+
+    def op_session_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        files = args.get("files")
+        if isinstance(files, dict):
+            args = {**args, "files": {k: _lenient_base64(v) for k, v in files.items()}}
+        return super().op_session_open(args)
 
 
 class RepairFlagCoerced(ProtocolHandler):
@@ -585,3 +620,25 @@ class SaysWithoutAnswersClaim(ProtocolHandler):
 
     def capabilities(self) -> Sequence[str]:
         return [c for c in super().capabilities() if c != "answers"]
+
+
+_ID_LITERAL = re.compile(rb'\A\s*\{\s*"id"\s*:\s*([-+0-9.eE]+|-?Infinity|NaN)\s*[,}]')
+
+
+class IdNumbersUnguarded(ProtocolHandler):
+    """The guarded reader skips the id: a NaN, Infinity or 1e400 id is PROTOCOL_BAD_REQUEST."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+        found = _ID_LITERAL.match(raw)
+        if found is not None:
+            literal = found.group(1).decode("ascii")
+            try:
+                value = float(literal)
+            except ValueError:
+                value = 0.0
+            integer = not any(c in literal for c in ".eEIN")
+            if not integer and not math.isfinite(value):
+                message = "the request id must be an integer or a string"
+                return encode_response(error_response(None, BAD_REQUEST, message, "id"))
+        return super().handle_line(line)

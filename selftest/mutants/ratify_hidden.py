@@ -8,12 +8,15 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
+from reference.canonical import pretty_json
 from reference.errors import RegisterError
 from reference.registers import Ratifier, pending
-from reference.registers.model import RegisterPack
+from reference.registers.loader import read_pack_file
+from reference.registers.model import SEAL_FIELD, RegisterPack
 from reference.registers.seal import report_path_for
-from reference.registers.validate import fail
+from reference.registers.validate import fail, validate_register_id
 from reference.serve import ProtocolHandler
 from selftest.mutants.loader import fieldless
 
@@ -167,3 +170,73 @@ class RatifyPendingWithoutField(ProtocolHandler):
     """Ratify refuses a pending pair it cannot roll forward without naming field path."""
 
     ratifier = PendingRefusalFieldless()
+
+
+class PendingReportLinkRolled(_Clearing):
+    def clear(self, path: Path) -> None:
+        committed = pending.pending_dir(path)
+        if not committed.is_dir() or committed.is_symlink():
+            return
+        entries = list(committed.iterdir())
+        report_name = report_path_for(path).name
+        if all(
+            e.name == report_name
+            and e.is_file()
+            or e.name == path.name
+            and e.is_file()
+            and not e.is_symlink()
+            for e in entries
+        ):
+            for final in _finals(path):
+                if os.path.lexists(committed / final.name):
+                    os.replace(committed / final.name, final)
+            os.rmdir(committed)
+
+
+class RatifyPendingReportLinkRolled(ProtocolHandler):
+    """Ratify checks only the pack's name inside .<stem>.ratify/ for a link, not the report's.
+
+    A link at the report's name to a file is rolled forward as the report."""
+
+    ratifier = PendingReportLinkRolled()
+
+
+class StagingElsePending(Ratifier):
+    """Step 1 as an if/else: with debris at .<stem>.ratify.tmp, a committed pair is kept."""
+
+    def read(self, path: Path) -> RegisterPack:
+        staging = pending.staging_dir(path)
+        if path.suffix != ".json" or not path.is_file() or not os.path.lexists(staging):
+            return super().read(path)
+        validate_register_id(path.stem)
+        try:
+            pending.pending_pair(path)
+        except OSError as exc:
+            fail("REGISTER_WRITE_FAILED", f"{path}: {exc.strerror or exc}", "path")
+        _remove(staging)
+        pack, _ = read_pack_file(path, expected_id=path.stem)
+        return pack
+
+    def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
+        committed = pending.pending_dir(path)
+        if not os.path.lexists(committed):
+            super().write_sealed(path, pack, report)
+            return
+        sealed = {**pack.as_json(), SEAL_FIELD: report["seal"]}
+        staging = pending.staging_dir(path)
+        try:
+            os.mkdir(staging)
+            (staging / path.name).write_bytes(pretty_json(sealed).encode("utf-8"))
+            (staging / report_path_for(path).name).write_bytes(pretty_json(report).encode("utf-8"))
+            os.rename(staging, committed)
+            pending.roll_forward(path)
+        except OSError as exc:
+            fail("REGISTER_WRITE_FAILED", f"{path}: cannot write: {exc.strerror or exc}", "path")
+
+
+class RatifyStagingElsePending(ProtocolHandler):
+    """Ratify removes debris at .<stem>.ratify.tmp or rolls a committed pair forward, not both.
+
+    With both there, the pending pair is left and the commit rename meets it."""
+
+    ratifier = StagingElsePending()
