@@ -424,6 +424,7 @@ from selftest.mutants.sections import (
 )
 from selftest.mutants.sessions import (
     BatchStopsAtFailure,
+    FilesWithoutLoad,
     NonObjectElementInternal,
     RuntimePerRegister,
     SessionIdsByCount,
@@ -747,6 +748,7 @@ _TABLE = (
     broken_engine("session_ids_by_count", SessionIdsByCount, "PROTO-SESSION-002"),
     broken_engine("turn_index_from_window", TurnIndexFromWindow, "PROTO-TURNS-001"),
     broken_engine("store_without_life", StoreWithoutLife, "STATE-LIFE-101"),
+    broken_engine("files_without_load", FilesWithoutLoad, "LOAD-GATE-101"),
     broken_engine("runtime_per_register", RuntimePerRegister, "PROTO-SESSION-002"),
     broken_engine("batch_stops_at_failure", BatchStopsAtFailure, "PROTO-BATCH-003"),
     broken_engine("non_object_element_internal", NonObjectElementInternal, "PROTO-BATCH-003"),

@@ -62,6 +62,13 @@ class StoreWithoutLife(ProtocolHandler):
         return [c for c in super().capabilities() if c != "state.life"]
 
 
+class FilesWithoutLoad(ProtocolHandler):
+    """hello leaves out registers.load, yet session.open still takes ``files``."""
+
+    def capabilities(self) -> Sequence[str]:
+        return [c for c in super().capabilities() if c != "registers.load"]
+
+
 class _WindowLog(TurnLog[Any]):
     """A turn log whose length is that of its window of recent events."""
 
