@@ -1256,3 +1256,18 @@ class HollowCoreUnlinkedStore(StateStore):
     6 keeps such an invalid generation, or unlinks the directory and fails."""
 
     file_ops = _bent(_CoreDirsAsFiles)
+
+
+def _unterminated_core_read(data: bytes, schema_version: int) -> dict[Key, Record]:
+    """``core.jsonl`` decoded as if its last line had its ``\\n``."""
+    return decode_core(data if not data or data.endswith(b"\n") else data + b"\n", schema_version)
+
+
+class UnterminatedCoreLineStore(StateStore):
+    """A core whose last line lacks its ``\\n`` is read as if it had one (a reader splitting
+    the lines wherever they end), so its record loads where it is malformed."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "decode_core", _unterminated_core_read):
+            return super().load(fs)

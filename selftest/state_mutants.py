@@ -682,6 +682,13 @@ class NewestOnlyFallBack(ProtocolHandler):
         return stores.NewestOnlyFallBackStore
 
 
+class UnterminatedCoreLine(ProtocolHandler):
+    """A core whose last line lacks its newline loads its record, not STATE_RECORD_MALFORMED."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnterminatedCoreLineStore
+
+
 class NormalisedFileName(ProtocolHandler):
     """A manifest's file name is normalised before the rule: ``./core.jsonl`` is read."""
 
@@ -1146,6 +1153,7 @@ _TABLE = (
     broken_engine("manifest_counts_unchecked", CountsUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_generation_unchecked", GenerationUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_name_normalised", NormalisedFileName, "STATE-MANIFEST-001"),
+    broken_engine("unterminated_core_line", UnterminatedCoreLine, "STATE-CANON-001"),
     broken_engine("manifest_name_one_component", PathComponentFileName, "STATE-MANIFEST-001"),
     broken_engine("journal_any_payload", AnyPayloadJournal, "STATE-JOURNAL-002"),
     broken_engine("unopenable_as_io", UnopenableAsIo, "STATE-UNREADABLE-001"),
