@@ -1271,3 +1271,18 @@ class UnterminatedCoreLineStore(StateStore):
     def load(cls, fs: FileOps) -> LoadedState:
         with mock.patch.object(loader, "decode_core", _unterminated_core_read):
             return super().load(fs)
+
+
+def _bom_stripped_core_read(data: bytes, schema_version: int) -> dict[Key, Record]:
+    """``core.jsonl`` decoded with a leading UTF-8 byte order mark dropped."""
+    return decode_core(data.removeprefix(b"\xef\xbb\xbf"), schema_version)
+
+
+class BomStrippedCoreStore(StateStore):
+    """A core opening with a byte order mark is read without it (a decoder that drops the
+    mark, TextDecoder's default), so its first record loads where it is malformed."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "decode_core", _bom_stripped_core_read):
+            return super().load(fs)

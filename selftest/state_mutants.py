@@ -689,6 +689,13 @@ class UnterminatedCoreLine(ProtocolHandler):
         return stores.UnterminatedCoreLineStore
 
 
+class BomStrippedCore(ProtocolHandler):
+    """A core opening with a byte order mark loads its first record, not STATE_RECORD_MALFORMED."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.BomStrippedCoreStore
+
+
 class NormalisedFileName(ProtocolHandler):
     """A manifest's file name is normalised before the rule: ``./core.jsonl`` is read."""
 
@@ -1154,6 +1161,7 @@ _TABLE = (
     broken_engine("manifest_generation_unchecked", GenerationUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_name_normalised", NormalisedFileName, "STATE-MANIFEST-001"),
     broken_engine("unterminated_core_line", UnterminatedCoreLine, "STATE-CANON-001"),
+    broken_engine("bom_stripped_core", BomStrippedCore, "STATE-CANON-001"),
     broken_engine("manifest_name_one_component", PathComponentFileName, "STATE-MANIFEST-001"),
     broken_engine("journal_any_payload", AnyPayloadJournal, "STATE-JOURNAL-002"),
     broken_engine("unopenable_as_io", UnopenableAsIo, "STATE-UNREADABLE-001"),

@@ -171,6 +171,7 @@ NEAR_CANONICAL: dict[str, bytes] = {
     "an escape in upper case": b'{"key":"k","kind":"recognizer","pattern":"\\u001F","weight":1}',
     "an escaped slash": b'{"key":"k","kind":"recognizer","pattern":"a\\/b","weight":1}',
     "a member twice": b'{"key":"k","key":"k","kind":"recognizer","pattern":"p","weight":1}',
+    "a byte order mark before it (the core's first bytes)": b"\xef\xbb\xbf" + CANONICAL_LINE,
     "an optional field at its default": (
         b'{"evidence":0,"key":"k","kind":"candidate","lemma":"l","score":1,"status":"coherent"}'
     ),
@@ -188,7 +189,8 @@ port that splits the lines only at a ``\n`` found never ends on it."""
     "STATE-CANON-001",
     "a core.jsonl line that parses to a valid record but is not its canonical JSON (members "
     "out of order, a space, -0, 1.0, 1e0, 01, an escaped é or A, an upper case escape, an "
-    "escaped slash, a member twice, an optional field at its default) or is not followed by "
+    "escaped slash, a member twice, an optional field at its default, a byte order mark "
+    "before it) or is not followed by "
     "its newline (the core's last byte) is refused by a load with STATE_RECORD_MALFORMED; the "
     "canonical line loads",
     family="state",
