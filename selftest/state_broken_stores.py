@@ -1286,3 +1286,29 @@ class BomStrippedCoreStore(StateStore):
     def load(cls, fs: FileOps) -> LoadedState:
         with mock.patch.object(loader, "decode_core", _bom_stripped_core_read):
             return super().load(fs)
+
+
+_real_read_manifest = manifest._read_manifest
+
+
+def _manifest_members_of_any_json(directory: Path, fs: FileOps) -> dict[str, Any]:
+    """``manifest.json`` read with its members looked up in whatever JSON it holds: a
+    manifest that is JSON but no object is not caught, and the load fails on it."""
+    data = fs.read_file(directory / MANIFEST)
+    if data is not None:
+        try:
+            value = json.loads(data.decode("utf-8"))
+        except ValueError:
+            value = {}
+        if not isinstance(value, dict):
+            raise TypeError(f"a {type(value).__name__} has no members")
+    return _real_read_manifest(directory, fs)
+
+
+class ManifestNotObjectUncaughtStore(StateStore):
+    """A manifest that is JSON but no object (null, an array) makes the load fail, not fall back."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(manifest, "_read_manifest", _manifest_members_of_any_json):
+            return super().load(fs)

@@ -696,6 +696,13 @@ class BomStrippedCore(ProtocolHandler):
         return stores.BomStrippedCoreStore
 
 
+class ManifestNotObjectUncaught(ProtocolHandler):
+    """A manifest that is JSON but no object fails the load instead of being fallen back from."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.ManifestNotObjectUncaughtStore
+
+
 class NormalisedFileName(ProtocolHandler):
     """A manifest's file name is normalised before the rule: ``./core.jsonl`` is read."""
 
@@ -1160,6 +1167,7 @@ _TABLE = (
     broken_engine("manifest_counts_unchecked", CountsUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_generation_unchecked", GenerationUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_name_normalised", NormalisedFileName, "STATE-MANIFEST-001"),
+    broken_engine("manifest_not_object_uncaught", ManifestNotObjectUncaught, "STATE-MANIFEST-001"),
     broken_engine("unterminated_core_line", UnterminatedCoreLine, "STATE-CANON-001"),
     broken_engine("bom_stripped_core", BomStrippedCore, "STATE-CANON-001"),
     broken_engine("manifest_name_one_component", PathComponentFileName, "STATE-MANIFEST-001"),
