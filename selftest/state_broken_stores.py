@@ -1288,13 +1288,13 @@ class BomStrippedCoreStore(StateStore):
             return super().load(fs)
 
 
-_real_read_manifest = manifest._read_manifest
+_real_check_generation = manifest.check_generation
 
 
-def _manifest_members_of_any_json(directory: Path, fs: FileOps) -> dict[str, Any]:
-    """``manifest.json`` read with its members looked up in whatever JSON it holds: a
+def _manifest_members_of_any_json(directory: Path, fs: FileOps | None = None) -> Any:
+    """A generation read with its manifest's members looked up in whatever JSON it holds: a
     manifest that is JSON but no object is not caught, and the load fails on it."""
-    data = fs.read_file(directory / MANIFEST)
+    data = (fs or FileOps(directory)).read_file(directory / MANIFEST)
     if data is not None:
         try:
             value = json.loads(data.decode("utf-8"))
@@ -1302,7 +1302,7 @@ def _manifest_members_of_any_json(directory: Path, fs: FileOps) -> dict[str, Any
             value = {}
         if not isinstance(value, dict):
             raise TypeError(f"a {type(value).__name__} has no members")
-    return _real_read_manifest(directory, fs)
+    return _real_check_generation(directory, fs)
 
 
 class ManifestNotObjectUncaughtStore(StateStore):
@@ -1310,5 +1310,5 @@ class ManifestNotObjectUncaughtStore(StateStore):
 
     @classmethod
     def load(cls, fs: FileOps) -> LoadedState:
-        with mock.patch.object(manifest, "_read_manifest", _manifest_members_of_any_json):
+        with mock.patch.object(loader, "check_generation", _manifest_members_of_any_json):
             return super().load(fs)
