@@ -1256,3 +1256,59 @@ class HollowCoreUnlinkedStore(StateStore):
     6 keeps such an invalid generation, or unlinks the directory and fails."""
 
     file_ops = _bent(_CoreDirsAsFiles)
+
+
+def _unterminated_core_read(data: bytes, schema_version: int) -> dict[Key, Record]:
+    """``core.jsonl`` decoded as if its last line had its ``\\n``."""
+    return decode_core(data if not data or data.endswith(b"\n") else data + b"\n", schema_version)
+
+
+class UnterminatedCoreLineStore(StateStore):
+    """A core whose last line lacks its ``\\n`` is read as if it had one (a reader splitting
+    the lines wherever they end), so its record loads where it is malformed."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "decode_core", _unterminated_core_read):
+            return super().load(fs)
+
+
+def _bom_stripped_core_read(data: bytes, schema_version: int) -> dict[Key, Record]:
+    """``core.jsonl`` decoded with a leading UTF-8 byte order mark dropped."""
+    return decode_core(data.removeprefix(b"\xef\xbb\xbf"), schema_version)
+
+
+class BomStrippedCoreStore(StateStore):
+    """A core opening with a byte order mark is read without it (a decoder that drops the
+    mark, TextDecoder's default), so its first record loads where it is malformed."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "decode_core", _bom_stripped_core_read):
+            return super().load(fs)
+
+
+_real_check_generation = manifest.check_generation
+
+
+def _manifest_members_of_any_json(directory: Path, fs: FileOps | None = None) -> Any:
+    """A generation read with its manifest's members looked up in whatever JSON it holds: a
+    manifest that is JSON but no object is not caught, and the load fails on it."""
+    data = (fs or FileOps(directory)).read_file(directory / MANIFEST)
+    if data is not None:
+        try:
+            value = json.loads(data.decode("utf-8"))
+        except ValueError:
+            value = {}
+        if not isinstance(value, dict):
+            raise TypeError(f"a {type(value).__name__} has no members")
+    return _real_check_generation(directory, fs)
+
+
+class ManifestNotObjectUncaughtStore(StateStore):
+    """A manifest that is JSON but no object (null, an array) makes the load fail, not fall back."""
+
+    @classmethod
+    def load(cls, fs: FileOps) -> LoadedState:
+        with mock.patch.object(loader, "check_generation", _manifest_members_of_any_json):
+            return super().load(fs)

@@ -12,6 +12,7 @@ further members taken. ``STATE-DELTA-351`` to ``-355`` fail on each.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -371,6 +372,57 @@ class DeltaBaseMembersLoose(ProtocolHandler):
 
     def store_class(self) -> type[StateStore]:
         return _loading_with("read_base", _base_members_loose)
+
+
+def _base_members_in_order(body: dict[str, Any], version: int) -> manifest.Base | None:
+    """The base a manifest names, its member names compared in the order they were written
+    (the Node port's sort dropped): ``{"generation":1,"core":...}`` is not an object of core
+    and generation."""
+    base = body.get("base")
+    if isinstance(base, dict) and list(base) != ["core", "generation"]:
+        raise manifest.InvalidGeneration(
+            "manifest.json base is not an object of core and generation"
+        )
+    return real_read_base(body, version)
+
+
+class DeltaBaseMembersInOrder(ProtocolHandler):
+    """A delta's base member must write core before generation."""
+
+    def store_class(self) -> type[StateStore]:
+        return _loading_with("read_base", _base_members_in_order)
+
+
+def _base_zero_allowed(body: dict[str, Any], version: int) -> manifest.Base | None:
+    """The base a manifest names; generation 0 passes the at-least-1 test (the Node port's
+    malformed-base test dropped)."""
+    base = body.get("base")
+    if isinstance(base, dict) and type(base.get("generation")) is int and base["generation"] == 0:
+        found = real_read_base({**body, "base": {**base, "generation": 1}}, version)
+        return None if found is None else dataclasses.replace(found, generation=0)
+    return real_read_base(body, version)
+
+
+def _number_of_any_name(name: str) -> int | None:
+    """The number a generation directory's name holds, ``gen-00000000`` giving 0."""
+    return int(name[4:]) if len(name) == 12 and name[:4] == "gen-" and name[4:].isdigit() else None
+
+
+class DeltaBaseZeroAllowed(ProtocolHandler):
+    """A delta's base may be numbered 0: ``gen-00000000`` is read as its base, checked
+    against the number the base member gives, not its directory's name."""
+
+    def store_class(self) -> type[StateStore]:
+        class Store(StateStore):
+            @classmethod
+            def load(cls, fs: FileOps) -> LoadedState:
+                with (
+                    mock.patch.object(manifest, "read_base", _base_zero_allowed),
+                    mock.patch.object(manifest, "gen_number", _number_of_any_name),
+                ):
+                    return super().load(fs)
+
+        return Store
 
 
 def _linked_base_missing(directory: Path, base: manifest.Base, fs: FileOps) -> manifest.Generation:

@@ -106,9 +106,11 @@ from selftest.state_delta_mutants import (
     DeltaAbsentDeleteRefused,
     DeltaBaseAnySchema,
     DeltaBaseHashTrusted,
+    DeltaBaseMembersInOrder,
     DeltaBaseMembersLoose,
     DeltaBasePruned,
     DeltaBaseValidityUnchecked,
+    DeltaBaseZeroAllowed,
     DeltaDeletesUnchecked,
     DeltaEntryMembersByOp,
     DeltaIdentityTrusted,
@@ -681,6 +683,27 @@ class NewestOnlyFallBack(ProtocolHandler):
         return stores.NewestOnlyFallBackStore
 
 
+class UnterminatedCoreLine(ProtocolHandler):
+    """A core whose last line lacks its newline loads its record, not STATE_RECORD_MALFORMED."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.UnterminatedCoreLineStore
+
+
+class BomStrippedCore(ProtocolHandler):
+    """A core opening with a byte order mark loads its first record, not STATE_RECORD_MALFORMED."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.BomStrippedCoreStore
+
+
+class ManifestNotObjectUncaught(ProtocolHandler):
+    """A manifest that is JSON but no object fails the load instead of being fallen back from."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.ManifestNotObjectUncaughtStore
+
+
 class NormalisedFileName(ProtocolHandler):
     """A manifest's file name is normalised before the rule: ``./core.jsonl`` is read."""
 
@@ -1196,6 +1219,9 @@ _TABLE = (
     broken_engine("manifest_counts_unchecked", CountsUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_generation_unchecked", GenerationUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_name_normalised", NormalisedFileName, "STATE-MANIFEST-001"),
+    broken_engine("manifest_not_object_uncaught", ManifestNotObjectUncaught, "STATE-MANIFEST-001"),
+    broken_engine("unterminated_core_line", UnterminatedCoreLine, "STATE-CANON-001"),
+    broken_engine("bom_stripped_core", BomStrippedCore, "STATE-CANON-001"),
     broken_engine("manifest_name_one_component", PathComponentFileName, "STATE-MANIFEST-001"),
     broken_engine("journal_any_payload", AnyPayloadJournal, "STATE-JOURNAL-002"),
     broken_engine("unopenable_as_io", UnopenableAsIo, "STATE-UNREADABLE-001"),
@@ -1441,6 +1467,8 @@ _TABLE = (
     broken_engine("delta_unchanged_put_refused", DeltaUnchangedPutRefused, "STATE-DELTA-355"),
     broken_engine("delta_base_validity_unchecked", DeltaBaseValidityUnchecked, "STATE-DELTA-352"),
     broken_engine("delta_base_members_loose", DeltaBaseMembersLoose, "STATE-DELTA-352"),
+    broken_engine("delta_base_zero_allowed", DeltaBaseZeroAllowed, "STATE-DELTA-352"),
+    broken_engine("delta_base_members_in_order", DeltaBaseMembersInOrder, "STATE-DELTA-359"),
     broken_engine("delta_identity_trusted", DeltaIdentityTrusted, "STATE-DELTA-352"),
     broken_engine("delta_linked_base_missing", DeltaLinkedBaseMissing, "STATE-DELTA-357"),
     broken_engine("delta_linked_base_invalid", DeltaLinkedBaseInvalid, "STATE-DELTA-357"),

@@ -348,6 +348,14 @@ def _base_member(value: object) -> Callable[[Path], None]:
     return spoil
 
 
+def _base_zero_on_disk(directory: Path) -> None:
+    """A ``gen-00000000`` holding the base's records (its manifest naming generation 0, all
+    else checking), and gen 3's base numbered 0 with that core's hash: a port that only
+    checks the number it reads against the base's own manifest loads the delta on it."""
+    oracle.write_generation(directory, 0, oracle.encode_core(BASE_ROWS), VERSION, 2, point=False)
+    _base_member({"core": RIGHT_CORE, "generation": 0})(directory)
+
+
 def _invalid_base(directory: Path) -> None:
     """gen 2 (the base) made invalid: its manifest's turn count changed, its checksum not."""
     path = directory / "gen-00000002" / "manifest.json"
@@ -391,6 +399,11 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], int, list[Record]]] = {
         BASE_ROWS,
     ),
     "a base numbered 0": (_base_member({"core": RIGHT_CORE, "generation": 0}), 2, BASE_ROWS),
+    "a base numbered 0, a gen-00000000 of the base's records on disk": (
+        _base_zero_on_disk,
+        2,
+        BASE_ROWS,
+    ),
     "a base numbered true": (_base_member({"core": RIGHT_CORE, "generation": True}), 2, BASE_ROWS),
     "a base numbered as the generation itself": (
         _base_member({"core": RIGHT_CORE, "generation": 3}),
@@ -423,8 +436,9 @@ back to: the newest valid one."""
     "also with its manifest resealed), whose base hash is another core's, whose base is "
     "missing, is itself a delta, is of schema version 4, is not an earlier generation or is "
     "not valid, whose base member is not an object of exactly core (a string) and generation "
-    "(an integer of at least 1), whose manifest's identity is not that of the state its "
-    "entries give (all else checking), or that a manifest of schema version 4 names, is proven "
+    "(an integer of at least 1, also with a gen-00000000 on disk), whose manifest's identity "
+    "is not that of the state its entries give (all else checking), or that a manifest of "
+    "schema version 4 names, is proven "
     "invalid: the load falls back to "
     "the newest valid generation and says so (recovered), never loading the delta as it "
     "stands",

@@ -67,6 +67,16 @@ listed; the core listed beside it matches. A port that checks only the core it r
 such a generation."""
 
 
+NOT_OBJECT: dict[str, bytes] = {
+    "manifest.json null": b"null\n",
+    "manifest.json an array": b"[]\n",
+    "manifest.json a number": b"7\n",
+    "manifest.json a string": b'"gen-00000001"\n',
+}
+"""A manifest that is JSON but no object (docs/state.md § Recovery rules (load) 4: a manifest
+that lacks its fields proves its generation invalid), so no member can be read from it."""
+
+
 def _resealed(path: Path, members: dict[str, Any]) -> None:
     """Rewrite the manifest at *path* with *members* and a checksum that verifies."""
     body = {k: v for k, v in json.loads(path.read_bytes()).items() if k != "checksum"}
@@ -76,7 +86,11 @@ def _resealed(path: Path, members: dict[str, Any]) -> None:
 
 
 def _case(
-    engine: EngineClient, directory: Path, members: dict[str, Any], other: bytes | None = None
+    engine: EngineClient,
+    directory: Path,
+    members: dict[str, Any],
+    other: bytes | None = None,
+    manifest: bytes | None = None,
 ) -> str | None:
     """Load gen-1 (named by CURRENT, its manifest inconsistent) beside a valid gen-2; the
     problem, or None when the load fell back to gen-2 and said so."""
@@ -88,6 +102,8 @@ def _case(
     _resealed(generation / "manifest.json", json.loads(rendered))
     if other is not None:
         (generation / OTHER).write_bytes(other)
+    if manifest is not None:
+        (generation / "manifest.json").write_bytes(manifest)
     try:
         got = load(engine, directory)
     except EngineRefused as refusal:
@@ -105,7 +121,8 @@ def _case(
     "directory's number, or whose generation or turn_count is not an integer of at least 0 "
     "(true, false, a string, a fraction, negative), or whose files list a name holding a "
     "slash (first, inside, last or alone) that names its own core.jsonl, or list beside a "
-    "core that matches a second file missing or not matching its SHA-256, is proven invalid: "
+    "core that matches a second file missing or not matching its SHA-256, or whose manifest is "
+    "JSON but no object (null, an array, a number, a string), is proven invalid: "
     "the load falls back from it and says so",
     family="state",
     capabilities=("state",),
@@ -124,6 +141,10 @@ def inconsistent_manifest(engine: EngineClient, _: object) -> None:
                 problems.append(f"{name}: {problem}")
         for number, (name, (members, other)) in enumerate(LISTED.items()):
             problem = _case(engine, root / f"listed{number}", members, other)
+            if problem:
+                problems.append(f"{name}: {problem}")
+        for number, (name, data) in enumerate(NOT_OBJECT.items()):
+            problem = _case(engine, root / f"json{number}", {}, manifest=data)
             if problem:
                 problems.append(f"{name}: {problem}")
     assert not problems, cases.lines(problems, "a checksummed but inconsistent manifest:")

@@ -171,20 +171,28 @@ NEAR_CANONICAL: dict[str, bytes] = {
     "an escape in upper case": b'{"key":"k","kind":"recognizer","pattern":"\\u001F","weight":1}',
     "an escaped slash": b'{"key":"k","kind":"recognizer","pattern":"a\\/b","weight":1}',
     "a member twice": b'{"key":"k","key":"k","kind":"recognizer","pattern":"p","weight":1}',
+    "a byte order mark before it (the core's first bytes)": b"\xef\xbb\xbf" + CANONICAL_LINE,
     "an optional field at its default": (
         b'{"evidence":0,"key":"k","kind":"candidate","lemma":"l","score":1,"status":"coherent"}'
     ),
 }
 """Lines that are the JSON of a valid record but not its canonical JSON (docs/state.md
 § The persistent core): each is a malformed record, whatever a JSON parser makes of it."""
+UNTERMINATED = "the line without its newline (the core's last byte)"
+"""A core whose one line is the canonical JSON of its record but is not followed by ``\n``
+(docs/state.md § The persistent core: each line is the canonical JSON of its record followed
+by ``\n``): a malformed record too. From schema version 5 the identity hashes each line; a
+port that splits the lines only at a ``\n`` found never ends on it."""
 
 
 @requirement(
     "STATE-CANON-001",
     "a core.jsonl line that parses to a valid record but is not its canonical JSON (members "
     "out of order, a space, -0, 1.0, 1e0, 01, an escaped é or A, an upper case escape, an "
-    "escaped slash, a member twice, an optional field at its default) is refused by a load "
-    "with STATE_RECORD_MALFORMED; the canonical line loads",
+    "escaped slash, a member twice, an optional field at its default, a byte order mark "
+    "before it) or is not followed by "
+    "its newline (the core's last byte) is refused by a load with STATE_RECORD_MALFORMED; the "
+    "canonical line loads",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § The persistent core (a line that is not the canonical JSON of its "
@@ -193,19 +201,21 @@ NEAR_CANONICAL: dict[str, bytes] = {
 )
 def canonical_lines(engine: EngineClient, _: object) -> None:
     version = oracle.schema_of(engine.capabilities())
-    cases = {"the canonical line": CANONICAL_LINE, **NEAR_CANONICAL}
+    cases = {"the canonical line": CANONICAL_LINE, **NEAR_CANONICAL, UNTERMINATED: CANONICAL_LINE}
     with scratch() as root:
         directories = []
-        for number, line in enumerate(cases.values()):
+        for number, (name, line) in enumerate(cases.items()):
             directory = root / str(number)
-            oracle.write_generation(directory, 1, line + b"\n", version)
+            core = line if name == UNTERMINATED else line + b"\n"
+            oracle.write_generation(directory, 1, core, version)
             directories.append(directory)
         answers = load_many(engine, directories)
     for (name, line), answer in zip(cases.items(), answers, strict=True):
-        if line == CANONICAL_LINE:
+        if name == "the canonical line":
             assert "result" in answer, f"the canonical line {line!r} refused: {answer}"
             continue
         assert answer.get("error") == "STATE_RECORD_MALFORMED", (
             f"core.jsonl holding {name} ({line!r}) answered {answer.get('error') or 'ok'}: "
-            "a line that is not its record's canonical JSON is a malformed record"
+            "a line that is not its record's canonical JSON followed by its newline is a "
+            "malformed record"
         )
