@@ -1158,6 +1158,19 @@ class RefusedTurnDropped(ProtocolHandler):
         runtime.persisted = persisted
 
 
+class RefusedTurnKeepsStore(ProtocolHandler):
+    """A turn whose checkpoint is refused ends its session but leaves the store marked as
+    carrying it: the next ``session.open`` on that handle is ``STATE_IN_USE``."""
+
+    def op_session_chat(self, args: dict[str, Any]) -> dict[str, Any]:
+        lives = dict(self.lives)
+        try:
+            return super().op_session_chat(args)
+        except EngineError:
+            self.lives = lives
+            raise
+
+
 class RefusedTurnHeldUntilClose(ProtocolHandler):
     """A turn whose checkpoint was refused is committed by ``state.close`` only.
 
@@ -1374,6 +1387,7 @@ _TABLE = (
     broken_engine("in_use_before_files", InUseBeforeFiles, "STATE-LIFE-003"),
     broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),
     broken_engine("refused_turn_held_until_close", RefusedTurnHeldUntilClose, "STATE-LIFE-004"),
+    broken_engine("refused_turn_keeps_store", RefusedTurnKeepsStore, "STATE-LIFE-004"),
     broken_engine("rotor_little_endian", RotorLittleEndian, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine("rotor_floats", RotorFloats, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine(
