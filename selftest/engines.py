@@ -433,6 +433,7 @@ from selftest.mutants.sessions import (
 )
 from selftest.mutants.stages import STAGE_MUTANTS
 from selftest.mutants.staging import (
+    RatifyReadsBeforeRollForward,
     RatifyScratchKeptOnRefusal,
     RatifyScratchLeftInShm,
     SessionStagingKept,
@@ -632,6 +633,9 @@ _TABLE = (
         "nested_batch_needs_valid_envelope", NestedBatchNeedsValidEnvelope, "PROTO-BATCH-002"
     ),
     broken_engine("ratify_scratch_left_in_shm", RatifyScratchLeftInShm, "LOAD-SCRATCH-401"),
+    broken_engine(
+        "ratify_reads_before_roll_forward", RatifyReadsBeforeRollForward, "LOAD-HIDDEN-103"
+    ),
     broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
     broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),
     broken_engine("resolve_validates_keys", ResolveValidatesKeys, "OVR-RESOLVE-003"),

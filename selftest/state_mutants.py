@@ -309,6 +309,25 @@ class QueuedSoakEvents(ProtocolHandler):
             emit(self._queued.get())
 
 
+class SoakEventsWithBatchId(ProtocolHandler):
+    """A ``state.soak`` inside a batch streams its events with the batch's id, not its
+    element's (the id taken from the line, not from the request the op answers)."""
+
+    _batch_id: int | str | None = None
+
+    def op_batch(self, args: dict[str, Any]) -> dict[str, Any]:
+        self._batch_id = self.current_id
+        try:
+            return super().op_batch(args)
+        finally:
+            self._batch_id = None
+
+    def op_state_soak(self, args: dict[str, Any]) -> dict[str, Any]:
+        if self._batch_id is not None:
+            self.current_id = self._batch_id
+        return super().op_state_soak(args)
+
+
 class SoakEventsWithoutId(ProtocolHandler):
     """``state.soak`` event lines carry ``"id": null`` instead of the request's id."""
 
@@ -1162,6 +1181,19 @@ class RefusedTurnDropped(ProtocolHandler):
         runtime.persisted = persisted
 
 
+class RefusedTurnKeepsStore(ProtocolHandler):
+    """A turn whose checkpoint is refused ends its session but leaves the store marked as
+    carrying it: the next ``session.open`` on that handle is ``STATE_IN_USE``."""
+
+    def op_session_chat(self, args: dict[str, Any]) -> dict[str, Any]:
+        lives = dict(self.lives)
+        try:
+            return super().op_session_chat(args)
+        except EngineError:
+            self.lives = lives
+            raise
+
+
 class RefusedTurnHeldUntilClose(ProtocolHandler):
     """A turn whose checkpoint was refused is committed by ``state.close`` only.
 
@@ -1230,6 +1262,7 @@ _TABLE = (
     broken_engine("claimed_dir_sync", ClaimedDirSync, "STATE-TRACE-001", "STATE-CRASH-001"),
     broken_engine("ack_before_durable", AckBeforeDurable, "STATE-KILL-001"),
     broken_engine("queued_soak_events", QueuedSoakEvents, "STATE-KILL-002"),
+    broken_engine("soak_events_with_batch_id", SoakEventsWithBatchId, "STATE-SOAK-003"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
     broken_engine("soak_result_with_turn_count", SoakResultWithTurnCount, "STATE-SOAK-001"),
@@ -1380,6 +1413,7 @@ _TABLE = (
     broken_engine("in_use_before_files", InUseBeforeFiles, "STATE-LIFE-003"),
     broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),
     broken_engine("refused_turn_held_until_close", RefusedTurnHeldUntilClose, "STATE-LIFE-004"),
+    broken_engine("refused_turn_keeps_store", RefusedTurnKeepsStore, "STATE-LIFE-004"),
     broken_engine("rotor_little_endian", RotorLittleEndian, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine("rotor_floats", RotorFloats, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine(

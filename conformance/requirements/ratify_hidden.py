@@ -267,3 +267,55 @@ def ratify_refuses_a_pending_pair_it_cannot_roll(engine: EngineClient, name: str
             )
         changed = _changes(before, _tree(root))
         assert not changed, f"{name}: the refused ratify changed {changed}"
+
+
+PENDING_HOLDS = {
+    "the pack and its report (killed before the roll forward)": True,
+    "the pack only (killed after the report was renamed out)": False,
+}
+"""What a committed ``.<stem>.ratify/`` holds when register.ratify_file is asked again."""
+
+
+@requirement(
+    "LOAD-HIDDEN-103",
+    "register.ratify_file of a pack whose committed ratify was killed before its roll "
+    "forward (.<stem>.ratify/ holding the new pack and its report, or the pack only), the "
+    "file at the pack's name another pack: the gate reads the pack as the loader does (the "
+    "pending copy), so the pair left is the pending pack's, ratified again byte for byte",
+    family="loader",
+    capabilities=("registers.ratify_file",),
+    seed="docs/registers.md § The ratification gate, step 2 (read and parse it exactly as "
+    "the loader does); § Loading, step 4 (a committed pending pair's copy is read instead of "
+    "the file at its final name); § Atomic commit of the pair (ratifying twice writes "
+    "byte-identical files)",
+    strategy=lambda ctx: st.sampled_from(sorted(PENDING_HOLDS)),
+    cover=coverage.each("what the pending pair holds", sorted(PENDING_HOLDS)),
+)
+def ratify_reads_the_pending_pack(engine: EngineClient, name: str) -> None:
+    with scratch() as root:
+        first = root / "first"
+        first.mkdir()
+        _file(first / PACK, _pack_bytes("the pack a killed ratify committed"))
+        engine.call("register.ratify_file", {"path": str(first / PACK)})
+        pack, report = (first / PACK).read_bytes(), (first / REPORT).read_bytes()
+        packs = root / "packs"
+        _file(packs / PACK, _pack_bytes("the file at the pack's name"))
+        holds_report = PENDING_HOLDS[name]
+        _file(packs / PENDING / PACK, pack)
+        _file(packs / PENDING / REPORT if holds_report else packs / REPORT, report)
+        try:
+            engine.call("register.ratify_file", {"path": str(packs / PACK)})
+        except EngineRefused as refusal:
+            raise AssertionError(
+                f"{name}: register.ratify_file refused ({refusal.code}: {refusal.message}); "
+                "a committed pending pair is rolled forward and its pack ratified"
+            ) from None
+        got = {n: (packs / n).read_bytes() for n in (PACK, REPORT) if (packs / n).is_file()}
+        left = sorted(p.name for p in packs.iterdir())
+    assert left == sorted([PACK, REPORT]), f"{name}: the ratify left {left} in the directory"
+    assert got == {PACK: pack, REPORT: report}, (
+        f"{name}: the pair left is not the pending pack ratified again (the pack at its name "
+        f"{'is' if got.get(PACK) == pack else 'is not'} the pending pack's bytes, the report "
+        f"{'is' if got.get(REPORT) == report else 'is not'}): the gate reads the pack as the "
+        f"loader does, and the loader reads the committed pending copy"
+    )

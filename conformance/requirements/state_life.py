@@ -355,13 +355,16 @@ REFUSED_LIFE = [
     "STATE-LIFE-004",
     "a turn of a session on a store whose checkpoint is refused (a symbolic link where commit "
     "step 1 removes debris: STATE_SYMLINK) ends the session and stays applied to the store in "
-    "memory: a later state.checkpoint commits it (state.load reads it durable before the "
-    "close), and so does state.close alone, and the next session resumes after it with the "
-    "record the uninterrupted session gives",
+    "memory: a session opened on the same handle at once resumes after it (the store no "
+    "longer carries the ended session), a later state.checkpoint commits it (state.load "
+    "reads it durable before the close), and so does state.close alone, and the next "
+    "session resumes after it with the record the uninterrupted session gives",
     family="state",
     capabilities=LIFE,
-    seed="docs/protocol.md § Sessions on a store (Refusals: a later state.checkpoint or "
-    "state.close commits it); docs/state.md § I/O errors",
+    seed="docs/protocol.md § Sessions on a store (Refusals: a refused turn ends the session; "
+    "a store carries the life of one session at a time; a later state.checkpoint or "
+    "state.close commits it, and the next session resumes after it); docs/state.md § I/O "
+    "errors",
     strategy=lambda ctx: st.sampled_from(COMMITTERS),
     cover=coverage.each("what commits the refused turn", COMMITTERS),
     max_examples=2,
@@ -381,6 +384,19 @@ def refused_turn_stays_applied(engine: EngineClient, committer: str) -> None:
         ended = _refusal(engine, "session.chat", turn)
         assert ended[0] == "SESSION_UNKNOWN", f"the next turn of that session: {ended}"
         debris.unlink()
+        try:
+            again = engine.call("session.open", {"register_id": None, "store": store})
+        except EngineRefused as refusal:
+            raise AssertionError(
+                f"session.open on the same store handle after the refused turn ended its "
+                f"session: {refusal.code} (field {refusal.field!r}); the session ended, so no "
+                f"session lives on the store"
+            ) from None
+        assert again.get("turn_idx") == 2, (
+            f"a session opened on the store after the refused turn answered {again}: the "
+            f"refused turn stays applied in memory, so the next session resumes after it"
+        )
+        engine.call("session.close", {"session": again["session"]})
         if committer == "state.checkpoint":
             done = engine.call("state.checkpoint", {"store": store})
             assert done.get("turn_count") == 2, f"state.checkpoint after the refused turn: {done}"

@@ -141,3 +141,87 @@ def soak_past_leftover(engine: EngineClient, _: object) -> None:
         f"live generation 1 and a valid generation 3 past CURRENT: the soak acknowledged "
         f"generations {generations}, not 4 and 5"
     )
+
+
+BATCHED_IDS: tuple[str | int, ...] = ("a", 2)
+"""The ids of the two soaks of STATE-SOAK-003's batch: a string and a number, neither the
+batch's own."""
+
+
+def _alone(spawn: Callable[[], Any], directory: Any, iterations: int, seed: int) -> list[Any]:
+    args: EncodableObject = {"dir": str(directory), "iterations": iterations, "seed": seed}
+    lines = soak_lines(spawn, {"id": REQUEST_ID, "op": "state.soak", "args": args})
+    events, _ = _events(lines, iterations)
+    return [(e.get("event"), e.get("generation"), e.get("identity")) for e in events]
+
+
+@requirement(
+    "STATE-SOAK-003",
+    "two state.soak requests inside one batch (ids a string and a number, neither the "
+    "batch's) stream, before the batch's response, each soak's begin/ack events carrying "
+    "that element's id, the first soak's all before the second's, the same events a soak "
+    "sent alone streams; the batch's responses are each soak's own",
+    family="state",
+    capabilities=(*SOAK, "batch"),
+    seed="docs/protocol.md § batch (each element exactly what it would get if sent on its own "
+    "line at that point); § Framing (event lines carry the request's id, before that "
+    "request's response); § Persisted-state ops (state.soak)",
+    strategy=lambda ctx: st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(0, 2**16)).map(
+        list
+    ),
+    max_examples=2,
+)
+def soak_in_batch(engine: EngineClient, scenario: list[int]) -> None:
+    first, second, seed = scenario
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    spawn = spawner(command, forks=False)
+    counts = (first, second)
+    with scratch() as root:
+        elements: list[EncodableObject] = []
+        alone = []
+        for number, (element_id, iterations) in enumerate(zip(BATCHED_IDS, counts, strict=True)):
+            batched, single = root / f"batched{number}", root / f"alone{number}"
+            batched.mkdir()
+            single.mkdir()
+            args: EncodableObject = {
+                "dir": str(batched),
+                "iterations": iterations,
+                "seed": seed + number,
+            }
+            elements.append({"id": element_id, "op": "state.soak", "args": args})
+            alone.append(_alone(spawn, single, iterations, seed + number))
+        request: EncodableObject = {"id": REQUEST_ID, "op": "batch", "args": {"requests": elements}}
+        lines = soak_lines(spawn, request)
+        engine.transcript.record(request, lines)
+    assert lines and isinstance(lines[-1], dict) and lines[-1].get("id") == REQUEST_ID, (
+        f"the batch ended without its response: last line {lines[-1:]!r}"
+    )
+    events = lines[:-1]
+    want = [
+        {"id": element_id, "event": kind, "generation": generation, "identity": identity}
+        for element_id, pairs in zip(BATCHED_IDS, alone, strict=True)
+        for kind, generation, identity in pairs
+    ]
+    got = [
+        {key: event.get(key) for key in ("id", "event", "generation", "identity")}
+        if isinstance(event, dict)
+        else event
+        for event in events
+    ]
+    assert got == want, (
+        f"a batch of two soaks ({first} and {second} iterations, ids {list(BATCHED_IDS)}) "
+        f"streamed {got}; sent alone they stream {want}: each element's events carry its own "
+        f"id, in element order, before the batch's response"
+    )
+    responses = (lines[-1].get("result") or {}).get("responses")
+    ids = [r.get("id") if isinstance(r, dict) else r for r in responses or []]
+    assert isinstance(responses, list) and ids == list(BATCHED_IDS), (
+        f"the batch's responses {responses!r} are not one per soak with its id"
+    )
+    for response, pairs, iterations in zip(responses, alone, counts, strict=True):
+        last = pairs[-1]
+        want_result = {"iterations": iterations, "generation": last[1], "identity": last[2]}
+        assert response.get("ok") is True and response.get("result") == want_result, (
+            f"the batched soak's response {response!r}, alone it answers {want_result}"
+        )

@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from reference.errors import EngineError
+from reference.registers.loader import read_pack_file
+from reference.registers.model import RegisterPack
+from reference.registers.ratify import Ratifier
+from reference.registers.validate import validate_register_id
 from reference.serve import ProtocolHandler
 
 
@@ -76,3 +81,25 @@ class RatifyScratchKeptOnRefusal(ProtocolHandler):
                 kept = Path(tempfile.mkdtemp(prefix="core-ratify-kept-"))
                 (kept / f"{rid}.json").write_text(json.dumps(pack), encoding="utf-8")
             raise
+
+
+class _StaleReadRatifier(Ratifier):
+    """Reads the pack at its final name before finishing an earlier, killed ratify."""
+
+    def read(self, path: Path) -> RegisterPack:
+        path = Path(path)
+        if path.suffix != ".json" or not path.is_file():
+            return super().read(path)
+        validate_register_id(path.stem)
+        pack, _ = read_pack_file(path, expected_id=path.stem)
+        super().read(path)
+        return pack
+
+
+class RatifyReadsBeforeRollForward(ProtocolHandler):
+    """register.ratify_file reads the file at the pack's name, then rolls a committed
+    pending pair forward: it ratifies that file, not the pending pack the loader reads."""
+
+    @functools.cached_property
+    def ratifier(self) -> Ratifier:
+        return _StaleReadRatifier()
