@@ -246,6 +246,7 @@ from selftest.mutants.pack_says import (
     TeachingVerdictWithoutStep,
     VerdictAboutSecondSubject,
 )
+from selftest.mutants.plain_reader import OpenPlainReader, RatifyPlainReader
 from selftest.mutants.porting import (
     ArgsSortedUtf16,
     CaseFoldedId,
@@ -636,6 +637,8 @@ _TABLE = (
     broken_engine(
         "ratify_reads_before_roll_forward", RatifyReadsBeforeRollForward, "LOAD-HIDDEN-103"
     ),
+    broken_engine("ratify_plain_reader", RatifyPlainReader, "LOAD-READ-101"),
+    broken_engine("open_plain_reader", OpenPlainReader, "LOAD-READ-102"),
     broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
     broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),
     broken_engine("resolve_validates_keys", ResolveValidatesKeys, "OVR-RESOLVE-003"),

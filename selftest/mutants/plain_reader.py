@@ -1,0 +1,57 @@
+"""Ops defined by reference to the loader that read a pack file with a plain JSON reader
+instead of the loader's guarded one (docs/registers.md § Loading, step 4): a number past a
+bound, NaN or nesting deeper than 64 levels parses, and the pack's own checks refuse it
+naming a field, where the loader refuses the file as REGISTER_MALFORMED, field null."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from reference.registers.model import RegisterPack
+from reference.registers.ratify import Ratifier
+from reference.registers.validate import fail, parse_pack
+from reference.runtime import ChatRuntime
+from reference.serve import ProtocolHandler
+
+
+def _plain_pack(path: Path, expected_id: str) -> RegisterPack:
+    """The pack at *path* read with the language's plain JSON parser (no bounds)."""
+    try:
+        data = json.loads(path.read_bytes())
+    except ValueError:
+        fail("REGISTER_MALFORMED", f"{path} is not valid JSON", None)
+    return parse_pack(data, expected_id=expected_id)
+
+
+class _PlainReadRatifier(Ratifier):
+    """Parses the pack with a plain JSON reader before the loader's read."""
+
+    def read(self, path: Path) -> RegisterPack:
+        path = Path(path)
+        if path.suffix == ".json" and path.is_file():
+            _plain_pack(path, path.stem)
+        return super().read(path)
+
+
+class RatifyPlainReader(ProtocolHandler):
+    """register.ratify_file parses the pack with a plain JSON reader, not the loader's
+    guarded one: a pack past a bound of the reader is refused by its field's own check."""
+
+    @functools.cached_property
+    def ratifier(self) -> Ratifier:
+        return _PlainReadRatifier()
+
+
+class OpenPlainReader(ProtocolHandler):
+    """session.open parses a staged pack with a plain JSON reader before loading it, not
+    with the loader's guarded one: a pack past a bound is refused by its field's check."""
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        for directory in search_path:
+            candidate = Path(directory) / f"{register_id}.json"
+            if register_id is not None and candidate.is_file():
+                _plain_pack(candidate, register_id)
+                break
+        return super().new_runtime(register_id, search_path)
