@@ -147,6 +147,7 @@ from selftest.mutants.duplicates import DuplicateArgumentRefused, FirstDuplicate
 from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
+from selftest.mutants.fork_framing import ForkChildReadsText
 from selftest.mutants.function_words import missing_function_word
 from selftest.mutants.gate_bounds import RatifyFileTrimsMarkers, RatifyTrimsMarkers
 from selftest.mutants.in_place import InPlacePackLeftAsGiven, InPlaceSealNotSet
@@ -813,6 +814,7 @@ _TABLE = (
     broken_engine("fork_in_parents_group", ForkInParentsGroup, "PROTO-FORK-001", "STATE-KILL-001"),
     broken_engine("fork_refusal_without_field", ForkRefusalWithoutField, "PROTO-FORK-001"),
     broken_engine("fork_keeps_parent_stdio", ForkKeepsParentStdio, "PROTO-FORK-001"),
+    broken_engine("fork_child_reads_text", ForkChildReadsText, "PROTO-FORK-001"),
     broken_engine("fork_abstract_socket_accepted", ForkAbstractSocketAccepted, "PROTO-FORK-001"),
     broken_engine("fork_nul_leading_only", ForkNulLeadingOnly, "PROTO-FORK-001"),
     broken_engine("fork_nul_at_ends_only", ForkNulAtEndsOnly, "PROTO-FORK-001"),
