@@ -247,7 +247,11 @@ from selftest.mutants.pack_says import (
     TeachingVerdictWithoutStep,
     VerdictAboutSecondSubject,
 )
-from selftest.mutants.plain_reader import OpenPlainReader, RatifyPlainReader
+from selftest.mutants.plain_reader import (
+    OpenPlainReader,
+    OpenSealBeforeStructure,
+    RatifyPlainReader,
+)
 from selftest.mutants.porting import (
     ArgsSortedUtf16,
     CaseFoldedId,
@@ -640,6 +644,7 @@ _TABLE = (
     ),
     broken_engine("ratify_plain_reader", RatifyPlainReader, "LOAD-READ-101"),
     broken_engine("open_plain_reader", OpenPlainReader, "LOAD-READ-102"),
+    broken_engine("open_seal_before_structure", OpenSealBeforeStructure, "LOAD-ORDER-002"),
     broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
     broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),
     broken_engine("resolve_validates_keys", ResolveValidatesKeys, "OVR-RESOLVE-003"),

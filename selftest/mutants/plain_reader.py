@@ -1,7 +1,8 @@
-"""Ops defined by reference to the loader that read a pack file with a plain JSON reader
-instead of the loader's guarded one (docs/registers.md § Loading, step 4): a number past a
-bound, NaN or nesting deeper than 64 levels parses, and the pack's own checks refuse it
-naming a field, where the loader refuses the file as REGISTER_MALFORMED, field null."""
+"""Ops defined by reference to the loader that load otherwise: a pack file read with a
+plain JSON reader instead of the loader's guarded one (docs/registers.md § Loading, step 4):
+a number past a bound, NaN or nesting deeper than 64 levels parses, and the pack's own checks
+refuse it naming a field, where the loader refuses the file as REGISTER_MALFORMED, field
+null; or the seal compared before the loader's steps."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import functools
 import json
 from pathlib import Path
 
-from reference.registers.model import RegisterPack
+from reference.registers.model import SEAL_FIELD, RegisterPack
 from reference.registers.ratify import Ratifier
+from reference.registers.seal import SEAL_KEY
 from reference.registers.validate import fail, parse_pack
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
@@ -54,4 +56,29 @@ class OpenPlainReader(ProtocolHandler):
             if register_id is not None and candidate.is_file():
                 _plain_pack(candidate, register_id)
                 break
+        return super().new_runtime(register_id, search_path)
+
+
+class OpenSealBeforeStructure(ProtocolHandler):
+    """session.open compares the pack's seal with its report's before the loader's steps run
+    (as a port whose sessions check the seal first would): a pack with a structural fault
+    and a seal that differs is REGISTER_SEAL_MISMATCH, where loading it stops at step 5."""
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        for directory in search_path:
+            pack_path = Path(directory) / f"{register_id}.json"
+            report_path = Path(directory) / f"{register_id}.mastery_report.json"
+            if register_id is None or not pack_path.is_file() or not report_path.is_file():
+                continue
+            try:
+                pack, report = (
+                    json.loads(pack_path.read_bytes()),
+                    json.loads(report_path.read_bytes()),
+                )
+            except ValueError:
+                break
+            differs = isinstance(pack, dict) and isinstance(report, dict)
+            if differs and pack.get(SEAL_FIELD) != report.get(SEAL_KEY):
+                fail("REGISTER_SEAL_MISMATCH", "the seal differs", SEAL_FIELD)
+            break
         return super().new_runtime(register_id, search_path)
