@@ -79,6 +79,7 @@ from selftest.mutants.audit47 import (
     SourceHashOfFileObject,
     TamperedOnlyBesideReadableReport,
 )
+from selftest.mutants.batch_alone import BatchElementArgsNullAsAbsent
 from selftest.mutants.beside_report import (
     BesideReportMissingFieldTampered,
     BesideReportUnknownNamesTampered,
@@ -645,6 +646,9 @@ _TABLE = (
     broken_engine("ratify_plain_reader", RatifyPlainReader, "LOAD-READ-101"),
     broken_engine("open_plain_reader", OpenPlainReader, "LOAD-READ-102"),
     broken_engine("open_seal_before_structure", OpenSealBeforeStructure, "LOAD-ORDER-002"),
+    broken_engine(
+        "batch_element_args_null_as_absent", BatchElementArgsNullAsAbsent, "PROTO-BATCH-004"
+    ),
     broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
     broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),
     broken_engine("resolve_validates_keys", ResolveValidatesKeys, "OVR-RESOLVE-003"),
