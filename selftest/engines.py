@@ -249,6 +249,7 @@ from selftest.mutants.pack_says import (
     VerdictAboutSecondSubject,
 )
 from selftest.mutants.plain_reader import (
+    OpenPackBomDropped,
     OpenPlainReader,
     OpenSealBeforeStructure,
     RatifyPlainReader,
@@ -646,6 +647,7 @@ _TABLE = (
     broken_engine("ratify_plain_reader", RatifyPlainReader, "LOAD-READ-101"),
     broken_engine("open_plain_reader", OpenPlainReader, "LOAD-READ-102"),
     broken_engine("open_seal_before_structure", OpenSealBeforeStructure, "LOAD-ORDER-002"),
+    broken_engine("open_pack_bom_dropped", OpenPackBomDropped, "LOAD-FORM-481"),
     broken_engine(
         "batch_element_args_null_as_absent", BatchElementArgsNullAsAbsent, "PROTO-BATCH-004"
     ),

@@ -82,3 +82,17 @@ class OpenSealBeforeStructure(ProtocolHandler):
                 fail("REGISTER_SEAL_MISMATCH", "the seal differs", SEAL_FIELD)
             break
         return super().new_runtime(register_id, search_path)
+
+
+class OpenPackBomDropped(ProtocolHandler):
+    """session.open decodes each file it is given as text before staging it, which drops a
+    leading byte order mark (as JavaScript's TextDecoder does by default): a ratified pack
+    with a BOM first opens, where register.load refuses it as out of normal form."""
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        for directory in search_path:
+            for path in Path(directory).glob("*.json"):
+                raw = path.read_bytes()
+                if raw.startswith(b"\xef\xbb\xbf"):
+                    path.write_bytes(raw[3:])
+        return super().new_runtime(register_id, search_path)
