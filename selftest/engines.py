@@ -252,6 +252,7 @@ from selftest.mutants.plain_reader import (
     OpenPackBomDropped,
     OpenPlainReader,
     OpenSealBeforeStructure,
+    OpenSealCaseFolded,
     RatifyPlainReader,
 )
 from selftest.mutants.porting import (
@@ -648,6 +649,7 @@ _TABLE = (
     broken_engine("open_plain_reader", OpenPlainReader, "LOAD-READ-102"),
     broken_engine("open_seal_before_structure", OpenSealBeforeStructure, "LOAD-ORDER-002"),
     broken_engine("open_pack_bom_dropped", OpenPackBomDropped, "LOAD-FORM-481"),
+    broken_engine("open_seal_case_folded", OpenSealCaseFolded, "LOAD-SEAL-471"),
     broken_engine(
         "batch_element_args_null_as_absent", BatchElementArgsNullAsAbsent, "PROTO-BATCH-004"
     ),

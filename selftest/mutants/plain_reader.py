@@ -96,3 +96,24 @@ class OpenPackBomDropped(ProtocolHandler):
                 if raw.startswith(b"\xef\xbb\xbf"):
                     path.write_bytes(raw[3:])
         return super().new_runtime(register_id, search_path)
+
+
+class OpenSealCaseFolded(ProtocolHandler):
+    """session.open reads the pack's seal as a hex value (lower-cased before the loader
+    compares it, as a port whose sessions parse digests into bytes would): a pack whose
+    mastery_report_sha256 is spelt in upper case opens, where register.load refuses it."""
+
+    def new_runtime(self, register_id: str | None, search_path: tuple[Path, ...]) -> ChatRuntime:
+        for directory in search_path:
+            path = Path(directory) / f"{register_id}.json"
+            if register_id is None or not path.is_file():
+                continue
+            raw = path.read_bytes()
+            try:
+                seal = json.loads(raw).get(SEAL_FIELD)
+            except (ValueError, AttributeError):
+                break
+            if isinstance(seal, str) and seal and seal != seal.lower():
+                path.write_bytes(raw.replace(seal.encode(), seal.lower().encode(), 1))
+            break
+        return super().new_runtime(register_id, search_path)
