@@ -79,6 +79,7 @@ from selftest.mutants.audit47 import (
     SourceHashOfFileObject,
     TamperedOnlyBesideReadableReport,
 )
+from selftest.mutants.batch_alone import BatchElementArgsNullAsAbsent
 from selftest.mutants.beside_report import (
     BesideReportMissingFieldTampered,
     BesideReportUnknownNamesTampered,
@@ -147,6 +148,7 @@ from selftest.mutants.duplicates import DuplicateArgumentRefused, FirstDuplicate
 from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
+from selftest.mutants.fork_framing import ForkChildReadsText
 from selftest.mutants.function_words import missing_function_word
 from selftest.mutants.gate_bounds import RatifyFileTrimsMarkers, RatifyTrimsMarkers
 from selftest.mutants.in_place import InPlacePackLeftAsGiven, InPlaceSealNotSet
@@ -245,6 +247,13 @@ from selftest.mutants.pack_says import (
     ProcedureVerbNotNamed,
     TeachingVerdictWithoutStep,
     VerdictAboutSecondSubject,
+)
+from selftest.mutants.plain_reader import (
+    OpenPackBomDropped,
+    OpenPlainReader,
+    OpenSealBeforeStructure,
+    OpenSealCaseFolded,
+    RatifyPlainReader,
 )
 from selftest.mutants.porting import (
     ArgsSortedUtf16,
@@ -636,6 +645,14 @@ _TABLE = (
     broken_engine(
         "ratify_reads_before_roll_forward", RatifyReadsBeforeRollForward, "LOAD-HIDDEN-103"
     ),
+    broken_engine("ratify_plain_reader", RatifyPlainReader, "LOAD-READ-101"),
+    broken_engine("open_plain_reader", OpenPlainReader, "LOAD-READ-102"),
+    broken_engine("open_seal_before_structure", OpenSealBeforeStructure, "LOAD-ORDER-002"),
+    broken_engine("open_pack_bom_dropped", OpenPackBomDropped, "LOAD-FORM-481"),
+    broken_engine("open_seal_case_folded", OpenSealCaseFolded, "LOAD-SEAL-471"),
+    broken_engine(
+        "batch_element_args_null_as_absent", BatchElementArgsNullAsAbsent, "PROTO-BATCH-004"
+    ),
     broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
     broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),
     broken_engine("resolve_validates_keys", ResolveValidatesKeys, "OVR-RESOLVE-003"),
@@ -810,6 +827,7 @@ _TABLE = (
     broken_engine("fork_in_parents_group", ForkInParentsGroup, "PROTO-FORK-001", "STATE-KILL-001"),
     broken_engine("fork_refusal_without_field", ForkRefusalWithoutField, "PROTO-FORK-001"),
     broken_engine("fork_keeps_parent_stdio", ForkKeepsParentStdio, "PROTO-FORK-001"),
+    broken_engine("fork_child_reads_text", ForkChildReadsText, "PROTO-FORK-001"),
     broken_engine("fork_abstract_socket_accepted", ForkAbstractSocketAccepted, "PROTO-FORK-001"),
     broken_engine("fork_nul_leading_only", ForkNulLeadingOnly, "PROTO-FORK-001"),
     broken_engine("fork_nul_at_ends_only", ForkNulAtEndsOnly, "PROTO-FORK-001"),

@@ -849,19 +849,18 @@ LOAD_CASES = sorted([*LOADS, *RATIFIES, *UNSEARCHED, *FAR_PAIRS])
     "ratification check (and, beside its report, not turned into REGISTER_TAMPERED unless "
     "it is REGISTER_MALFORMED), the seal before the report, the report before the seal "
     "comparison, the seal before the content, the content before the normal form; the "
-    "ratification gate's structural checks before its null rule",
+    "ratification gate's structural checks before its null rule; session.open, loading like "
+    "register.load, refuses each two-fault pair given in files at the same step",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
-    seed=LOADING_ORDER,
+    seed=f"{LOADING_ORDER}; docs/protocol.md § session.open (loaded like register.load)",
     strategy=lambda ctx: st.sampled_from(LOAD_CASES),
     cover=coverage.each("two-fault pack files", LOAD_CASES),
 )
 def loading_order(engine: EngineClient, name: str) -> None:
     if name in UNSEARCHED:
         args: EncodableObject = {"register_id": BAD_ID, "files": UNSEARCHED[name]}
-        _expect_refusal(
-            engine, name, "register.load", args, Expected("REGISTER_INVALID_ID", "register_id")
-        )
+        _expect_load_refusal(engine, name, args, Expected("REGISTER_INVALID_ID", "register_id"))
         return
     if name in RATIFIES:
         pack, want = RATIFIES[name]
@@ -871,7 +870,18 @@ def loading_order(engine: EngineClient, name: str) -> None:
     pack = sealed_json(sealed, f"{LOAD_ID}.json")
     report = base64.b64decode(sealed[f"{LOAD_ID}.mastery_report.json"])
     files, want = (_far_case if name in FAR_PAIRS else _load_case)(name, pack, report)
-    _expect_refusal(engine, name, "register.load", {"register_id": LOAD_ID, "files": files}, want)
+    _expect_load_refusal(engine, name, {"register_id": LOAD_ID, "files": files}, want)
+
+
+def _expect_load_refusal(
+    engine: EngineClient, name: str, args: EncodableObject, want: Expected
+) -> None:
+    """register.load refuses *args* with *want*; so does session.open, which loads its
+    register "like register.load" (docs/protocol.md § session.open), when sessions are
+    claimed."""
+    _expect_refusal(engine, name, "register.load", args, want)
+    if "sessions" in engine.capabilities():
+        _expect_refusal(engine, name, "session.open", args, want)
 
 
 # docs/state.md § Schema versions -------------------------------------------------------------

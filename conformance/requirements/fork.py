@@ -18,6 +18,14 @@ from typing import Any
 from conformance import coverage
 from conformance.engines.base import EngineClient
 from conformance.jsontypes import EncodableObject
+from conformance.requirements.protocol_raw import (
+    END_OF_INPUT,
+    EXPECTED_AT_EOF,
+    FRAMES,
+    _bad_json,
+    _hello,
+    _hello_answered,
+)
 from conformance.requirements.registry import requirement
 from conformance.state.driver import scratch
 from conformance.state.killer import KILL_TIMEOUT, ZYGOTES, SpawnFailed, Zygote
@@ -117,6 +125,36 @@ def _ask(stream: Any, conn: socket.socket, line: bytes) -> Any:
     return json.loads(answer)
 
 
+def _framed_as_stdio(stream: Any, conn: socket.socket) -> None:
+    """The framing cases PROTO-FRAME-001 sends on stdin (each line followed by a hello) and
+    the input PROTO-EOF-001 ends with (a last request without a newline), sent on the socket
+    and the connection ended: each line gets the answer a fresh engine gives it on stdio, in
+    order, the last request too, and nothing follows."""
+    data, expected = b"", list[tuple[str, str | None]]()
+    for index, name in enumerate(sorted(FRAMES)):
+        build, accepted = FRAMES[name]
+        data += build(f"l{index}") + b"\n" + _hello(f"h{index}") + b"\n"
+        expected += [(name, f"l{index}" if accepted else None), (f"after {name}", f"h{index}")]
+    for name, ids in sorted(EXPECTED_AT_EOF.items()):
+        data += END_OF_INPUT[name]
+        expected += [(f"{name}: line {i}", request_id) for i, request_id in enumerate(ids)]
+    conn.sendall(data)
+    conn.shutdown(socket.SHUT_WR)
+    for what, request_id in expected:
+        try:
+            line = stream.readline()
+        except TimeoutError:
+            raise AssertionError(f"the forked engine did not answer {what} on the socket") from None
+        assert line.endswith(b"\n"), f"the forked engine answered {what} with {line!r}"
+        response = json.loads(line)
+        what = f"the forked engine, {what} (a fresh engine on stdio answers it)"
+        if request_id is None:
+            _bad_json(response, what)
+        else:
+            _hello_answered(response, request_id, what)
+    assert stream.readline() == b"", "the forked engine wrote more after its input ended"
+
+
 def _refused(zygote: Recorded, name: str) -> None:
     with _refused_args(name) as args:
         response = zygote.call("engine.fork", args)
@@ -156,8 +194,7 @@ def _forked(zygote: Recorded, before: Any) -> None:
             f"the forked engine answered a line that is not JSON with {garbage!r}"
         )
         assert _hello_of(zygote) == before, "the zygote answers hello otherwise after a fork"
-        conn.shutdown(socket.SHUT_WR)
-        assert stream.readline() == b"", "the forked engine wrote more after its input ended"
+        _framed_as_stdio(stream, conn)
         ended = select.select([child.pidfd], [], [], KILL_TIMEOUT)[0]
         assert ended, f"the forked engine did not exit {KILL_TIMEOUT:g} s after its input ended"
     finally:
@@ -169,7 +206,10 @@ def _forked(zygote: Recorded, before: Any) -> None:
     "engine.fork answers {pid} of a child that leads a new session, holds neither of the "
     "parent's stdio pipes and serves core-engine/1 on the socket as a fresh engine does (the "
     "same hello, framing and refusals) until the connection ends, while the parent keeps "
-    "serving its stdin with nothing of the child's on its stdout; a socket that is missing, "
+    "serving its stdin with nothing of the child's on its stdout; the child answers each "
+    "framing case of PROTO-FRAME-001 (a blank line, a byte order mark, bytes that are not "
+    "UTF-8, CRLF, a 1 MiB line, ...) and a last line without a newline at the connection's "
+    "end as a fresh engine answers it on stdio; a socket that is missing, "
     "not a string, empty, holding a NUL (first, inside, last or alone) or not listening is "
     "PROTOCOL_BAD_ARGS, field socket",
     family="protocol",

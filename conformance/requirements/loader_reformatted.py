@@ -8,7 +8,10 @@ bytes"; § Loading: a report whose bytes are not its normal form is `REGISTER_SE
 pack refuse to load". A port that compares parsed values, or bytes after trimming, or text
 after normalising line ends, loads some of these. Each reformatting here keeps the file's
 JSON value and breaks its normal form at one place (the first byte, the last, every line,
-the escapes, the key order).
+the escapes, the key order). The same pair is given to ``session.open`` too, which loads its
+register "like `register.load`" (docs/protocol.md § session.open): a port whose sessions
+decode the files as text (a JavaScript ``TextDecoder`` drops a leading byte order mark) opens
+what the loader refuses.
 """
 
 from __future__ import annotations
@@ -88,12 +91,12 @@ WANT = {
     "the same JSON (final newline dropped or doubled, a space at an end, a leading newline, a "
     "byte order mark, CRLF, other indents, compact, \\u escapes, keys reversed) is refused: "
     "the pack REGISTER_TAMPERED with field null, the report REGISTER_SEAL_MISMATCH naming "
-    "mastery_report",
+    "mastery_report; session.open, loading like register.load, refuses each alike",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed="docs/registers.md § Normal form (the loader compares bytes); § Loading (step 7: the "
     "report's bytes are its normal form; step 10: the pack file's bytes; changing any byte "
-    "makes the pack refuse to load)",
+    "makes the pack refuse to load); docs/protocol.md § session.open (loaded like register.load)",
     strategy=lambda ctx: st.sampled_from(CASES),
     cover=coverage.each("reformatted files", CASES),
 )
@@ -114,4 +117,26 @@ def reformatted_file_refused(engine: EngineClient, case: list[str]) -> None:
     assert got == WANT[name], (
         f"{name} with {how} (the same JSON, not its normal form): refused with {got[0]} naming "
         f"{got[1]!r}, the docs say {WANT[name][0]} naming {WANT[name][1]!r}"
+    )
+    if "sessions" in engine.capabilities():
+        _opens_as_it_loads(engine, f"{name} with {how}", given, WANT[name])
+
+
+def _opens_as_it_loads(
+    engine: EngineClient, what: str, files: dict[str, str], want: tuple[str, str | None]
+) -> None:
+    """session.open, which loads "like register.load", refuses the same *files* with *want*."""
+    try:
+        result = engine.call("session.open", {"register_id": RID, "files": files})
+    except EngineRefused as refusal:
+        got = (refusal.code, refusal.field)
+    else:
+        session = result.get("session")
+        if isinstance(session, str):
+            engine.call("session.close", {"session": session})
+        raise AssertionError(f"{what}: session.open opened it; register.load refuses it")
+    assert got == want, (
+        f"{what} given to session.open: refused with {got[0]} naming {got[1]!r}, as "
+        f"register.load {want[0]} naming {want[1]!r} (docs/protocol.md § session.open: "
+        "loaded like register.load)"
     )

@@ -83,11 +83,13 @@ def _case(name: str, pack: dict[str, Any], report: dict[str, Any]) -> tuple[byte
     "LOAD-SEAL-471",
     "a ratified pair with one digest spelt in upper case (the pack's seal; the report's seal; "
     "the report's pack_source_sha256, resealed) does not load: seals and digests are compared "
-    "as strings, not as hex values",
+    "as strings, not as hex values; session.open, loading like register.load, refuses each "
+    "alike",
     family="loader",
     capabilities=("registers.load", "registers.ratify"),
     seed="docs/registers.md § Loading (step 7: the self-seal verifies; step 8: the pack's "
-    "mastery_report_sha256 equals the report's seal; step 9: pack_source_sha256 equals)",
+    "mastery_report_sha256 equals the report's seal; step 9: pack_source_sha256 equals); "
+    "docs/protocol.md § session.open (loaded like register.load)",
     strategy=lambda ctx: st.sampled_from(sorted(CASES)),
     cover=coverage.each("digests spelt in upper case", sorted(CASES)),
 )
@@ -105,3 +107,17 @@ def digests_compared_as_strings(engine: EngineClient, name: str) -> None:
         raise AssertionError(f"{name}: the pack loaded; a digest in upper case is another string")
     want = CASES[name]
     assert got == want, f"{name}: register.load refused with {got}, the docs give {want}"
+    if "sessions" not in engine.capabilities():
+        return
+    try:
+        result = engine.call("session.open", {"register_id": RID, "files": staged})
+    except EngineRefused as refusal:
+        got = (refusal.code, refusal.field)
+    else:
+        session = result.get("session")
+        if isinstance(session, str):
+            engine.call("session.close", {"session": session})
+        raise AssertionError(f"{name}: session.open opened it; register.load refuses it")
+    assert got == want, (
+        f"{name}: session.open refused with {got}; it loads like register.load, which gives {want}"
+    )
