@@ -21,6 +21,7 @@ import fcntl
 import json
 import os
 import select
+import signal
 import subprocess
 import time
 from dataclasses import dataclass
@@ -84,9 +85,10 @@ class _Lines:
         self.fd, self.partial, self.lines = fd, b"", list[bytes]()
 
     def read(self, timeout: float) -> bool:
-        """Read what the pipe holds now (waiting up to *timeout*); False at its end."""
-        if not select.select([self.fd], [], [], timeout)[0]:
-            return True
+        """Read what the pipe holds (waiting up to *timeout*); False at its end or when
+        nothing came within *timeout*."""
+        if not select.select([self.fd], [], [], max(timeout, 0.0))[0]:
+            return False
         chunk = os.read(self.fd, 65536)
         *whole, self.partial = (self.partial + chunk).split(b"\n")
         self.lines.extend(line + b"\n" for line in whole)
@@ -108,6 +110,32 @@ def _events(lines: list[bytes]) -> tuple[KillRecord, str | None]:
     return KillRecord(tuple(begins), tuple(acks)), None
 
 
+def _read_lead(lines: _Lines, lead: int) -> float | None:
+    """Read until *lead* acks (or anything but soak events, or :data:`KILL_TIMEOUT`); the
+    mean soak cycle from the first begin to the last ack read, None when *lead* acks never
+    came."""
+    deadline = time.monotonic() + KILL_TIMEOUT
+    first_begin = None
+    while True:
+        seen, error = _events(lines.lines)
+        if error is not None:
+            return None
+        if first_begin is None and seen.begins:
+            first_begin = time.monotonic()
+        if len(seen.acks) >= lead:
+            return max((time.monotonic() - (first_begin or deadline)) / lead, MIN_CYCLE)
+        if not lines.read(deadline - time.monotonic()):
+            return None
+
+
+def _watch(directory: Path, last_begin: int, ahead: int, seconds: float) -> None:
+    """Watch ``CURRENT`` for *seconds*, or until it names a generation more than *ahead*
+    past *last_begin* (a checkpoint no begin on the pipe can have announced)."""
+    until = time.monotonic() + seconds
+    while time.monotonic() < until and (_current(directory) or 0) <= last_begin + ahead:
+        time.sleep(POLL)
+
+
 def soak_unread(command: list[str], directory: Path, seed: int, lead: int) -> LagRecord:
     """Soak in *directory* on a fresh process of *command*, read until *lead* acks, stop
     reading, watch, SIGKILL, drain: the events written and ``CURRENT`` at the kill."""
@@ -127,32 +155,24 @@ def soak_unread(command: list[str], directory: Path, seed: int, lead: int) -> La
         request = {"id": REQUEST_ID, "op": "state.soak", "args": args}
         process.stdin.write(json.dumps(request).encode() + b"\n")
         process.stdin.flush()
-        started = time.monotonic()
-        deadline = started + KILL_TIMEOUT
-        first_begin = None
-        while len(_events(lines.lines)[0].acks) < lead and time.monotonic() < deadline:
-            if not lines.read(deadline - time.monotonic()):
-                break
-            if first_begin is None and _events(lines.lines)[0].begins:
-                first_begin = time.monotonic()
-        cycle = max((time.monotonic() - (first_begin or started)) / max(lead, 1), MIN_CYCLE)
-        ahead = pipe_bytes // SMALLEST_CHECKPOINT_LINES + 1
-        seen = _events(lines.lines)[0]
-        last = max([g for g, _ in seen.begins if isinstance(g, int)], default=0)
-        watch_until = time.monotonic() + max(MIN_WATCH, (ahead + MARGIN_CYCLES) * cycle)
-        current = _current(directory)
-        while time.monotonic() < watch_until and (current or 0) <= last + ahead:
-            time.sleep(POLL)
-            current = _current(directory)
+        cycle = _read_lead(lines, lead)
+        if cycle is not None:
+            ahead = pipe_bytes // SMALLEST_CHECKPOINT_LINES + 1
+            begins = _events(lines.lines)[0].begins
+            last = max([g for g, _ in begins if isinstance(g, int)], default=0)
+            seconds = min(KILL_TIMEOUT, max(MIN_WATCH, (ahead + MARGIN_CYCLES) * cycle))
+            _watch(directory, last, ahead, seconds)
     finally:
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, 9)
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait()
     current = _current(directory)
     while lines.read(KILL_TIMEOUT):
         pass
     record, error = _events(lines.lines)
-    if error is None and process.returncode != -9:
+    if error is None and len(record.acks) < lead:
+        error = f"fewer than {lead} acks within {KILL_TIMEOUT:g} s"
+    if error is None and process.returncode != -signal.SIGKILL:
         error = f"the engine ended with status {process.returncode} before it was killed"
     with contextlib.suppress(BrokenPipeError):
         process.stdin.close()
