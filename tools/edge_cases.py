@@ -1677,6 +1677,47 @@ def every_cue_edges() -> list[dict[str, Any]]:
     ]
 
 
+NO_REPEATS = (
+    "docs/intents.md § Subjects: the subjects are the content words of the slots, slot by slot, "
+    "without repeats"
+)
+NO_REPEAT_CASES: list[tuple[str, list[str], dict[str, Any]]] = [
+    (
+        "the same word in two slots: one subject",
+        ["Compare a blorvex and a blorvex."],
+        {"intent": "COMPARISON", "subject": "blorvex", "says": {"unknown": ["blorvex"]}},
+    ),
+    (
+        "the same word twice in one slot: one subject",
+        ["Compare a blorvex blorvex and a zimble."],
+        {"intent": "COMPARISON", "subject": "blorvex", "says": {"unknown": ["blorvex", "zimble"]}},
+    ),
+    (
+        "the first slot's first word again in the last slot, another word between",
+        ["Compare a blorvex, a zimble and a blorvex."],
+        {"intent": "COMPARISON", "subject": "blorvex", "says": {"unknown": ["blorvex", "zimble"]}},
+    ),
+    (
+        "a word that refers back and the word it points to, in two slots: one subject",
+        ["What is a blorvex?", "Compare it and a blorvex."],
+        {"intent": "COMPARISON", "subject": "blorvex", "says": {"unknown": ["blorvex"]}},
+    ),
+]
+"""(edge, turns, expected) of each case of :func:`no_repeat_edges`."""
+
+
+def no_repeat_edges() -> list[dict[str, Any]]:
+    """A word named twice is one subject, wherever the second naming stands: in the same
+    slot, in another slot, or pointed to by a word that refers back (ids ``EC-0820`` on)."""
+    return [
+        {
+            "id": f"EC-{820 + i:04d}",
+            **_edge("count", "S-NO-REPEATS", NO_REPEATS, edge, turns, **want),
+        }
+        for i, (edge, turns, want) in enumerate(NO_REPEAT_CASES)
+    ]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1710,6 +1751,7 @@ def edges() -> dict[str, Any]:
     cases += referent_edges()
     cases += kept_control_edges()
     cases += every_cue_edges()
+    cases += no_repeat_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

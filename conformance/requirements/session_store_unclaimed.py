@@ -5,7 +5,32 @@ store), ``files`` without ``registers.load`` (docs/protocol.md § session.open).
 from __future__ import annotations
 
 from conformance.engines.base import EngineClient, EngineRefused
+from conformance.jsontypes import JSONEncodable
 from conformance.requirements.registry import requirement
+
+
+def _refused_unclaimed(
+    engine: EngineClient, capability: str, argument: str, value: JSONEncodable
+) -> None:
+    """``session.open`` with *argument* from an engine that does not claim *capability*:
+    ``PROTOCOL_BAD_ARGS`` naming the argument, never a session that ignores it."""
+    if capability in engine.capabilities():
+        return
+    what = f"session.open with {argument}, {capability} not claimed"
+    try:
+        answer = engine.call("session.open", {"register_id": None, argument: value})
+    except EngineRefused as refusal:
+        got = (refusal.code, refusal.field)
+        assert got == ("PROTOCOL_BAD_ARGS", argument), (
+            f"{what}: answered {refusal.code} field {refusal.field!r}, the docs say "
+            f"PROTOCOL_BAD_ARGS field {argument!r}"
+        )
+        return
+    engine.call("session.close", {"session": answer["session"]})
+    raise AssertionError(
+        f"{what}: a session was opened, the docs say PROTOCOL_BAD_ARGS field {argument!r} "
+        f"(an unknown argument)"
+    )
 
 
 @requirement(
@@ -20,22 +45,7 @@ from conformance.requirements.registry import requirement
     max_examples=1,
 )
 def store_refused_without_life(engine: EngineClient, _: object) -> None:
-    if "state.life" in engine.capabilities():
-        return
-    try:
-        answer = engine.call("session.open", {"register_id": None, "store": "s1"})
-    except EngineRefused as refusal:
-        got = (refusal.code, refusal.field)
-        assert got == ("PROTOCOL_BAD_ARGS", "store"), (
-            f"session.open with store, state.life not claimed: answered {refusal.code} field "
-            f"{refusal.field!r}, the docs say PROTOCOL_BAD_ARGS field 'store'"
-        )
-        return
-    engine.call("session.close", {"session": answer["session"]})
-    raise AssertionError(
-        "session.open with store, state.life not claimed: a session was opened, the docs say "
-        "PROTOCOL_BAD_ARGS field 'store' (an unknown argument)"
-    )
+    _refused_unclaimed(engine, "state.life", "store", "s1")
 
 
 @requirement(
@@ -50,19 +60,4 @@ def store_refused_without_life(engine: EngineClient, _: object) -> None:
     max_examples=1,
 )
 def files_refused_without_load(engine: EngineClient, _: object) -> None:
-    if "registers.load" in engine.capabilities():
-        return
-    try:
-        answer = engine.call("session.open", {"register_id": None, "files": {}})
-    except EngineRefused as refusal:
-        got = (refusal.code, refusal.field)
-        assert got == ("PROTOCOL_BAD_ARGS", "files"), (
-            f"session.open with files, registers.load not claimed: answered {refusal.code} "
-            f"field {refusal.field!r}, the docs say PROTOCOL_BAD_ARGS field 'files'"
-        )
-        return
-    engine.call("session.close", {"session": answer["session"]})
-    raise AssertionError(
-        "session.open with files, registers.load not claimed: a session was opened, the docs "
-        "say PROTOCOL_BAD_ARGS field 'files' (an unknown argument)"
-    )
+    _refused_unclaimed(engine, "registers.load", "files", {})

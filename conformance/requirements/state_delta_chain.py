@@ -78,17 +78,25 @@ def _base_of(directory: Path, generation: int) -> Path:
     return directory / f"gen-{number:08d}" if isinstance(number, int) else path
 
 
-def _checkpoint_loads(engine: EngineClient, directory: Path, store: str, what: str) -> None:
-    engine.call("state.apply", {"store": store, "mutations": [put(_changing(7))]})
+def _checkpoint_loads(
+    engine: EngineClient, directory: Path, store: str, mutations: list[dict[str, Any]], why: str
+) -> None:
+    """Apply *mutations*, checkpoint, and require the directory to load as acknowledged,
+    nothing recovered; *why* completes the failure message."""
+    engine.call("state.apply", {"store": store, "mutations": mutations})
     done = engine.call("state.checkpoint", {"store": store})
     want = {"generation": done.get("generation"), "identity": done.get("identity")}
     got = load(engine, directory)
     seen = {key: got.get(key) for key in want}
     assert seen == want and got.get("recovered") is None, (
-        f"{what}, then the writer's checkpoint acknowledged {want}; state.load answers "
-        f"{seen} (recovered {got.get('recovered')!r}): a writer writes a delta only over a "
-        f"base whose core.jsonl and manifest.json are on disk"
+        f"{why}: the checkpoint acknowledged {want}; state.load answers {seen} (recovered "
+        f"{got.get('recovered')!r})"
     )
+
+
+BASE_ON_DISK = (
+    "a writer writes a delta only over a base whose core.jsonl and manifest.json are on disk"
+)
 
 
 def _one_base_file_removed(engine: EngineClient, name: str) -> None:
@@ -104,7 +112,8 @@ def _one_base_file_removed(engine: EngineClient, name: str) -> None:
         assert isinstance(generation, int), f"state.checkpoint answered generation {generation!r}"
         base = _base_of(directory, generation)
         (base / name).unlink(missing_ok=True)
-        _checkpoint_loads(engine, directory, store, f"{base.name}/{name} alone was removed")
+        why = f"{base.name}/{name} alone was removed under the writer; {BASE_ON_DISK}"
+        _checkpoint_loads(engine, directory, store, [put(_changing(7))], why)
 
 
 def _missing_bases(directory: Path) -> list[str]:
@@ -147,17 +156,12 @@ def delta_chain_loads(engine: EngineClient, _: object) -> None:
         first = [put(record) for record in [*FILLER, _changing(0)]]
         batches = [("the first batch", first), *BATCHES]
         for name, mutations in batches:
-            engine.call("state.apply", {"store": store, "mutations": mutations})
-            done = engine.call("state.checkpoint", {"store": store})
-            want = {"generation": done.get("generation"), "identity": done.get("identity")}
-            got = load(engine, directory)
-            seen = {key: got.get(key) for key in want}
-            assert seen == want and got.get("recovered") is None, (
-                f"after the checkpoint of the batch where the key was {name}, acknowledged as "
-                f"{want}, state.load answers {seen} (recovered {got.get('recovered')!r}): a "
-                f"writer's checkpoint must load as acknowledged; a delta whose entries give "
-                f"another state than its manifest's identity is invalid"
+            why = (
+                f"the batch where the key was {name}: a writer's checkpoint must load as "
+                f"acknowledged; a delta whose entries give another state than its manifest's "
+                f"identity is invalid"
             )
+            _checkpoint_loads(engine, directory, store, mutations, why)
             missing = _missing_bases(directory)
             assert not missing, (
                 f"after the checkpoint of the batch where the key was {name}: {missing}; "
@@ -165,6 +169,7 @@ def delta_chain_loads(engine: EngineClient, _: object) -> None:
             )
         for generation in directory.glob("gen-*"):
             shutil.rmtree(generation)
-        _checkpoint_loads(engine, directory, store, "every generation was removed under it")
+        why = f"every generation was removed under the writer; {BASE_ON_DISK}"
+        _checkpoint_loads(engine, directory, store, [put(_changing(6))], why)
     for name in ("manifest.json", "core.jsonl"):
         _one_base_file_removed(engine, name)

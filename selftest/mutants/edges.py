@@ -776,9 +776,37 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
 )
 """Every broken reader of this module with its name in selftest/engines.py (COG-EDGE-001)."""
 
+
+def _terms_with_repeats(
+    normalized: str, tokens: tuple[str, ...], lexicon: Any = None, context: str | None = None
+) -> reading.IntentResult:
+    """The subjects slot by slot with a word named in two slots kept twice (repeats removed
+    only inside one slot); a prompt with a slot that refers back is read as the docs say."""
+    found = reading.classify_intent(normalized, tokens, lexicon, context)
+    found_reading = reading.read(normalized, lexicon)
+    terms: list[str] = []
+    for index, slot in enumerate(found_reading.slots):
+        cleaned = reading.clean_slot(slot)
+        action = found_reading.action and index == 0
+        moves = found_reading.intent is not IntentTag.CAUSE
+        words = grammar.slot_terms(cleaned, lexicon, action=action, verbs_move=moves)
+        if grammar.subject_pronoun(cleaned, lexicon) or reading.refers_back(cleaned):
+            return found
+        terms.extend(dict.fromkeys(words))
+    return dataclasses.replace(found, terms=tuple(terms)) if terms else found
+
+
+class RepeatsKeptAcrossSlots(_Patching):
+    """A word named in two slots is a subject twice (`says.unknown` names it twice)."""
+
+    def patches(self) -> list[tuple[Any, str, Any]]:
+        return [(pipeline, "classify_intent", _terms_with_repeats)]
+
+
 SAYS_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_earlier_skips_recalls", EarlierSkipsRecalls),
     ("edge_whole_recall_one_per_text", WholeRecallOnePerText),
+    ("edge_repeats_kept_across_slots", RepeatsKeptAcrossSlots),
     *((f"stry41_same_word_{rule}_at_bound", _same_word_bound(rule)) for rule, _word in FOLD_AT),
 )
 """Broken answers at the edges of turns (COG-EDGE-002)."""
