@@ -237,7 +237,11 @@ from selftest.mutants.overrides import (
     ResolveValidatesKeys,
     UnknownIntentAccepted,
 )
-from selftest.mutants.pack_bytes import PackBytesReplaced, ReportNotObjectUnratified
+from selftest.mutants.pack_bytes import (
+    PackBytesReplaced,
+    PackEncodingDetected,
+    ReportNotObjectUnratified,
+)
 from selftest.mutants.pack_says import (
     DepthOnlyInPackSurface,
     GlossFlagAlwaysSet,
@@ -809,6 +813,7 @@ _TABLE = (
     broken_engine("decorate_turn_index_unsigned", DecorateTurnIndexUnsigned, "PROTO-ARGS-001"),
     broken_engine("pack_read_unguarded", PackReadUnguarded, "LOAD-READ-001"),
     broken_engine("pack_bytes_replaced", PackBytesReplaced, "LOAD-READ-301"),
+    broken_engine("pack_encoding_detected", PackEncodingDetected, "LOAD-READ-301"),
     broken_engine("report_not_object_unratified", ReportNotObjectUnratified, "LOAD-SEAL-301"),
     broken_engine("pack_minus_counted", PackMinusCounted, "LOAD-READ-001"),
     broken_engine("one_sided_algebra_bounds", OneSidedAlgebraBounds, "ALG-ARGS-001"),
