@@ -220,7 +220,7 @@ from selftest.mutants.null_rule import (
     NullRuleEmptyPerIntentIsNull,
     NullRuleRefusesOnlyTerse,
 )
-from selftest.mutants.open_loader import SessionOpenSkipsSeal
+from selftest.mutants.open_loader import SessionOpenMalformedBeside, SessionOpenSkipsSeal
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -663,6 +663,7 @@ _TABLE = (
     broken_engine("in_place_pack_left_as_given", InPlacePackLeftAsGiven, "LOAD-INPLACE-001"),
     broken_engine("in_place_seal_not_set", InPlaceSealNotSet, "LOAD-INPLACE-001"),
     broken_engine("session_open_skips_seal", SessionOpenSkipsSeal, "LOAD-OPEN-001"),
+    broken_engine("session_open_malformed_beside", SessionOpenMalformedBeside, "LOAD-OPEN-002"),
     broken_engine("ratify_trims_markers", RatifyTrimsMarkers, "LOAD-RATIFY-103"),
     broken_engine("ratify_file_trims_markers", RatifyFileTrimsMarkers, "LOAD-RATIFY-103"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),

@@ -94,6 +94,11 @@ NOT_UTF8: dict[str, Callable[[bytes], bytes]] = {
 decodes leniently, or detects the encoding, reads each one as a valid manifest."""
 
 
+def _constant(data: bytes) -> Callable[[bytes], bytes]:
+    """Manifest bytes that are *data*, whatever the manifest held."""
+    return lambda _: data
+
+
 def _resealed(path: Path, members: dict[str, Any]) -> None:
     """Rewrite the manifest at *path* with *members* and a checksum that verifies."""
     body = {k: v for k, v in json.loads(path.read_bytes()).items() if k != "checksum"}
@@ -162,7 +167,7 @@ def inconsistent_manifest(engine: EngineClient, _: object) -> None:
             if problem:
                 problems.append(f"{name}: {problem}")
         for number, (name, data) in enumerate(NOT_OBJECT.items()):
-            problem = _case(engine, root / f"json{number}", {}, manifest=lambda _, d=data: d)
+            problem = _case(engine, root / f"json{number}", {}, manifest=_constant(data))
             if problem:
                 problems.append(f"{name}: {problem}")
     assert not problems, cases.lines(problems, "a checksummed but inconsistent manifest:")
