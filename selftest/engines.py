@@ -79,7 +79,10 @@ from selftest.mutants.audit47 import (
     SourceHashOfFileObject,
     TamperedOnlyBesideReadableReport,
 )
-from selftest.mutants.batch_alone import BatchElementArgsNullAsAbsent
+from selftest.mutants.batch_alone import (
+    BatchElementArgsNullAsAbsent,
+    BatchElementNumbersAsDoubles,
+)
 from selftest.mutants.beside_report import (
     BesideReportMissingFieldTampered,
     BesideReportUnknownNamesTampered,
@@ -656,6 +659,9 @@ _TABLE = (
     broken_engine("open_seal_case_folded", OpenSealCaseFolded, "LOAD-SEAL-471"),
     broken_engine(
         "batch_element_args_null_as_absent", BatchElementArgsNullAsAbsent, "PROTO-BATCH-004"
+    ),
+    broken_engine(
+        "batch_element_numbers_as_doubles", BatchElementNumbersAsDoubles, "PROTO-BATCH-005"
     ),
     broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
     broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),

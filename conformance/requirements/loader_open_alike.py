@@ -13,16 +13,15 @@ a refusal is the same code naming the same field. The case's own verdict is its 
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import cases
-from conformance.coverage import Case, Plan
+from conformance import cases, replays
 from conformance.engines.base import EngineClient, EngineRefused
-from conformance.model import SuiteContext
-from conformance.requirements.registry import REGISTRY, requirement
+from conformance.model import Requirement
+from conformance.replays import Forwarding
+from conformance.requirements.registry import requirement
 
 LOADS = frozenset({"registers.load", "registers.ratify"})
 """The capabilities a requirement replayed here may need (this one claims them all)."""
@@ -30,44 +29,22 @@ ARGS = frozenset({"register_id", "files"})
 """The arguments `register.load` and `session.open` share."""
 
 
-def _loading_requirements() -> list[str]:
-    """The ids of the requirements whose coverage cases are replayed, sorted."""
-    return sorted(
-        rid
-        for rid, found in REGISTRY.items()
-        if "registers.load" in found.capabilities
+def _loads(rid: str, found: Requirement) -> bool:
+    """Whether *found* loads packs and needs no capability beyond :data:`LOADS`."""
+    return (
+        "registers.load" in found.capabilities
         and set(found.capabilities) <= LOADS
-        and found.cover is not None
         and not rid.startswith("LOAD-OPEN-")
     )
 
 
-def _items(ctx: SuiteContext) -> list[list[Any]]:
-    """``[requirement id, scenario]`` for every coverage case of every replayed requirement."""
-    return [
-        [rid, case.scenario]
-        for rid in _loading_requirements()
-        for case in REGISTRY[rid].cover(ctx).cases  # type: ignore[misc]  # filtered above
-    ]
-
-
-def _plan(ctx: SuiteContext) -> Plan:
-    items = _items(ctx)
-    found = tuple(Case(item, (("requirement", item[0]),)) for item in items)
-    return Plan(found, (("requirement", len({item[0] for item in items})),))
-
-
-class _OpensEachLoad:
+class _OpensEachLoad(Forwarding):
     """*engine*, but every ``register.load`` it answers is followed by ``session.open`` of the
     same register id and files; each disagreement is kept in :attr:`problems`."""
 
     def __init__(self, engine: EngineClient) -> None:
-        self._engine = engine
-        self.problems: list[str] = []
+        super().__init__(engine)
         self.compared = 0
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._engine, name)
 
     def call(self, op: str, args: Any = None, *, checked: bool = True) -> Any:
         try:
@@ -113,15 +90,13 @@ class _OpensEachLoad:
     capabilities=("sessions", "registers.load", "registers.ratify"),
     seed="docs/protocol.md § session.open (loaded like register.load with the files first on "
     "the search path; every loader REGISTER_* code; files as for register.load)",
-    strategy=lambda ctx: st.sampled_from(_items(ctx)),
-    cover=_plan,
+    strategy=lambda ctx: st.sampled_from(replays.items(ctx, _loads)),
+    cover=replays.planner(_loads),
 )
 def session_open_loads_alike(engine: EngineClient, item: list[Any]) -> None:
-    rid, scenario = item
     alike = _OpensEachLoad(engine)
-    # A case's own verdict is reported under its own requirement.
-    with contextlib.suppress(AssertionError, EngineRefused):
-        REGISTRY[rid].check(alike, scenario)  # type: ignore[arg-type]  # a forwarding proxy
+    replays.run_case(alike, item)
     assert not alike.problems, cases.lines(
-        alike.problems, f"{rid}'s case {scenario!r}: session.open does not load as register.load:"
+        alike.problems,
+        f"{item[0]}'s case {item[1]!r}: session.open does not load as register.load:",
     )
