@@ -20,14 +20,15 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import cases, replays
+from conformance import cases
 from conformance.canonical import canonical_json
 from conformance.engines.base import EngineClient
 from conformance.jsontypes import EncodableObject
 from conformance.model import Requirement
-from conformance.replays import Forwarding
+from conformance.requirements import replays
 from conformance.requirements.batch_alone import _comparable
 from conformance.requirements.registry import requirement
+from conformance.requirements.replays import Forwarding
 
 PURE = frozenset({"variation", "overrides", "algebra", "registers.validate", "lexicon"})
 """Capabilities whose ops change nothing an engine keeps: a request of theirs may be sent

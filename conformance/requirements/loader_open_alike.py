@@ -17,11 +17,12 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import cases, replays
+from conformance import cases
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.model import Requirement
-from conformance.replays import Forwarding
+from conformance.requirements import replays
 from conformance.requirements.registry import requirement
+from conformance.requirements.replays import Forwarding
 
 LOADS = frozenset({"registers.load", "registers.ratify"})
 """The capabilities a requirement replayed here may need (this one claims them all)."""
