@@ -84,6 +84,15 @@ class Outcome:
     cut: bool = False
     """A deadline stopped the run before all its coverage cases and examples ran."""
 
+    def __post_init__(self) -> None:
+        self.message = unicode_text(self.message)
+
+
+def unicode_text(message: str) -> str:
+    """*message* as Unicode text: a lone surrogate (quoted from a request or an engine's
+    answer) written as its ``\\udXXX`` escape, so every report can hold it as text."""
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -243,7 +252,7 @@ def _failure(req: Requirement, engine: EngineClient, scenario: Any, message: str
     return {
         "requirement": req.id,
         "scenario": scenario,
-        "message": message,
+        "message": unicode_text(message),
         "transcript": _transcript(engine),
     }
 

@@ -79,7 +79,10 @@ from selftest.mutants.audit47 import (
     SourceHashOfFileObject,
     TamperedOnlyBesideReadableReport,
 )
-from selftest.mutants.batch_alone import BatchElementArgsNullAsAbsent
+from selftest.mutants.batch_alone import (
+    BatchElementArgsNullAsAbsent,
+    BatchElementNumbersAsDoubles,
+)
 from selftest.mutants.beside_report import (
     BesideReportMissingFieldTampered,
     BesideReportUnknownNamesTampered,
@@ -220,7 +223,7 @@ from selftest.mutants.null_rule import (
     NullRuleEmptyPerIntentIsNull,
     NullRuleRefusesOnlyTerse,
 )
-from selftest.mutants.open_loader import SessionOpenSkipsSeal
+from selftest.mutants.open_loader import SessionOpenMalformedBeside, SessionOpenSkipsSeal
 from selftest.mutants.order_pairs import (
     Order2ContentBeforeStem,
     Order2ExistsBeforeSuffix,
@@ -237,7 +240,11 @@ from selftest.mutants.overrides import (
     ResolveValidatesKeys,
     UnknownIntentAccepted,
 )
-from selftest.mutants.pack_bytes import PackBytesReplaced, ReportNotObjectUnratified
+from selftest.mutants.pack_bytes import (
+    PackBytesReplaced,
+    PackEncodingDetected,
+    ReportNotObjectUnratified,
+)
 from selftest.mutants.pack_says import (
     DepthOnlyInPackSurface,
     GlossFlagAlwaysSet,
@@ -653,12 +660,16 @@ _TABLE = (
     broken_engine(
         "batch_element_args_null_as_absent", BatchElementArgsNullAsAbsent, "PROTO-BATCH-004"
     ),
+    broken_engine(
+        "batch_element_numbers_as_doubles", BatchElementNumbersAsDoubles, "PROTO-BATCH-005"
+    ),
     broken_engine("ratify_scratch_kept_on_refusal", RatifyScratchKeptOnRefusal, "LOAD-SCRATCH-402"),
     broken_engine("delta_claimed_without_life", DeltaClaimedWithoutLife, "PROTO-HELLO-001"),
     broken_engine("resolve_validates_keys", ResolveValidatesKeys, "OVR-RESOLVE-003"),
     broken_engine("in_place_pack_left_as_given", InPlacePackLeftAsGiven, "LOAD-INPLACE-001"),
     broken_engine("in_place_seal_not_set", InPlaceSealNotSet, "LOAD-INPLACE-001"),
     broken_engine("session_open_skips_seal", SessionOpenSkipsSeal, "LOAD-OPEN-001"),
+    broken_engine("session_open_malformed_beside", SessionOpenMalformedBeside, "LOAD-OPEN-002"),
     broken_engine("ratify_trims_markers", RatifyTrimsMarkers, "LOAD-RATIFY-103"),
     broken_engine("ratify_file_trims_markers", RatifyFileTrimsMarkers, "LOAD-RATIFY-103"),
     broken_engine("null_rule_counts_transitions", NullRuleCountsTransitions, "LOAD-NULL-001"),
@@ -809,6 +820,7 @@ _TABLE = (
     broken_engine("decorate_turn_index_unsigned", DecorateTurnIndexUnsigned, "PROTO-ARGS-001"),
     broken_engine("pack_read_unguarded", PackReadUnguarded, "LOAD-READ-001"),
     broken_engine("pack_bytes_replaced", PackBytesReplaced, "LOAD-READ-301"),
+    broken_engine("pack_encoding_detected", PackEncodingDetected, "LOAD-READ-301"),
     broken_engine("report_not_object_unratified", ReportNotObjectUnratified, "LOAD-SEAL-301"),
     broken_engine("pack_minus_counted", PackMinusCounted, "LOAD-READ-001"),
     broken_engine("one_sided_algebra_bounds", OneSidedAlgebraBounds, "ALG-ARGS-001"),

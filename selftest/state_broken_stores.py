@@ -1312,3 +1312,10 @@ class ManifestNotObjectUncaughtStore(StateStore):
     def load(cls, fs: FileOps) -> LoadedState:
         with mock.patch.object(loader, "check_generation", _manifest_members_of_any_json):
             return super().load(fs)
+
+
+class ManifestEncodingDetectedStore(StateStore):
+    """A manifest is parsed in the encoding it looks like: a byte order mark, UTF-16 or UTF-32
+    make no generation invalid."""
+
+    file_ops = _bent(bent.ManifestEncodingDetected)

@@ -303,3 +303,17 @@ class MainFileOnly(FileOps):
         body["files"] = kept
         checksum = sha256_hex(canonical_json(body).encode("utf-8"))
         return canonical_json({**body, "checksum": checksum}).encode("utf-8") + b"\n"
+
+
+class ManifestEncodingDetected(FileOps):
+    """A manifest's bytes are parsed in whatever encoding they look like (a byte order mark
+    skipped, UTF-16 and UTF-32 read), as Python's ``json.loads`` of bytes does."""
+
+    def read_file(self, path: Path, *, reading: bool = True) -> bytes | None:
+        data = super().read_file(path, reading=reading)
+        if data is None or Path(path).name != "manifest.json":
+            return data
+        try:
+            return json.dumps(json.loads(data), ensure_ascii=False).encode("utf-8")
+        except ValueError:
+            return data

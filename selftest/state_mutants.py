@@ -723,6 +723,13 @@ class ManifestNotObjectUncaught(ProtocolHandler):
         return stores.ManifestNotObjectUncaughtStore
 
 
+class ManifestEncodingDetected(ProtocolHandler):
+    """A manifest is parsed in whatever encoding it looks like (a byte order mark, UTF-16)."""
+
+    def store_class(self) -> type[StateStore]:
+        return stores.ManifestEncodingDetectedStore
+
+
 class NormalisedFileName(ProtocolHandler):
     """A manifest's file name is normalised before the rule: ``./core.jsonl`` is read."""
 
@@ -1251,6 +1258,7 @@ _TABLE = (
     broken_engine("manifest_counts_unchecked", CountsUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_generation_unchecked", GenerationUnchecked, "STATE-MANIFEST-001"),
     broken_engine("manifest_name_normalised", NormalisedFileName, "STATE-MANIFEST-001"),
+    broken_engine("manifest_encoding_detected", ManifestEncodingDetected, "STATE-MANIFEST-002"),
     broken_engine("manifest_not_object_uncaught", ManifestNotObjectUncaught, "STATE-MANIFEST-001"),
     broken_engine("unterminated_core_line", UnterminatedCoreLine, "STATE-CANON-001"),
     broken_engine("bom_stripped_core", BomStrippedCore, "STATE-CANON-001"),

@@ -353,3 +353,19 @@ def test_a_requirement_not_checkable_here_makes_the_run_partial(monkeypatch):
     assert report["summary"]["verdict"] == "partial" and not report["summary"]["certified"]
     assert any("STATE-EIO-002" in item for item in report["scope"]["left_out"])
     assert "Not a certification" in render_certificate(report)
+
+
+def test_a_lone_surrogate_in_a_message_is_written_as_its_escape(tmp_path):
+    """A failure quoting a lone surrogate (from a request or an engine's answer) is text in
+    every report: report.json, junit.xml and the certificate are written and hold its escape."""
+    outcome = Outcome(IDS[0], "fail", examples=1, message="engine said 'a\ud800b'")
+    report = build_report(
+        [(REGISTRY[IDS[0]], outcome)],
+        hello=HELLO,
+        engine="./fake",
+        profile=CI,
+        expected=ExpectedFailures({}),
+    )
+    assert write_report(report, [(REGISTRY[IDS[0]], outcome)], tmp_path) == []
+    assert "a\\ud800b" in report["results"][0]["message"]
+    assert "a\\ud800b" in (tmp_path / "junit.xml").read_text("utf-8")

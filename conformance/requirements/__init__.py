@@ -9,7 +9,7 @@ import pkgutil
 
 from conformance.requirements.registry import REGISTRY, Requirement, SuiteContext
 
-SUPPORT_MODULES = ("registry",)
+SUPPORT_MODULES = ("registry", "replays")
 """Modules of this package that hold no requirement."""
 MODULES = tuple(
     sorted(

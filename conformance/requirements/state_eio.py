@@ -39,6 +39,7 @@ from conformance.state.inject import (
     Session,
     answered_at,
     durable_image,
+    landed,
     plan,
     run_session,
 )
@@ -417,13 +418,6 @@ def _views(engine: EngineClient, runs: list[Injected], journals: bool) -> list[V
     return views
 
 
-def _landed(injection: Injection, run: Run) -> bool:
-    """Whether the call strace failed first is the one planned, and no call elsewhere."""
-    first = run.failed[0] if run.failed else None
-    planned = (injection.call, injection.path)
-    return not run.stray and first is not None and (first.name, first.paths[0]) == planned
-
-
 def _record_failed(engine: EngineClient, injection: Injection, run: Run, found: list[str]) -> None:
     """Keep a failed run in the transcript: what was failed, what the engine answered."""
     answers = [
@@ -450,11 +444,11 @@ def _judged(
     missed = refused = answers = 0
     for injection, injected, seen in zip(injections, runs, views, strict=True):
         run = injected.run
-        if not _landed(injection, run):
+        session = scenario.bound(injected.live)
+        if not landed(injection, run, len(session)):
             missed += 1
             continue
         per_errno["EIO twice" if injection.times == 2 else injection.errno] += 1
-        session = scenario.bound(injected.live)
         refused += any(a is not None and not a.ok for a in run.answers)
         answers += sum(1 for a in run.answers if a is not None and a.ok)
         found = [f"the engine stopped: {run.fault}"] if run.fault else []

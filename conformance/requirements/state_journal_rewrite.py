@@ -32,7 +32,15 @@ from conformance.model import NotCheckable
 from conformance.requirements.registry import requirement
 from conformance.state import oracle, strace
 from conformance.state.driver import scratch
-from conformance.state.inject import STORE, Injection, Launcher, Request, Run, run_session
+from conformance.state.inject import (
+    STORE,
+    Injection,
+    Launcher,
+    Request,
+    Run,
+    landed,
+    run_session,
+)
 
 JOURNAL = "proposals.journal"
 MODE = 0o664
@@ -348,8 +356,7 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
             directory = root / f"run{number}"
             _prepare(directory, version)
             failed = run_session(launcher, directory, _bound(directory), injection)
-            landed = [c for c in failed.failed if c.paths and c.paths[0] == JOURNAL]
-            if not landed:
+            if not landed(injection, failed):
                 continue
             ran += 1
             problems += [
@@ -360,7 +367,7 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
             directory = root / f"lineage{number}"
             _prepare(directory, version)
             failed = run_session(launcher, directory, _bound(directory), injection)
-            if not [c for c in failed.failed if c.paths and c.paths[0] == LINEAGE]:
+            if not landed(injection, failed):
                 continue
             problems += [
                 f"{injection.describe()}: {p}"
@@ -373,7 +380,7 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
             directory = root / f"fresh{number}"
             _prepare_fresh(directory, version)
             failed = run_session(launcher, directory, _bound(directory), injection)
-            if not [c for c in failed.failed if c.paths and c.paths[0] == JOURNAL]:
+            if not landed(injection, failed):
                 continue
             problems += [
                 f"no journal yet, {injection.describe()}: {p}"

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conformance import cases
+from conformance import bad_utf8, cases
 from conformance.canonical import canonical_json
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
@@ -77,6 +78,27 @@ NOT_OBJECT: dict[str, bytes] = {
 that lacks its fields proves its generation invalid), so no member can be read from it."""
 
 
+def _not_utf8(name: str) -> Callable[[bytes], bytes]:
+    """The manifest's bytes in the encoding of case *name* of :func:`bad_utf8.reencoded`."""
+    return lambda data: bad_utf8.reencoded(data.decode("utf-8"))[name]
+
+
+NOT_UTF8: dict[str, Callable[[bytes], bytes]] = {
+    **{f"manifest.json as {name}": _not_utf8(name) for name in bad_utf8.reencoded("")},
+    "manifest.json with an overlong space (C0 A0) after its opening brace": (
+        lambda data: data[:1] + b"\xc0\xa0" + data[1:]
+    ),
+}
+"""A manifest whose members and checksum are right but whose bytes are not plain UTF-8
+(docs/state.md § The manifest: read as UTF-8 JSON, as a request line is): a reader that
+decodes leniently, or detects the encoding, reads each one as a valid manifest."""
+
+
+def _constant(data: bytes) -> Callable[[bytes], bytes]:
+    """Manifest bytes that are *data*, whatever the manifest held."""
+    return lambda _: data
+
+
 def _resealed(path: Path, members: dict[str, Any]) -> None:
     """Rewrite the manifest at *path* with *members* and a checksum that verifies."""
     body = {k: v for k, v in json.loads(path.read_bytes()).items() if k != "checksum"}
@@ -90,7 +112,7 @@ def _case(
     directory: Path,
     members: dict[str, Any],
     other: bytes | None = None,
-    manifest: bytes | None = None,
+    manifest: Callable[[bytes], bytes] | None = None,
 ) -> str | None:
     """Load gen-1 (named by CURRENT, its manifest inconsistent) beside a valid gen-2; the
     problem, or None when the load fell back to gen-2 and said so."""
@@ -103,7 +125,8 @@ def _case(
     if other is not None:
         (generation / OTHER).write_bytes(other)
     if manifest is not None:
-        (generation / "manifest.json").write_bytes(manifest)
+        path = generation / "manifest.json"
+        path.write_bytes(manifest(path.read_bytes()))
     try:
         got = load(engine, directory)
     except EngineRefused as refusal:
@@ -144,7 +167,29 @@ def inconsistent_manifest(engine: EngineClient, _: object) -> None:
             if problem:
                 problems.append(f"{name}: {problem}")
         for number, (name, data) in enumerate(NOT_OBJECT.items()):
-            problem = _case(engine, root / f"json{number}", {}, manifest=data)
+            problem = _case(engine, root / f"json{number}", {}, manifest=_constant(data))
             if problem:
                 problems.append(f"{name}: {problem}")
     assert not problems, cases.lines(problems, "a checksummed but inconsistent manifest:")
+
+
+@requirement(
+    "STATE-MANIFEST-002",
+    "a generation whose manifest's members and checksum are right but whose bytes are not "
+    "plain UTF-8 (a byte order mark first, UTF-16 or UTF-32 with or without their byte order "
+    "mark, an overlong space between tokens) is proven invalid: the load falls back from it "
+    "and says so",
+    family="state",
+    capabilities=("state",),
+    seed="docs/state.md § The manifest (a reader parses a manifest as UTF-8 JSON); "
+    "§ Recovery rules (load) 4 (the manifest is not JSON)",
+    max_examples=1,
+)
+def manifest_is_utf8(engine: EngineClient, _: object) -> None:
+    problems = []
+    with scratch() as root:
+        for number, (name, bytes_of) in enumerate(NOT_UTF8.items()):
+            problem = _case(engine, root / str(number), {}, manifest=bytes_of)
+            if problem:
+                problems.append(f"{name}: {problem}")
+    assert not problems, cases.lines(problems, "a manifest that is not plain UTF-8:")

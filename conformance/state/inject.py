@@ -109,6 +109,23 @@ class Run:
 Session = list[Request]
 
 
+def landed(injection: Injection, run: Run, requests: int | None = None) -> bool:
+    """Whether the call strace failed first is the one planned: its kind, its path and the
+    request it serves (of *requests*, a call after the last answer serving the last), and no
+    call failed elsewhere. An engine whose calls differ from run to run (threads, lazily
+    loaded code) may see the planned invocation number fall on another call; such a run says
+    nothing about the call that was aimed at."""
+    first = run.failed[0] if run.failed else None
+    if run.stray or first is None or not first.paths:
+        return False
+    served = first.answers if requests is None else min(first.answers, requests - 1)
+    return (first.name, first.paths[0], served) == (
+        injection.call,
+        injection.path,
+        injection.request,
+    )
+
+
 class _Wire:
     """Request lines out, response lines in, for one engine process under strace."""
 

@@ -23,3 +23,27 @@ class BatchElementArgsNullAsAbsent(ProtocolHandler):
                 for item in requests
             ]
         return super().op_batch({**args, "requests": requests})
+
+
+class BatchElementNumbersAsDoubles(ProtocolHandler):
+    """The batch reads each element's arguments into doubles where the op takes numbers (as a
+    port that decodes an element into a generic record of floats would): an integer argument
+    past 2^53 is rounded, and ``1.0`` where an integer is required is read as 1."""
+
+    def op_batch(self, args: dict[str, Any]) -> dict[str, Any]:
+        requests = args.get("requests")
+        if isinstance(requests, list):
+            requests = [_doubled(item) for item in requests]
+        return super().op_batch({**args, "requests": requests})
+
+
+def _doubled(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _doubled(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_doubled(v) for v in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        return int(float(value))
+    return value

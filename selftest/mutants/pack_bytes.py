@@ -29,6 +29,22 @@ class PackBytesReplaced(ProtocolHandler):
     pack_loader = _ReplacingPackReader()
 
 
+class _DetectingPackReader(PackLoader):
+    def read_pack(self, path: Path, register_id: str) -> tuple[RegisterPack, bytes]:
+        raw = effective_pair(path)[0].read_bytes()
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return super().read_pack(path, register_id)
+        return parse_pack(data, expected_id=register_id), raw
+
+
+class PackEncodingDetected(ProtocolHandler):
+    """A pack file is parsed in whatever encoding it looks like: UTF-16 and UTF-32 are read."""
+
+    pack_loader = _DetectingPackReader()
+
+
 class _ObjectlessReportReader(PackLoader):
     def read_report(self, report_path: Path, register_id: str) -> dict[str, Any]:
         raw = report_path.read_bytes()
