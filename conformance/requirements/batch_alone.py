@@ -47,7 +47,7 @@ def _requests(engine: EngineClient, kind: str) -> dict[str, EncodableObject]:
     return {"an unknown op": {"id": 9, "op": "no.such.op", "args": {}}, **unserved}
 
 
-def _comparable(response: Any) -> str:
+def comparable(response: Any) -> str:
     """*response* as canonical JSON, with ``error.message`` checked and left out."""
     if not isinstance(response, dict):
         return canonical_json(response)
@@ -92,6 +92,6 @@ def batch_elements_as_alone(engine: EngineClient, kind: str) -> None:
         f"{kind}: the batch answered {responses!r}, not one response per element"
     )
     for (name, single), batched in zip(alone.items(), responses, strict=True):
-        assert _comparable(batched) == _comparable(single), (
+        assert comparable(batched) == comparable(single), (
             f"{name}: as an element of a batch it got {batched!r}, sent alone {single!r}"
         )

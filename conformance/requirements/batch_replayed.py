@@ -26,29 +26,15 @@ from conformance.engines.base import EngineClient
 from conformance.jsontypes import EncodableObject
 from conformance.model import Requirement
 from conformance.requirements import replays
-from conformance.requirements.batch_alone import _comparable
+from conformance.requirements.batch_alone import comparable
+from conformance.requirements.protocol_raw import CAPABILITY_OPS
 from conformance.requirements.registry import requirement
 from conformance.requirements.replays import Forwarding
 
 PURE = frozenset({"variation", "overrides", "algebra", "registers.validate", "lexicon"})
 """Capabilities whose ops change nothing an engine keeps: a request of theirs may be sent
 twice."""
-PURE_OPS = frozenset(
-    {
-        "hello",
-        "lexicon.list",
-        "variation.select",
-        "variation.decorate",
-        "overrides.resolve",
-        "register.validate",
-        "algebra.product",
-        "algebra.reverse",
-        "algebra.grade",
-        "algebra.rotor",
-        "algebra.versor_apply",
-        "algebra.versor_condition",
-    }
-)
+PURE_OPS = frozenset({"hello", *(op for cap in PURE for op in CAPABILITY_OPS[cap])})
 """The ops replayed; any other (a session's, a store's, a ratify) may change what the next
 request meets."""
 MAX_DEPTH = 56
@@ -89,10 +75,6 @@ class _BatchesEachRequest(Forwarding):
     """*engine*, but every request of :data:`PURE_OPS` it answers is sent again as the one
     element of a batch; each difference is kept in :attr:`problems`."""
 
-    def __init__(self, engine: EngineClient) -> None:
-        super().__init__(engine)
-        self.compared = 0
-
     def call(self, op: str, args: Any = None, *, checked: bool = True) -> Any:
         try:
             return self._engine.call(op, args, checked=checked)
@@ -113,7 +95,6 @@ class _BatchesEachRequest(Forwarding):
         request, alone = exchanges[-1]["request"], exchanges[-1]["response"]
         if not _replayable(request):
             return
-        self.compared += 1
         batch: EncodableObject = {"id": "again", "op": "batch", "args": {"requests": [request]}}
         response = self._engine.raw(batch, checked=False)
         result = response.get("result") if isinstance(response, dict) else None
@@ -125,7 +106,7 @@ class _BatchesEachRequest(Forwarding):
             )
             return
         try:
-            same = _comparable(responses[0]) == _comparable(alone)
+            same = comparable(responses[0]) == comparable(alone)
         except AssertionError as bad:
             self.problems.append(f"{shown}: in a batch of one, {bad}")
             return

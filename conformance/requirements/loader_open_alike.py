@@ -43,10 +43,6 @@ class _OpensEachLoad(Forwarding):
     """*engine*, but every ``register.load`` it answers is followed by ``session.open`` of the
     same register id and files; each disagreement is kept in :attr:`problems`."""
 
-    def __init__(self, engine: EngineClient) -> None:
-        super().__init__(engine)
-        self.compared = 0
-
     def call(self, op: str, args: Any = None, *, checked: bool = True) -> Any:
         try:
             result = self._engine.call(op, args, checked=checked)
@@ -62,7 +58,6 @@ class _OpensEachLoad(Forwarding):
             return
         if not isinstance(args.get("register_id"), str):
             return
-        self.compared += 1
         try:
             opened = self._engine.call("session.open", dict(args), checked=False)
         except EngineRefused as refusal:
