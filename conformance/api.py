@@ -21,7 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from conformance.certify import select, write_report
+from conformance.certify import keywords, select, write_report
 from conformance.engines import EngineClient
 from conformance.merge import MergeError, merge_directories
 from conformance.model import Requirement
@@ -55,10 +55,10 @@ class ConformanceError(ValueError):
 @dataclass(frozen=True)
 class Selection:
     """Which requirements run: exact ``ids`` (all when empty), then those whose id or
-    title contains ``keyword``."""
+    title contains ``keyword`` (or, given several, any of them)."""
 
     ids: tuple[str, ...] = ()
-    keyword: str | None = None
+    keyword: str | tuple[str, ...] | None = None
 
     def requirements(self) -> list[Requirement]:
         """The selected requirements in id order; ConformanceError when an id is unknown
@@ -68,8 +68,9 @@ class Selection:
         except KeyError as exc:
             raise ConformanceError("UNKNOWN_REQUIREMENT", str(exc.args[0])) from None
         if not chosen:
+            wanted = " or ".join(repr(k) for k in keywords(self.keyword))
             raise ConformanceError(
-                "EMPTY_SELECTION", f"no requirement id or title contains {self.keyword!r}"
+                "EMPTY_SELECTION", f"no requirement id or title contains {wanted}"
             )
         return chosen
 

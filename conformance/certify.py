@@ -27,17 +27,28 @@ COUNTEREXAMPLE_FORMAT = "core-conformance-counterexample/1"
 CI_FLOOR = PROFILES["ci"]
 
 
-def select(ids: Iterable[str] = (), keyword: str | None = None) -> list[Requirement]:
-    """Requirements by exact id (unknown ids are an error) and/or a substring of id or title."""
+def select(
+    ids: Iterable[str] = (), keyword: str | Iterable[str] | None = None
+) -> list[Requirement]:
+    """Requirements by exact id (unknown ids are an error) and/or a substring of id or title;
+    several keywords select the requirements that contain any of them."""
     wanted = list(ids)
     unknown = [i for i in wanted if i not in REGISTRY]
     if unknown:
         raise KeyError(f"unknown requirement ids: {unknown}")
     chosen = [REGISTRY[i] for i in wanted] if wanted else [REGISTRY[i] for i in sorted(REGISTRY)]
-    if keyword:
-        needle = keyword.lower()
-        chosen = [r for r in chosen if needle in r.id.lower() or needle in r.title.lower()]
+    needles = [k.lower() for k in keywords(keyword)]
+    if needles:
+        chosen = [
+            r for r in chosen if any(n in r.id.lower() or n in r.title.lower() for n in needles)
+        ]
     return chosen
+
+
+def keywords(keyword: str | Iterable[str] | None) -> tuple[str, ...]:
+    """The non-empty keywords of a selection: one string, several, or none."""
+    given = (keyword,) if isinstance(keyword, str) else tuple(keyword or ())
+    return tuple(k for k in given if k)
 
 
 def _below_floor(req: Requirement, profile: Profile, max_examples: int | None) -> bool:

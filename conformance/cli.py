@@ -162,7 +162,7 @@ def _plan(args: argparse.Namespace) -> api.Plan:
     try:
         return api.plan(
             engine_spec(args),
-            api.Selection(tuple(args.id), args.keyword),
+            api.Selection(tuple(args.id), tuple(args.keyword or ())),
             args.profile,
             examples=args.examples,
             kills=args.kills,
@@ -389,7 +389,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="expected failures: [{id, reason}]",
     )
     cert.add_argument("--id", action="append", default=[], help="only this requirement id")
-    cert.add_argument("-k", dest="keyword", help="only ids or titles containing this")
+    cert.add_argument(
+        "-k",
+        dest="keyword",
+        action="append",
+        help="only ids or titles containing this (repeat for any of several)",
+    )
     cert.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     cert.add_argument("--quiet", action="store_true", help="no progress display")
     _format_arg(cert, "the verdict as one JSON document (no progress lines)")

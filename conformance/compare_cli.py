@@ -84,7 +84,12 @@ def add_parsers(commands: Any, types: dict[str, Any]) -> None:
         "--kills", type=types["at_least_one"], help="SIGKILLs for STATE-KILL-001 (ci: 200, >= 1)"
     )
     cmp.add_argument("--id", action="append", default=[], help="only this requirement id")
-    cmp.add_argument("-k", dest="keyword", help="only ids or titles containing this")
+    cmp.add_argument(
+        "-k",
+        dest="keyword",
+        action="append",
+        help="only ids or titles containing this (repeat for any of several)",
+    )
     cmp.add_argument(
         "-n",
         dest="workers",
@@ -155,7 +160,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     result = compare(
         _engines(args),
         args.report,
-        api.Selection(tuple(args.id), args.keyword),
+        api.Selection(tuple(args.id), tuple(args.keyword or ())),
         args.profile,
         examples=args.examples,
         kills=args.kills,

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from conformance.canonical import read_json, wire_form
-from conformance.certify import certify
+from conformance.certify import certify, select
 from conformance.engines import InProcessEngine, SubprocessEngine
 from conformance.engines.base import EngineFault
 from conformance.engines.subprocess import MAX_LINE_BYTES, QUEUE_LINES, _Pump
@@ -385,6 +385,22 @@ class DiesOnAlgebra(ProtocolHandler):
         if isinstance(request, dict) and str(request.get("op")).startswith("algebra."):
             os.kill(os.getpid(), signal.SIGKILL)
         return super().dispatch(request)
+
+
+def test_several_keywords_select_every_requirement_that_holds_any_of_them() -> None:
+    both = select(keyword=("ALG-ROTOR", "VAR-SELECT"))
+    alg, var = select(keyword="ALG-ROTOR"), select(keyword="VAR-SELECT")
+    assert alg and var
+    assert [r.id for r in both] == sorted(r.id for r in alg + var)
+
+
+def test_keywords_repeat_on_the_command_line(tmp_path) -> None:
+    args = ("-k", "PROTO-HELLO-001", "-k", "VAR-SELECT-001", "--quiet")
+    done = conformance("certify", *args, "--report", str(tmp_path))
+    assert done.returncode == 3, done.stdout + done.stderr  # a selection is partial
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    verdicts = {result["id"]: result["verdict"] for result in report["results"]}
+    assert verdicts == {"PROTO-HELLO-001": "pass", "VAR-SELECT-001": "pass"}
 
 
 def test_a_dead_worker_is_an_error_not_a_traceback(tmp_path) -> None:

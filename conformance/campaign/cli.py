@@ -57,7 +57,12 @@ def add_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
     parser.add_argument("--seeds", type=int, default=1, help="derived seeds per requirement")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per request")
     parser.add_argument("--id", action="append", default=[], help="only this requirement id")
-    parser.add_argument("-k", dest="keyword", help="only ids or titles containing this")
+    parser.add_argument(
+        "-k",
+        dest="keyword",
+        action="append",
+        help="only ids or titles containing this (repeat for any of several)",
+    )
     parser.add_argument(
         "--in-flight", type=int, default=IN_FLIGHT, help="tasks on the cluster at once"
     )
@@ -69,7 +74,9 @@ def spec_from_args(args: argparse.Namespace) -> CampaignSpec:
     """The campaign the arguments describe (CampaignError when they do not make one)."""
     engines = [{"command": c} for c in args.engine] + [{"python": p} for p in args.engine_python]
     try:
-        ids = tuple(r.id for r in Selection(tuple(args.id), args.keyword).requirements())
+        ids = tuple(
+            r.id for r in Selection(tuple(args.id), tuple(args.keyword or ())).requirements()
+        )
     except ConformanceError as exc:
         raise CampaignError(str(exc)) from None
     return CampaignSpec(
