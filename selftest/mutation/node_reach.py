@@ -60,7 +60,7 @@ CHAT = ("COG-", "LEX-", "VAR-CHAT-", "OVR-CHAT-", "REG-", "PROTO-CHAT-", "PROTO-
 
 REACH: dict[str, tuple[str, ...]] = {
     "engine.js": PROTOCOL + ("STATE-SHUTDOWN-", "STATE-LOCK-", "STATE-HANDLE-"),
-    "lib/json.js": PROTOCOL + ("LOAD-READ-",) + STATE_OPS,
+    "lib/json.js": PROTOCOL + ("LOAD-",) + STATE_OPS + SLOW_STATE,
     "lib/protocol.js": ("PROTO-", "LOAD-", "STATE-", "ALG-", "VAR-", "LEX-"),
     "lib/args.js": ("PROTO-", "ALG-", "LOAD-", "VAR-SELECT-", "OVR-"),
     "lib/algebra.js": ("ALG-", "COG-", "REG-CLOSE-"),
