@@ -34,8 +34,9 @@ KILLS = 8
 """SIGKILLs for STATE-KILL-001: one example's worth (the ci profile sends 200)."""
 PROFILE = dataclasses.replace(PROFILES["ci"], kills=KILLS)
 HANG_CEILING = 120.0
-"""Seconds one request of the in-process engine may take: a mutant that makes it hang
-(mutmut bounds CPU time only) is a timeout, as over stdio it would be."""
+"""Seconds one request of the engine, in-process or as a program, may take: a ceiling that
+only catches a mutant that makes it hang (mutmut bounds CPU time only), never a slow answer
+on a loaded machine."""
 PROGRAM = [sys.executable, "-m", "selftest.mutation.engine"]
 
 
@@ -55,7 +56,7 @@ the functions that build them (:mod:`selftest.mutation.hits`)."""
 
 def engine_for(req_id: str) -> EngineClient:
     if REGISTRY[req_id].family in STDIO_FAMILIES:
-        return SubprocessEngine(shlex.join(PROGRAM))
+        return SubprocessEngine(shlex.join(PROGRAM), timeout=HANG_CEILING)
     return MutatedInProcess(REFERENCE_FACTORY, timeout=HANG_CEILING)
 
 
