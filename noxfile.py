@@ -90,12 +90,13 @@ def tests(session: nox.Session) -> None:
     """Every lane and the suite's self-test, in parallel; the slowest tests are listed.
 
     The browser extra drives the report page's lane in Debian's headless Chromium
-    (``apt-get install chromium chromium-driver``; .ci/run installs them).
+    (``apt-get install chromium chromium-driver``; .ci/run installs them). The completion
+    extra lets the shell-completion lane run rather than skip.
 
     ``--dist worksteal`` lets an idle worker take queued tests from a busy one, so a few
     long tests do not leave the other cores idle at the end of the run.
     """
-    _install(session, "test,browser,mutation")
+    _install(session, "test,browser,mutation,completion")
     session.run(
         "pytest",
         "-n",
