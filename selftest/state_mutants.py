@@ -204,6 +204,7 @@ from selftest.state_proposal_mutants import (
     ProposalIntegersInHashedRange,
 )
 from selftest.state_register_mutants import RegisterFromSessionRecord
+from selftest.state_retry_mutants import NumberedOnce
 from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
     ShutdownKeepsLock,
@@ -1401,6 +1402,7 @@ _TABLE = (
     broken_engine("strict_ascii_holder", StrictAsciiHolder, "STATE-LOCK-003"),
     broken_engine("unicode_digit_holder", UnicodeDigitHolder, "STATE-LOCK-003"),
     broken_engine("retried_sync", RetriedSync, "STATE-EIO-001", "STATE-EIO-002"),
+    broken_engine("numbered_once", NumberedOnce, "STATE-EIO-001"),
     broken_engine("refused_listed", RefusedListed, "STATE-EIO-002"),
     broken_engine("torn_append_kept", TornAppendKept, "STATE-EIO-002"),
     broken_engine("untyped_close", UntypedClose, "STATE-EIO-001", "STATE-EIO-002"),

@@ -263,7 +263,29 @@ def _judge_checkpoints(run: Run, session: Session, views: Views) -> tuple[list[s
                 f"{request.op} acknowledged identity {acked[index][1]}, not that of the "
                 "records applied"
             )
-    return problems, lost
+    return [*problems, *_kept_after_refusal(run, session)], lost
+
+
+def _kept_after_refusal(run: Run, session: Session) -> list[str]:
+    """A refused checkpoint keeps the in-memory state and the next checkpoint, or the
+    close, commits it whole: after a refused checkpoint, every later request that no failed
+    call served is acknowledged (a generation the refusal left on disk numbered past)."""
+    served = {call.answers for call in run.failed}
+    refused: int | None = None
+    problems = []
+    for index, (request, answer) in enumerate(zip(session, run.answers, strict=True)):
+        if answer is None:
+            break
+        if refused is None:
+            refused = index if request.op == "state.checkpoint" and not answer.ok else None
+        elif not answer.ok and index not in served:
+            problems.append(
+                f"{request.op} (request {index}) answered {answer.code} though none of its "
+                f"calls failed, after the checkpoint of request {refused} was refused: a "
+                f"refused checkpoint keeps the in-memory state, and the next checkpoint or "
+                f"the close commits it whole ({answer.message[:160]!r})"
+            )
+    return problems
 
 
 def _acknowledged_proposals(run: Run, session: Session) -> tuple[dict[int, list[Any]], list[str]]:
@@ -499,7 +521,8 @@ def fail_each_call(
     "every refusal is a typed one-line STATE_IO naming the path and the error of the first "
     "failed call, and the directory as left, and as a power cut would leave it right after "
     "each acknowledgement or at the end (a failed fsync made nothing durable), loads the "
-    "last acknowledged checkpoint or one refused after it",
+    "last acknowledged checkpoint or one refused after it; after a refused checkpoint, "
+    "every later request none of whose calls failed is acknowledged",
     family="state",
     capabilities=STATE,
     seed=SEED,
