@@ -20,6 +20,7 @@ from selftest.mutants.algebra import (
     EvenProductFastPath,
     FlippedProductSign,
     GradeBoundLoose,
+    SandwichKeepsGradeOfX,
     SandwichReversed,
     SimplicityByLargestPart,
     StrayPartTolerated,
@@ -120,6 +121,7 @@ from selftest.mutants.check_order import (
     RegisterBeforeFiles,
     RotorBivectorFirst,
     SealBeforeStructure,
+    SealTypeLast,
     SessionBeforeMissingText,
     SessionBeforeText,
     ShapesBeforeRecords,
@@ -154,7 +156,11 @@ from selftest.mutants.folding import folded_any_undoubled, folded_loose
 from selftest.mutants.fork_framing import ForkChildReadsText
 from selftest.mutants.function_words import missing_function_word
 from selftest.mutants.gate_bounds import RatifyFileTrimsMarkers, RatifyTrimsMarkers
-from selftest.mutants.in_place import InPlacePackLeftAsGiven, InPlaceSealNotSet
+from selftest.mutants.in_place import (
+    InPlacePackLeftAsGiven,
+    InPlaceSealedLeftAlone,
+    InPlaceSealNotSet,
+)
 from selftest.mutants.lists42 import (
     EveryClaimFirst,
     PathTriedBackwardFirst,
@@ -668,6 +674,7 @@ _TABLE = (
     broken_engine("resolve_validates_keys", ResolveValidatesKeys, "OVR-RESOLVE-003"),
     broken_engine("in_place_pack_left_as_given", InPlacePackLeftAsGiven, "LOAD-INPLACE-001"),
     broken_engine("in_place_seal_not_set", InPlaceSealNotSet, "LOAD-INPLACE-001"),
+    broken_engine("in_place_sealed_left_alone", InPlaceSealedLeftAlone, "LOAD-INPLACE-001"),
     broken_engine("session_open_skips_seal", SessionOpenSkipsSeal, "LOAD-OPEN-001"),
     broken_engine("session_open_malformed_beside", SessionOpenMalformedBeside, "LOAD-OPEN-002"),
     broken_engine("ratify_trims_markers", RatifyTrimsMarkers, "LOAD-RATIFY-103"),
@@ -775,6 +782,7 @@ _TABLE = (
     ),
     broken_engine("bounds_exclusive", BoundsExclusive, "ALG-ARGS-001"),
     broken_engine("sandwich_reversed", SandwichReversed, "ALG-APPLY-001"),
+    broken_engine("sandwich_keeps_grade_of_x", SandwichKeepsGradeOfX, "ALG-APPLY-001"),
     broken_engine("session_before_text", SessionBeforeText, "PROTO-ORDER-001"),
     broken_engine("session_before_missing_text", SessionBeforeMissingText, "PROTO-ORDER-001"),
     broken_engine("session_ids_by_count", SessionIdsByCount, "PROTO-SESSION-002"),
@@ -789,6 +797,7 @@ _TABLE = (
     broken_engine("store_before_proposal", StoreBeforeProposal, "PROTO-ORDER-003"),
     broken_engine("soak_opens_first", SoakOpensFirst, "PROTO-ORDER-004"),
     broken_engine("missing_fields_sorted", MissingFieldsSorted, "LOAD-ORDER-001"),
+    broken_engine("seal_type_last", SealTypeLast, "LOAD-ORDER-001"),
     broken_engine("missing_args_last_first", MissingArgsLastFirst, "PROTO-ORDER-005"),
     broken_engine("rotor_bivector_first", RotorBivectorFirst, "ALG-ORDER-001"),
     broken_engine("mutations_before_store", MutationsBeforeStore, "STATE-MUTORDER-001"),

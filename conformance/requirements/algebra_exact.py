@@ -89,13 +89,22 @@ def _mixes_alone(salt: str) -> Plan:
 
 
 def _mixes_with_all(salt: str) -> Plan:
-    """A multivector of every grade mix, beside one of every grade."""
+    """A multivector of every grade mix as the first operand, beside one of every grade, and
+    as the second: a shortcut an op takes for one operand of one grade shows either way."""
     every = grade_mix(tuple(range(6)), f"{salt}|all")
-    cases = tuple(
-        Case([grade_mix(mix, salt), every], (("grade mixes", _mix_name(mix)),))
+    first = tuple(
+        Case([grade_mix(mix, salt), every], (("first operand's grade mix", _mix_name(mix)),))
         for mix in GRADE_MIXES
     )
-    return Plan(cases, (("grade mixes", len(GRADE_MIXES)),))
+    second = tuple(
+        Case(
+            [every, grade_mix(mix, f"{salt}|second")],
+            (("second operand's grade mix", _mix_name(mix)),),
+        )
+        for mix in GRADE_MIXES
+    )
+    axes = ("first operand's grade mix", "second operand's grade mix")
+    return Plan(first + second, tuple((axis, len(GRADE_MIXES)) for axis in axes))
 
 
 @requirement(

@@ -576,6 +576,17 @@ STRUCTURE: dict[str, tuple[dict[str, Any], str | None, Expected]] = {
 }
 """Packs with two structural faults, and the refusal of the step that comes first."""
 
+STRING_MEMBERS = (
+    "version",
+    "description",
+    "display_name",
+    "depth_preference",
+    "mastery_report_sha256",
+)
+"""The members step 4 checks are strings, in its list's order; ``schema_version`` aside, whose
+fault of step 5 touches the same member. A step that checks several members is faulted once
+per member, so a port that checks one of them at another step shows it."""
+
 STEP_FAULTS: tuple[tuple[int, str, dict[str, Any], str | None, Expected], ...] = (
     (
         2,
@@ -591,7 +602,10 @@ STEP_FAULTS: tuple[tuple[int, str, dict[str, Any], str | None, Expected], ...] =
         None,
         Expected("REGISTER_MALFORMED", "colour"),
     ),
-    (4, "version a number", {"version": 5}, None, Expected("REGISTER_MALFORMED", "version")),
+    *(
+        (4, f"{name} a number", {name: 5}, None, Expected("REGISTER_MALFORMED", name))
+        for name in STRING_MEMBERS
+    ),
     (
         5,
         "schema_version 9.9.9",
@@ -629,14 +643,18 @@ STEP_FAULTS: tuple[tuple[int, str, dict[str, Any], str | None, Expected], ...] =
         Expected("REGISTER_UNKNOWN_OVERRIDE", "realizer_overrides.colour"),
     ),
 )
-"""One fault of each structural step 2 to 10, each touching its own member."""
+"""One fault of each structural step 2 to 10 (of step 4, one per member), each touching its
+own member."""
 
 
 def _step_pairs() -> dict[str, tuple[dict[str, Any], str | None, Expected]]:
-    """Every pair of STEP_FAULTS (i < j): both faults in one pack, step i's refusal."""
+    """Every pair of STEP_FAULTS (i before j, members of one step in their list's order) that
+    touch distinct members: both faults in one pack, the first one's refusal."""
     pairs = {}
     for n, (i, first, edits_i, expected_i, want) in enumerate(STEP_FAULTS):
         for j, second, edits_j, expected_j, _ in STEP_FAULTS[n + 1 :]:
+            if set(edits_i) & set(edits_j):
+                continue
             pack = _edited(**edits_i, **edits_j)
             pairs[f"step {i} before step {j}: {first}, {second}"] = (
                 pack,

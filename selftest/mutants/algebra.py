@@ -1,6 +1,6 @@
 """Broken algebra ops: a flipped sign of the product table, argument bounds off by one, a
-reversed sandwich, a condition of the scalar part, flushed small products, absolute
-tolerances in the rotor's rules."""
+reversed sandwich, a sandwich kept to the grade of X, a condition of the scalar part, flushed
+small products, absolute tolerances in the rotor's rules."""
 
 from __future__ import annotations
 
@@ -88,6 +88,20 @@ class SandwichReversed(ProtocolHandler):
     def op_algebra_versor_apply(self, args: dict[str, Any]) -> dict[str, Any]:
         versor, x = multivector_arg(args, "versor"), multivector_arg(args, "x")
         return _json(geometric_product(geometric_product(reverse(versor), x), versor))
+
+
+class SandwichKeepsGradeOfX(ProtocolHandler):
+    """versor_apply keeps only X's grade of V X rev(V) when X has a single grade.
+
+    A port's fast path: a versor's sandwich keeps a blade's grade, so nothing else is
+    computed. Every rotor and versor hides it; a V that is no versor (which versor_apply
+    takes too) shows it, but only beside an X of one grade."""
+
+    def op_algebra_versor_apply(self, args: dict[str, Any]) -> dict[str, Any]:
+        versor, x = multivector_arg(args, "versor"), multivector_arg(args, "x")
+        out = geometric_product(geometric_product(versor, x), reverse(versor))
+        grades = {r for r in range(6) if np.any(grade(x, r))}
+        return _json(grade(out, grades.pop()) if len(grades) == 1 else out)
 
 
 class ConditionFromScalarPart(ProtocolHandler):

@@ -106,6 +106,18 @@ class MissingFieldsSorted(ProtocolHandler):
         return super().validate_pack(pack, expected_id)
 
 
+class SealTypeLast(ProtocolHandler):
+    """mastery_report_sha256 is checked to be a string after the rest of the structure, not
+    at step 4 with the other string members."""
+
+    def validate_pack(self, pack: dict[str, Any], expected_id: str | None) -> RegisterPack:
+        seal = pack.get(SEAL_FIELD, "") if isinstance(pack, dict) else ""
+        if isinstance(seal, str):
+            return super().validate_pack(pack, expected_id)
+        super().validate_pack({**pack, SEAL_FIELD: ""}, expected_id)
+        fail("REGISTER_MALFORMED", f"field {SEAL_FIELD!r} must be a string", SEAL_FIELD)
+
+
 class SealBeforeStructure(ProtocolHandler):
     """register.load checks that a pack is ratified before it checks the pack's structure."""
 

@@ -1,6 +1,6 @@
 """register.ratify_file with a code path of its own that writes the wrong pack beside the
-right report (docs/registers.md § The ratification gate: the pack is rewritten in normal form
-with its seal): ``register.ratify`` stays the reference's."""
+right report, or none (docs/registers.md § The ratification gate: the pack is rewritten in
+normal form with its seal): ``register.ratify`` stays the reference's."""
 
 from __future__ import annotations
 
@@ -54,3 +54,21 @@ class InPlaceSealNotSet(_InPlace):
     """register.ratify_file rewrites the pack in normal form without setting its seal."""
 
     in_place = _PackBytes(lambda path, pack: pretty_json(pack.as_json()).encode("utf-8"))
+
+
+class _SealedLeftAlone(Ratifier):
+    """A ratifier that writes nothing when the pack already holds the seal it would get and
+    its report is beside it."""
+
+    def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
+        beside = path.with_name(f"{path.stem}.mastery_report.json")
+        if pack.mastery_report_sha256 == report["seal"] and beside.is_file():
+            return
+        super().write_sealed(path, pack, report)
+
+
+class InPlaceSealedLeftAlone(_InPlace):
+    """register.ratify_file leaves a pack that already holds its seal, its report beside it,
+    as it is: a sealed pack written out of normal form stays out of it."""
+
+    in_place = _SealedLeftAlone()
