@@ -23,6 +23,7 @@ from selftest.mutants.algebra import (
     SandwichKeepsGradeOfX,
     SandwichReversed,
     SimplicityByLargestPart,
+    SinglePlaneElliptic,
     StrayPartTolerated,
     TinyProductsFlushed,
 )
@@ -783,6 +784,7 @@ _TABLE = (
     broken_engine("bounds_exclusive", BoundsExclusive, "ALG-ARGS-001"),
     broken_engine("sandwich_reversed", SandwichReversed, "ALG-APPLY-001"),
     broken_engine("sandwich_keeps_grade_of_x", SandwichKeepsGradeOfX, "ALG-APPLY-001"),
+    broken_engine("single_plane_elliptic", SinglePlaneElliptic, "ALG-ROTOR-002"),
     broken_engine("session_before_text", SessionBeforeText, "PROTO-ORDER-001"),
     broken_engine("session_before_missing_text", SessionBeforeMissingText, "PROTO-ORDER-001"),
     broken_engine("session_ids_by_count", SessionIdsByCount, "PROTO-SESSION-002"),

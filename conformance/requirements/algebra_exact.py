@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from conformance.algebra_oracle import (
     GRADES,
     SIZE,
+    blade,
     exact_condition,
     exact_product,
     exact_sandwich,
@@ -80,17 +81,33 @@ def _mix_name(grades: tuple[int, ...]) -> str:
     return "+".join(str(r) for r in grades)
 
 
+BLADE_COEFFICIENT = -2.75
+"""The one coefficient of a single-blade case: neither 1 nor positive, so a shortcut for a
+unit blade shows as well."""
+
+
+def _blade_name(mask: int) -> str:
+    return "e" + "".join(str(i + 1) for i in range(5) if mask >> i & 1) if mask else "1"
+
+
+def _single_blades() -> list[tuple[str, list[float]]]:
+    """Every basis blade alone, times :data:`BLADE_COEFFICIENT`: a shortcut an op takes for a
+    multivector of one coefficient (one plane taken for a Euclidean one, say) shows here."""
+    return [(_blade_name(m), blade(m, BLADE_COEFFICIENT)) for m in range(SIZE)]
+
+
 def _mixes_alone(salt: str) -> Plan:
-    """One multivector of every grade mix."""
+    """One multivector of every grade mix, and every basis blade alone."""
     cases = tuple(
         Case(grade_mix(mix, salt), (("grade mixes", _mix_name(mix)),)) for mix in GRADE_MIXES
-    )
-    return Plan(cases, (("grade mixes", len(GRADE_MIXES)),))
+    ) + tuple(Case(mv, (("single blades", name),)) for name, mv in _single_blades())
+    return Plan(cases, (("grade mixes", len(GRADE_MIXES)), ("single blades", SIZE)))
 
 
 def _mixes_with_all(salt: str) -> Plan:
     """A multivector of every grade mix as the first operand, beside one of every grade, and
-    as the second: a shortcut an op takes for one operand of one grade shows either way."""
+    as the second, and every basis blade alone in either place: a shortcut an op takes for
+    one operand of one grade, or of one coefficient, shows either way."""
     every = grade_mix(tuple(range(6)), f"{salt}|all")
     first = tuple(
         Case([grade_mix(mix, salt), every], (("first operand's grade mix", _mix_name(mix)),))
@@ -103,8 +120,18 @@ def _mixes_with_all(salt: str) -> Plan:
         )
         for mix in GRADE_MIXES
     )
+    blades = tuple(
+        Case(pair, ((axis, name),))
+        for name, mv in _single_blades()
+        for axis, pair in (
+            ("first operand a single blade", [mv, every]),
+            ("second operand a single blade", [every, mv]),
+        )
+    )
     axes = ("first operand's grade mix", "second operand's grade mix")
-    return Plan(first + second, tuple((axis, len(GRADE_MIXES)) for axis in axes))
+    counts = tuple((axis, len(GRADE_MIXES)) for axis in axes)
+    single = tuple((f"{which} operand a single blade", SIZE) for which in ("first", "second"))
+    return Plan(first + second + blades, counts + single)
 
 
 @requirement(
@@ -285,6 +312,11 @@ ROTOR_KINDS: dict[str, tuple[str, list[float]]] = {
         "simple",
         wedge(vector([1, 0, 0, 0, 0]), vector([0, 1024, 0, 524288, 524289])),
     ),
+    **{
+        f"the basis plane {_blade_name(m)} alone": ("simple", blade(m, BLADE_COEFFICIENT))
+        for m in range(SIZE)
+        if GRADES[m] == 2
+    },
     "not simple": ("refused", [1.0 if m in (0b00011, 0b01100) else 0.0 for m in range(SIZE)]),
     "a part outside grade 2": (
         "refused",
@@ -319,7 +351,8 @@ def _rotor_plan(ctx: object) -> Plan:
 @requirement(
     "ALG-ROTOR-002",
     "algebra.rotor's rules are relative and exact: a simple bivector scaled by 2^-100..2^100 "
-    "(any plane, a Euclidean one whose square rounds, a null plane) gives the closed form; "
+    "(any plane, each basis plane alone, a Euclidean one whose square rounds, a null plane) "
+    "gives the closed form; "
     "a non-simple one at any scale, or one with a coefficient outside grade 2 of 2^-60 its "
     "size, is refused (field bivector)",
     family="algebra",

@@ -1,6 +1,7 @@
 """Broken algebra ops: a flipped sign of the product table, argument bounds off by one, a
 reversed sandwich, a sandwich kept to the grade of X, a condition of the scalar part, flushed
-small products, absolute tolerances in the rotor's rules."""
+small products, absolute tolerances in the rotor's rules, a basis plane taken for a Euclidean
+one."""
 
 from __future__ import annotations
 
@@ -174,6 +175,21 @@ class SimplicityByLargestPart(ProtocolHandler):
     def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
         answer = _rotor_judged(args, lambda part, size: float(np.max(np.abs(part))) > 1e-10 * size)
         return answer if answer is not None else super().op_algebra_rotor(args)
+
+
+class SinglePlaneElliptic(ProtocolHandler):
+    """algebra.rotor takes a bivector of one coefficient for a Euclidean plane (B B = -|B|²).
+
+    A port's shortcut for a basis plane: e_i e5 squares to +1, so its rotor is hyperbolic
+    (cosh, sinh), yet it gets cos and sin. Every plane of two or more coefficients is right."""
+
+    def op_algebra_rotor(self, args: dict[str, Any]) -> dict[str, Any]:
+        bivector = multivector_arg(args, "bivector")
+        if np.count_nonzero(bivector) != 1 or not np.any(grade(bivector, 2)):
+            return super().op_algebra_rotor(args)
+        size = float(norm(bivector)) ** 2
+        angle = float(args["angle"])
+        return _json(simple_rotor(bivector, angle, square=-size, size=size))
 
 
 class StrayPartTolerated(ProtocolHandler):
