@@ -182,6 +182,20 @@ def check_key(exc: BaseException) -> str:
     return f"{inner[-1].filename.rsplit('/', 1)[-1]}:{inner[-1].lineno}" if inner else "assert"
 
 
+def failure_message(exc: AssertionError) -> str:
+    """What a failed check says: its message, else (an assertion without one) the place and
+    source of the failing assertion, so no failure is reported without words."""
+    said = str(exc)
+    if said.strip():
+        return said
+    frames = traceback.extract_tb(exc.__traceback__)
+    inner = [f for f in frames if f.filename not in (__file__, view_module.__file__)] or frames
+    if not inner:
+        return "a check failed"
+    where = inner[-1]
+    return f"failed: {(where.line or '').strip()} ({check_key(exc)})"
+
+
 def _transcript(engine: EngineClient) -> list[dict[str, Any]]:
     exchanges = engine.transcript.exchanges
     if len(exchanges) <= MAX_TRANSCRIPT:
@@ -233,7 +247,7 @@ def _body(
         try:
             check_once(req, engine, scenario)
         except AssertionError as exc:
-            attempt.record(check_key(exc), _failure(req, engine, scenario, str(exc)))
+            attempt.record(check_key(exc), _failure(req, engine, scenario, failure_message(exc)))
             raise
         except EngineFault as fault:
             attempt.fault = fault.kind
@@ -414,7 +428,7 @@ def _case_shrinker(
             except AssertionError as exc:
                 if check_key(exc) != key:
                     return False
-                attempt.record(key, _failure(req, engine, candidate, str(exc)))
+                attempt.record(key, _failure(req, engine, candidate, failure_message(exc)))
                 return True
             except EngineFault:
                 _restart_quietly(engine)

@@ -32,7 +32,7 @@ from conformance.engines.subprocess import MAX_LINE_BYTES, QUEUE_LINES, _Pump
 from conformance.report.expected import ExpectedFailures
 from conformance.report.validation import validate
 from conformance.requirements import REGISTRY, SuiteContext
-from conformance.runner import PROFILES, run_requirement
+from conformance.runner import PROFILES, failure_message, run_requirement
 from reference.serve import ProtocolHandler
 from selftest.engines import BROKEN
 from selftest.reference_engine import REFERENCE_FACTORY
@@ -426,3 +426,16 @@ def test_a_hung_in_process_engine_is_a_timeout_and_is_started_afresh() -> None:
     outcome = run_requirement(REGISTRY["VAR-SELECT-002"], engine, SuiteContext(()), PROFILES["ci"])
     assert (outcome.verdict, outcome.fault) == ("error", "timeout"), outcome
     assert engine.call("hello")["protocol"] == "core-engine/1", "the engine was not restarted"
+
+
+def _fails_without_words() -> None:
+    raise AssertionError()
+
+
+def test_a_failure_without_a_message_is_told_by_its_source() -> None:
+    with pytest.raises(AssertionError) as caught:
+        _fails_without_words()
+    message = failure_message(caught.value)
+    assert message.startswith("failed: raise AssertionError()"), message
+    assert "(test_harness.py:" in message, message
+    assert failure_message(AssertionError("said so")) == "said so"

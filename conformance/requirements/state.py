@@ -280,7 +280,10 @@ def save_load_save(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
         second = engine.call("state.checkpoint", {"store": store})
         stores.close(store)
         assert second["identity"] == first["identity"], "identity changed after a reload"
-        assert second["generation"] == first["generation"] + 1
+        assert second["generation"] == first["generation"] + 1, (
+            f"a checkpoint after the reopen answered generation {second['generation']}, not "
+            f"{first['generation'] + 1}, one past the generation the reopen loaded"
+        )
         assert _core_bytes(directory, second["generation"]) == _core_bytes(
             directory, first["generation"]
         ), "core.jsonl bytes changed after a reload"
