@@ -439,3 +439,11 @@ def test_a_failure_without_a_message_is_told_by_its_source() -> None:
     assert message.startswith("failed: raise AssertionError()"), message
     assert "(test_harness.py:" in message, message
     assert failure_message(AssertionError("said so")) == "said so"
+
+
+def test_a_long_op_name_is_quoted_cut_with_its_length() -> None:
+    from conformance.engines.base import SHOWN_CHARACTERS, shown
+
+    assert shown("state.open") == "state.open"
+    long = shown("x" * 100_000)
+    assert len(long) <= SHOWN_CHARACTERS + 30 and "(100,000 characters)" in long, long

@@ -100,6 +100,19 @@ def shape_with(value: object, known: dict[int, object]) -> object:
     return shape_of(value)
 
 
+SHOWN_CHARACTERS = 60
+"""How much of an op name or id a message quotes: a test of a long name sends one of 64 KiB."""
+
+
+def shown(value: object) -> str:
+    """*value* as a message quotes it: at most :data:`SHOWN_CHARACTERS` characters, with the
+    length of the whole when it is cut."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    return f"{text[: SHOWN_CHARACTERS - 20]}... ({len(text):,} characters)"
+
+
 def _inner_responses(response: object) -> list[Any]:
     """The inner responses of a batch response, as parsed (none when it has no such list)."""
     result = response.get("result") if isinstance(response, dict) else None
@@ -258,12 +271,13 @@ class EngineClient(abc.ABC):
         if not isinstance(response, dict) or response.get("id") != request_id:
             raise EngineFault(
                 "protocol",
-                f"response to {op} #{request_id} has the wrong id: {str(response)[:200]}",
+                f"response to {shown(op)} #{shown(request_id)} has the wrong id: "
+                f"{str(response)[:200]}",
             )
         self._check_schema(op, response, shapes)
         result = response.get("result")
         if response.get("ok") is True and isinstance(result, dict):
-            return ObjectView(result, f"{op} $.result")
+            return ObjectView(result, f"{shown(op)} $.result")
         error = response.get("error")
         if response.get("ok") is False and isinstance(error, dict):
             code, message = error.get("code"), error.get("message")
@@ -271,11 +285,11 @@ class EngineClient(abc.ABC):
                 if not message.strip(" "):
                     raise EngineFault(
                         "protocol",
-                        f"{op}: the message of {code} is {message!r}: protocol.md § Responses "
-                        "says it is never empty and never only spaces",
+                        f"{shown(op)}: the message of {code} is {message!r}: protocol.md § "
+                        "Responses says it is never empty and never only spaces",
                     )
                 raise EngineRefused(code, message, error.get("field"))
-        raise EngineFault("protocol", f"malformed response to {op}: {str(response)[:200]}")
+        raise EngineFault("protocol", f"malformed response to {shown(op)}: {str(response)[:200]}")
 
     def _check_schema(
         self, op: str, response: dict[str, Any], shapes: dict[int, object] | None = None
@@ -292,7 +306,7 @@ class EngineClient(abc.ABC):
         except ProtocolViolation as exc:
             if self.strict:
                 raise EngineFault("protocol", str(exc)) from None
-            self.off_schema.append(f"{op}: {exc}")
+            self.off_schema.append(f"{shown(op)}: {exc}")
             return
         if seen is not None:
             self._shapes_passed.add(seen)

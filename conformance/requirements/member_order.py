@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from conformance import strategies as gen
 from conformance.canonical import canonical_json
-from conformance.engines.base import EngineClient, EngineFault, EngineRefused
+from conformance.engines.base import EngineClient, EngineFault, EngineRefused, shown
 from conformance.engines.view import member
 from conformance.oracle import BUCKET_NAMES, DEPTH_KEY, INTENT_NAMES, PER_INTENT_KEY
 from conformance.requirements.registry import requirement
@@ -62,7 +62,9 @@ def _answer(engine: EngineClient, op: str, args: dict[str, Any]) -> dict[str, An
     request: dict[str, Any] = {"id": f"member-order-{next(_ids)}", "op": op, "args": args}
     response = engine.raw(request)
     if not isinstance(response, dict):
-        raise EngineFault("protocol", f"response to {op} is not an object: {str(response)[:200]}")
+        raise EngineFault(
+            "protocol", f"response to {shown(op)} is not an object: {str(response)[:200]}"
+        )
     return {key: value for key, value in response.items() if key != "id"}
 
 
