@@ -173,13 +173,19 @@ class _Refused(AssertionError):
         self.code = refusal.code
 
 
+def _failing_frame(exc: BaseException) -> traceback.FrameSummary | None:
+    """The frame of the failing check: the innermost outside the runner and the views."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    inner = [f for f in frames if f.filename not in (__file__, view_module.__file__)] or frames
+    return inner[-1] if inner else None
+
+
 def check_key(exc: BaseException) -> str:
     """Which check failed: a refusal's code, else the place of the failing assertion."""
     if isinstance(exc, _Refused):
         return f"refused {exc.code}"
-    frames = traceback.extract_tb(exc.__traceback__)
-    inner = [f for f in frames if f.filename not in (__file__, view_module.__file__)] or frames
-    return f"{inner[-1].filename.rsplit('/', 1)[-1]}:{inner[-1].lineno}" if inner else "assert"
+    frame = _failing_frame(exc)
+    return f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else "assert"
 
 
 def failure_message(exc: AssertionError) -> str:
@@ -188,12 +194,10 @@ def failure_message(exc: AssertionError) -> str:
     said = str(exc)
     if said.strip():
         return said
-    frames = traceback.extract_tb(exc.__traceback__)
-    inner = [f for f in frames if f.filename not in (__file__, view_module.__file__)] or frames
-    if not inner:
+    frame = _failing_frame(exc)
+    if frame is None:
         return "a check failed"
-    where = inner[-1]
-    return f"failed: {(where.line or '').strip()} ({check_key(exc)})"
+    return f"failed: {(frame.line or '').strip()} ({check_key(exc)})"
 
 
 def _transcript(engine: EngineClient) -> list[dict[str, Any]]:

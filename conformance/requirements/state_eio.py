@@ -277,7 +277,8 @@ def _kept_after_refusal(run: Run, session: Session) -> list[str]:
         if answer is None:
             break
         if refused is None:
-            refused = index if request.op == "state.checkpoint" and not answer.ok else None
+            if request.op == "state.checkpoint" and not answer.ok:
+                refused = index
         elif not answer.ok and index not in served:
             problems.append(
                 f"{request.op} (request {index}) answered {answer.code} though none of its "
