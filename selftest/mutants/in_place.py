@@ -12,6 +12,7 @@ from reference.canonical import pretty_json
 from reference.registers import Ratifier
 from reference.registers.model import RegisterPack
 from reference.registers.pending import commit_pair
+from reference.registers.seal import report_path_for
 from reference.registers.validate import fail
 from reference.serve import ProtocolHandler
 
@@ -61,8 +62,7 @@ class _SealedLeftAlone(Ratifier):
     its report is beside it."""
 
     def write_sealed(self, path: Path, pack: RegisterPack, report: dict[str, Any]) -> None:
-        beside = path.with_name(f"{path.stem}.mastery_report.json")
-        if pack.mastery_report_sha256 == report["seal"] and beside.is_file():
+        if pack.mastery_report_sha256 == report["seal"] and report_path_for(path).is_file():
             return
         super().write_sealed(path, pack, report)
 
