@@ -203,7 +203,11 @@ from selftest.state_proposal_mutants import (
     ProposalIntegersAsDoubles,
     ProposalIntegersInHashedRange,
 )
-from selftest.state_register_mutants import RegisterFromSessionRecord
+from selftest.state_register_mutants import (
+    RegisterFromSessionRecord,
+    SessionRecordKept,
+    StoreClaimedBeforeRegister,
+)
 from selftest.state_retry_mutants import NumberedOnce
 from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
@@ -1491,6 +1495,8 @@ _TABLE = (
         "dangling_pointer_removes_past", DanglingPointerRemovesPast, "STATE-LEFTOVER-601"
     ),
     broken_engine("register_from_session_record", RegisterFromSessionRecord, "STATE-LIFE-601"),
+    broken_engine("session_record_kept", SessionRecordKept, "STATE-LIFE-601"),
+    broken_engine("store_claimed_before_register", StoreClaimedBeforeRegister, "STATE-LIFE-102"),
     broken_engine("proposal_integers_as_doubles", ProposalIntegersAsDoubles, "STATE-PROPOSE-602"),
     broken_engine(
         "proposal_integers_in_hashed_range", ProposalIntegersInHashedRange, "STATE-PROPOSE-602"

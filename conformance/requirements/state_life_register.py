@@ -21,9 +21,11 @@ from conformance.engines.base import EngineClient
 from conformance.oracle import FOUR_REGISTERS
 from conformance.requirements.registry import requirement
 from conformance.requirements.state_life import lemmas_of, uninterrupted
+from conformance.state import format as fmt
 from conformance.state.conversation import conversation, prompt
 from conformance.state.driver import scratch
 from conformance.state.life import record_of
+from conformance.state.oracle import schema_of
 
 LIFE = ("sessions", "state", "state.life")
 BEFORE, AFTER = 3, 3
@@ -61,11 +63,13 @@ def _live(
     "a session opened on a store under another register than the one its life was lived "
     "under resumes that life under the register it was opened with: its turns are, byte "
     "for byte, those of one uninterrupted session under that register (on the same open "
-    "store, and after the store was closed and reopened)",
+    "store, and after the store was closed and reopened), and the store's session record "
+    "names that register",
     family="state",
     capabilities=LIFE,
     seed="docs/protocol.md § Sessions on a store (Open: under the register this session "
-    "was opened with); docs/state.md § The life",
+    "was opened with; Each turn: the session record naming the register); docs/state.md § "
+    "The life",
     strategy=lambda ctx: st.tuples(
         st.sampled_from(SWITCHES), st.sampled_from(RESTARTS), st.integers(0, 2**16)
     ),
@@ -79,16 +83,24 @@ def resumed_under_its_own_register(engine: EngineClient, case: tuple[Any, str, i
     prompts = _prompts(lemmas_of(engine, seed), seed)
     whole = uninterrupted(engine, resumed_under, prompts)
     with scratch() as root:
-        directory = str(root / "life")
-        store = engine.call("state.open", {"dir": directory})["store"]
+        directory = root / "life"
+        store = engine.call("state.open", {"dir": str(directory)})["store"]
         try:
             _live(engine, store, lived_under, prompts[:BEFORE])
             if restart == RESTARTS[1]:
                 engine.call("state.close", {"store": store})
-                store = engine.call("state.open", {"dir": directory})["store"]
+                store = engine.call("state.open", {"dir": str(directory)})["store"]
             turn_idx, records = _live(engine, store, resumed_under, prompts[BEFORE:])
         finally:
             engine.call("state.close", {"store": store})
+        version = schema_of(engine.capabilities())
+        stored = fmt.read_core(fmt.live_core(directory), version)
+    sessions = [r.get("register_id") for r in stored if r.get("kind") == "session"]
+    assert sessions == [resumed_under], (
+        f"lived under {lived_under}, resumed under {resumed_under} ({restart}): the store's "
+        f"session records name {sessions}; each turn writes the session record naming the "
+        "register the session was opened with"
+    )
     assert turn_idx == BEFORE, f"the session resumed at turn {turn_idx}, not {BEFORE}"
     for index, record in enumerate(records, start=BEFORE):
         assert record == whole[index], (
