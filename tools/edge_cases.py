@@ -1718,6 +1718,41 @@ def no_repeat_edges() -> list[dict[str, Any]]:
     ]
 
 
+LATEST_OF_EVERY_INTENT = (
+    ("DEFINITION", "What is a lake?"),
+    ("CAUSE", "Why does a lake freeze?"),
+    ("VERIFICATION", "Is a lake a river?"),
+    ("CORRECTION", "No, a lake is a pond."),
+    ("RECALL", "What did I say about the lake?"),
+    ("EXAMPLE", "Can you give an example of a lake?"),
+    ("NARRATIVE", "Tell me about a lake."),
+    ("COMPARISON", "Compare a lake and light."),
+    ("FRAME_TRANSFER", "How is a lake like light?"),
+    ("UNKNOWN", "A lake is calm."),
+)
+"""A turn of each intent whose subject is *lake*: "the latest earlier turn that had one",
+whatever its intent."""
+
+
+def latest_of_every_intent_edges() -> list[dict[str, Any]]:
+    """The session's latest subject set by a turn of every intent, read back by two words
+    that refer back (ids ``EC-0824`` on)."""
+    found = [
+        _edge(
+            "latest",
+            "S-REFERS-SESSION",
+            LATEST,
+            f"the latest turn with a subject is a {intent}",
+            ["What is a river?", turn, refers],
+            intent=reads_as,
+            subject="lake",
+        )
+        for intent, turn in LATEST_OF_EVERY_INTENT
+        for refers, reads_as in (("Why?", "CAUSE"), ("Tell me more.", "NARRATIVE"))
+    ]
+    return [{"id": f"EC-{824 + i:04d}", **case} for i, case in enumerate(found)]
+
+
 CLASSES = {
     "position": "a rule acting on a position: the first, the last and the ones next to them",
     "character class": "a class the docs define, with members of every category at its boundary",
@@ -1752,6 +1787,7 @@ def edges() -> dict[str, Any]:
     cases += kept_control_edges()
     cases += every_cue_edges()
     cases += no_repeat_edges()
+    cases += latest_of_every_intent_edges()
     return {
         "about": (
             "The branch edges of the rules of docs/intents.md and docs/spec.md § Cognition "

@@ -46,7 +46,8 @@ BREAKS = "edges break their rules"
     "every branch edge of the reading and grounding rules holds: edits and sentences at the "
     "first and last positions and next to them, members of every general category at the "
     "boundary of a word, of white space and of lowercase, the latest subject and claim across "
-    "turns that lack one, and two conditions true at once where the docs order the checks",
+    "turns that lack one and as set by a turn of every intent, and two conditions true at once "
+    "where the docs order the checks",
     family="cognition",
     capabilities=("sessions", "lexicon"),
     seed="docs/intents.md § How a prompt is read (steps 1, 2, 9), § Subjects (words, words "

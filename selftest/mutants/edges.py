@@ -447,6 +447,28 @@ class FirstSubjectKept(_Session):
             runtime.truth.context = before
 
 
+class _LatestSkips(_Session):
+    """A turn of ``SKIPPED`` never becomes the session's latest subject."""
+
+    SKIPPED = ""
+
+    def after(self, runtime: ChatRuntime, response: dict[str, Any], before: str | None) -> None:
+        if response["intent"] == self.SKIPPED:
+            runtime.truth.context = before
+
+
+class RecallNotLatestSubject(_LatestSkips):
+    """A RECALL about a subject never becomes the session's latest subject."""
+
+    SKIPPED = "RECALL"
+
+
+class ComparisonNotLatestSubject(_LatestSkips):
+    """A COMPARISON never becomes the session's latest subject."""
+
+    SKIPPED = "COMPARISON"
+
+
 class RecallCountsRecallTurns(ProtocolHandler):
     """A RECALL of the whole session counts an earlier RECALL's subject as something said."""
 
@@ -756,6 +778,8 @@ EDGE_MUTANTS: tuple[tuple[str, type[ProtocolHandler]], ...] = (
     ("edge_latest_subject_cleared", LatestSubjectCleared),
     ("edge_latest_subject_known_only", LatestSubjectKnownOnly),
     ("edge_first_subject_kept", FirstSubjectKept),
+    ("edge_recall_not_latest_subject", RecallNotLatestSubject),
+    ("edge_comparison_not_latest_subject", ComparisonNotLatestSubject),
     ("edge_recall_counts_recall_turns", RecallCountsRecallTurns),
     ("edge_claim_cleared_by_claimless", ClaimClearedByClaimless),
     ("edge_teaching_before_claim", TeachingBeforeClaim),
