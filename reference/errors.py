@@ -19,12 +19,6 @@ class EngineError(Exception):
         if code is not None:
             self.code = code
 
-    def as_dict(self) -> dict[str, str]:
-        out = {"code": self.code, "message": self.message}
-        if self.field is not None:
-            out["field"] = self.field
-        return out
-
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
