@@ -259,6 +259,8 @@ from selftest.mutants.pack_says import (
     NarrativeStepsWithoutDomains,
     OovWordedAsRefusal,
     ProcedureVerbNotNamed,
+    RecallSaysLatestClaimOnly,
+    RecallTellsEveryDomain,
     TeachingVerdictWithoutStep,
     VerdictAboutSecondSubject,
 )
@@ -920,6 +922,10 @@ _TABLE = (
     broken_engine("procedure_verb_not_named", ProcedureVerbNotNamed, "COG-ANSWER-006"),
     broken_engine("oov_worded_as_refusal", OovWordedAsRefusal, "COG-ANSWER-005"),
     broken_engine("teaching_verdict_without_step", TeachingVerdictWithoutStep, "COG-ANSWER-005"),
+    broken_engine("recall_tells_every_domain", RecallTellsEveryDomain, "COG-ANSWER-006"),
+    broken_engine(
+        "recall_says_latest_claim_only", RecallSaysLatestClaimOnly, "COG-ANSWER-005"
+    ),
     broken_engine("first_claim_kept", FirstClaimKept, "COG-RULE-001"),
     broken_engine("teaching_one_way", TeachingOneWay, "COG-RULE-001"),
     broken_engine(

@@ -36,6 +36,7 @@ VERB = "grow"
 SCRIPT = (
     ("What did I say about {a}?", "RECALL"),
     ("What is {a}?", "DEFINITION"),
+    ("What did I say about {a}?", "RECALL"),
     ("Why is there {a}?", "CAUSE"),
     ("How is {a} related to {b}?", "TRANSITIVE_QUERY"),
     ("Is the {a} a {b}?", "VERIFICATION"),
@@ -48,7 +49,9 @@ SCRIPT = (
     ("Is the {a} a lantern?", "VERIFICATION"),
 )
 """One prompt per intent whose answer says what the pack says of its subject, in an order
-that makes each say it: the RECALL comes before anything was said about the subject."""
+that makes each say it: the first RECALL comes before anything was said about the subject;
+the second quotes a turn that named it without a claim, where what the pack says is the
+engine's choice but, if said, is said to the depth."""
 DOC_PAIRS = (("sun", "star"), ("wolf", "animal"), ("spider", "insect"))
 """Subjects of the docs' own examples whose VERIFICATION (``Is the sun a star?``, ``Is the
 wolf a animal?``) a gloss or a teaching step decides."""
@@ -182,21 +185,36 @@ def overdisclosed(
 
     The same turn under two depths differs only in how many domains it discloses, so a
     domain the deeper one discloses and the shallower one must not appears fewer times in
-    the shallower surface, whatever other words of the answer happen to be that domain."""
+    the shallower surface, whatever other words of the answer happen to be that domain. A
+    subject the answer need not describe is held to the same where the shallower surface
+    names such a domain at all and no item of the answer accounts for it."""
     if intent in FURTHER_DOMAINS_FREE:
         return []
     task = duty(intent, deep, subjects[0], subjects[1] if len(subjects) > 1 else None)
     low = _plain(str(member(shallow, "pre_decoration_surface", "string")))
     high = _plain(str(member(deep, "pre_decoration_surface", "string")))
     found = []
-    for name in task.subjects:
+    for name in subjects:
         entry = packs()[name]
-        if entry["gloss"] is not None and not task.domains_too:
+        owed = name in task.subjects
+        if entry["gloss"] is not None and not (owed and task.domains_too):
             continue
         for hidden in entry["domains"][depths[0] : depths[1]]:
-            if _count(hidden, low) >= _count(hidden, high):
+            shallow_count, deep_count = _count(hidden, low), _count(hidden, high)
+            if shallow_count < deep_count:
+                continue
+            if owed:
                 found.append(f"{name}'s domain {hidden!r}")
+            elif shallow_count and not _count(hidden, _background(shallow, subjects)):
+                found.append(f"{name}'s domain {hidden!r} (said of it unasked)")
     return found
+
+
+def _background(result: Any, subjects: list[str]) -> str:
+    """The words an answer may hold whatever it says of a subject's domains: its ``says``
+    (the items that name domains, the quoted turns, the claim) and the subjects' glosses."""
+    glosses = [str(packs()[name]["gloss"] or "") for name in subjects]
+    return _plain(" ".join([json.dumps(member(result, "says", "object")), *glosses]))
 
 
 @requirement(
@@ -204,9 +222,11 @@ def overdisclosed(
     "every answer that says what the pack says of a subject says its gloss, or for a "
     "gloss-less lemma its first domains as many as the disclosure depth, under every "
     "register, and names a domain beyond the depth fewer times than a deeper register does "
-    "(comparisons and frame transfers aside): DEFINITION, CAUSE and TRANSITIVE_QUERY "
+    "(comparisons and frame transfers aside; also of a subject it need not describe, where "
+    "it names such a domain no item accounts for): DEFINITION, CAUSE and TRANSITIVE_QUERY "
     "without teaching, VERIFICATION "
-    "(and the next subject when not known), RECALL of nothing said, CORRECTION, NARRATIVE "
+    "(and the next subject when not known), RECALL of nothing said (and of a turn without a "
+    "claim), CORRECTION, NARRATIVE "
     "(gloss and domains), EXAMPLE, PROCEDURE (and its verb the lexicon holds), COMPARISON, "
     "FRAME_TRANSFER",
     family="cognition",

@@ -305,6 +305,15 @@ SPOKEN_AGAIN = (
 """A second session where a RECALL quotes a claim among its turns (one of a single word), a
 VERIFICATION of the second subject may be decided by a teaching step, and a subject is in
 no pack."""
+SPOKEN_CLAIMS = (
+    "No, the {a} is a lantern.",
+    "No, the {a} glows.",
+    "What is {a}?",
+    "Remind me what I said about {a}.",
+    "What did I say?",
+)
+"""A third session where both RECALLs quote two claims about one subject, the latest first,
+with a turn without a claim between them."""
 
 
 def spoken_plan(ctx: SuiteContext) -> Plan:
@@ -376,7 +385,7 @@ def _domain_lists(says: Any) -> list[list[str]]:
 def surface_says_the_says(engine: EngineClient, pair: list[str]) -> None:
     lemma, other = pair
     found = []
-    for lines in (SPOKEN, SPOKEN_AGAIN):
+    for lines in (SPOKEN, SPOKEN_AGAIN, SPOKEN_CLAIMS):
         script = [line.format(a=lemma, b=other) for line in lines]
         found += _unspoken(engine, script)
     assert not found, cases_.listing(

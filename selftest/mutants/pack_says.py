@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -142,3 +143,33 @@ class GlossFlagAlwaysSet(ProtocolHandler):
     def op_lexicon_list(self, args: dict[str, Any]) -> dict[str, Any]:
         result = super().op_lexicon_list(args)
         return {"lemmas": [{**row, "has_gloss": True} for row in result["lemmas"]]}
+
+
+class RecallTellsEveryDomain(ProtocolHandler):
+    """A RECALL that quotes turns and no claim, and so need not say what the pack says of its
+    subject, tells every domain of a gloss-less subject whatever the register's depth."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        recall = compose.recall_surface
+
+        def every_domain(hit: Any, entry: Lemma | None, depth: int) -> str:
+            return recall(hit, entry, len(entry.domains) if entry is not None else depth)
+
+        with _patched("recall_surface", every_domain):
+            return super().chat(runtime, text)
+
+
+class RecallSaysLatestClaimOnly(ProtocolHandler):
+    """The surface of a RECALL about a subject says its latest claim and the turns without a
+    claim, never an older claim its ``says`` quotes."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        recall = compose.recall_surface
+
+        def latest_claim_only(hit: Any, entry: Lemma | None, depth: int) -> str:
+            claims = [s for s in hit.said if s.claim is not None][:1]
+            kept = tuple(s for s in hit.said if s.claim is None or s in claims)
+            return recall(dataclasses.replace(hit, said=kept), entry, depth)
+
+        with _patched("recall_surface", latest_claim_only):
+            return super().chat(runtime, text)
