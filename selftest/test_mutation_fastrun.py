@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from selftest.mutation import hits
-from selftest.mutation.fastrun import _engine_record, merge, module_users, order
+from selftest.mutation import hits, reach_keys
+from selftest.mutation.fastrun import REACH, _engine_record, merge, module_users, order, stale_tests
 from selftest.mutation.lines import changed_statements, definitions
 
 SOURCE = """
@@ -63,11 +64,13 @@ def test_merge_replaces_the_tests_recorded_again() -> None:
         "tests": ["a", "b"],
         "duration": {"a": 1.0, "b": 2.0},
         "functions": {"f": {"hash": "h", "tests": [0, 1], "engines": [], "lines": {"1": [0, 1]}}},
+        "keys": {"a": "ka", "b": "kb"},
     }
     new = {
         "tests": ["b"],
         "duration": {"b": 3.0},
         "functions": {"g": {"hash": "k", "tests": [0], "engines": [], "lines": {"2": [0]}}},
+        "keys": {"b": "kb2"},
     }
     merged = merge(old, new)
     assert merged["tests"] == ["a", "b"]
@@ -75,6 +78,30 @@ def test_merge_replaces_the_tests_recorded_again() -> None:
     assert merged["functions"]["f"]["tests"] == [0]
     assert merged["functions"]["f"]["lines"] == {"1": [0]}
     assert merged["functions"]["g"]["tests"] == [1]
+    assert merged["keys"] == {"a": "ka", "b": "kb2"}
+
+
+def test_the_record_of_who_reaches_what_is_current() -> None:
+    """Every requirement's record in reach.json was taken with its module, the suite modules
+    it imports and the data they name as they are now: a requirement added or changed since
+    would judge no mutant, and its function's mutants would be counted survivors."""
+    reach = json.loads(REACH.read_text("utf-8"))
+    outdated = stale_tests(reach)
+    ids = " ".join(reach_keys.requirement_of(test) for test in outdated)
+    assert not outdated, (
+        f"reach.json has no current record of {len(outdated)} tests; record them: "
+        f"python -m selftest.mutation.generate && python -m selftest.mutation.fastrun record {ids}"
+    )
+
+
+def test_a_test_s_key_follows_its_module_and_what_it_imports() -> None:
+    test = "test_requirement_holds[COG-ANSWER-006]"
+    files = reach_keys.files_of_module("conformance.requirements.cognition_pack")
+    names = {path.name for path in files}
+    assert {"cognition_pack.py", "driver.py", "packs.json"} <= names
+    assert reach_keys.key_of(test) == reach_keys.key_of_module(
+        "conformance.requirements.cognition_pack"
+    )
 
 
 def test_a_module_s_users_are_every_test_reaching_any_of_its_functions() -> None:
