@@ -256,6 +256,7 @@ from selftest.mutants.pack_says import (
     DepthOnlyInPackSurface,
     GlossFlagAlwaysSet,
     GlossVerdictWithoutGloss,
+    ListsRunTogether,
     NarrativeStepsWithoutDomains,
     OovWordedAsRefusal,
     ProcedureVerbNotNamed,
@@ -923,9 +924,8 @@ _TABLE = (
     broken_engine("oov_worded_as_refusal", OovWordedAsRefusal, "COG-ANSWER-005"),
     broken_engine("teaching_verdict_without_step", TeachingVerdictWithoutStep, "COG-ANSWER-005"),
     broken_engine("recall_tells_every_domain", RecallTellsEveryDomain, "COG-ANSWER-006"),
-    broken_engine(
-        "recall_says_latest_claim_only", RecallSaysLatestClaimOnly, "COG-ANSWER-005"
-    ),
+    broken_engine("lists_run_together", ListsRunTogether, "COG-ANSWER-005"),
+    broken_engine("recall_says_latest_claim_only", RecallSaysLatestClaimOnly, "COG-ANSWER-005"),
     broken_engine("first_claim_kept", FirstClaimKept, "COG-RULE-001"),
     broken_engine("teaching_one_way", TeachingOneWay, "COG-RULE-001"),
     broken_engine(
