@@ -173,17 +173,3 @@ class RecallSaysLatestClaimOnly(ProtocolHandler):
 
         with _patched("recall_surface", latest_claim_only):
             return super().chat(runtime, text)
-
-
-class ListsRunTogether(ProtocolHandler):
-    """A list of two words (a PROCEDURE's start, two domains) is written with nothing
-    between them."""
-
-    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
-        listed = compose._listed
-
-        def run_together(words: list[str] | tuple[str, ...]) -> str:
-            return "".join(words) if len(words) == 2 else listed(words)
-
-        with _patched("_listed", run_together):
-            return super().chat(runtime, text)
