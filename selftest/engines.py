@@ -36,6 +36,7 @@ from selftest.mutants.answers import (
     ComparedOverAllDomains,
     EarlierCountsQuoted,
     FormOfReadInto,
+    ListsRunTogether,
     NarrativeTellsKindsFirst,
     NegationFromFirstWord,
     NegationIgnoredByGloss,
@@ -923,9 +924,7 @@ _TABLE = (
     broken_engine("oov_worded_as_refusal", OovWordedAsRefusal, "COG-ANSWER-005"),
     broken_engine("teaching_verdict_without_step", TeachingVerdictWithoutStep, "COG-ANSWER-005"),
     broken_engine("recall_tells_every_domain", RecallTellsEveryDomain, "COG-ANSWER-006"),
-    broken_engine(
-        "recall_says_latest_claim_only", RecallSaysLatestClaimOnly, "COG-ANSWER-005"
-    ),
+    broken_engine("recall_says_latest_claim_only", RecallSaysLatestClaimOnly, "COG-ANSWER-005"),
     broken_engine("first_claim_kept", FirstClaimKept, "COG-RULE-001"),
     broken_engine("teaching_one_way", TeachingOneWay, "COG-RULE-001"),
     broken_engine(
@@ -1013,6 +1012,7 @@ _TABLE = (
             ("surface_turns_from_zero", SurfaceTurnsFromZero, "COG-ANSWER-005"),
             ("surface_steps_swapped", SurfaceStepsSwapped, "COG-ANSWER-005"),
             ("surface_unknown_unnamed", SurfaceUnknownUnnamed, "COG-ANSWER-005"),
+            ("surface_lists_run_together", ListsRunTogether, "COG-ANSWER-005"),
             (
                 "answer_recall_claim_in_turn_order",
                 RecallClaimInTurnOrder,

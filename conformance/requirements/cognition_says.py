@@ -329,6 +329,11 @@ def _plain(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def _said_as_words(words: str, text: str) -> bool:
+    """Whether *text* holds *words* with no letter or digit joined to either end."""
+    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) is not None
+
+
 def _unsaid(surface: str, says: Any) -> list[str]:
     """The items of *says* that *surface* does not say in the form the docs fix."""
     text = _plain(surface)
@@ -348,7 +353,7 @@ def _unsaid(surface: str, says: Any) -> list[str]:
         words.append(claim if claim is not None else said["text"].rstrip(".!?…;: "))
     for domains in _domain_lists(says):
         words += domains
-    missing += [f"{w!r}" for w in words if _plain(w) not in text]
+    missing += [f"{w!r}" for w in words if not _said_as_words(_plain(w), text)]
     numbers = [said["turn"] for said in member(says, "said", "array")]
     if member(says, "earlier") not in (None, 0):
         numbers.append(member(says, "earlier"))
@@ -375,7 +380,8 @@ def _domain_lists(says: Any) -> list[list[str]]:
     "COG-ANSWER-005",
     "an answer's surface says what its says object states, under every register: each step "
     "as 'from relation to' in the order told, the claim, the unknown words, each quoted "
-    "text and the domains of start, spans and compared (letter case aside), the turns "
+    "text and the domains of start, spans and compared (letter case aside, each as whole "
+    "words), the turns "
     "quoted and the count of earlier turns as decimal numerals",
     family="cognition",
     capabilities=(*CAPABILITIES, "lexicon"),

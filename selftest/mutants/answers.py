@@ -337,6 +337,21 @@ class SurfaceTurnsFromZero(ProtocolHandler):
         return _reworded(super().chat(runtime, text), zero_based)
 
 
+class ListsRunTogether(ProtocolHandler):
+    """The two domains of a PROCEDURE's start are written with nothing between them."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def run_together(surface: str, said: dict[str, Any]) -> str:
+            start = said.get("start") or []
+            first = surface.find(start[0]) if len(start) == 2 else -1
+            second = surface.find(start[1], first + 1) if first >= 0 else -1
+            if second < 0:
+                return surface
+            return surface[: first + len(start[0])] + surface[second:]
+
+        return _reworded(super().chat(runtime, text), run_together)
+
+
 class SurfaceStepsSwapped(ProtocolHandler):
     """The surface tells its first two teaching steps in the other order."""
 
