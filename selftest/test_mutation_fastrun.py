@@ -9,7 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from selftest.mutation import hits, reach_keys
+import pytest
+
+from selftest.mutation import cache, fastrun, hits, reach_keys
 from selftest.mutation.fastrun import REACH, _engine_record, merge, module_users, order, stale_tests
 from selftest.mutation.lines import changed_statements, definitions
 
@@ -166,3 +168,16 @@ def test_a_process_killed_before_saving_reports_functions_without_lines(tmp_path
     (tmp_path / "1.hits").write_text("a\n", "utf-8")
     lines, with_lines, without_lines = _engine_record(tmp_path)
     assert (lines, with_lines, without_lines) == ({}, set(), {"a"})
+
+
+def test_a_run_refuses_mutants_holding_another_copy_of_the_suite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "conformance").mkdir()
+    (tmp_path / "conformance" / "__init__.py").write_text("# an older suite\n")
+    (tmp_path / "selftest" / "mutation").mkdir(parents=True)
+    for name in cache.HARNESS:
+        (tmp_path / "selftest" / "mutation" / name).write_text("")
+    monkeypatch.setattr(fastrun, "MUTANTS", tmp_path)
+    with pytest.raises(SystemExit, match="another copy of the suite"):
+        fastrun._enter_mutants()

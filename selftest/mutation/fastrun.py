@@ -56,7 +56,16 @@ SAVE_EVERY = 10
 
 
 def _enter_mutants() -> None:
-    """Import the project from ``mutants/`` (the mutated copy), as mutmut's children do."""
+    """Import the project from ``mutants/`` (the mutated copy), as mutmut's children do;
+    refuse when its copy of the suite is not the project's (a verdict or a record taken
+    with it would be stored as the project suite's)."""
+    from selftest.mutation import cache
+
+    if cache.suite_hash(MUTANTS) != cache.suite_hash(cache.ROOT):
+        raise SystemExit(
+            "mutants/ holds another copy of the suite than the project: "
+            "run python -m selftest.mutation.generate (then score recall) first"
+        )
     root = MUTANTS
     os.chdir(root)
     sys.path.insert(0, str(root))
