@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from selftest.mutation import hits
-from selftest.mutation.fastrun import _engine_record, merge, module_users, order
+import pytest
+
+from selftest.mutation import cache, fastrun, hits, reach_keys
+from selftest.mutation.fastrun import REACH, _engine_record, merge, module_users, order, stale_tests
 from selftest.mutation.lines import changed_statements, definitions
 
 SOURCE = """
@@ -63,11 +66,13 @@ def test_merge_replaces_the_tests_recorded_again() -> None:
         "tests": ["a", "b"],
         "duration": {"a": 1.0, "b": 2.0},
         "functions": {"f": {"hash": "h", "tests": [0, 1], "engines": [], "lines": {"1": [0, 1]}}},
+        "keys": {"a": "ka", "b": "kb"},
     }
     new = {
         "tests": ["b"],
         "duration": {"b": 3.0},
         "functions": {"g": {"hash": "k", "tests": [0], "engines": [], "lines": {"2": [0]}}},
+        "keys": {"b": "kb2"},
     }
     merged = merge(old, new)
     assert merged["tests"] == ["a", "b"]
@@ -75,6 +80,30 @@ def test_merge_replaces_the_tests_recorded_again() -> None:
     assert merged["functions"]["f"]["tests"] == [0]
     assert merged["functions"]["f"]["lines"] == {"1": [0]}
     assert merged["functions"]["g"]["tests"] == [1]
+    assert merged["keys"] == {"a": "ka", "b": "kb2"}
+
+
+def test_the_record_of_who_reaches_what_is_current() -> None:
+    """Every requirement's record in reach.json was taken with its module, the suite modules
+    it imports and the data they name as they are now: a requirement added or changed since
+    would judge no mutant, and its function's mutants would be counted survivors."""
+    reach = json.loads(REACH.read_text("utf-8"))
+    outdated = stale_tests(reach)
+    ids = " ".join(reach_keys.requirement_of(test) for test in outdated)
+    assert not outdated, (
+        f"reach.json has no current record of {len(outdated)} tests; record them: "
+        f"python -m selftest.mutation.generate && python -m selftest.mutation.fastrun record {ids}"
+    )
+
+
+def test_a_test_s_key_follows_its_module_and_what_it_imports() -> None:
+    test = "test_requirement_holds[COG-ANSWER-006]"
+    files = reach_keys.files_of_module("conformance.requirements.cognition_pack")
+    names = {path.name for path in files}
+    assert {"cognition_pack.py", "driver.py", "packs.json"} <= names
+    assert reach_keys.key_of(test) == reach_keys.key_of_module(
+        "conformance.requirements.cognition_pack"
+    )
 
 
 def test_a_module_s_users_are_every_test_reaching_any_of_its_functions() -> None:
@@ -139,3 +168,16 @@ def test_a_process_killed_before_saving_reports_functions_without_lines(tmp_path
     (tmp_path / "1.hits").write_text("a\n", "utf-8")
     lines, with_lines, without_lines = _engine_record(tmp_path)
     assert (lines, with_lines, without_lines) == ({}, set(), {"a"})
+
+
+def test_a_run_refuses_mutants_holding_another_copy_of_the_suite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "conformance").mkdir()
+    (tmp_path / "conformance" / "__init__.py").write_text("# an older suite\n")
+    (tmp_path / "selftest" / "mutation").mkdir(parents=True)
+    for name in cache.HARNESS:
+        (tmp_path / "selftest" / "mutation" / name).write_text("")
+    monkeypatch.setattr(fastrun, "MUTANTS", tmp_path)
+    with pytest.raises(SystemExit, match="another copy of the suite"):
+        fastrun._enter_mutants()

@@ -56,14 +56,24 @@ SAVE_EVERY = 10
 
 
 def _enter_mutants() -> None:
-    """Import the project from ``mutants/`` (the mutated copy), as mutmut's children do."""
+    """Import the project from ``mutants/`` (the mutated copy), as mutmut's children do;
+    refuse when its copy of the suite is not the project's (a verdict or a record taken
+    with it would be stored as the project suite's)."""
+    from selftest.mutation import cache
+
+    if cache.suite_hash(MUTANTS) != cache.suite_hash(cache.ROOT):
+        raise SystemExit(
+            "mutants/ holds another copy of the suite than the project: "
+            "run python -m selftest.mutation.generate (then score recall) first"
+        )
     root = MUTANTS
     os.chdir(root)
     sys.path.insert(0, str(root))
     os.environ["PY_IGNORE_IMPORTMISMATCH"] = "1"
 
 
-def _tests() -> list[str]:
+def all_tests() -> list[str]:
+    """Every test of :mod:`~selftest.mutation.test_suite_kills`, one requirement each."""
     from selftest.mutation.test_suite_kills import IDS, PROTOCOL_IDS
 
     return [f"test_requirement_holds[{i}]" for i in IDS] + [
@@ -129,7 +139,10 @@ def record(only: Iterable[str] = ()) -> int:
     """
     import coverage
 
+    from selftest.mutation import reach_keys
+
     hashes = _hashes()
+    keys = reach_keys.current([])
     _enter_mutants()
     from mutmut.mutation import trampoline
 
@@ -147,7 +160,7 @@ def record(only: Iterable[str] = ()) -> int:
     from selftest.mutation import test_suite_kills  # noqa: F401
 
     at_import = set(reached)
-    tests = _tests()
+    tests = all_tests()
     wanted = set(only)
     tracer = coverage.Coverage(data_file=None, source=[str(MUTANTS / "reference")], branch=False)
     os.environ[hits.LINES] = str(MUTANTS / "reference")
@@ -196,11 +209,26 @@ def record(only: Iterable[str] = ()) -> int:
     for name in at_import:
         entry(name)["import"] = True
     _add_lines(tracer.get_data(), functions, number, engine_lines)
-    data = {"tests": names, "duration": durations, "functions": functions}
+    data = {
+        "tests": names,
+        "duration": durations,
+        "functions": functions,
+        "keys": {test: keys[test] for test in names},
+    }
     if wanted and REACH.is_file():
         data = merge(json.loads(REACH.read_text("utf-8")), data)
     REACH.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", "utf-8")
     return 0
+
+
+def stale_tests(reach: dict) -> list[str]:
+    """The tests *reach* has no current record of: new since, or whose key has changed
+    (:mod:`selftest.mutation.reach_keys`)."""
+    from selftest.mutation import reach_keys
+
+    keys = reach.get("keys", {})
+    current = reach_keys.current([])
+    return sorted(test for test, key in current.items() if keys.get(test) != key)
 
 
 def merge(old: dict, new: dict) -> dict:
@@ -231,7 +259,8 @@ def merge(old: dict, new: dict) -> dict:
             if info.get("import"):
                 out["import"] = True
     durations = {t: d for t, d in old["duration"].items() if t not in again} | new["duration"]
-    return {"tests": names, "duration": durations, "functions": functions}
+    keys = {t: k for t, k in old.get("keys", {}).items() if t not in again} | new["keys"]
+    return {"tests": names, "duration": durations, "functions": functions, "keys": keys}
 
 
 def _engine_record(directory: Path) -> tuple[dict[str, set[int]], set[str], set[str]]:
@@ -393,7 +422,7 @@ def _wait(pid: int, budget: float) -> int:
 
 def run(patterns: list[str], rerun: bool = False, recorded: bool = False) -> int:
     """Certify every mutant matching *patterns* (fnmatch on mutmut names) without a verdict."""
-    from selftest.mutation import cache
+    from selftest.mutation import cache, reach_keys
     from selftest.mutation.keys import mutant_table
 
     table = mutant_table(MUTANTS)
@@ -434,6 +463,13 @@ def run(patterns: list[str], rerun: bool = False, recorded: bool = False) -> int
     if unknown and not recorded:
         print("reach.json is stale for these functions, recording again:", *unknown, sep="\n  ")
         subprocess.run([sys.executable, "-m", "selftest.mutation.fastrun", "record"], check=True)
+        return run(patterns, rerun, recorded=True)
+    outdated = stale_tests(reach)
+    if outdated and not recorded:
+        print("reach.json is stale for these tests, recording them again:", *outdated, sep="\n  ")
+        ids = [reach_keys.requirement_of(test) for test in outdated]
+        command = [sys.executable, "-m", "selftest.mutation.fastrun", "record", *ids]
+        subprocess.run(command, check=True)
         return run(patterns, rerun, recorded=True)
     _enter_mutants()
     import reference.serve  # noqa: F401
