@@ -213,6 +213,7 @@ from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
     ShutdownKeepsLock,
     ShutdownSignalStatusZero,
+    ShutdownStopsAtClosedHandle,
 )
 from selftest.state_type_mutants import (
     BoolCoreIntegers,
@@ -1454,6 +1455,9 @@ _TABLE = (
     broken_engine("shutdown_commits_dirty", ShutdownCommitsDirty, "STATE-SHUTDOWN-601"),
     broken_engine("shutdown_keeps_lock", ShutdownKeepsLock, "STATE-SHUTDOWN-601"),
     broken_engine("shutdown_signal_status_zero", ShutdownSignalStatusZero, "STATE-SHUTDOWN-601"),
+    broken_engine(
+        "shutdown_stops_at_closed_handle", ShutdownStopsAtClosedHandle, "STATE-SHUTDOWN-601"
+    ),
     broken_engine(
         "proposals_pending_counts_corrupt", PendingCountsCorruptLines, "STATE-PROPOSE-601"
     ),
