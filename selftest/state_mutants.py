@@ -349,6 +349,13 @@ class SoakEventsWithTurn(ProtocolHandler):
         super().soak_turn(store, mutations, lambda event: emit({**event, "turn": turn}))
 
 
+class SoakRefusesLargestCount(ProtocolHandler):
+    """``state.soak`` refuses ``iterations`` 2^53 - 1, the largest count it must take (an
+    "at most" read as "less than")."""
+
+    soak_max_iterations = 2**53 - 2
+
+
 class SoakIterationsUnbounded(ProtocolHandler):
     """``state.soak`` takes an ``iterations`` past 2^53 - 1 (the reference's mistake, found by
     ``tools.differential``: a soak that never ends)."""
@@ -1279,6 +1286,7 @@ _TABLE = (
     broken_engine("soak_events_with_batch_id", SoakEventsWithBatchId, "STATE-SOAK-003"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
+    broken_engine("soak_refuses_largest_count", SoakRefusesLargestCount, "STATE-SOAK-004"),
     broken_engine("soak_result_with_turn_count", SoakResultWithTurnCount, "STATE-SOAK-001"),
     broken_engine("soak_iterations_unbounded", SoakIterationsUnbounded, "PROTO-ORDER-004"),
     broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),
