@@ -213,6 +213,7 @@ from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
     ShutdownKeepsLock,
     ShutdownSignalStatusZero,
+    ShutdownStopsAtClosedHandle,
 )
 from selftest.state_type_mutants import (
     BoolCoreIntegers,
@@ -346,6 +347,13 @@ class SoakEventsWithTurn(ProtocolHandler):
     def soak_turn(self, store: StateStore, mutations: list[dict[str, Any]], emit: Emit) -> None:
         turn = store.generation + 1
         super().soak_turn(store, mutations, lambda event: emit({**event, "turn": turn}))
+
+
+class SoakRefusesLargestCount(ProtocolHandler):
+    """``state.soak`` refuses ``iterations`` 2^53 - 1, the largest count it must take (an
+    "at most" read as "less than")."""
+
+    soak_max_iterations = 2**53 - 2
 
 
 class SoakIterationsUnbounded(ProtocolHandler):
@@ -1278,6 +1286,7 @@ _TABLE = (
     broken_engine("soak_events_with_batch_id", SoakEventsWithBatchId, "STATE-SOAK-003"),
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
+    broken_engine("soak_refuses_largest_count", SoakRefusesLargestCount, "STATE-SOAK-004"),
     broken_engine("soak_result_with_turn_count", SoakResultWithTurnCount, "STATE-SOAK-001"),
     broken_engine("soak_iterations_unbounded", SoakIterationsUnbounded, "PROTO-ORDER-004"),
     broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),
@@ -1454,6 +1463,9 @@ _TABLE = (
     broken_engine("shutdown_commits_dirty", ShutdownCommitsDirty, "STATE-SHUTDOWN-601"),
     broken_engine("shutdown_keeps_lock", ShutdownKeepsLock, "STATE-SHUTDOWN-601"),
     broken_engine("shutdown_signal_status_zero", ShutdownSignalStatusZero, "STATE-SHUTDOWN-601"),
+    broken_engine(
+        "shutdown_stops_at_closed_handle", ShutdownStopsAtClosedHandle, "STATE-SHUTDOWN-601"
+    ),
     broken_engine(
         "proposals_pending_counts_corrupt", PendingCountsCorruptLines, "STATE-PROPOSE-601"
     ),

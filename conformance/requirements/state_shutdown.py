@@ -10,6 +10,7 @@ last checkpoint, or a put on a fresh directory never checkpointed), then ends it
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -30,9 +31,15 @@ LATER: EncodableObject = {
     "weight": 2,
 }
 
-STORES = ("checkpointed, then dirty", "fresh, never checkpointed")
+STORES = (
+    "checkpointed, then dirty",
+    "fresh, never checkpointed",
+    "fresh, opened after a store whose close failed",
+)
 """What the store holds when the process ends: a checkpoint and a put after it, or one
-put on a fresh directory with no checkpoint at all."""
+put on a fresh directory with no checkpoint at all; in the third case the process also
+holds the handle of a store opened first whose ``state.close`` was refused (its directory
+removed before the commit), which docs/state.md § Errors closes all the same."""
 
 ENDINGS = (END_OF_INPUT, *SIGNALS)
 CASES = [(ending, held) for ending in ENDINGS for held in STORES]
@@ -47,8 +54,19 @@ def _entries(directory: Path) -> dict[str, bytes | None]:
     }
 
 
+def _failed_close(engine: EngineProcess, directory: Path) -> None:
+    """Open a store in *directory*, make it dirty, remove the directory and have its
+    ``state.close`` refused."""
+    store = engine.call("state.open", {"dir": str(directory)})["store"]
+    engine.call("state.apply", {"store": store, "mutations": [{"op": "put", "record": ROW}]})
+    shutil.rmtree(directory)
+    engine.refused("state.close", {"store": store})
+
+
 def _dirty_store(engine: EngineProcess, directory: Path, held: str) -> None:
     """Open *directory* and leave its store dirty as *held* says."""
+    if held == STORES[2]:
+        _failed_close(engine, directory.parent / "removed")
     store = engine.call("state.open", {"dir": str(directory)})["store"]
     if held == STORES[0]:
         engine.call("state.apply", {"store": store, "mutations": [{"op": "put", "record": ROW}]})
@@ -66,7 +84,8 @@ def _dirty_store(engine: EngineProcess, directory: Path, held: str) -> None:
     "at end of input and on SIGTERM or SIGINT while it waits for a request, an engine "
     "releases every store still open without a commit: no generation is added, CURRENT "
     "is as the last checkpoint left it, LOCK is emptied and the next writer opens the "
-    "directory; a signal ends the process with status 128 + the signal (143, 130)",
+    "directory, also beside the handle of a store whose state.close was refused; end of "
+    "input ends the process with status 0, a signal with 128 + the signal (143, 130)",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § Shutdown (released without a commit; LOCK emptied; 130 / 143)",
@@ -95,9 +114,6 @@ def shutdown_commits_nothing(engine: EngineClient, case: tuple[str, str]) -> Non
         lock = directory / "LOCK"
         holds = lock.read_bytes() if lock.exists() and not lock.is_symlink() else b""
         assert holds == b"", f"LOCK still holds {holds!r} after {ending}"
-        if ending in SIGNALS:
-            expected = 128 + SIGNALS[ending]
-            assert status == expected, (
-                f"{ending} ended the engine with status {status}, not {expected}"
-            )
+        expected = 128 + SIGNALS[ending] if ending in SIGNALS else 0
+        assert status == expected, f"{ending} ended the engine with status {status}, not {expected}"
         stores.close(stores.open(directory)["store"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ from conformance.requirements.registry import requirement
 from conformance.state import oracle
 from conformance.state.driver import load, scratch
 from conformance.state.killer import soak_lines, spawner
+from conformance.state.separate import EngineProcess
 
 SOAK = ("state", "state.soak")
 REQUEST_ID = 7
@@ -225,3 +227,53 @@ def soak_in_batch(engine: EngineClient, scenario: list[int]) -> None:
         assert response.get("ok") is True and response.get("result") == want_result, (
             f"the batched soak's response {response!r}, alone it answers {want_result}"
         )
+
+
+LARGEST_ITERATIONS = 2**53 - 1
+"""The largest ``iterations`` docs/protocol.md § Persisted-state ops lets ``state.soak`` take."""
+
+
+def _first_line(engine: EngineProcess) -> bytes:
+    """The engine's first output line (what came before the end of its output, if none)."""
+    read = b""
+    while b"\n" not in read and (chunk := engine.read(1 << 12)):
+        read += chunk
+    return read.split(b"\n", 1)[0]
+
+
+@requirement(
+    "STATE-SOAK-004",
+    "a state.soak of 2^53 - 1 iterations, the largest count it takes, is accepted: the first "
+    "line the engine writes is its first begin event, carrying the request's id (the suite "
+    "ends the engine there)",
+    family="state",
+    capabilities=SOAK,
+    seed="docs/protocol.md § Persisted-state ops (state.soak: iterations an integer from 0 to "
+    "2^53 - 1; a larger count is PROTOCOL_BAD_ARGS)",
+    max_examples=1,
+)
+def soak_takes_the_largest_count(engine: EngineClient, _: object) -> None:
+    command = engine.spawn_command()
+    assert command, "the engine cannot be started as a separate process"
+    with scratch() as root:
+        soaking = EngineProcess(command, engine.transcript)
+        try:
+            args: EncodableObject = {
+                "dir": str(root / "largest"),
+                "iterations": LARGEST_ITERATIONS,
+                "seed": 1,
+            }
+            request = soaking.send("state.soak", args)
+            line = _first_line(soaking)
+            soaking.note(request, line.decode("utf-8", "replace"))
+        finally:
+            soaking.kill()
+    try:
+        first = json.loads(line)
+    except ValueError:
+        first = None
+    begins = isinstance(first, dict) and first.get("event") == "begin" and "ok" not in first
+    assert begins and first.get("id") == request["id"], (
+        f"a state.soak of {LARGEST_ITERATIONS} iterations: the engine's first line is "
+        f"{line[:300]!r}, not the soak's first begin event"
+    )

@@ -66,6 +66,19 @@ class EngineProcess:
         self.process.stdin.flush()
         return request
 
+    def refused(self, op: str, args: EncodableObject) -> str:
+        """Send one request that must be refused and return its error code; an answer that
+        is not a refusal fails the check."""
+        assert self.process.stdout is not None
+        request = self.send(op, args)
+        answer = json.loads(self.process.stdout.readline() or b"null")
+        self.note(request, answer)
+        error = answer.get("error") if isinstance(answer, dict) else None
+        assert isinstance(answer, dict) and answer.get("ok") is False and isinstance(error, dict), (
+            f"{op} was not refused: {answer}"
+        )
+        return str(error.get("code"))
+
     def note(self, request: EncodableObject, outcome: object) -> None:
         """Record in the transcript what came of a request :meth:`send` sent."""
         self.transcript.record(request, outcome)
