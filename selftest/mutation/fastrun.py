@@ -142,7 +142,7 @@ def record(only: Iterable[str] = ()) -> int:
     from selftest.mutation import reach_keys
 
     hashes = _hashes()
-    keys = reach_keys.current([])
+    keys = reach_keys.current()
     _enter_mutants()
     from mutmut.mutation import trampoline
 
@@ -227,7 +227,7 @@ def stale_tests(reach: dict) -> list[str]:
     from selftest.mutation import reach_keys
 
     keys = reach.get("keys", {})
-    current = reach_keys.current([])
+    current = reach_keys.current()
     return sorted(test for test, key in current.items() if keys.get(test) != key)
 
 

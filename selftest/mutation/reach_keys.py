@@ -86,16 +86,12 @@ def key_of(test: str) -> str:
     return key_of_module(REGISTRY[requirement_of(test)].check.__module__)
 
 
-def stale(tests: list[str], keys: dict[str, str]) -> list[str]:
-    """The tests whose record is missing or whose key is not *keys*' one."""
-    return [test for test in tests if keys.get(test) != key_of(test)]
-
-
-def current(tests: list[str]) -> dict[str, str]:
-    """The key of each of *tests*, computed in a fresh process (so that a caller that
-    imports the mutated copy of the project never imports the suite from elsewhere)."""
+def current() -> dict[str, str]:
+    """The key of every test of the mutation run, computed in a fresh process (so that a
+    caller that imports the mutated copy of the project never imports the suite from
+    elsewhere)."""
     done = subprocess.run(
-        [sys.executable, "-m", "selftest.mutation.reach_keys", *tests],
+        [sys.executable, "-m", "selftest.mutation.reach_keys"],
         cwd=ROOT,
         capture_output=True,
         text=True,
