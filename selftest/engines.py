@@ -60,6 +60,7 @@ from selftest.mutants.answers import (
     TeachingStepsInFileOrder,
     TransitiveWayReversed,
     UnsaidSubjectDefined,
+    WholeRecallLatestTurnsOnly,
 )
 from selftest.mutants.audit46 import (
     DecorationJoinsNonEmptyParts,
@@ -1017,6 +1018,7 @@ _TABLE = (
             ("surface_unknown_unnamed", SurfaceUnknownUnnamed, "COG-ANSWER-005"),
             ("surface_lists_run_together", ListsRunTogether, "COG-ANSWER-005"),
             ("surface_yes_when_decided", SurfaceYesWhenDecided, "COG-ANSWER-005"),
+            ("surface_whole_recall_latest_only", WholeRecallLatestTurnsOnly, "COG-ANSWER-005"),
             ("recall_of_nothing_refused", NothingSaidRefused, "COG-RECALL-001"),
             ("recall_of_unsaid_subject_defined", UnsaidSubjectDefined, "COG-RECALL-001"),
             (

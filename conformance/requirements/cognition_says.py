@@ -315,6 +315,15 @@ SPOKEN_CLAIMS = (
 )
 """A third session where both RECALLs quote two claims about one subject, the latest first,
 with a turn without a claim between them."""
+SPOKEN_OLD_CLAIM = (
+    "No, the {a} is a lantern.",
+    "What is {a}?",
+    "Tell me about {a}.",
+    "Describe {b}.",
+    "What did I say?",
+)
+"""A fourth session whose RECALL of the whole session quotes a claim older than the three
+latest turns, first."""
 
 
 def spoken_plan(ctx: SuiteContext) -> Plan:
@@ -400,7 +409,7 @@ def _domain_lists(says: Any) -> list[list[str]]:
 def surface_says_the_says(engine: EngineClient, pair: list[str]) -> None:
     lemma, other = pair
     found = []
-    for lines in (SPOKEN, SPOKEN_AGAIN, SPOKEN_CLAIMS):
+    for lines in (SPOKEN, SPOKEN_AGAIN, SPOKEN_CLAIMS, SPOKEN_OLD_CLAIM):
         script = [line.format(a=lemma, b=other) for line in lines]
         found += _unspoken(engine, script)
     assert not found, cases_.listing(

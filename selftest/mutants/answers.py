@@ -384,6 +384,23 @@ class UnsaidSubjectDefined(ProtocolHandler):
             return super().chat(runtime, text)
 
 
+class WholeRecallLatestTurnsOnly(ProtocolHandler):
+    """A RECALL of the whole session says the three latest things said, latest first, never
+    moving the latest claim first: a claim older than them goes unsaid."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def latest_three(hits: Any) -> str:
+            said = {(s.turn_idx, s.text): s for hit in hits for s in hit.said}
+            latest = sorted(said.values(), key=lambda s: -s.turn_idx)[:3]
+            lines = "; ".join(
+                f"in turn {s.turn_idx + 1} you said {s.claim or s.text}" for s in latest
+            )
+            return f"Here is what you said: {lines}."
+
+        with patch.object(compose, "recall_all_surface", latest_three):
+            return super().chat(runtime, text)
+
+
 class SurfaceStepsSwapped(ProtocolHandler):
     """The surface tells its first two teaching steps in the other order."""
 
