@@ -41,6 +41,7 @@ from selftest.mutants.answers import (
     NegationFromFirstWord,
     NegationIgnoredByGloss,
     NoIsNoNegation,
+    NothingSaidRefused,
     QuestionBangNotQuestion,
     RecallClaimInTurnOrder,
     RecallCutBeforeClaimFirst,
@@ -54,9 +55,12 @@ from selftest.mutants.answers import (
     SurfaceStepsSwapped,
     SurfaceTurnsFromZero,
     SurfaceUnknownUnnamed,
+    SurfaceYesWhenDecided,
     TagInCheckedStatement,
     TeachingStepsInFileOrder,
     TransitiveWayReversed,
+    UnsaidSubjectDefined,
+    WholeRecallLatestTurnsOnly,
 )
 from selftest.mutants.audit46 import (
     DecorationJoinsNonEmptyParts,
@@ -1013,6 +1017,10 @@ _TABLE = (
             ("surface_steps_swapped", SurfaceStepsSwapped, "COG-ANSWER-005"),
             ("surface_unknown_unnamed", SurfaceUnknownUnnamed, "COG-ANSWER-005"),
             ("surface_lists_run_together", ListsRunTogether, "COG-ANSWER-005"),
+            ("surface_yes_when_decided", SurfaceYesWhenDecided, "COG-ANSWER-005"),
+            ("surface_whole_recall_latest_only", WholeRecallLatestTurnsOnly, "COG-ANSWER-005"),
+            ("recall_of_nothing_refused", NothingSaidRefused, "COG-RECALL-001"),
+            ("recall_of_unsaid_subject_defined", UnsaidSubjectDefined, "COG-RECALL-001"),
             (
                 "answer_recall_claim_in_turn_order",
                 RecallClaimInTurnOrder,

@@ -17,13 +17,14 @@ import queue
 import threading
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 from reference.errors import EngineError
 from reference.protocol.envelope import bad_arg
 from reference.runtime import ChatRuntime
 from reference.runtime.persistence import PersistedSession
 from reference.serve import ProtocolHandler
-from reference.state import JournalRecovery, StateError, StateStore
+from reference.state import JournalRecovery, StateError, StateStore, journal
 from reference.state.soak import Emit
 from selftest import state_broken_stores as stores
 from selftest.engines import BrokenEngine, broken_engine
@@ -354,6 +355,20 @@ class SoakRefusesLargestCount(ProtocolHandler):
     "at most" read as "less than")."""
 
     soak_max_iterations = 2**53 - 2
+
+
+class JournalEscapesByteOrderMark(ProtocolHandler):
+    """A journal payload escapes U+FEFF (the byte order mark, invisible in text) as
+    ``\\ufeff``; canonical JSON writes it as itself."""
+
+    def dispatch(self, request: object) -> dict[str, Any]:
+        encode = journal.canonical_bytes
+
+        def escaped(value: object) -> bytes:
+            return encode(value).replace("\ufeff".encode(), b"\\ufeff")
+
+        with patch.object(journal, "canonical_bytes", escaped):
+            return super().dispatch(request)
 
 
 class SoakIterationsUnbounded(ProtocolHandler):
@@ -1287,6 +1302,7 @@ _TABLE = (
     broken_engine("soak_events_without_id", SoakEventsWithoutId, "STATE-SOAK-001"),
     broken_engine("soak_events_with_turn", SoakEventsWithTurn, "STATE-SOAK-001"),
     broken_engine("soak_refuses_largest_count", SoakRefusesLargestCount, "STATE-SOAK-004"),
+    broken_engine("journal_escapes_bom", JournalEscapesByteOrderMark, "STATE-CANON-002"),
     broken_engine("soak_result_with_turn_count", SoakResultWithTurnCount, "STATE-SOAK-001"),
     broken_engine("soak_iterations_unbounded", SoakIterationsUnbounded, "PROTO-ORDER-004"),
     broken_engine("apply_answer_renamed", ApplyAnswerRenamed, "STATE-APPLY-001"),

@@ -1,8 +1,12 @@
-"""What an answer must say, where its words are free: a VERIFICATION says a verdict.
+"""What an answer must say, where its words are free: a VERIFICATION says a verdict, and
+a RECALL where nothing was said says so.
 
 docs/intents.md § Answers: a VERIFICATION answer says a verdict (yes, no or not known) and
 then what the pack says of its subject; a DEFINITION says only what the pack says. So in
 the same state (a fresh session, no register) the two surfaces are never the same text.
+A RECALL of a subject nothing was said about says so first, so it is never that subject's
+DEFINITION; a RECALL without a subject in a fresh session says nothing was said, so it is
+never the answer a prompt without a subject gets.
 """
 
 from __future__ import annotations
@@ -17,6 +21,10 @@ from conformance.requirements.registry import requirement
 
 DEFINITION = "What is {a}?"
 VERIFICATION = "Is {a} a kind of {b}?"
+RECALL = "What did I say about {a}?"
+RECALL_ALL = "What did I say?"
+NO_SUBJECT = ("Why?", "What is it?", "Tell me more.")
+"""Prompts with no content word and, in a fresh session, nothing to refer back to."""
 
 
 def _spread(items: list[str], count: int) -> list[str]:
@@ -59,3 +67,36 @@ def verification_says_a_verdict(engine: EngineClient, pair: list[Any]) -> None:
         f"{asked!r} is answered {verified.get('surface')!r}, word for word the DEFINITION of "
         f"{lemma}: it says no verdict (yes, no or not known)"
     )
+
+
+@requirement(
+    "COG-RECALL-001",
+    "a RECALL where nothing was said says so: of a known subject, its surface is never the "
+    "DEFINITION's of that subject in the same state; without a subject, never the surface "
+    "a prompt without a subject that is no RECALL gets in the same state",
+    family="cognition",
+    capabilities=("sessions", "lexicon"),
+    seed="docs/intents.md § Answers (RECALL: says plainly that nothing was said)",
+    cover=verdict_plan,
+)
+def recall_of_nothing_says_so(engine: EngineClient, pair: list[Any]) -> None:
+    lemma = pair[0]
+    asked = RECALL.format(a=lemma)
+    (recalled,) = run_script(engine, None, [asked])
+    if recalled.get("intent") == "RECALL" and recalled.get("subject") == lemma:
+        (defined,) = run_script(engine, None, [DEFINITION.format(a=lemma)])
+        assert recalled.get("surface") != defined.get("surface"), (
+            f"{asked!r} in a fresh session is answered {recalled.get('surface')!r}, word for "
+            f"word the DEFINITION of {lemma}: it does not say that nothing was said about it"
+        )
+    (whole,) = run_script(engine, None, [RECALL_ALL])
+    if whole.get("intent") != "RECALL":
+        return
+    for prompt in NO_SUBJECT:
+        (other,) = run_script(engine, None, [prompt])
+        if other.get("intent") == "RECALL" or other.get("subject") is not None:
+            continue
+        assert whole.get("surface") != other.get("surface"), (
+            f"{RECALL_ALL!r} in a fresh session is answered {whole.get('surface')!r}, word "
+            f"for word the answer to {prompt!r}: it does not say that nothing was said"
+        )

@@ -295,6 +295,7 @@ SPOKEN = (
 SPOKEN_AGAIN = (
     "What did I say about {a}?",
     "No, the {a} is a lantern.",
+    "Is the {a} not a lantern?",
     "Is the {b} a {a}?",
     "What is a blorvex?",
     "No, the {b} glows.",
@@ -303,8 +304,8 @@ SPOKEN_AGAIN = (
     "What did I say?",
 )
 """A second session where a RECALL quotes a claim among its turns (one of a single word), a
-VERIFICATION of the second subject may be decided by a teaching step, and a subject is in
-no pack."""
+VERIFICATION of a negated statement is decided no by the claim, one of the second subject
+may be decided by a teaching step, and a subject is in no pack."""
 SPOKEN_CLAIMS = (
     "No, the {a} is a lantern.",
     "No, the {a} glows.",
@@ -314,6 +315,15 @@ SPOKEN_CLAIMS = (
 )
 """A third session where both RECALLs quote two claims about one subject, the latest first,
 with a turn without a claim between them."""
+SPOKEN_OLD_CLAIM = (
+    "No, the {a} is a lantern.",
+    "What is {a}?",
+    "Tell me about {a}.",
+    "Describe {b}.",
+    "What did I say?",
+)
+"""A fourth session whose RECALL of the whole session quotes a claim older than the three
+latest turns, first."""
 
 
 def spoken_plan(ctx: SuiteContext) -> Plan:
@@ -323,6 +333,10 @@ def spoken_plan(ctx: SuiteContext) -> Plan:
     pairs = [p for p in DOC_PAIRS if set(p) <= known]
     cases = (*spread.cases, *(Case(list(p), (("doc examples", p[0]),)) for p in pairs))
     return Plan(cases, (*spread.universe, ("doc examples", len(pairs))))
+
+
+VERDICT_WORDS = {"yes": "yes", "no": "no", "unknown": "not known"}
+"""The word a surface says each verdict by."""
 
 
 def _plain(text: str) -> str:
@@ -360,6 +374,10 @@ def _unsaid(surface: str, says: Any) -> list[str]:
     missing += [
         f"the number {n}" for n in numbers if not re.search(rf"(?<![0-9]){n}(?![0-9])", text)
     ]
+    verdict = member(says, "verdict")
+    word = VERDICT_WORDS.get(verdict, verdict) if isinstance(verdict, str) else None
+    if word is not None and not _said_as_words(_plain(word), text):
+        missing.append(f"the verdict {verdict!r} (as {word!r})")
     return missing
 
 
@@ -381,8 +399,8 @@ def _domain_lists(says: Any) -> list[list[str]]:
     "an answer's surface says what its says object states, under every register: each step "
     "as 'from relation to' in the order told, the claim, the unknown words, each quoted "
     "text and the domains of start, spans and compared (letter case aside, each as whole "
-    "words), the turns "
-    "quoted and the count of earlier turns as decimal numerals",
+    "words), the turns quoted and the count of earlier turns as decimal numerals, and the "
+    "verdict by its word (yes, no, not known)",
     family="cognition",
     capabilities=(*CAPABILITIES, "lexicon"),
     seed="docs/intents.md § What an answer says, as data (the surface says every item)",
@@ -391,7 +409,7 @@ def _domain_lists(says: Any) -> list[list[str]]:
 def surface_says_the_says(engine: EngineClient, pair: list[str]) -> None:
     lemma, other = pair
     found = []
-    for lines in (SPOKEN, SPOKEN_AGAIN, SPOKEN_CLAIMS):
+    for lines in (SPOKEN, SPOKEN_AGAIN, SPOKEN_CLAIMS, SPOKEN_OLD_CLAIM):
         script = [line.format(a=lemma, b=other) for line in lines]
         found += _unspoken(engine, script)
     assert not found, cases_.listing(

@@ -57,6 +57,20 @@ def test_only_not_normative_reviews_cite():
     assert wrong == []
 
 
+def test_no_gap_id_is_defined_twice():
+    defined = re.findall(r"^(GAP-\d{3})\b", reviews.GAPS.read_text("utf-8"), re.MULTILINE)
+    twice = sorted({gap for gap in defined if defined.count(gap) > 1})
+    assert twice == [], "open-gaps.txt defines these ids more than once (ids are never reused)"
+
+
+def test_no_open_gap_reuses_a_closed_id():
+    text = reviews.GAPS.read_text("utf-8")
+    closed = re.search(r"^# closed:(.*)$", text, re.MULTILINE)
+    assert closed is not None, "open-gaps.txt lacks its '# closed:' line"
+    reused = set(closed[1].split()) & set(re.findall(r"^(GAP-\d{3})\b", text, re.MULTILINE))
+    assert reused == set(), "an open gap reuses the id of a closed one"
+
+
 def test_every_open_gap_is_cited_and_says_what_is_missing():
     text = reviews.GAPS.read_text("utf-8")
     cited = {r.cite for r in reviews.load() if r.cite}

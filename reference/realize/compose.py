@@ -250,8 +250,10 @@ def recall_all_surface(hits: tuple[VaultHit, ...]) -> str:
     """What the user said in the session, the latest claim first, then the latest words."""
     said = sorted(
         {(s.turn_idx, s.text): (s, hit.lemma) for hit in hits for s in hit.said}.values(),
-        key=lambda pair: (pair[0].claim is None, -pair[0].turn_idx),
+        key=lambda pair: -pair[0].turn_idx,
     )
+    claims = [pair for pair in said if pair[0].claim is not None]
+    said = [*claims[:1], *(pair for pair in said if pair is not claims[0])] if claims else said
     lines = "; ".join(_said_line(s, lemma) for s, lemma in said[:3])
     addresses = ", ".join(hit.address[:12] for hit in hits)
     return f"Here is what you said: {lines}. vault-grounded ({addresses})."

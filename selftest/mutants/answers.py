@@ -11,6 +11,7 @@ from typing import Any
 from unittest.mock import patch
 
 from reference.lexicon import Lemma
+from reference.realize import compose
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
 from reference.truth import answer, grounding, pipeline, says, teaching, vault
@@ -350,6 +351,54 @@ class ListsRunTogether(ProtocolHandler):
             return surface[: first + len(start[0])] + surface[second:]
 
         return _reworded(super().chat(runtime, text), run_together)
+
+
+class SurfaceYesWhenDecided(ProtocolHandler):
+    """The surface says yes for every verdict the evidence decides: a no is worded as a yes."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def yes(surface: str, said: dict[str, Any]) -> str:
+            if said.get("verdict") != "no":
+                return surface
+            return re.sub(r"\bNo\b", "Yes", surface, count=1)
+
+        return _reworded(super().chat(runtime, text), yes)
+
+
+class NothingSaidRefused(ProtocolHandler):
+    """A RECALL without a subject where nothing was said answers with the refusal a prompt
+    without a subject gets."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with patch.object(compose, "NOTHING_SAID", compose.REFUSAL):
+            return super().chat(runtime, text)
+
+
+class UnsaidSubjectDefined(ProtocolHandler):
+    """A RECALL of a subject nothing was said about answers with the subject's DEFINITION,
+    never saying that nothing was said."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        single = {k: v for k, v in compose.SINGLE.items() if k is not IntentTag.RECALL}
+        with patch.object(compose, "SINGLE", single):
+            return super().chat(runtime, text)
+
+
+class WholeRecallLatestTurnsOnly(ProtocolHandler):
+    """A RECALL of the whole session says the three latest things said, latest first, never
+    moving the latest claim first: a claim older than them goes unsaid."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def latest_three(hits: Any) -> str:
+            said = {(s.turn_idx, s.text): s for hit in hits for s in hit.said}
+            latest = sorted(said.values(), key=lambda s: -s.turn_idx)[:3]
+            lines = "; ".join(
+                f"in turn {s.turn_idx + 1} you said {s.claim or s.text}" for s in latest
+            )
+            return f"Here is what you said: {lines}."
+
+        with patch.object(compose, "recall_all_surface", latest_three):
+            return super().chat(runtime, text)
 
 
 class SurfaceStepsSwapped(ProtocolHandler):
