@@ -52,6 +52,7 @@ from selftest.mutants.answers import (
     SpansToDisclosureDepth,
     StepKindBothWays,
     StepsCutByRegister,
+    SurfaceNamesFirstUnknownOnly,
     SurfaceStepsSwapped,
     SurfaceTurnsFromZero,
     SurfaceUnknownUnnamed,
@@ -1019,6 +1020,7 @@ _TABLE = (
             ("surface_lists_run_together", ListsRunTogether, "COG-ANSWER-005"),
             ("surface_yes_when_decided", SurfaceYesWhenDecided, "COG-ANSWER-005"),
             ("surface_whole_recall_latest_only", WholeRecallLatestTurnsOnly, "COG-ANSWER-005"),
+            ("surface_names_first_unknown_only", SurfaceNamesFirstUnknownOnly, "COG-ANSWER-001"),
             ("recall_of_nothing_refused", NothingSaidRefused, "COG-RECALL-001"),
             ("recall_of_unsaid_subject_defined", UnsaidSubjectDefined, "COG-RECALL-001"),
             (
