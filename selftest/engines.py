@@ -1021,7 +1021,7 @@ _TABLE = (
             ("surface_yes_when_decided", SurfaceYesWhenDecided, "COG-ANSWER-005"),
             ("surface_whole_recall_latest_only", WholeRecallLatestTurnsOnly, "COG-ANSWER-005"),
             ("surface_names_first_unknown_only", SurfaceNamesFirstUnknownOnly, "COG-ANSWER-001"),
-            ("recall_of_nothing_refused", NothingSaidRefused, "COG-RECALL-001"),
+            ("recall_of_nothing_refused", NothingSaidRefused, "COG-RECALL-002"),
             ("recall_of_unsaid_subject_defined", UnsaidSubjectDefined, "COG-RECALL-001"),
             (
                 "answer_recall_claim_in_turn_order",

@@ -71,24 +71,36 @@ def verification_says_a_verdict(engine: EngineClient, pair: list[Any]) -> None:
 
 @requirement(
     "COG-RECALL-001",
-    "a RECALL where nothing was said says so: of a known subject, its surface is never the "
-    "DEFINITION's of that subject in the same state; without a subject, never the surface "
-    "a prompt without a subject that is no RECALL gets in the same state",
+    "a RECALL of a known subject nothing was said about says so: its surface in a fresh "
+    "session is never the DEFINITION's of that subject in the same state",
     family="cognition",
     capabilities=("sessions", "lexicon"),
     seed="docs/intents.md § Answers (RECALL: says plainly that nothing was said)",
     cover=verdict_plan,
 )
-def recall_of_nothing_says_so(engine: EngineClient, pair: list[Any]) -> None:
+def recall_of_unsaid_subject_says_so(engine: EngineClient, pair: list[Any]) -> None:
     lemma = pair[0]
     asked = RECALL.format(a=lemma)
     (recalled,) = run_script(engine, None, [asked])
-    if recalled.get("intent") == "RECALL" and recalled.get("subject") == lemma:
-        (defined,) = run_script(engine, None, [DEFINITION.format(a=lemma)])
-        assert recalled.get("surface") != defined.get("surface"), (
-            f"{asked!r} in a fresh session is answered {recalled.get('surface')!r}, word for "
-            f"word the DEFINITION of {lemma}: it does not say that nothing was said about it"
-        )
+    if recalled.get("intent") != "RECALL" or recalled.get("subject") != lemma:
+        return
+    (defined,) = run_script(engine, None, [DEFINITION.format(a=lemma)])
+    assert recalled.get("surface") != defined.get("surface"), (
+        f"{asked!r} in a fresh session is answered {recalled.get('surface')!r}, word for "
+        f"word the DEFINITION of {lemma}: it does not say that nothing was said about it"
+    )
+
+
+@requirement(
+    "COG-RECALL-002",
+    "a RECALL without a subject where nothing was said says so: its surface in a fresh "
+    "session is never the surface a prompt without a subject that is no RECALL gets in the "
+    "same state",
+    family="cognition",
+    capabilities=("sessions",),
+    seed="docs/intents.md § Answers (RECALL: says plainly that nothing was said)",
+)
+def recall_of_nothing_says_so(engine: EngineClient, _: object) -> None:
     (whole,) = run_script(engine, None, [RECALL_ALL])
     if whole.get("intent") != "RECALL":
         return
