@@ -363,7 +363,7 @@ def _unspoken(engine: EngineClient, script: list[str]) -> list[cases_.Disagreeme
     found = []
     for run in run_four(engine, script):
         for index, result in enumerate(run):
-            missing = unsaid(str(member(result, "surface", "string")), dict(says_of(result)))
+            missing = unsaid(str(member(result, "surface", "string")), says_of(result))
             if missing:
                 found.append(
                     cases_.Disagreement(
