@@ -18,6 +18,7 @@ from conformance.engines import view as view_module
 from conformance.engines.base import EngineClient, EngineFault, EngineRefused
 from conformance.model import NOT_CHECKABLE, NotCheckable, Requirement, SuiteContext
 from conformance.stopping import Deadline, DeadlineReached
+from conformance.surface_items import first_unsaid
 
 SEARCH_PHASES = tuple(p for p in Phase if p != Phase.explain)
 """Every phase but ``explain``: it only annotates a failure and can cost most of the run."""
@@ -232,6 +233,17 @@ def check_once(req: Requirement, engine: EngineClient, scenario: Any) -> None:
         ) from None
     if engine.off_schema:
         raise AssertionError(f"a response broke the protocol: {engine.off_schema[0]}")
+    unsaid = first_unsaid(engine.transcript.exchanges)
+    if unsaid is not None and _claims(engine, "answers"):
+        raise AssertionError(unsaid)
+
+
+def _claims(engine: EngineClient, capability: str) -> bool:
+    """Whether *engine* claims *capability*; ``False`` when it cannot say (stopped, faulted)."""
+    try:
+        return capability in engine.capabilities()
+    except (EngineFault, EngineRefused, DeadlineReached):
+        return False
 
 
 def _body(

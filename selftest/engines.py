@@ -52,6 +52,7 @@ from selftest.mutants.answers import (
     SpansToDisclosureDepth,
     StepKindBothWays,
     StepsCutByRegister,
+    SurfaceNamesFirstUnknownOnly,
     SurfaceStepsSwapped,
     SurfaceTurnsFromZero,
     SurfaceUnknownUnnamed,
@@ -1019,7 +1020,8 @@ _TABLE = (
             ("surface_lists_run_together", ListsRunTogether, "COG-ANSWER-005"),
             ("surface_yes_when_decided", SurfaceYesWhenDecided, "COG-ANSWER-005"),
             ("surface_whole_recall_latest_only", WholeRecallLatestTurnsOnly, "COG-ANSWER-005"),
-            ("recall_of_nothing_refused", NothingSaidRefused, "COG-RECALL-001"),
+            ("surface_names_first_unknown_only", SurfaceNamesFirstUnknownOnly, "COG-ANSWER-001"),
+            ("recall_of_nothing_refused", NothingSaidRefused, "COG-RECALL-002"),
             ("recall_of_unsaid_subject_defined", UnsaidSubjectDefined, "COG-RECALL-001"),
             (
                 "answer_recall_claim_in_turn_order",

@@ -47,6 +47,17 @@ def verdict_plan(ctx: SuiteContext) -> Plan:
     return Plan(tuple(pairs), universe)
 
 
+def _worded_as_definition(engine: EngineClient, asked: str, intent: str, lemma: str) -> str | None:
+    """The surface *asked* gets in a fresh session when it is read as *intent* about *lemma*
+    and is word for word the DEFINITION of *lemma* in a fresh session; else ``None``."""
+    (answer,) = run_script(engine, None, [asked])
+    if answer.get("intent") != intent or answer.get("subject") != lemma:
+        return None
+    (defined,) = run_script(engine, None, [DEFINITION.format(a=lemma)])
+    surface = answer.get("surface")
+    return surface if surface == defined.get("surface") else None
+
+
 @requirement(
     "COG-VERDICT-001",
     "a VERIFICATION of a known subject says a verdict: its surface is never the surface the "
@@ -59,36 +70,42 @@ def verdict_plan(ctx: SuiteContext) -> Plan:
 def verification_says_a_verdict(engine: EngineClient, pair: list[Any]) -> None:
     lemma, other = pair
     asked = VERIFICATION.format(a=lemma, b=other)
-    (verified,) = run_script(engine, None, [asked])
-    if verified.get("intent") != "VERIFICATION" or verified.get("subject") != lemma:
-        return
-    (defined,) = run_script(engine, None, [DEFINITION.format(a=lemma)])
-    assert verified.get("surface") != defined.get("surface"), (
-        f"{asked!r} is answered {verified.get('surface')!r}, word for word the DEFINITION of "
-        f"{lemma}: it says no verdict (yes, no or not known)"
+    surface = _worded_as_definition(engine, asked, "VERIFICATION", lemma)
+    assert surface is None, (
+        f"{asked!r} is answered {surface!r}, word for word the DEFINITION of {lemma}: it "
+        "says no verdict (yes, no or not known)"
     )
 
 
 @requirement(
     "COG-RECALL-001",
-    "a RECALL where nothing was said says so: of a known subject, its surface is never the "
-    "DEFINITION's of that subject in the same state; without a subject, never the surface "
-    "a prompt without a subject that is no RECALL gets in the same state",
+    "a RECALL of a known subject nothing was said about says so: its surface in a fresh "
+    "session is never the DEFINITION's of that subject in the same state",
     family="cognition",
     capabilities=("sessions", "lexicon"),
     seed="docs/intents.md § Answers (RECALL: says plainly that nothing was said)",
     cover=verdict_plan,
 )
-def recall_of_nothing_says_so(engine: EngineClient, pair: list[Any]) -> None:
+def recall_of_unsaid_subject_says_so(engine: EngineClient, pair: list[Any]) -> None:
     lemma = pair[0]
     asked = RECALL.format(a=lemma)
-    (recalled,) = run_script(engine, None, [asked])
-    if recalled.get("intent") == "RECALL" and recalled.get("subject") == lemma:
-        (defined,) = run_script(engine, None, [DEFINITION.format(a=lemma)])
-        assert recalled.get("surface") != defined.get("surface"), (
-            f"{asked!r} in a fresh session is answered {recalled.get('surface')!r}, word for "
-            f"word the DEFINITION of {lemma}: it does not say that nothing was said about it"
-        )
+    surface = _worded_as_definition(engine, asked, "RECALL", lemma)
+    assert surface is None, (
+        f"{asked!r} in a fresh session is answered {surface!r}, word for word the "
+        f"DEFINITION of {lemma}: it does not say that nothing was said about it"
+    )
+
+
+@requirement(
+    "COG-RECALL-002",
+    "a RECALL without a subject where nothing was said says so: its surface in a fresh "
+    "session is never the surface a prompt without a subject that is no RECALL gets in the "
+    "same state",
+    family="cognition",
+    capabilities=("sessions",),
+    seed="docs/intents.md § Answers (RECALL: says plainly that nothing was said)",
+)
+def recall_of_nothing_says_so(engine: EngineClient, _: object) -> None:
     (whole,) = run_script(engine, None, [RECALL_ALL])
     if whole.get("intent") != "RECALL":
         return

@@ -10,7 +10,6 @@ where the value itself is the engine's to decide.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from conformance import answer_rules, rules
@@ -22,6 +21,7 @@ from conformance.engines.view import member
 from conformance.model import SuiteContext
 from conformance.requirements.cognition import catalogue_holds
 from conformance.requirements.registry import requirement
+from conformance.surface_items import unsaid
 
 CAPABILITIES = ("sessions", "answers")
 SEED = "docs/intents.md § Answers; § What an answer says, as data (says)"
@@ -335,72 +335,14 @@ def spoken_plan(ctx: SuiteContext) -> Plan:
     return Plan(cases, (*spread.universe, ("doc examples", len(pairs))))
 
 
-VERDICT_WORDS = {"yes": "yes", "no": "no", "unknown": "not known"}
-"""The word a surface says each verdict by."""
-
-
-def _plain(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
-def _said_as_words(words: str, text: str) -> bool:
-    """Whether *text* holds *words* with no letter or digit joined to either end."""
-    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) is not None
-
-
-def _unsaid(surface: str, says: Any) -> list[str]:
-    """The items of *says* that *surface* does not say in the form the docs fix."""
-    text = _plain(surface)
-    missing: list[str] = []
-    at = 0
-    for step in member(says, "steps", "array"):
-        told = _plain(f"{step['from']} {step['relation']} {step['to']}")
-        found = text.find(told, at)
-        if found < 0:
-            missing.append(f"the step {told!r} (in the order told)")
-        else:
-            at = found + len(told)
-    words = [member(says, "claim")] if member(says, "claim") is not None else []
-    words += list(member(says, "unknown", "array"))
-    for said in member(says, "said", "array"):
-        claim = member(said, "claim")
-        words.append(claim if claim is not None else said["text"].rstrip(".!?…;: "))
-    for domains in _domain_lists(says):
-        words += domains
-    missing += [f"{w!r}" for w in words if not _said_as_words(_plain(w), text)]
-    numbers = [said["turn"] for said in member(says, "said", "array")]
-    if member(says, "earlier") not in (None, 0):
-        numbers.append(member(says, "earlier"))
-    missing += [
-        f"the number {n}" for n in numbers if not re.search(rf"(?<![0-9]){n}(?![0-9])", text)
-    ]
-    verdict = member(says, "verdict")
-    word = VERDICT_WORDS.get(verdict, verdict) if isinstance(verdict, str) else None
-    if word is not None and not _said_as_words(_plain(word), text):
-        missing.append(f"the verdict {verdict!r} (as {word!r})")
-    return missing
-
-
-def _domain_lists(says: Any) -> list[list[str]]:
-    lists = []
-    if member(says, "start") is not None:
-        lists.append(list(member(says, "start", "array")))
-    if member(says, "spans") is not None:
-        lists += [list(d) for d in member(says, "spans", "array")]
-    compared = member(says, "compared")
-    if compared is not None:
-        lists.append(list(member(compared, "shared", "array")))
-        lists += [list(d) for d in member(compared, "own", "array")]
-    return lists
-
-
 @requirement(
     "COG-ANSWER-005",
     "an answer's surface says what its says object states, under every register: each step "
     "as 'from relation to' in the order told, the claim, the unknown words, each quoted "
     "text and the domains of start, spans and compared (letter case aside, each as whole "
     "words), the turns quoted and the count of earlier turns as decimal numerals, and the "
-    "verdict by its word (yes, no, not known)",
+    "verdict by its word (yes, no, not known); the suite's client holds every answer any "
+    "requirement meets to the same, a FAIL of that requirement",
     family="cognition",
     capabilities=(*CAPABILITIES, "lexicon"),
     seed="docs/intents.md § What an answer says, as data (the surface says every item)",
@@ -421,7 +363,7 @@ def _unspoken(engine: EngineClient, script: list[str]) -> list[cases_.Disagreeme
     found = []
     for run in run_four(engine, script):
         for index, result in enumerate(run):
-            missing = _unsaid(str(member(result, "surface", "string")), says_of(result))
+            missing = unsaid(str(member(result, "surface", "string")), says_of(result))
             if missing:
                 found.append(
                     cases_.Disagreement(

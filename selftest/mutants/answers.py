@@ -401,6 +401,20 @@ class WholeRecallLatestTurnsOnly(ProtocolHandler):
             return super().chat(runtime, text)
 
 
+class SurfaceNamesFirstUnknownOnly(ProtocolHandler):
+    """The surface of a turn with several words not grounded names only the first of them."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def first_only(surface: str, said: dict[str, Any]) -> str:
+            unknown = said.get("unknown", [])
+            if len(unknown) < 2:
+                return surface
+            listed = ", ".join(f"'{word}'" for word in unknown)
+            return surface.replace(listed, f"'{unknown[0]}'")
+
+        return _reworded(super().chat(runtime, text), first_only)
+
+
 class SurfaceStepsSwapped(ProtocolHandler):
     """The surface tells its first two teaching steps in the other order."""
 
