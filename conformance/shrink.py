@@ -1,6 +1,8 @@
 """Shrink a failing fixed scenario (a coverage-plan case) as Hypothesis shrinks a generated
 one: drop list items (a script's turns) first, then words of strings (a prompt's), keeping
-each smaller scenario that still fails the same check.
+each smaller scenario that still fails the same check. A labeled case (an object with an
+``id``: a catalogue case, whose labels hold for its turns as written) is dropped whole or
+kept whole, never cut inside: a shorter prompt under the same labels is no case of the docs.
 
 A coverage case is plain JSON, not drawn by a strategy, so Hypothesis cannot shrink it.
 :func:`shrink` tries candidates greedily, largest cut first (half of a list, then a
@@ -24,12 +26,17 @@ Fails = Callable[[Any], bool]
 """Runs a candidate; whether it fails the same check as the original."""
 
 
+def labeled(value: Any) -> bool:
+    """Whether *value* is a labeled case: an object with an ``id`` member."""
+    return isinstance(value, dict) and "id" in value
+
+
 def _lists(value: Any, path: Path = ()) -> Iterator[tuple[Path, list[Any]]]:
     if isinstance(value, list):
         yield path, value
         for index, item in enumerate(value):
             yield from _lists(item, (*path, index))
-    elif isinstance(value, dict):
+    elif isinstance(value, dict) and not labeled(value):
         for key, item in value.items():
             yield from _lists(item, (*path, key))
 
@@ -40,7 +47,7 @@ def _strings(value: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _strings(item, (*path, index))
-    elif isinstance(value, dict):
+    elif isinstance(value, dict) and not labeled(value):
         for key, item in value.items():
             yield from _strings(item, (*path, key))
 

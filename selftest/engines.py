@@ -311,6 +311,7 @@ from selftest.mutants.porting import (
     UpperHexVariantId,
     VersionMustBeSemver,
 )
+from selftest.mutants.primed import PRIMED_MUTANTS
 from selftest.mutants.protocol import (
     ArgsNullAsAbsent,
     AsciiEscapedWire,
@@ -965,6 +966,7 @@ _TABLE = (
     *(broken_engine(name, factory, "COG-EDGE-001") for name, factory in EDGE_MUTANTS),
     *(broken_engine(name, factory, "COG-EDGE-002") for name, factory in SAYS_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in REFERRING_MUTANTS),
+    *(broken_engine(name, factory, req) for name, factory, req in PRIMED_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CLAUSE_MUTANTS),
     *(broken_engine(name, factory, *catches) for name, factory, *catches in STAGE_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CONDITION_MUTANTS),

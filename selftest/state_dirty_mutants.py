@@ -1,6 +1,7 @@
-"""A broken engine whose ``dirty`` is a flag any batch sets and only a commit clears,
+"""Broken engines whose ``dirty`` is a flag any batch sets and only a commit clears,
 instead of whether the state differs from its last checkpoint (docs/state.md § Commit
-protocol). ``STATE-DIRTY-601`` fails on it.
+protocol), or whose never-committed store commits at its close. ``STATE-DIRTY-601`` fails
+on each.
 """
 
 from __future__ import annotations
@@ -40,3 +41,22 @@ class StickyDirtyFlag(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _StickyDirtyStore
+
+
+class _FreshCommitsStore(StateStore):
+    def close(self) -> CheckpointInfo:
+        if super().digest()["generation"] == 0:
+            try:
+                self.checkpoint()
+            except BaseException:
+                self.release()
+                raise
+        return super().close()
+
+
+class FreshCloseCommits(ProtocolHandler):
+    """A store that has never committed commits at its close, clean or not: a fresh
+    directory opened and closed holds `gen-00000001`."""
+
+    def store_class(self) -> Any:
+        return _FreshCommitsStore

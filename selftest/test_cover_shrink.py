@@ -36,3 +36,13 @@ def test_a_one_turn_defect_found_by_the_coverage_plan_replays_as_one_turn() -> N
     case = outcome.counterexample
     assert case is not None and len(case["scenario"]) == 1, case and case["scenario"]
     assert (outcome.details or {}).get("shrink_runs", 0) > 0
+
+
+def test_a_labeled_case_is_dropped_or_kept_whole_never_cut() -> None:
+    cases = [{"id": f"RC-{i}", "turns": [f"No, it is {i}."], "subject": None} for i in range(8)]
+
+    def fails(candidate: list[dict[str, object]]) -> bool:
+        return any(case["id"] == "RC-5" for case in candidate)
+
+    smallest, _ = shrink(cases, fails)
+    assert smallest == [cases[5]]
