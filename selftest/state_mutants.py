@@ -216,6 +216,7 @@ from selftest.state_shutdown_mutants import (
     ShutdownSignalStatusZero,
     ShutdownStopsAtClosedHandle,
 )
+from selftest.state_start_mutants import RefusalResetsTurns, SessionHoldsStore
 from selftest.state_type_mutants import (
     BoolCoreIntegers,
     BoolRecordIntegers,
@@ -1531,6 +1532,8 @@ _TABLE = (
     ),
     broken_engine("sticky_dirty_flag", StickyDirtyFlag, "STATE-DIRTY-601"),
     broken_engine("fresh_close_commits", FreshCloseCommits, "STATE-DIRTY-601"),
+    broken_engine("session_holds_store", SessionHoldsStore, "STATE-LIFE-002"),
+    broken_engine("refusal_resets_turns", RefusalResetsTurns, "STATE-APPLY-002"),
     broken_engine("delta_ignored", DeltaIgnored, "STATE-DELTA-351"),
     broken_engine("delta_on_wrong_base", DeltaOnWrongBase, "STATE-DELTA-351"),
     broken_engine("delta_base_pruned", DeltaBasePruned, "STATE-DELTA-351"),

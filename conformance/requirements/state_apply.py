@@ -192,6 +192,7 @@ def _refusal_scenario(ctx: object) -> st.SearchStrategy[list[Any]]:
     return st.tuples(
         st.sampled_from(sorted(BAD_MUTATIONS)),
         st.lists(rows, max_size=4),
+        st.integers(0, 3),
         st.lists(mutations, max_size=3),
         st.lists(mutations, max_size=3),
     ).map(list)
@@ -200,36 +201,65 @@ def _refusal_scenario(ctx: object) -> st.SearchStrategy[list[Any]]:
 @requirement(
     "STATE-APPLY-002",
     "a batch holding one bad mutation is refused whole with STATE_BAD_MUTATION naming the "
-    "offending member (mutations[i]...), and changes neither the digest nor the next checkpoint",
+    "offending member (mutations[i]...), and changes neither the digest nor the next "
+    "checkpoint, also after an accepted batch of turns: the turn count and identity stay "
+    "those of before the refused batch, not the last checkpoint's",
     family="state",
     capabilities=STATE,
     seed=f"{SPEC}; docs/protocol.md § Persisted-state ops (all or nothing)",
     strategy=_refusal_scenario,
     cover=coverage.each(
-        "bad mutations", [[name, [RECOGNIZER], [{"op": "turn"}], []] for name in BAD_MUTATIONS]
+        "bad mutations",
+        [[name, [RECOGNIZER], 1, [{"op": "turn"}], []] for name in BAD_MUTATIONS],
     ),
 )
 def refused_batch_whole(engine: EngineClient, scenario: list[Any]) -> None:
-    name, held, before, after = scenario
+    """docs/state.md § Mutations: "a refused batch changes nothing, so the in-memory state
+    (`state.digest`) and the next checkpoint are as before the batch". The accepted batch
+    before it holds *turns* ``turn`` mutations besides its puts, so the state before the
+    refused batch is not the last checkpoint's (none yet): its turn count is *turns*."""
+    name, held, turns, before, after = scenario
     bad, path = BAD_MUTATIONS[name]
     batch = [*before, bad, *after]
     field = f"mutations[{len(before)}]{path}"
+    accepted = [put(r) for r in held] + [{"op": "turn"}] * turns
     with scratch() as directory, Stores(engine) as stores:
         store = stores.open(directory)["store"]
-        engine.call("state.apply", {"store": store, "mutations": [put(r) for r in held]})
+        engine.call("state.apply", {"store": store, "mutations": accepted})
         was = engine.call("state.digest", {"store": store})
+        assert was["turn_count"] == turns, (
+            f"{name}: after an accepted batch of {turns} turns the turn count is "
+            f"{was['turn_count']}"
+        )
         try:
             # the batch is malformed on purpose: --strict must not refuse it for the engine
             engine.call("state.apply", {"store": store, "mutations": batch}, checked=False)
         except EngineRefused as refusal:
             now = engine.call("state.digest", {"store": store})
+            assert now["turn_count"] == turns, (
+                f"{name}: the refused batch changed the turn count from {turns} to "
+                f"{now['turn_count']}: a refused batch changes nothing (docs/state.md § "
+                "Mutations), not even back to the last checkpoint's"
+            )
             assert now == was, f"{name}: the refused batch changed the state: {was} -> {now}"
             assert refusal.code == "STATE_BAD_MUTATION", f"{name}: refused with {refusal.code}"
             _names_field(refusal, field, name)
         else:
             raise AssertionError(f"{name}: the batch {batch} was applied")
         done = engine.call("state.checkpoint", {"store": store})
-        want = oracle.encode_core(_model([], [put(r) for r in held])[0])
+        assert (done["identity"], done["turn_count"]) == (was["identity"], turns), (
+            f"{name}: the checkpoint after a refused batch committed identity and turn count "
+            f"{done['identity']}, {done['turn_count']}, not those before the batch "
+            f"{was['identity']}, {turns}"
+        )
+        manifest = fmt.read_manifest(
+            (directory / f"gen-{done['generation']:08d}" / "manifest.json").read_bytes()
+        )
+        assert manifest["turn_count"] == turns, (
+            f"{name}: the checkpoint after a refused batch holds turn_count "
+            f"{manifest['turn_count']}, not {turns}"
+        )
+        want = oracle.encode_core(_model([], accepted)[0])
         assert _core_bytes(directory, done["generation"]) == want, (
             f"{name}: the checkpoint after a refused batch holds part of it"
         )

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -121,16 +123,75 @@ def _refusal(engine: EngineClient, op: str, args: dict[str, Any]) -> tuple[str, 
     raise AssertionError(f"{op} {args} was answered")
 
 
+def _generations(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if fmt.generation_number(p.name) is not None)
+
+
+def _close_under_session(engine: EngineClient, directory: Path, store: str) -> None:
+    """``state.close`` of *store* while a session still lives on it. docs/protocol.md §
+    Persisted-state ops: "`state.close` ... commits only if dirty, releases the lock";
+    docs/state.md § Single writer: "The holder writes its pid into `LOCK` ... and clears it on
+    close"; § Commit protocol: "`state.close` of a clean store never commits".
+    The session does not keep the store: the directory reopens at once, with that session
+    still open (it ends only at its next turn)."""
+    was = engine.call("state.digest", {"store": store})
+    generations = _generations(directory)
+    current = directory / "CURRENT"
+    pointer = current.read_bytes() if current.is_file() else None
+    closed = engine.call("state.close", {"store": store})
+    if not was["dirty"]:
+        kept = {k: was[k] for k in ("generation", "identity", "turn_count")}
+        assert closed == kept, (
+            f"state.close of a clean store a session lives on answered {closed}, not the last "
+            f"checkpoint {kept}: a clean store's close never commits (docs/state.md § Commit "
+            "protocol)"
+        )
+        assert _generations(directory) == generations, (
+            f"state.close of a clean store a session lives on left {_generations(directory)}, "
+            f"not {generations}: a clean store's close never commits"
+        )
+        assert (current.read_bytes() if current.is_file() else None) == pointer, (
+            "state.close of a clean store a session lives on rewrote CURRENT"
+        )
+    lock = directory / "LOCK"
+    left = lock.read_bytes() if lock.is_file() and not lock.is_symlink() else b""
+    assert not re.search(rb"[0-9]", left), (
+        f"after state.close of a store a session still lives on, LOCK holds {left!r}: the holder "
+        "clears it on close (docs/state.md § Single writer)"
+    )
+    try:
+        reopened = engine.call("state.open", {"dir": str(directory)})
+    except EngineRefused as refusal:
+        raise AssertionError(
+            f"state.open after state.close of a store a session still lives on: "
+            f"{refusal.code} {refusal.message!r}; state.close releases the lock "
+            "(docs/protocol.md § Persisted-state ops), whatever session is still open"
+        ) from None
+    try:
+        found = {k: reopened[k] for k in ("generation", "identity", "turn_count")}
+        want = {k: closed[k] for k in ("generation", "identity", "turn_count")}
+        assert found == want, (
+            f"reopened after state.close of a store a session lives on: {found}, not what the "
+            f"close answered {want}"
+        )
+    finally:
+        engine.call("state.close", {"store": reopened["store"]})
+
+
 @requirement(
     "STATE-LIFE-002",
     "a store carries the life of one session at a time: a second session.open on it is "
     "STATE_IN_USE (field store) until the first session closes; an unknown store is "
     "STATE_NOT_OPEN (field store), and so is a closed one (with a session still on it, and "
-    "with none); a turn whose store was closed answers STATE_NOT_OPEN and ends the session "
-    "(SESSION_UNKNOWN from then on)",
+    "with none); state.close with a session still on the store releases the lock (LOCK "
+    "holds no pid, and the directory reopens while that session lives) and, the store being "
+    "clean, commits nothing; a turn whose store was closed answers STATE_NOT_OPEN and ends "
+    "the session (SESSION_UNKNOWN from then on)",
     family="state",
     capabilities=LIFE,
-    seed="docs/protocol.md § Sessions on a store (Refusals)",
+    seed="docs/protocol.md § Sessions on a store (Refusals); § Persisted-state ops "
+    "(state.close: commits only if dirty, releases the lock); docs/state.md § Single writer "
+    "(LOCK cleared on close); § Commit protocol (a clean store's close never commits)",
     max_examples=1,
 )
 def one_life_per_store(engine: EngineClient, _: object) -> None:
@@ -145,7 +206,7 @@ def one_life_per_store(engine: EngineClient, _: object) -> None:
         assert again.get("turn_idx") == 1, f"the store's next session starts at {again}"
         unknown = _refusal(engine, "session.open", {"register_id": None, "store": "no-such"})
         assert unknown == ("STATE_NOT_OPEN", "store"), f"an unknown store: {unknown}"
-        engine.call("state.close", {"store": store})
+        _close_under_session(engine, root / "life", store)
         lived_on = _refusal(engine, "session.open", {"register_id": None, "store": store})
         assert lived_on == ("STATE_NOT_OPEN", "store"), (
             f"session.open on a closed store a session still lives on: {lived_on}; a closed "
