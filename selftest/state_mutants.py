@@ -189,7 +189,11 @@ from selftest.state_mode_mutants import (
     FileModesLeftToUmask,
     FreshFilesOwnerOnly,
 )
-from selftest.state_open_mutants import LeftoversRemovedBeforeJournals, RefusedOpenKeepsLock
+from selftest.state_open_mutants import (
+    LeftoversRemovedBeforeJournals,
+    LockedRefusalLate,
+    RefusedOpenKeepsLock,
+)
 from selftest.state_order_mutants import (
     DebrisClearedLate,
     ManifestBeforeCoreSync,
@@ -1557,6 +1561,7 @@ _TABLE = (
     broken_engine("held_delta_bases_pruned", HeldDeltaBasesPruned, "STATE-PRUNE-001"),
     broken_engine("identity_of_hex_line_digests", IdentityOfHexLineDigests, "STATE-DELTA-351"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
+    broken_engine("locked_refusal_late", LockedRefusalLate, "STATE-LOCK-001"),
     broken_engine("disk_bool_boot", DiskBoolBoot, "STATE-DISK-803"),
     broken_engine("disk_any_integer_boot", DiskAnyIntegerBoot, "STATE-DISK-803"),
     broken_engine("disk_unicode_generations", DiskUnicodeGenerations, "STATE-NAMES-804"),

@@ -5,16 +5,23 @@ it, and ``LOCK`` holds the pid only while the lock is held).
 Each is the reference ``ProtocolHandler`` with its store's open changed: one removes the
 leftovers of a crashed commit right after the load, before it reads the journals, so a
 journal that is a link refuses the open with the debris already gone
-(``STATE-SYMLINK-001``); one keeps the lock of an open it refuses (``STATE-LOCK-601``).
+(``STATE-SYMLINK-001``); one keeps the lock of an open it refuses (``STATE-LOCK-601``);
+one whose bind of the lock's name fails goes on with the open's work before it answers
+``STATE_LOCKED``, so the refused second writer has already cut the holder's torn journal
+tails, removed its staging directory and ``CURRENT.tmp`` and appended a boot event to its
+lineage (``STATE-LOCK-001``).
 """
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
+from reference.errors import EngineError
 from reference.serve import ProtocolHandler
 from reference.state import StateStore, journal
+from reference.state.errors import StateError
 from reference.state.fsops import FileOps
 from reference.state.layout import LINEAGE
 from reference.state.store import Booted, make_dirs
@@ -58,3 +65,37 @@ class RefusedOpenKeepsLock(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _KeepsLockStore
+
+
+class _LockedLateStore(StateStore):
+    @classmethod
+    def open(cls, path: Path, *, fs: FileOps | None = None) -> StateStore:
+        path = Path(path)
+        make_dirs(path)
+        fs = fs or cls.file_ops(path)
+        lock = cls.writer_lock(path, fs)
+        try:
+            lock.acquire()
+        except StateError as refusal:
+            if refusal.code != "STATE_LOCKED":
+                raise
+            with contextlib.suppress(EngineError):
+                cls.start(fs)  # the open's work goes on until the bind's error is looked at
+            raise
+        try:
+            booted = cls.start(fs)
+        except BaseException:
+            lock.release()
+            raise
+        return cls(path, fs, lock, booted)
+
+
+class LockedRefusalLate(ProtocolHandler):
+    """A writer's open whose bind of the lock's name fails (`EADDRINUSE`) goes on with the
+    open's work (the load, removing the leftovers, repairing the journals, appending its
+    boot event) and only then answers `STATE_LOCKED`, as a Node.js port that awaits
+    `listen`'s `error` event after the synchronous work would: the refused second writer
+    has already changed the holder's directory."""
+
+    def store_class(self) -> Any:
+        return _LockedLateStore

@@ -512,26 +512,70 @@ def leftovers_do_not_leak(engine: EngineClient, scenario: list[Any]) -> None:
 @requirement(
     "STATE-LOCK-001",
     "a second writer on the same directory is refused with STATE_LOCKED until the first "
-    "closes; while open, LOCK holds a pid, and a close clears it",
+    "closes; while open, LOCK holds a pid, and a close clears it; the refused open leaves "
+    "every entry but LOCK of the holder's directory as it found it (a torn journal tail is not "
+    "cut, no boot event is appended, a staging-* entry and CURRENT.tmp are not removed), and "
+    "the holder still holds the lock and checkpoints",
     family="state",
     capabilities=STATE,
-    seed=f"{BRIEF} § M1 (single-writer enforcement); docs/state.md § Single writer",
+    seed=f"{BRIEF} § M1 (single-writer enforcement); docs/state.md § Single writer; "
+    "docs/state.md § Confinement (\"A writer's open does every read that can refuse first "
+    "(the load, the leftovers to remove, every journal) and only then removes leftovers, "
+    "repairs journals and appends its boot event, so a refused open leaves every entry but "
+    '`LOCK` as it found it")',
 )
 def second_writer_refused(engine: EngineClient, _: object) -> None:
     with scratch() as directory, Stores(engine) as stores:
         first = stores.open(directory)["store"]
         held = _lock_bytes(directory)
         assert re.fullmatch(rb"[0-9]+\n?", held), f"an open writer's LOCK holds {held!r}, no pid"
+        _plant_under_holder(engine, first, directory)
+        # Every entry but LOCK (docs/state.md § Confinement excepts it): the docs do not say
+        # what LOCK holds after a refused STATE_LOCKED open, only that the holder still holds
+        # the lock, which its checkpoint, a third writer's refusal and its close show.
+        before = _entries(directory)
         try:
             stores.open(directory)
         except EngineRefused as refusal:
             assert refusal.code == "STATE_LOCKED", f"second writer refused with {refusal.code}"
         else:
             raise AssertionError("a second writer opened a locked directory")
+        after = _entries(directory)
+        changed = sorted(e for e in set(before) | set(after) if before.get(e) != after.get(e))
+        assert not changed, (
+            "an open refused with STATE_LOCKED changed the holder's directory (a refused open "
+            f"leaves every entry but LOCK as it found it): {changed}"
+        )
+        following = put({**LOCKED_ROW, "key": "next"})
+        engine.call("state.apply", {"store": first, "mutations": [following]})
+        done = engine.call("state.checkpoint", {"store": first})
+        assert done["generation"] == 2, f"the holder's checkpoint numbered {done['generation']}"
+        again = _refusal(engine, "state.open", {"dir": str(directory)})
+        assert again == "STATE_LOCKED", f"after a refused second writer a third got {again or 'in'}"
         stores.close(first)
         left = _lock_bytes(directory)
         assert not re.search(rb"[0-9]", left), f"after the close LOCK still holds {left!r}"
         stores.close(stores.open(directory)["store"])
+
+
+LOCKED_ROW = {"kind": "recognizer", "key": "held", "pattern": "p", "weight": 1}
+
+
+def _plant_under_holder(engine: EngineClient, store: str, directory: Path) -> None:
+    """The holder commits generation 1 and queues a proposal; then a crash's leftovers
+    appear beside it: a torn tail on ``lineage.journal`` and ``proposals.journal`` (which a
+    writer's open would cut), a ``staging-*`` directory and ``CURRENT.tmp`` (which it would
+    remove)."""
+    engine.call("state.apply", {"store": store, "mutations": [put(LOCKED_ROW)]})
+    engine.call("state.checkpoint", {"store": store})
+    engine.call("state.propose", {"store": store, "proposal": PROPOSAL})
+    torn = oracle.frame(TORN_PROPOSAL)[:-5]
+    for journal in ("lineage.journal", "proposals.journal"):
+        with open(directory / journal, "ab") as handle:
+            handle.write(torn)
+    (directory / "staging-7").mkdir()
+    (directory / "staging-7" / "core.jsonl").write_bytes(b"in flight\n")
+    (directory / "CURRENT.tmp").write_bytes(b"gen-00000002\n")
 
 
 def _lock_bytes(directory: Path) -> bytes:
