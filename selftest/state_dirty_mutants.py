@@ -1,7 +1,7 @@
 """Broken engines whose ``dirty`` is a flag any batch sets and only a commit clears,
 instead of whether the state differs from its last checkpoint (docs/state.md § Commit
-protocol), or whose never-committed store commits at its close. ``STATE-DIRTY-601`` fails
-on each.
+protocol), whose never-committed store commits at its close, or whose store that fell back
+counts as dirty until it commits. ``STATE-DIRTY-601`` fails on each.
 """
 
 from __future__ import annotations
@@ -60,3 +60,37 @@ class FreshCloseCommits(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _FreshCommitsStore
+
+
+class _RecoveredDirtyStore(StateStore):
+    healed = False
+
+    def _unhealed(self) -> bool:
+        return self.boot.recovered is not None and not self.healed
+
+    def digest(self) -> dict[str, Any]:
+        found = super().digest()
+        return {**found, "dirty": found["dirty"] or self._unhealed()}
+
+    def checkpoint(self, announce: Callable[..., Any] | None = None) -> CheckpointInfo:
+        committed = super().checkpoint(announce)
+        self.healed = True
+        return committed
+
+    def close(self) -> CheckpointInfo:
+        if self._unhealed() and not super().digest()["dirty"]:
+            try:
+                self.checkpoint()
+            except BaseException:
+                self.release()
+                raise
+        return super().close()
+
+
+class RecoveredStoreHealsPointer(ProtocolHandler):
+    """A store whose open fell back (`recovered` non-null) is dirty until it commits, so
+    `state.close` of it, clean by its identity and turn count, commits the state it loaded
+    as a new generation to "heal" the `CURRENT` that named an invalid one."""
+
+    def store_class(self) -> Any:
+        return _RecoveredDirtyStore

@@ -127,7 +127,11 @@ from selftest.state_delta_mutants import (
     HeldDeltaBasesPruned,
     IdentityOfHexLineDigests,
 )
-from selftest.state_dirty_mutants import FreshCloseCommits, StickyDirtyFlag
+from selftest.state_dirty_mutants import (
+    FreshCloseCommits,
+    RecoveredStoreHealsPointer,
+    StickyDirtyFlag,
+)
 from selftest.state_disk_mutants import (
     DiskAnyIntegerBoot,
     DiskBoolBoot,
@@ -1538,6 +1542,7 @@ _TABLE = (
     broken_engine("fresh_close_commits", FreshCloseCommits, "STATE-DIRTY-601"),
     broken_engine("session_holds_store", SessionHoldsStore, "STATE-LIFE-002"),
     broken_engine("refusal_resets_turns", RefusalResetsTurns, "STATE-APPLY-002"),
+    broken_engine("recovered_store_heals_pointer", RecoveredStoreHealsPointer, "STATE-DIRTY-601"),
     broken_engine("delta_ignored", DeltaIgnored, "STATE-DELTA-351"),
     broken_engine("delta_on_wrong_base", DeltaOnWrongBase, "STATE-DELTA-351"),
     broken_engine("delta_base_pruned", DeltaBasePruned, "STATE-DELTA-351"),
