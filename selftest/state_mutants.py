@@ -223,6 +223,7 @@ from selftest.state_type_mutants import (
     LaxSchemaVersion,
 )
 from selftest.state_utf8_mutants import CoreLenientUtf8, DeltaNotObjectAsDamage
+from selftest.state_vault_mutants import VaultKeyOfWordAsWritten
 
 
 class NoDirFsync(ProtocolHandler):
@@ -1531,6 +1532,7 @@ _TABLE = (
     ),
     broken_engine("sticky_dirty_flag", StickyDirtyFlag, "STATE-DIRTY-601"),
     broken_engine("fresh_close_commits", FreshCloseCommits, "STATE-DIRTY-601"),
+    broken_engine("vault_key_of_word_as_written", VaultKeyOfWordAsWritten, "STATE-FORMAT-001"),
     broken_engine("delta_ignored", DeltaIgnored, "STATE-DELTA-351"),
     broken_engine("delta_on_wrong_base", DeltaOnWrongBase, "STATE-DELTA-351"),
     broken_engine("delta_base_pruned", DeltaBasePruned, "STATE-DELTA-351"),
