@@ -232,6 +232,7 @@ from selftest.state_type_mutants import (
     LaxSchemaVersion,
 )
 from selftest.state_utf8_mutants import CoreLenientUtf8, DeltaNotObjectAsDamage
+from selftest.state_vault_mutants import VaultKeyOfWordAsWritten
 
 
 class NoDirFsync(ProtocolHandler):
@@ -1543,6 +1544,7 @@ _TABLE = (
     broken_engine("session_holds_store", SessionHoldsStore, "STATE-LIFE-002"),
     broken_engine("refusal_resets_turns", RefusalResetsTurns, "STATE-APPLY-002"),
     broken_engine("recovered_store_heals_pointer", RecoveredStoreHealsPointer, "STATE-DIRTY-601"),
+    broken_engine("vault_key_of_word_as_written", VaultKeyOfWordAsWritten, "STATE-FORMAT-001"),
     broken_engine("delta_ignored", DeltaIgnored, "STATE-DELTA-351"),
     broken_engine("delta_on_wrong_base", DeltaOnWrongBase, "STATE-DELTA-351"),
     broken_engine("delta_base_pruned", DeltaBasePruned, "STATE-DELTA-351"),

@@ -21,9 +21,9 @@ from conformance import rules
 from conformance.coverage import Case, Plan
 from conformance.engines.base import EngineClient
 from conformance.engines.view import member
+from conformance.folding import folded_forms
 from conformance.model import SuiteContext
 from conformance.requirements.cognition_says import CAPABILITIES, says_of
-from conformance.requirements.lexicon_folding import folded_forms
 from conformance.requirements.registry import requirement
 
 KIND_INTO = "includes"

@@ -26,10 +26,10 @@ from conformance import cases as cases_
 from conformance import rules
 from conformance.driver import run_script
 from conformance.engines.base import EngineClient
+from conformance.folding import VOWELS, folded_forms
 from conformance.model import SuiteContext
 from conformance.requirements.registry import requirement
 
-VOWELS = frozenset("aeiou")
 WORD = re.compile(r"[a-z]{2,}")
 NEAR_MISS = ("z", "zq", "qxz")
 """Tails that end in no folding rule's ending, one per number of letters a rule strips."""
@@ -37,25 +37,6 @@ UNDOUBLED = "x"
 """A consonant put between a lemma and `-ing` that doubles nothing (`skyxing`): the `-ing`
 rules give `skyx` and `skyxe`; only a doubled last consonant is undoubled."""
 SPREAD = 25
-
-
-def folded_forms(word: str) -> list[str]:
-    """*word*, then every form the folding rules of docs/intents.md give for it, in order."""
-    forms = [word]
-    if word.endswith("ies") and len(word) > 4:
-        forms.append(word[:-3] + "y")
-    if word.endswith("ves") and len(word) > 4:
-        forms += [word[:-3] + "f", word[:-3] + "fe"]
-    if word.endswith("es") and len(word) > 4:
-        forms.append(word[:-2])
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        forms.append(word[:-1])
-    if word.endswith("ing") and len(word) > 5:
-        stem = word[:-3]
-        forms += [stem, stem + "e"]
-        if stem[-1] == stem[-2] and stem[-1] not in VOWELS:
-            forms.append(stem[:-1])
-    return forms
 
 
 def inflections(lemma: str) -> list[str]:

@@ -74,10 +74,11 @@ GREETINGS = ("Hi.", "Hello there.")
 generation a first session of two turns leaves holds a life record whose context is null."""
 
 
-def _prompts(lemmas: list[str], seed: int, turns: int) -> list[str]:
+def _prompts(lemmas: list[str], seed: int, turns: int, known: set[str]) -> list[str]:
     """Two greetings (no subject yet), a lesson, then a generated conversation: corrections
-    and recalls find something."""
-    body = conversation(lemmas, max(turns - 3, 0), seed)
+    and recalls find something, and some subjects are written as plurals of their lemmas
+    (the vault is keyed by the lemma, never by the word as written)."""
+    body = conversation(lemmas, max(turns - 3, 0), seed, known)
     return [*GREETINGS, prompt("teach", lemmas[0], lemmas[1]), *body][:turns]
 
 
@@ -308,8 +309,8 @@ def _check_lineage(directory: Path, lived_life: Life, version: int) -> None:
 )
 def files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, seed, before, after = scenario
-    prompts = _prompts(lemmas_of(engine, seed), seed, before + after)
     known = _known(engine)
+    prompts = _prompts(lemmas_of(engine, seed), seed, before + after, known)
     version = schema_of(engine.capabilities())
     with scratch() as root:
         directory = root / "life"
@@ -481,8 +482,8 @@ WRITTEN_GENERATION = 41
 )
 def suite_written_directory_resumes(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, seed, before, after = scenario
-    prompts = _prompts(lemmas_of(engine, seed), seed, before + after)
     known = _known(engine)
+    prompts = _prompts(lemmas_of(engine, seed), seed, before + after, known)
     version = schema_of(engine.capabilities())
     whole = uninterrupted(engine, register_id, prompts)
     with scratch() as root:

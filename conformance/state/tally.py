@@ -1,7 +1,8 @@
 """The life a session on a store must have persisted, modelled from what its turns answered
 (docs/state.md § The life; docs/intents.md § Answers, RECALL; docs/spec.md § Cognition).
 
-Each turn whose subject the lexicon knows is one observation of that lemma: the vault tally
+Each turn whose subject the lexicon knows (as written or folded, docs/intents.md § Word
+folding: `rivers` names *river*) is one observation of that lemma: the vault tally
 counts it, and notes its turn as the first and the latest; what it said (its normalised
 input, cut at 160 code points, and a correction's claim) joins the latest three things said,
 unless the turn is a RECALL, which is not something the user said about its subject. The
@@ -14,6 +15,8 @@ import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from conformance.folding import lemma_named
 
 SAID_CHARS = 160
 SAID_KEPT = 3
@@ -52,10 +55,11 @@ def live(lived: Lived, text: str, result: Mapping[str, Any], lemmas: Collection[
     turn, subject = result["turn_idx"], result.get("subject")
     if subject is not None:
         lived.context = subject
-    if isinstance(subject, str) and subject in lemmas:
-        tally = lived.tallies.get(subject)
+    lemma = lemma_named(subject, lemmas) if isinstance(subject, str) else None
+    if lemma is not None:
+        tally = lived.tallies.get(lemma)
         if tally is None:
-            tally = lived.tallies[subject] = Tally(subject, first_turn=turn)
+            tally = lived.tallies[lemma] = Tally(lemma, first_turn=turn)
         tally.count += 1
         tally.last_turn = turn
         corrected = (
