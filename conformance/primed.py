@@ -69,18 +69,21 @@ def one_turn_cases() -> list[dict[str, Any]]:
 def primed_cases() -> list[dict[str, Any]]:
     """Each case COG-PRIMED-001 reads after each primer: the primer's turn first, with the
     ``subject`` the case must then have: its own (a case that could not refer back), else
-    its label's."""
+    its label's, and the label's reason last among its ``rules``."""
     data = labels()
     found = []
     for primer, primer_subject in data["primers"]:
         for case in one_turn_cases():
             turns = [primer, *case["turns"]]
+            tags = case.get("rules", [case.get("condition", "")])
             label = data["cases"].get(case["id"])
             if label is not None:
                 subject = primer_subject if label[0] == "primer" else None
-                found.append({**case, "turns": turns, "subject": subject, "why": label[1]})
+                rules = [*tags, f"after a subject: {label[1]}"]
+                found.append({**case, "turns": turns, "subject": subject, "rules": rules})
             elif case["subject"] is not None and not could_refer(case["turns"][0]):
-                found.append({**case, "turns": turns, "why": "no word of it refers back"})
+                rules = [*tags, "after a subject: no word of it refers back"]
+                found.append({**case, "turns": turns, "rules": rules})
     return found
 
 

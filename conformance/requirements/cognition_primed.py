@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance import cases as cases_
 from conformance import primed
-from conformance.driver import run_script
 from conformance.engines.base import EngineClient
+from conformance.requirements.cognition import catalogue_holds
 from conformance.requirements.registry import requirement
 
 
@@ -34,14 +33,4 @@ def _differences(case: dict[str, Any], last: Any) -> list[str]:
     cover=primed.primed_plan,
 )
 def primed_cases_hold(engine: EngineClient, cases: list[dict[str, Any]]) -> None:
-    found = []
-    for case in cases:
-        wrong = _differences(case, run_script(engine, None, case["turns"])[-1])
-        if wrong:
-            script = " / ".join(repr(turn) for turn in case["turns"])
-            found.append(
-                cases_.Disagreement(case["id"], "; ".join(wrong), f"{script}: {case['why']}")
-            )
-    assert not found, cases_.listing(
-        f"{len(found)} of {len(cases)} cases read otherwise after an earlier turn:", found
-    )
+    catalogue_holds(engine, cases, _differences, "cases read otherwise after an earlier turn")
