@@ -164,6 +164,7 @@ from selftest.state_gaps40_mutants import (
     GapsSoakStopsUnacknowledged,
     GapsStoppedHolderIgnored,
 )
+from selftest.state_gaps57_mutants import RefusedFirstCommitForgets
 from selftest.state_journal_mutants import (
     BadLastLineCut,
     DirtiedByJournalRewrite,
@@ -1463,6 +1464,7 @@ _TABLE = (
     broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),
     broken_engine("refused_turn_held_until_close", RefusedTurnHeldUntilClose, "STATE-LIFE-004"),
     broken_engine("refused_turn_keeps_store", RefusedTurnKeepsStore, "STATE-LIFE-004"),
+    broken_engine("refused_first_commit_forgets", RefusedFirstCommitForgets, "STATE-LIFE-004"),
     broken_engine("rotor_little_endian", RotorLittleEndian, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine("rotor_floats", RotorFloats, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine(

@@ -1,0 +1,32 @@
+"""Broken engines that go wrong only from a starting state the suite once skipped
+(/work/notes/audit-starts56.md): each is the reference with one public hook replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reference.serve import ProtocolHandler
+from reference.state import CheckpointInfo, StateError, StateStore
+
+
+class _FirstCommitTakesState(StateStore):
+    def checkpoint(self, announce: Callable[..., Any] | None = None) -> CheckpointInfo:
+        if self.generation:
+            return super().checkpoint(announce)
+        try:
+            return super().checkpoint(announce)
+        except StateError:
+            self._records, self._turn_count = {}, 0
+            raise
+
+
+class RefusedFirstCommitForgets(ProtocolHandler):
+    """The first commit of a store (no generation yet) moves the in-memory state into the
+    writer (a Rust ``mem::take``) and a refused one never puts it back: the store is fresh
+    again, so a refused first turn is lost and the next session opens at turn 0. Every
+    later commit borrows the state and keeps it when refused."""
+
+    def store_class(self) -> Any:
+        return _FirstCommitTakesState
