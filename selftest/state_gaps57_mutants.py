@@ -30,3 +30,19 @@ class RefusedFirstCommitForgets(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _FirstCommitTakesState
+
+
+class _FirstCommitKeepsDebris(StateStore):
+    def clear_debris(self) -> None:
+        if self.generation:
+            super().clear_debris()
+
+
+class FirstCommitKeepsDebris(ProtocolHandler):
+    """The first commit of a store (no generation yet) takes a fast path (make the staging
+    directory, write, point) that skips commit step 1, trusting the open to have cleared the
+    directory: debris that appears under the writer before it is kept, and a ``staging-1``
+    among it makes the commit fail. Every later commit clears debris first."""
+
+    def store_class(self) -> Any:
+        return _FirstCommitKeepsDebris

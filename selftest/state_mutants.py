@@ -164,7 +164,7 @@ from selftest.state_gaps40_mutants import (
     GapsSoakStopsUnacknowledged,
     GapsStoppedHolderIgnored,
 )
-from selftest.state_gaps57_mutants import RefusedFirstCommitForgets
+from selftest.state_gaps57_mutants import FirstCommitKeepsDebris, RefusedFirstCommitForgets
 from selftest.state_journal_mutants import (
     BadLastLineCut,
     DirtiedByJournalRewrite,
@@ -1422,6 +1422,7 @@ _TABLE = (
     broken_engine("numbered_from_live", NumberedFromLive, "STATE-COMMIT-001"),
     broken_engine("prunes_nothing", PrunesNothing, "STATE-COMMIT-001"),
     broken_engine("debris_kept", DebrisKept, "STATE-COMMIT-001"),
+    broken_engine("first_commit_keeps_debris", FirstCommitKeepsDebris, "STATE-COMMIT-001"),
     broken_engine("last_generation_refused", LastGenerationRefused, "STATE-COMMIT-002"),
     broken_engine("hash_of_nothing", HashOfNothing, "STATE-FRESH-001"),
     broken_engine("valid_leftovers_removed", ValidLeftoversRemoved, "STATE-LEFTOVER-001"),
