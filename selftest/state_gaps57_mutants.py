@@ -4,11 +4,18 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from reference.serve import ProtocolHandler
-from reference.state import CheckpointInfo, StateError, StateStore
+from reference.state import (
+    CheckpointInfo,
+    StateError,
+    StateStore,
+)
+from reference.state.layout import gen_name
 
 
 class _FirstCommitTakesState(StateStore):
@@ -46,3 +53,23 @@ class FirstCommitKeepsDebris(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _FirstCommitKeepsDebris
+
+
+class _FirstPublishUnsynced(StateStore):
+    def publish(self, staging: Path, generation: int) -> None:
+        if self.generation:
+            super().publish(staging, generation)
+            return
+        self.fs.rename(staging, self.fs.root / gen_name(generation))
+        with contextlib.suppress(StateError):
+            self.fs.fsync_dir(self.fs.root)
+
+
+class FirstCommitIgnoresDirSync(ProtocolHandler):
+    """The first commit of a store (no ``CURRENT`` yet, nothing acknowledged to lose)
+    ignores a failed fsync of the state directory after renaming the staging directory to
+    ``gen-00000001`` (step 4), and goes on to acknowledge generation 1, whose entry a power
+    cut may then take away. Every later commit refuses on that failure."""
+
+    def store_class(self) -> Any:
+        return _FirstPublishUnsynced

@@ -164,7 +164,11 @@ from selftest.state_gaps40_mutants import (
     GapsSoakStopsUnacknowledged,
     GapsStoppedHolderIgnored,
 )
-from selftest.state_gaps57_mutants import FirstCommitKeepsDebris, RefusedFirstCommitForgets
+from selftest.state_gaps57_mutants import (
+    FirstCommitIgnoresDirSync,
+    FirstCommitKeepsDebris,
+    RefusedFirstCommitForgets,
+)
 from selftest.state_journal_mutants import (
     BadLastLineCut,
     DirtiedByJournalRewrite,
@@ -1444,6 +1448,7 @@ _TABLE = (
     broken_engine("unicode_digit_holder", UnicodeDigitHolder, "STATE-LOCK-003"),
     broken_engine("retried_sync", RetriedSync, "STATE-EIO-001", "STATE-EIO-002"),
     broken_engine("numbered_once", NumberedOnce, "STATE-EIO-001"),
+    broken_engine("first_commit_ignores_dir_sync", FirstCommitIgnoresDirSync, "STATE-EIO-001"),
     broken_engine("refused_listed", RefusedListed, "STATE-EIO-002"),
     broken_engine("torn_append_kept", TornAppendKept, "STATE-EIO-002"),
     broken_engine("untyped_close", UntypedClose, "STATE-EIO-001", "STATE-EIO-002"),
