@@ -10,12 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from reference.serve import ProtocolHandler
-from reference.state import (
-    CheckpointInfo,
-    StateError,
-    StateStore,
-)
+from reference.state import CheckpointInfo, FileOps, StateError, StateStore, WriterLock
 from reference.state.layout import gen_name
+from reference.state.store import Booted
 
 
 class _FirstCommitTakesState(StateStore):
@@ -73,3 +70,38 @@ class FirstCommitIgnoresDirSync(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _FirstPublishUnsynced
+
+
+class _ModesFromPointer(StateStore):
+    def __init__(self, path: Path, fs: FileOps, lock: WriterLock, booted: Booted) -> None:
+        super().__init__(path, fs, lock, booted)
+        self.pointed = booted.loaded.pointer
+        self.staging_modes = False
+
+    @property
+    def generation(self) -> int:
+        if self.staging_modes and self.pointed:
+            return self.pointed
+        return super().generation
+
+    def stage(self, generation: int, core: bytes) -> Path:
+        self.staging_modes = True
+        try:
+            return super().stage(generation, core)
+        finally:
+            self.staging_modes = False
+
+    def checkpoint(self, announce: Callable[..., Any] | None = None) -> CheckpointInfo:
+        committed = super().checkpoint(announce)
+        self.pointed = committed.generation
+        return committed
+
+
+class ModesFromPointer(ProtocolHandler):
+    """A checkpoint gives each staged file the mode of the same file in the generation
+    ``CURRENT`` named at the open (then the one last committed), not in the live generation
+    L: after a fall back, L is older than the generation ``CURRENT`` names, and the files
+    take the modes of the invalid generation fallen back from."""
+
+    def store_class(self) -> Any:
+        return _ModesFromPointer

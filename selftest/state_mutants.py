@@ -167,6 +167,7 @@ from selftest.state_gaps40_mutants import (
 from selftest.state_gaps57_mutants import (
     FirstCommitIgnoresDirSync,
     FirstCommitKeepsDebris,
+    ModesFromPointer,
     RefusedFirstCommitForgets,
 )
 from selftest.state_journal_mutants import (
@@ -1334,6 +1335,7 @@ _TABLE = (
     broken_engine("no_lineage", NoLineage, "STATE-LINEAGE-001"),
     broken_engine("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
     broken_engine("modes_reset", ModesReset, "STATE-MODE-001"),
+    broken_engine("modes_from_pointer", ModesFromPointer, "STATE-MODE-001"),
     broken_engine("unread_generations_kept", UnreadGenerationsKept, "STATE-PRUNE-002"),
     broken_engine("stale_delta_entry", StaleDeltaEntry, "STATE-DELTA-356"),
     broken_engine("touched_delta", TouchedDelta, "STATE-DELTA-358"),
