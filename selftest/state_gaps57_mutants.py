@@ -5,13 +5,23 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from reference.serve import ProtocolHandler
-from reference.state import CheckpointInfo, FileOps, StateError, StateStore, WriterLock
-from reference.state.layout import gen_name
+from reference.state import (
+    PENDING_CAP,
+    CheckpointInfo,
+    FileOps,
+    StateError,
+    StateStore,
+    WriterLock,
+)
+from reference.state.layout import OVERFLOW, gen_name
+from reference.state.proposals import ProposalQueue
 from reference.state.store import Booted
 
 
@@ -105,3 +115,41 @@ class ModesFromPointer(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _ModesFromPointer
+
+
+class _LaxOverflowQueue(ProposalQueue):
+    def propose(self, proposal: object) -> dict[str, Any]:
+        try:
+            return super().propose(proposal)
+        except StateError as refusal:
+            spilling = self.pending >= PENDING_CAP or self.spilled > 0
+            if refusal.code != "STATE_BAD_MUTATION" or not spilling:
+                raise
+            if not isinstance(proposal, dict):
+                raise
+        data = json.dumps(proposal, sort_keys=True, separators=(",", ":")).encode("utf-8")
+        line = b"%08x %08x " % (len(data), zlib.crc32(data)) + data + b"\n"
+        writer = self.writers[OVERFLOW]
+        size = writer.size
+        if size is None:
+            size = len(self.fs.read_file(writer.path, reading=False) or b"")
+        self.fs.append_synced(writer.path, line)
+        writer.size = size + len(line)
+        self.spilled += 1
+        return {"queued": False, "spilled": True, "pending": self.pending}
+
+
+class _LaxOverflowStore(StateStore):
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return _LaxOverflowQueue.open(fs.root, fs)
+
+
+class OverflowSkipsCanonicalCheck(ProtocolHandler):
+    """The canonical-JSON check of a proposal lives on the queue path only: a proposal that
+    spills to ``overflow.journal`` (256 pending, or an overflow entry waiting) is written by
+    a plain JSON encoder, floats and all, and acknowledged instead of refused with
+    ``STATE_BAD_MUTATION``."""
+
+    def store_class(self) -> Any:
+        return _LaxOverflowStore

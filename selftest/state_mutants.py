@@ -168,6 +168,7 @@ from selftest.state_gaps57_mutants import (
     FirstCommitIgnoresDirSync,
     FirstCommitKeepsDebris,
     ModesFromPointer,
+    OverflowSkipsCanonicalCheck,
     RefusedFirstCommitForgets,
 )
 from selftest.state_journal_mutants import (
@@ -1395,6 +1396,9 @@ _TABLE = (
     broken_engine("partial_batch", PartialBatch, "STATE-APPLY-002"),
     broken_engine("bare_record_field", BareRecordField, "STATE-APPLY-002"),
     broken_engine("proposal_argument_code", ProposalArgumentCode, "STATE-PROPOSE-001"),
+    broken_engine(
+        "overflow_skips_canonical_check", OverflowSkipsCanonicalCheck, "STATE-PROPOSE-001"
+    ),
     broken_engine("lock_kept_on_failed_close", LockKeptOnFailedClose, "STATE-CLOSE-001"),
     broken_engine("unreadable_at_checkpoint", UnreadableAtCheckpoint, "STATE-UNREADABLE-002"),
     broken_engine("pipe_as_missing", PipeAsMissing, "STATE-IO-001"),
