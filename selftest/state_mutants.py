@@ -195,6 +195,7 @@ from selftest.state_mode_mutants import (
 )
 from selftest.state_open_mutants import (
     LeftoversRemovedBeforeJournals,
+    LockedRefusalClearsLock,
     LockedRefusalLate,
     RefusedOpenKeepsLock,
 )
@@ -1569,6 +1570,7 @@ _TABLE = (
     broken_engine("identity_of_hex_line_digests", IdentityOfHexLineDigests, "STATE-DELTA-351"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
     broken_engine("locked_refusal_late", LockedRefusalLate, "STATE-LOCK-001"),
+    broken_engine("locked_refusal_clears_lock", LockedRefusalClearsLock, "STATE-LOCK-002"),
     broken_engine("disk_bool_boot", DiskBoolBoot, "STATE-DISK-803"),
     broken_engine("disk_any_integer_boot", DiskAnyIntegerBoot, "STATE-DISK-803"),
     broken_engine("disk_unicode_generations", DiskUnicodeGenerations, "STATE-NAMES-804"),
