@@ -43,14 +43,20 @@ class StickyDirtyFlag(ProtocolHandler):
         return _StickyDirtyStore
 
 
+def _checkpoint_or_release(store: StateStore) -> None:
+    """Commit at a close the store would not commit at; a refused commit still releases the
+    lock, as a close must."""
+    try:
+        store.checkpoint()
+    except BaseException:
+        store.release()
+        raise
+
+
 class _FreshCommitsStore(StateStore):
     def close(self) -> CheckpointInfo:
         if super().digest()["generation"] == 0:
-            try:
-                self.checkpoint()
-            except BaseException:
-                self.release()
-                raise
+            _checkpoint_or_release(self)
         return super().close()
 
 
@@ -79,11 +85,7 @@ class _RecoveredDirtyStore(StateStore):
 
     def close(self) -> CheckpointInfo:
         if self._unhealed() and not super().digest()["dirty"]:
-            try:
-                self.checkpoint()
-            except BaseException:
-                self.release()
-                raise
+            _checkpoint_or_release(self)
         return super().close()
 
 

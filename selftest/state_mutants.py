@@ -202,6 +202,7 @@ from selftest.state_mode_mutants import (
 )
 from selftest.state_open_mutants import (
     LeftoversRemovedBeforeJournals,
+    LockedRefusalClearsLock,
     LockedRefusalLate,
     RefusedOpenKeepsLock,
 )
@@ -232,6 +233,12 @@ from selftest.state_shutdown_mutants import (
     ShutdownStopsAtClosedHandle,
 )
 from selftest.state_start_mutants import RefusalResetsTurns, SessionHoldsStore
+from selftest.state_starts57_mutants import (
+    LifeOnlyFromSchema4,
+    SessionRecordAtOpen,
+    ShutdownEndsSessionsThroughClose,
+    ShutdownSettlesRefusedCheckpoint,
+)
 from selftest.state_type_mutants import (
     BoolCoreIntegers,
     BoolRecordIntegers,
@@ -1583,6 +1590,7 @@ _TABLE = (
     broken_engine("identity_of_hex_line_digests", IdentityOfHexLineDigests, "STATE-DELTA-351"),
     broken_engine("refused_open_keeps_lock", RefusedOpenKeepsLock, "STATE-LOCK-601"),
     broken_engine("locked_refusal_late", LockedRefusalLate, "STATE-LOCK-001"),
+    broken_engine("locked_refusal_clears_lock", LockedRefusalClearsLock, "STATE-LOCK-002"),
     broken_engine("disk_bool_boot", DiskBoolBoot, "STATE-DISK-803"),
     broken_engine("disk_any_integer_boot", DiskAnyIntegerBoot, "STATE-DISK-803"),
     broken_engine("disk_unicode_generations", DiskUnicodeGenerations, "STATE-NAMES-804"),
@@ -1620,6 +1628,18 @@ _TABLE = (
     broken_engine("restart_said_oldest_first", SaidOldestFirst, "STATE-LIFE-701"),
     broken_engine("restart_said_text_cut_at_128", SaidTextCutAt128, "STATE-LIFE-701"),
     broken_engine("restart_turns_from_vault", TurnsFromVault, "STATE-LIFE-701"),
+    broken_engine("life_only_from_schema_4", LifeOnlyFromSchema4, "STATE-LIFE-451"),
+    broken_engine("session_record_at_open", SessionRecordAtOpen, "STATE-LIFE-102"),
+    broken_engine(
+        "shutdown_ends_sessions_through_close",
+        ShutdownEndsSessionsThroughClose,
+        "STATE-SHUTDOWN-601",
+    ),
+    broken_engine(
+        "shutdown_settles_refused_checkpoint",
+        ShutdownSettlesRefusedCheckpoint,
+        "STATE-SHUTDOWN-601",
+    ),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}

@@ -9,18 +9,20 @@ journal that is a link refuses the open with the debris already gone
 one whose bind of the lock's name fails goes on with the open's work before it answers
 ``STATE_LOCKED``, so the refused second writer has already cut the holder's torn journal
 tails, removed its staging directory and ``CURRENT.tmp`` and appended a boot event to its
-lineage (``STATE-LOCK-001``).
+lineage (``STATE-LOCK-001``); one whose refused open clears ``LOCK`` as it cleans up, so the
+holder's pid is gone while it still holds the lock (``STATE-LOCK-001``, ``STATE-LOCK-002``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import Any
 
 from reference.errors import EngineError
 from reference.serve import ProtocolHandler
-from reference.state import StateStore, journal
+from reference.state import StateStore, WriterLock, journal
 from reference.state.errors import StateError
 from reference.state.fsops import FileOps
 from reference.state.layout import LINEAGE
@@ -99,3 +101,29 @@ class LockedRefusalLate(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _LockedLateStore
+
+
+class _ClearingLock(WriterLock):
+    def acquire(self) -> None:
+        try:
+            super().acquire()
+        except StateError as refusal:
+            with contextlib.suppress(OSError, EngineError):
+                os.close(self.fs.open_file(self.path, os.O_WRONLY | os.O_TRUNC, 0o644))
+            raise refusal from None
+
+
+class _ClearingLockStore(StateStore):
+    @classmethod
+    def writer_lock(cls, path: Path, fs: FileOps) -> WriterLock:
+        return _ClearingLock(path, fs)
+
+
+class LockedRefusalClearsLock(ProtocolHandler):
+    """A writer's open refused with `STATE_LOCKED` names the holder's pid, then clears
+    `LOCK` on its way out as if it had written it (the cleanup of a refused open applied to
+    the one refusal that never took the lock): the holder keeps the lock, but its pid is
+    gone, and the next refused writer names the holder `unknown`."""
+
+    def store_class(self) -> Any:
+        return _ClearingLockStore

@@ -562,8 +562,8 @@ def leftovers_do_not_leak(engine: EngineClient, scenario: list[Any]) -> None:
     "a second writer on the same directory is refused with STATE_LOCKED until the first "
     "closes; while open, LOCK holds a pid, and a close clears it; the refused open leaves "
     "every entry but LOCK of the holder's directory as it found it (a torn journal tail is not "
-    "cut, no boot event is appended, a staging-* entry and CURRENT.tmp are not removed), and "
-    "the holder still holds the lock and checkpoints",
+    "cut, no boot event is appended, a staging-* entry and CURRENT.tmp are not removed) and "
+    "LOCK keeps the holder's pid; the holder still holds the lock and checkpoints",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § M1 (single-writer enforcement); docs/state.md § Single writer; "
@@ -578,9 +578,8 @@ def second_writer_refused(engine: EngineClient, _: object) -> None:
         held = _lock_bytes(directory)
         assert re.fullmatch(rb"[0-9]+\n?", held), f"an open writer's LOCK holds {held!r}, no pid"
         _plant_under_holder(engine, first, directory)
-        # Every entry but LOCK (docs/state.md § Confinement excepts it): the docs do not say
-        # what LOCK holds after a refused STATE_LOCKED open, only that the holder still holds
-        # the lock, which its checkpoint, a third writer's refusal and its close show.
+        # Every entry but LOCK (docs/state.md § Confinement excepts it); LOCK holds the
+        # holder's pid until the holder's close clears it (§ Single writer).
         before = _entries(directory)
         try:
             stores.open(directory)
@@ -593,6 +592,11 @@ def second_writer_refused(engine: EngineClient, _: object) -> None:
         assert not changed, (
             "an open refused with STATE_LOCKED changed the holder's directory (a refused open "
             f"leaves every entry but LOCK as it found it): {changed}"
+        )
+        kept = _lock_bytes(directory)
+        assert kept == held, (
+            f"an open refused with STATE_LOCKED left {kept!r} in LOCK, where the holder wrote "
+            f"{held!r} (the holder writes its pid into LOCK and clears it on close)"
         )
         following = put({**LOCKED_ROW, "key": "next"})
         engine.call("state.apply", {"store": first, "mutations": [following]})
@@ -634,8 +638,9 @@ def _lock_bytes(directory: Path) -> bytes:
 
 @requirement(
     "STATE-LOCK-002",
-    "a writer in another process is refused with a message naming the holder's pid, and a "
-    "SIGKILLed holder does not block the next start",
+    "a writer in another process is refused with a message naming the holder's pid, and so "
+    "is the next one (a refused open leaves the holder's pid in LOCK), and a SIGKILLed "
+    "holder does not block the next start",
     family="state",
     capabilities=STATE,
     seed=f"{BRIEF} § M1 (single writer); § M4 (power loss)",
@@ -661,15 +666,17 @@ def lock_across_processes(engine: EngineClient, _: object) -> None:
             holder.stdin.flush()
             opened = json.loads(holder.stdout.readline())
             assert opened.get("ok"), f"the holder could not open: {opened}"
-            try:
-                stores.open(directory)
-            except EngineRefused as refusal:
-                assert refusal.code == "STATE_LOCKED", f"refused with {refusal.code}"
-                assert str(holder.pid) in refusal.message, (
-                    f"the refusal does not name the holder's pid {holder.pid}: {refusal.message!r}"
-                )
-            else:
-                raise AssertionError("a second process opened a directory another one holds")
+            for writer in ("a second", "after a refused writer, a third"):
+                try:
+                    stores.open(directory)
+                except EngineRefused as refusal:
+                    assert refusal.code == "STATE_LOCKED", f"{writer} refused with {refusal.code}"
+                    assert str(holder.pid) in refusal.message, (
+                        f"{writer} writer's refusal does not name the holder's pid "
+                        f"{holder.pid}: {refusal.message!r}"
+                    )
+                else:
+                    raise AssertionError(f"{writer} process opened a directory another holds")
         finally:
             os.killpg(holder.pid, signal.SIGKILL)
             holder.wait()
