@@ -164,6 +164,13 @@ from selftest.state_gaps40_mutants import (
     GapsSoakStopsUnacknowledged,
     GapsStoppedHolderIgnored,
 )
+from selftest.state_gaps57_mutants import (
+    FirstCommitIgnoresDirSync,
+    FirstCommitKeepsDebris,
+    ModesFromPointer,
+    OverflowSkipsCanonicalCheck,
+    RefusedFirstCommitForgets,
+)
 from selftest.state_journal_mutants import (
     BadLastLineCut,
     DirtiedByJournalRewrite,
@@ -1336,6 +1343,7 @@ _TABLE = (
     broken_engine("no_lineage", NoLineage, "STATE-LINEAGE-001"),
     broken_engine("shutdown_recommits", ShutdownRecommits, "STATE-SHUTDOWN-001"),
     broken_engine("modes_reset", ModesReset, "STATE-MODE-001"),
+    broken_engine("modes_from_pointer", ModesFromPointer, "STATE-MODE-001"),
     broken_engine("unread_generations_kept", UnreadGenerationsKept, "STATE-PRUNE-002"),
     broken_engine("stale_delta_entry", StaleDeltaEntry, "STATE-DELTA-356"),
     broken_engine("touched_delta", TouchedDelta, "STATE-DELTA-358"),
@@ -1395,6 +1403,9 @@ _TABLE = (
     broken_engine("partial_batch", PartialBatch, "STATE-APPLY-002"),
     broken_engine("bare_record_field", BareRecordField, "STATE-APPLY-002"),
     broken_engine("proposal_argument_code", ProposalArgumentCode, "STATE-PROPOSE-001"),
+    broken_engine(
+        "overflow_skips_canonical_check", OverflowSkipsCanonicalCheck, "STATE-PROPOSE-001"
+    ),
     broken_engine("lock_kept_on_failed_close", LockKeptOnFailedClose, "STATE-CLOSE-001"),
     broken_engine("unreadable_at_checkpoint", UnreadableAtCheckpoint, "STATE-UNREADABLE-002"),
     broken_engine("pipe_as_missing", PipeAsMissing, "STATE-IO-001"),
@@ -1428,6 +1439,7 @@ _TABLE = (
     broken_engine("numbered_from_live", NumberedFromLive, "STATE-COMMIT-001"),
     broken_engine("prunes_nothing", PrunesNothing, "STATE-COMMIT-001"),
     broken_engine("debris_kept", DebrisKept, "STATE-COMMIT-001"),
+    broken_engine("first_commit_keeps_debris", FirstCommitKeepsDebris, "STATE-COMMIT-001"),
     broken_engine("last_generation_refused", LastGenerationRefused, "STATE-COMMIT-002"),
     broken_engine("hash_of_nothing", HashOfNothing, "STATE-FRESH-001"),
     broken_engine("valid_leftovers_removed", ValidLeftoversRemoved, "STATE-LEFTOVER-001"),
@@ -1449,6 +1461,7 @@ _TABLE = (
     broken_engine("unicode_digit_holder", UnicodeDigitHolder, "STATE-LOCK-003"),
     broken_engine("retried_sync", RetriedSync, "STATE-EIO-001", "STATE-EIO-002"),
     broken_engine("numbered_once", NumberedOnce, "STATE-EIO-001"),
+    broken_engine("first_commit_ignores_dir_sync", FirstCommitIgnoresDirSync, "STATE-EIO-001"),
     broken_engine("refused_listed", RefusedListed, "STATE-EIO-002"),
     broken_engine("torn_append_kept", TornAppendKept, "STATE-EIO-002"),
     broken_engine("untyped_close", UntypedClose, "STATE-EIO-001", "STATE-EIO-002"),
@@ -1470,6 +1483,7 @@ _TABLE = (
     broken_engine("refused_turn_dropped", RefusedTurnDropped, "STATE-LIFE-004"),
     broken_engine("refused_turn_held_until_close", RefusedTurnHeldUntilClose, "STATE-LIFE-004"),
     broken_engine("refused_turn_keeps_store", RefusedTurnKeepsStore, "STATE-LIFE-004"),
+    broken_engine("refused_first_commit_forgets", RefusedFirstCommitForgets, "STATE-LIFE-004"),
     broken_engine("rotor_little_endian", RotorLittleEndian, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine("rotor_floats", RotorFloats, "STATE-FORMAT-001", "STATE-FORMAT-002"),
     broken_engine(

@@ -423,32 +423,80 @@ def clean_shutdown(engine: EngineClient, rows: list[dict[str, Any]]) -> None:
 LIVE_MODES = (0o600, 0o640, 0o644, 0o444)
 """Modes given to the live generation's files, one each."""
 
+MODE_STARTS = ("reopened", "fallen back")
+"""Where the live generation L comes from: the one ``CURRENT`` names at the reopen, or the
+one the open fell back to, older than the generation ``CURRENT`` names (proven invalid, its
+files given other modes)."""
+
+SESSION_ROW = {"kind": "session", "key": "session", "register_id": None}
+
+
+def _give_modes(generation: Path, modes: list[int], shift: int) -> dict[str, int]:
+    """Give each file of *generation* a mode of *modes* (sorted by name, from *shift* on)."""
+    given = {}
+    for index, path in enumerate(sorted(generation.iterdir())):
+        given[path.name] = modes[(index + shift) % len(modes)]
+        os.chmod(path, given[path.name])
+    return given
+
+
+def _checkpoint_fallen_back(
+    stores: Stores, directory: Path, modes: list[int]
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """Generation 1 (the engine's) given *modes*; a generation 2 that ``CURRENT`` names,
+    proven invalid (its core cut short of its manifest's hash), its files given other
+    modes; the open falls back to 1, then checkpoints. The checkpoint and generation 1's
+    modes."""
+    first = _commit(stores, directory, [])
+    given = _give_modes(_generation_dir(directory, first), modes, 0)
+    oracle.write_generation(directory, 2, oracle.encode_core([SESSION_ROW]))
+    core = directory / "gen-00000002" / "core.jsonl"
+    core.write_bytes(core.read_bytes() + b"\n")
+    _give_modes(directory / "gen-00000002", modes, 1)
+    opened = stores.open(directory)
+    assert opened.get("recovered") and opened.get("generation") == 1, (
+        f"CURRENT names an invalid generation 2: the open answered {opened}, not a fall back "
+        "to generation 1"
+    )
+    store = opened["store"]
+    stores.engine.call("state.apply", {"store": store, "mutations": [put(SESSION_ROW)]})
+    done = stores.engine.call("state.checkpoint", {"store": store})
+    stores.close(store)
+    return done, given
+
 
 @requirement(
     "STATE-MODE-001",
     "file modes of the live generation are preserved by the next checkpoint, each file "
-    "keeping its own (the files given different modes)",
+    "keeping its own (the files given different modes), also when the live generation is "
+    "the one the open fell back to, older than the generation CURRENT names (whose files "
+    "have other modes)",
     family="state",
     capabilities=STATE,
-    seed=f"{BRIEF} § M1 (operator's file system); docs/state.md § Commit protocol step 2",
-    strategy=lambda ctx: st.permutations(LIVE_MODES),
+    seed=f"{BRIEF} § M1 (operator's file system); docs/state.md § Commit protocol (\"A "
+    'checkpoint from the live generation L (the one loaded, or last committed)"; step 2: '
+    '"give each file the mode of the same file in the live generation")',
+    strategy=lambda ctx: st.tuples(st.sampled_from(MODE_STARTS), st.permutations(LIVE_MODES)),
+    cover=coverage.each(
+        "where the live generation comes from", [[start, list(LIVE_MODES)] for start in MODE_STARTS]
+    ),
 )
-def modes_preserved(engine: EngineClient, modes: list[int]) -> None:
+def modes_preserved(engine: EngineClient, case: tuple[str, list[int]]) -> None:
+    start, modes = case
     with scratch() as directory, Stores(engine) as stores:
-        first = _commit(stores, directory, [])
-        given = {}
-        for index, path in enumerate(sorted(_generation_dir(directory, first).iterdir())):
-            given[path.name] = modes[index % len(modes)]
-            os.chmod(path, given[path.name])
-        second = _commit(
-            stores, directory, [{"kind": "session", "key": "session", "register_id": None}]
-        )
+        if start == "fallen back":
+            second, given = _checkpoint_fallen_back(stores, directory, list(modes))
+        else:
+            first = _commit(stores, directory, [])
+            given = _give_modes(_generation_dir(directory, first), list(modes), 0)
+            second = _commit(stores, directory, [SESSION_ROW])
+        shown = {name: f"{mode:04o}" for name, mode in given.items()}
         for path in _generation_dir(directory, second).iterdir():
             want = given.get(path.name)
             got = path.stat().st_mode & 0o777
             assert want is None or got == want, (
-                f"{path.name}: {got:04o}, the live generation's {path.name} was {want:04o} "
-                f"(modes given: { {name: f'{mode:04o}' for name, mode in given.items()} })"
+                f"{start}: {path.name}: {got:04o}, the live generation's {path.name} was "
+                f"{want:04o} (modes given: {shown})"
             )
 
 

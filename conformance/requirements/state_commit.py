@@ -57,13 +57,22 @@ def _plant_debris(directory: Path) -> None:
 
 
 def _fresh_life(engine: EngineClient, directory: Path) -> None:
-    """Checkpoints 1, 2, 3 of a fresh directory: after each, only N and L remain."""
+    """Checkpoints 1, 2, 3 of a fresh directory: after each, only N and L remain. Debris
+    appears under the writer before the first (step 1 holds from a fresh store too, where
+    there is no L) and again before the fourth."""
     with Stores(engine) as stores:
         store = stores.open(directory)["store"]
+        _plant_debris(directory)
+        (directory / "staging-1").mkdir()
         for number in (1, 2, 3):
             done = _checkpoint(engine, store)
             assert done["generation"] == number, (
                 f"checkpoint {number} of a fresh directory made generation {done['generation']}"
+            )
+            assert not _debris(directory), (
+                f"checkpoint {number} of a fresh directory, debris planted under the writer "
+                f"before the first: it left {_debris(directory)} (step 1: remove every "
+                "`staging-*` entry and `CURRENT.tmp`)"
             )
             kept = [n for n in (number - 1, number) if n >= 1]
             kept = sorted({*kept, *fmt.bases_named(directory, kept)})
@@ -133,12 +142,15 @@ def _link_in_debris(engine: EngineClient, root: Path) -> None:
 @requirement(
     "STATE-COMMIT-001",
     "a checkpoint numbers its generation one past the live one and every gen-* on disk, clears "
-    "every staging-* entry and CURRENT.tmp first, and leaves the new and the previous live "
-    "generation only (a gen-* link to remove is STATE_SYMLINK; a staging-* link beside other "
-    "debris is STATE_SYMLINK with nothing removed)",
+    "every staging-* entry and CURRENT.tmp first (also the first checkpoint of a fresh store, "
+    "debris planted under its writer, a staging-1 among it), and leaves the new and the "
+    "previous live generation only (a gen-* link to remove is STATE_SYMLINK; a staging-* "
+    "link beside other debris is STATE_SYMLINK with nothing removed)",
     family="state",
     capabilities=STATE,
-    seed="docs/state.md § Commit protocol (steps 1, 2 and 6); § Confinement",
+    seed='docs/state.md § Commit protocol (steps 1, 2 and 6: "1. remove every `staging-*` '
+    'entry and `CURRENT.tmp`", from the live generation L, or from a fresh store); § '
+    "Confinement",
     max_examples=1,
 )
 def commit_numbering(engine: EngineClient, _: object) -> None:

@@ -197,13 +197,15 @@ def _result(answer: Any, key: str) -> Any:
 
 
 def _checkpoints(
-    run: Run, session: Session
+    run: Run, session: Session, first: list[dict[str, Any]]
 ) -> tuple[dict[int, Pair], list[tuple[Pair, list[str]]]]:
     """The checkpoint session's acknowledgements by request index, and after each request
-    the last acknowledged (generation, identity) with the identities refused since."""
+    the last acknowledged (generation, identity) with the identities refused since; before
+    any, generation 1 holding *first* (none: the fresh state, generation 0, whose identity,
+    the empty core's at the engine's schema version, is not checked here)."""
     version = _engine_schema(run)
-    records = list(FIRST)
-    last: Pair = (1, _identity(FIRST))
+    records = list(first)
+    last: Pair = (1, _identity(first)) if first else (0, None)
     attempts: list[str] = []
     acked: dict[int, Pair] = {}
     after = []
@@ -229,15 +231,18 @@ def _loaded(what: str, seen: Seen, last: Pair, attempts: list[str]) -> tuple[str
         return f"{what} does not load: {message[:200]}", True
     got = (loaded["result"].get("generation"), loaded["result"].get("identity"))
     later = got[1] in attempts and isinstance(got[0], int) and got[0] > last[0]
-    if got == last or later:
+    fresh = last == (0, None) and got[0] == 0
+    if got == last or later or fresh:
         return "", False
     lost = isinstance(got[0], int) and got[0] < last[0]
     said = " (an acknowledged checkpoint is lost)" if lost else ""
     return f"{what} loads generation {got[0]}{said}; acknowledged {last[0]}", lost
 
 
-def _judge_checkpoints(run: Run, session: Session, views: Views) -> tuple[list[str], int]:
-    acked, after = _checkpoints(run, session)
+def _judge_checkpoints(
+    run: Run, session: Session, views: Views, first: list[dict[str, Any]]
+) -> tuple[list[str], int]:
+    acked, after = _checkpoints(run, session, first)
     problems: list[str] = []
     wanted: list[tuple[str, Seen, Pair, list[str]]] = [
         (f"after {session[i].op} (request {i}) was acknowledged, a power cut", seen, acked[i], [])
@@ -254,7 +259,7 @@ def _judge_checkpoints(run: Run, session: Session, views: Views) -> tuple[list[s
         problem, gone = _loaded(what, seen, last, since)
         problems += [problem] if problem else []
         lost += gone
-    records = list(FIRST)
+    records = list(first)
     for index, request in enumerate(session):
         if request.op == "state.apply":
             records += [m["record"] for m in request.args["mutations"] if m["op"] == "put"]
@@ -348,7 +353,18 @@ def _prepare_live(directory: Path) -> None:
     oracle.write_generation(directory, 1, oracle.encode_core(FIRST), turn_count=0)
 
 
-CHECKPOINTS = Scenario(_checkpoint_session(), _prepare_live, _judge_checkpoints)
+def _judge_from_live(run: Run, session: Session, views: Views) -> tuple[list[str], int]:
+    return _judge_checkpoints(run, session, views, FIRST)
+
+
+def _judge_from_fresh(run: Run, session: Session, views: Views) -> tuple[list[str], int]:
+    return _judge_checkpoints(run, session, views, [])
+
+
+CHECKPOINTS = Scenario(_checkpoint_session(), _prepare_live, _judge_from_live)
+FRESH_CHECKPOINTS = Scenario(_checkpoint_session(), lambda directory: None, _judge_from_fresh)
+"""The same session on an empty directory: its first checkpoint creates `gen-00000001` and
+`CURRENT` (no live generation, no `CURRENT` to keep)."""
 APPENDING = Scenario(_append_session(), lambda directory: None, _judge_appends)
 
 
@@ -518,19 +534,26 @@ def fail_each_call(
 @requirement(
     "STATE-EIO-001",
     f"each system call an open, {TURNS} checkpoints and a close make on the state "
-    "directory, failed in turn with EIO, ENOSPC and EROFS (an fsync also twice in a row): "
-    "every refusal is a typed one-line STATE_IO naming the path and the error of the first "
-    "failed call, and the directory as left, and as a power cut would leave it right after "
-    "each acknowledgement or at the end (a failed fsync made nothing durable), loads the "
-    "last acknowledged checkpoint or one refused after it; after a refused checkpoint, "
-    "every later request none of whose calls failed is acknowledged",
+    "directory, from a generation 1 and from an empty directory (the first checkpoint "
+    "creating gen-00000001 and CURRENT), failed in turn with EIO, ENOSPC and EROFS (an "
+    "fsync also twice in a row): every refusal is a typed one-line STATE_IO naming the path "
+    "and the error of the first failed call, and the directory as left, and as a power cut "
+    "would leave it right after each acknowledgement or at the end (a failed fsync made "
+    "nothing durable), loads the last acknowledged checkpoint (from empty, before any: the "
+    "fresh state) or one refused after it; after a refused checkpoint, every later request "
+    "none of whose calls failed is acknowledged",
     family="state",
     capabilities=STATE,
-    seed=SEED,
-    expected_ms=15_000,
+    seed=SEED
+    + (
+        '; docs/state.md § I/O errors: "A refused checkpoint leaves `CURRENT` naming the last '
+        'acknowledged generation", from a fresh directory too (no `CURRENT` yet)'
+    ),
+    expected_ms=30_000,
 )
 def checkpoints_survive_io_errors(engine: EngineClient, _: object) -> None:
     fail_each_call(engine, CHECKPOINTS, journals=False)
+    fail_each_call(engine, FRESH_CHECKPOINTS, journals=False)
 
 
 @requirement(

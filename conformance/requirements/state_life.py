@@ -411,11 +411,23 @@ REFUSED_LIFE = [
 ]
 """Taught, then corrected in the turn whose checkpoint is refused, then recalled."""
 
+REFUSED_FIRST = [REFUSED_LIFE[0], REFUSED_LIFE[2]]
+"""Taught in the refused first turn of a fresh store, then recalled."""
+
+REFUSED_STARTS = {"after a committed turn": REFUSED_LIFE, "first turn, fresh store": REFUSED_FIRST}
+"""Where the refused turn falls: after a turn committed ``gen-00000001``, or the first turn of
+a fresh store (no generation yet, so no last checkpoint to go back to); the refused turn is
+the one before last."""
+
+REFUSED_CASES = [[start, committer] for start in REFUSED_STARTS for committer in COMMITTERS]
+"""``[where the refused turn falls, what commits it]``."""
+
 
 @requirement(
     "STATE-LIFE-004",
     "a turn of a session on a store whose checkpoint is refused (a symbolic link where commit "
-    "step 1 removes debris: STATE_SYMLINK) ends the session and stays applied to the store in "
+    "step 1 removes debris: STATE_SYMLINK), after a committed turn or as the first turn of a "
+    "fresh store (no generation yet), ends the session and stays applied to the store in "
     "memory: a session opened on the same handle at once resumes after it (the store no "
     "longer carries the ended session), a later state.checkpoint commits it (state.load "
     "reads it durable before the close), and so does state.close alone, and the next "
@@ -423,59 +435,74 @@ REFUSED_LIFE = [
     family="state",
     capabilities=LIFE,
     seed="docs/protocol.md § Sessions on a store (Refusals: a refused turn ends the session; "
-    "a store carries the life of one session at a time; a later state.checkpoint or "
-    "state.close commits it, and the next session resumes after it); docs/state.md § I/O "
+    'a store carries the life of one session at a time; "A turn whose checkpoint is refused '
+    "stays applied to the store in memory ... a later `state.checkpoint` or `state.close` "
+    'commits it, and the next session on the store resumes after it"); docs/state.md § I/O '
     "errors",
-    strategy=lambda ctx: st.sampled_from(COMMITTERS),
-    cover=coverage.each("what commits the refused turn", COMMITTERS),
-    max_examples=2,
+    strategy=lambda ctx: st.sampled_from(REFUSED_CASES),
+    cover=coverage.each("where the refused turn falls, what commits it", REFUSED_CASES),
+    max_examples=4,
 )
-def refused_turn_stays_applied(engine: EngineClient, committer: str) -> None:
-    whole = uninterrupted(engine, None, REFUSED_LIFE)
+def refused_turn_stays_applied(engine: EngineClient, case: list[str]) -> None:
+    start, committer = case
+    life = REFUSED_STARTS[start]
+    refused_at = len(life) - 2
+    after = refused_at + 1
+    whole = uninterrupted(engine, None, life)
     with scratch() as root:
         directory = root / "life"
         store = engine.call("state.open", {"dir": str(directory)})["store"]
         session = engine.call("session.open", {"register_id": None, "store": store})["session"]
-        engine.call("session.chat", {"session": session, "text": REFUSED_LIFE[0]})
+        for said in life[:refused_at]:
+            engine.call("session.chat", {"session": session, "text": said})
         debris = directory / "staging-refused"
         debris.symlink_to(root / "nowhere")
-        turn = {"session": session, "text": REFUSED_LIFE[1]}
+        turn = {"session": session, "text": life[refused_at]}
         refused = _refusal(engine, "session.chat", turn)
-        assert refused[0] == "STATE_SYMLINK", f"a turn whose commit meets a link: {refused}"
+        assert refused[0] == "STATE_SYMLINK", (
+            f"{start}: a turn whose commit meets a link: {refused}"
+        )
         ended = _refusal(engine, "session.chat", turn)
-        assert ended[0] == "SESSION_UNKNOWN", f"the next turn of that session: {ended}"
+        assert ended[0] == "SESSION_UNKNOWN", f"{start}: the next turn of that session: {ended}"
         debris.unlink()
         try:
             again = engine.call("session.open", {"register_id": None, "store": store})
         except EngineRefused as refusal:
             raise AssertionError(
-                f"session.open on the same store handle after the refused turn ended its "
-                f"session: {refusal.code} (field {refusal.field!r}); the session ended, so no "
-                f"session lives on the store"
+                f"{start}: session.open on the same store handle after the refused turn ended "
+                f"its session: {refusal.code} (field {refusal.field!r}); the session ended, so "
+                f"no session lives on the store"
             ) from None
-        assert again.get("turn_idx") == 2, (
-            f"a session opened on the store after the refused turn answered {again}: the "
-            f"refused turn stays applied in memory, so the next session resumes after it"
+        assert again.get("turn_idx") == after, (
+            f"{start}: a session opened on the store after the refused turn answered {again}: "
+            f"the refused turn stays applied in memory, so the next session resumes after it "
+            f"(turn_idx {after})"
         )
         engine.call("session.close", {"session": again["session"]})
         if committer == "state.checkpoint":
             done = engine.call("state.checkpoint", {"store": store})
-            assert done.get("turn_count") == 2, f"state.checkpoint after the refused turn: {done}"
+            assert done.get("turn_count") == after, (
+                f"{start}: state.checkpoint after the refused turn: {done}"
+            )
             durable = engine.call("state.load", {"dir": str(directory)})
             assert (durable.get("turn_count"), durable.get("identity")) == (
-                2,
+                after,
                 done.get("identity"),
             ), (
-                f"after state.checkpoint the directory holds {durable}, not the refused turn's "
-                f"state {done}: a later state.checkpoint commits it (docs/protocol.md § Sessions "
-                "on a store)"
+                f"{start}: after state.checkpoint the directory holds {durable}, not the refused "
+                f"turn's state {done}: a later state.checkpoint commits it (docs/protocol.md § "
+                "Sessions on a store)"
             )
         closed = engine.call("state.close", {"store": store})
-        assert closed.get("turn_count") == 2, f"state.close after the refused turn: {closed}"
+        assert closed.get("turn_count") == after, (
+            f"{start}: state.close after the refused turn: {closed}"
+        )
         store = engine.call("state.open", {"dir": str(directory)})["store"]
         opened = engine.call("session.open", {"register_id": None, "store": store})
-        assert opened.get("turn_idx") == 2, f"the next session resumes at {opened}"
-        text = {"session": opened["session"], "text": REFUSED_LIFE[2]}
+        assert opened.get("turn_idx") == after, f"{start}: the next session resumes at {opened}"
+        text = {"session": opened["session"], "text": life[after]}
         got = record_of(engine.call("session.chat", text))
         engine.call("state.close", {"store": store})
-    assert got == whole[2], f"after the refused turn, {got} is not the uninterrupted {whole[2]}"
+    assert got == whole[after], (
+        f"{start}: after the refused turn, {got} is not the uninterrupted {whole[after]}"
+    )

@@ -45,51 +45,105 @@ def _journal(engine: EngineClient, directory: Path, name: str) -> list[Proposal]
     return entries
 
 
+PENDING_CAP = 256
+"""At most this many proposals are pending in ``proposals.journal`` (docs/state.md)."""
+
+PROPOSE_STARTS: dict[str, tuple[int, int]] = {
+    "fresh": (0, 0),
+    "an overflow entry found at open": (0, 1),
+    "256 pending found at open": (PENDING_CAP, 0),
+}
+"""``(entries of proposals.journal, entries of overflow.journal)`` an open finds: from a
+fresh directory a proposal is queued; from the other two it spills to ``overflow.journal``."""
+
+
+def _found(count: int, tag: str) -> list[Proposal]:
+    return [{"lemma": f"{tag}{n}", "claim": n} for n in range(count)]
+
+
+def _spill_model(
+    pending: list[Proposal], overflow: list[Proposal], item: Proposal
+) -> dict[str, Any]:
+    """Where *item* goes (docs/state.md § Pending proposals and backpressure) and the answer."""
+    queued = len(pending) < PENDING_CAP and not overflow
+    (pending if queued else overflow).append(item)
+    return {"queued": queued, "spilled": not queued, "pending": len(pending)}
+
+
 @requirement(
     "STATE-PROPOSE-001",
     "a proposal holding a number canonical JSON cannot encode (a float) is refused with "
     "STATE_BAD_MUTATION naming proposal; no journal and no pending count changes (an "
-    "overflow journal never written reads empty, nothing cut)",
+    "overflow journal never written reads empty, nothing cut), on the queue path and while "
+    "proposals spill to overflow.journal (an overflow entry, or 256 pending, found at open)",
     family="state",
     capabilities=STATE,
-    seed="docs/state.md § Pending proposals and backpressure; § Refusals; "
+    seed='docs/state.md § Pending proposals and backpressure ("One that holds a value '
+    "canonical JSON cannot encode ... is refused with `STATE_BAD_MUTATION`, `field` "
+    '`proposal`, and neither journal nor the pending count changes"); § Refusals; '
     "docs/spec.md § Canonical JSON (no floats)",
     strategy=lambda ctx: st.tuples(
+        st.sampled_from(sorted(PROPOSE_STARTS)),
         st.sampled_from(sorted(NOT_CANONICAL)),
         st.lists(proposals, max_size=3),
         st.lists(proposals, min_size=1, max_size=3),
     ).map(list),
     cover=coverage.each(
-        "non-canonical proposals",
-        [[name, [], [{"lemma": "l", "claim": 1}]] for name in sorted(NOT_CANONICAL)],
+        "where the proposal would go, non-canonical proposals",
+        [
+            [start, name, [], [{"lemma": "l", "claim": 1}]]
+            for start in sorted(PROPOSE_STARTS)
+            for name in sorted(NOT_CANONICAL)
+        ],
     ),
 )
 def float_proposal_refused(engine: EngineClient, scenario: list[Any]) -> None:
-    name, before, after = scenario
+    start, name, before, after = scenario
+    counts = PROPOSE_STARTS[start]
+    pending, overflow = _found(counts[0], "p"), _found(counts[1], "o")
     with scratch() as directory, Stores(engine) as stores:
+        journals = {
+            "proposals": directory / "proposals.journal",
+            "overflow": directory / "overflow.journal",
+        }
+        for journal, found in zip(journals.values(), (pending, overflow), strict=True):
+            if found:
+                journal.write_bytes(b"".join(oracle.frame(p) for p in found))
         store = stores.open(directory)["store"]
         for item in before:
             engine.call("state.propose", {"store": store, "proposal": item})
-        journal = directory / "proposals.journal"
-        bytes_before = journal.read_bytes() if journal.exists() else b""
+            _spill_model(pending, overflow, item)
+        bytes_before = {k: j.read_bytes() if j.exists() else b"" for k, j in journals.items()}
         args = {"store": store, "proposal": NOT_CANONICAL[name]}
         refusal = _refused(lambda: engine.call("state.propose", args))
-        assert refusal is not None, f"a proposal holding {name} was accepted"
-        assert refusal.code == "STATE_BAD_MUTATION", f"{name}: refused with {refusal.code}"
-        assert refusal.field == "proposal", f"{name}: refusal field {refusal.field!r}"
-        assert "proposal" in refusal.message, f"{name}: message {refusal.message!r}"
-        now = journal.read_bytes() if journal.exists() else b""
-        assert now == bytes_before, f"{name}: the refused proposal changed proposals.journal"
+        assert refusal is not None, f"{start}: a proposal holding {name} was accepted"
+        assert refusal.code == "STATE_BAD_MUTATION", f"{start}: {name}: refused with {refusal.code}"
+        assert refusal.field == "proposal", f"{start}: {name}: refusal field {refusal.field!r}"
+        assert "proposal" in refusal.message, f"{start}: {name}: message {refusal.message!r}"
+        for key, journal in journals.items():
+            now = journal.read_bytes() if journal.exists() else b""
+            assert now == bytes_before[key], (
+                f"{start}: {name}: the refused proposal changed {journal.name}"
+            )
         answers = [engine.call("state.propose", {"store": store, "proposal": p}) for p in after]
-        pending = [a["pending"] for a in answers]
-        want = list(range(len(before) + 1, len(before) + len(after) + 1))
-        assert pending == want, f"{name}: pending counts {pending} after a refusal, not {want}"
+        got = [{k: a.get(k) for k in ("queued", "spilled", "pending")} for a in answers]
+        want = [_spill_model(pending, overflow, p) for p in after]
+        assert got == want, (
+            f"{start}: {name}: after a refusal the proposals answered {got}, not {want}"
+        )
         stores.close(store)
-        assert _journal(engine, directory, "proposals") == before + after, "journal entries"
+        assert _journal(engine, directory, "proposals") == pending, (
+            f"{start}: proposals.journal entries"
+        )
+        if overflow:
+            assert _journal(engine, directory, "overflow") == overflow, (
+                f"{start}: overflow.journal entries"
+            )
+            return
         args = {"dir": str(directory), "name": "overflow", "repair": False}
-        overflow = engine.call("state.journal", args)
+        read = engine.call("state.journal", args)
         want_empty = {"entries": [], "skipped": [], "cut_bytes": 0}
-        assert overflow == want_empty, f"the overflow journal, never written, reads {overflow}"
+        assert read == want_empty, f"the overflow journal, never written, reads {read}"
 
 
 def _link_debris(directory: Path, outside: Path) -> Path:
