@@ -103,6 +103,13 @@ from selftest.state_codecs import (
     VaultAddressLowBits,
     VaultTurnsOneBased,
 )
+from selftest.state_commit_start_mutants import (
+    FirstCommitIgnoresDirSync,
+    FirstCommitKeepsDebris,
+    ModesFromPointer,
+    OverflowSkipsCanonicalCheck,
+    RefusedFirstCommitForgets,
+)
 from selftest.state_delta_mutants import (
     DeltaAbsentDeleteRefused,
     DeltaBaseAnySchema,
@@ -164,13 +171,6 @@ from selftest.state_gaps40_mutants import (
     GapsSoakStopsUnacknowledged,
     GapsStoppedHolderIgnored,
 )
-from selftest.state_gaps57_mutants import (
-    FirstCommitIgnoresDirSync,
-    FirstCommitKeepsDebris,
-    ModesFromPointer,
-    OverflowSkipsCanonicalCheck,
-    RefusedFirstCommitForgets,
-)
 from selftest.state_journal_mutants import (
     BadLastLineCut,
     DirtiedByJournalRewrite,
@@ -226,6 +226,12 @@ from selftest.state_register_mutants import (
     StoreClaimedBeforeRegister,
 )
 from selftest.state_retry_mutants import NumberedOnce
+from selftest.state_session_start_mutants import (
+    LifeOnlyFromSchema4,
+    SessionRecordAtOpen,
+    ShutdownEndsSessionsThroughClose,
+    ShutdownSettlesRefusedCheckpoint,
+)
 from selftest.state_shutdown_mutants import (
     ShutdownCommitsDirty,
     ShutdownKeepsLock,
@@ -233,12 +239,6 @@ from selftest.state_shutdown_mutants import (
     ShutdownStopsAtClosedHandle,
 )
 from selftest.state_start_mutants import RefusalResetsTurns, SessionHoldsStore
-from selftest.state_starts57_mutants import (
-    LifeOnlyFromSchema4,
-    SessionRecordAtOpen,
-    ShutdownEndsSessionsThroughClose,
-    ShutdownSettlesRefusedCheckpoint,
-)
 from selftest.state_type_mutants import (
     BoolCoreIntegers,
     BoolRecordIntegers,

@@ -1,6 +1,7 @@
-"""Broken engines that go wrong only from a starting state the suite once skipped
-(/work/notes/audit-starts56.md): each is the reference with one public hook replaced.
-"""
+"""Broken engines whose commits go wrong only from a starting state the suite once left
+out (a store's first commit, a live generation reached by a fall back, proposals that spill):
+each is the reference with one public hook replaced. The first line of each docstring states
+the defect."""
 
 from __future__ import annotations
 
