@@ -49,7 +49,31 @@ class CueSlotWithoutContentAddsNothing(ProtocolHandler):
             return super().chat(runtime, text)
 
 
+class UndecidedPromptIgnoresLatestSubject(ProtocolHandler):
+    """In a prompt no sentence of which decides (UNKNOWN with its sentences as its slots), a
+    slot that refers back looks for its referent among the other sentences, as a deciding
+    sentence's slot would, and so never takes the session's latest subject: `So be it.
+    Blorvex and glim.` after `What is a lake?` is about blorvex."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        classify = pipeline.classify_intent
+
+        def undecided(normalized: str, tokens: Any, lexicon: Any, context: Any) -> Any:
+            reading = intent.read(normalized, lexicon)
+            if reading.intent is IntentTag.UNKNOWN and len(reading.slots) > 1:
+                context = None
+            return classify(normalized, tokens, lexicon, context)
+
+        with patch.object(pipeline, "classify_intent", undecided):
+            return super().chat(runtime, text)
+
+
 PRIMED_MUTANTS = (
     ("lead_without_content_refers_back", LeadWithoutContentRefersBack, "COG-PRIMED-001"),
     ("cue_slot_without_content_adds_nothing", CueSlotWithoutContentAddsNothing, "COG-PRIMED-001"),
+    (
+        "undecided_prompt_ignores_latest_subject",
+        UndecidedPromptIgnoresLatestSubject,
+        "COG-RULE-001",
+    ),
 )
