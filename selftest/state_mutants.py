@@ -78,6 +78,7 @@ from selftest.mutants.restart47 import (
     SaidTextCutAt128,
     TurnsFromVault,
 )
+from selftest.state_apart_mutants import PendingCountPerProcess
 from selftest.state_broken_ops import (
     acknowledge_first,
     recover_keeping_torn_tail,
@@ -220,6 +221,7 @@ from selftest.state_proposal_mutants import (
     ProposalIntegersAsDoubles,
     ProposalIntegersInHashedRange,
 )
+from selftest.state_put_mutants import PutMergesOptionalMembers
 from selftest.state_register_mutants import (
     RegisterFromSessionRecord,
     SessionRecordKept,
@@ -1566,6 +1568,8 @@ _TABLE = (
     broken_engine("refusal_resets_turns", RefusalResetsTurns, "STATE-APPLY-002"),
     broken_engine("recovered_store_heals_pointer", RecoveredStoreHealsPointer, "STATE-DIRTY-601"),
     broken_engine("vault_key_of_word_as_written", VaultKeyOfWordAsWritten, "STATE-FORMAT-001"),
+    broken_engine("pending_count_per_process", PendingCountPerProcess, "STATE-APART-001"),
+    broken_engine("put_merges_optional_members", PutMergesOptionalMembers, "STATE-APPLY-001"),
     broken_engine("delta_ignored", DeltaIgnored, "STATE-DELTA-351"),
     broken_engine("delta_on_wrong_base", DeltaOnWrongBase, "STATE-DELTA-351"),
     broken_engine("delta_base_pruned", DeltaBasePruned, "STATE-DELTA-351"),

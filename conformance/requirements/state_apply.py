@@ -20,22 +20,38 @@ Record = dict[str, Any]
 Mutation = dict[str, Any]
 
 few_keys = st.sampled_from(["a", "b", "c"])
+
+
+def _optional(name: str, value: object) -> dict[str, object]:
+    """An optional member: left out (``None``), or present with *value* (the default too)."""
+    return {} if value is None else {name: value}
+
+
 rows = st.one_of(
     st.builds(
-        lambda key, weight: {"kind": "recognizer", "key": key, "pattern": "p", "weight": weight},
+        lambda key, weight, label: {
+            "kind": "recognizer",
+            "key": key,
+            "pattern": "p",
+            "weight": weight,
+            **_optional("label", label),
+        },
         few_keys,
         st.integers(0, 9),
+        st.sampled_from([None, None, "", "tone"]),
     ),
     st.builds(
-        lambda key, score: {
+        lambda key, score, evidence: {
             "kind": "candidate",
             "key": key,
             "lemma": "l",
             "score": score,
             "status": "coherent",
+            **_optional("evidence", evidence),
         },
         few_keys,
         st.integers(0, 9),
+        st.sampled_from([None, None, 0, 3]),
     ),
     st.builds(
         lambda register: {"kind": "session", "key": "session", "register_id": register},
@@ -86,6 +102,14 @@ APPLY_CASES: dict[str, list[list[Mutation]]] = {
         [{"op": "delete", "kind": "candidate", "key": "a"}],
     ],
     "put over a held record": [[put(CANDIDATE)], [put({**CANDIDATE, "score": 7})]],
+    "put over a held record, leaving out the optional member it held": [
+        [put({**RECOGNIZER, "label": "tone"}), put({**CANDIDATE, "evidence": 3})],
+        [put(RECOGNIZER), put(CANDIDATE)],
+    ],
+    "put over a held record, adding an optional member": [
+        [put(RECOGNIZER), put(CANDIDATE)],
+        [put({**RECOGNIZER, "label": "tone"}), put({**CANDIDATE, "evidence": 3})],
+    ],
     "delete then put again": [
         [put(RECOGNIZER), put(CANDIDATE)],
         [{"op": "delete", "kind": "candidate", "key": "b"}, {"op": "turn"}, put(CANDIDATE)],
@@ -111,8 +135,9 @@ def _apply_scenario(ctx: object) -> st.SearchStrategy[list[list[Mutation]]]:
 
 @requirement(
     "STATE-APPLY-001",
-    "put stores a record under (kind, key), delete removes one (an absent one is a no-op), "
-    "turn counts one: the digest and the next checkpoint hold exactly the result, and "
+    "put stores a record under (kind, key), replacing the one held (an optional member it "
+    "leaves out is gone), delete removes one (an absent one is a no-op), turn counts one: "
+    "the digest and the next checkpoint hold exactly the result, and "
     "state.apply answers {dirty} as the digest does",
     family="state",
     capabilities=STATE,
