@@ -454,6 +454,7 @@ from selftest.mutants.sections import (
     RatifyScratchLeft,
     SealCheckedAtRatify,
 )
+from selftest.mutants.session_context import SESSION_CONTEXT_MUTANTS
 from selftest.mutants.sessions import (
     BatchStopsAtFailure,
     FilesWithoutLoad,
@@ -967,6 +968,10 @@ _TABLE = (
     *(broken_engine(name, factory, "COG-EDGE-002") for name, factory in SAYS_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in REFERRING_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in PRIMED_MUTANTS),
+    *(
+        broken_engine(name, factory, *catches)
+        for name, factory, *catches in SESSION_CONTEXT_MUTANTS
+    ),
     *(broken_engine(name, factory, req) for name, factory, req in CLAUSE_MUTANTS),
     *(broken_engine(name, factory, *catches) for name, factory, *catches in STAGE_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CONDITION_MUTANTS),
