@@ -157,6 +157,7 @@ from selftest.mutants.conditions import CONDITION_MUTANTS
 from selftest.mutants.diff47 import JavaScriptTrimmed, PythonSpaceStripped
 from selftest.mutants.disk_names import FoldedJournalName, FoldedMutationOp
 from selftest.mutants.duplicates import DuplicateArgumentRefused, FirstDuplicateWinsBelowTop
+from selftest.mutants.earlier_count import EarlierCountInEightBits
 from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
@@ -972,6 +973,7 @@ _TABLE = (
         broken_engine(name, factory, *catches)
         for name, factory, *catches in SESSION_CONTEXT_MUTANTS
     ),
+    broken_engine("earlier_count_in_eight_bits", EarlierCountInEightBits, "COG-ANSWER-003"),
     *(broken_engine(name, factory, req) for name, factory, req in CLAUSE_MUTANTS),
     *(broken_engine(name, factory, *catches) for name, factory, *catches in STAGE_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CONDITION_MUTANTS),
