@@ -493,6 +493,7 @@ from selftest.mutants.types import (
     TruthyVerdict,
     WholeFloatAsInteger,
 )
+from selftest.mutants.unknown_named import UNKNOWN_NAMED_MUTANTS
 from selftest.mutants.variation import (
     BiasedSelector,
     BucketNameIgnored,
@@ -513,6 +514,7 @@ from selftest.mutants.written import (
     OverrideKeysFromPerIntent,
     ReportVersionFromSchema,
 )
+from selftest.mutants.written_subject import WRITTEN_SUBJECT_MUTANTS
 
 
 @dataclass(frozen=True)
@@ -967,6 +969,8 @@ _TABLE = (
     *(broken_engine(name, factory, "COG-EDGE-002") for name, factory in SAYS_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in REFERRING_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in PRIMED_MUTANTS),
+    *(broken_engine(name, factory, req) for name, factory, req in WRITTEN_SUBJECT_MUTANTS),
+    *(broken_engine(name, factory, req) for name, factory, req in UNKNOWN_NAMED_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CLAUSE_MUTANTS),
     *(broken_engine(name, factory, *catches) for name, factory, *catches in STAGE_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CONDITION_MUTANTS),
