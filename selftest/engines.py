@@ -495,6 +495,7 @@ from selftest.mutants.types import (
     TruthyVerdict,
     WholeFloatAsInteger,
 )
+from selftest.mutants.unknown_named import UNKNOWN_NAMED_MUTANTS
 from selftest.mutants.variation import (
     BiasedSelector,
     BucketNameIgnored,
@@ -515,6 +516,7 @@ from selftest.mutants.written import (
     OverrideKeysFromPerIntent,
     ReportVersionFromSchema,
 )
+from selftest.mutants.written_subject import WRITTEN_SUBJECT_MUTANTS
 
 
 @dataclass(frozen=True)
@@ -974,6 +976,8 @@ _TABLE = (
         for name, factory, *catches in SESSION_CONTEXT_MUTANTS
     ),
     broken_engine("earlier_count_in_eight_bits", EarlierCountInEightBits, "COG-ANSWER-003"),
+    *(broken_engine(name, factory, req) for name, factory, req in WRITTEN_SUBJECT_MUTANTS),
+    *(broken_engine(name, factory, req) for name, factory, req in UNKNOWN_NAMED_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CLAUSE_MUTANTS),
     *(broken_engine(name, factory, *catches) for name, factory, *catches in STAGE_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CONDITION_MUTANTS),
