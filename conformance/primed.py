@@ -1,5 +1,7 @@
 """The primed catalogue: every one-turn case of the rule and condition catalogues, read
-again after a turn with a subject, one the lexicon knows and one it does not (COG-PRIMED-001).
+again after a turn with a subject: one the lexicon knows, one it does not, and one written in
+another form than its lemma (`rivers`, whose subject stays as written: docs/intents.md
+§ Subjects), so the latest subject a case takes is the word as written (COG-PRIMED-001).
 
 A turn takes the session's latest subject only through a slot that refers back
 (docs/intents.md § Subjects). So a case with a subject whose prompt holds no word that could

@@ -34,8 +34,25 @@ from hypothesis.stateful import (
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.oracle import FOUR_REGISTERS
 
-TEXTS = ("What is light?", "Tell me about memory.", "hello", "", "What have I said about light?")
-"""Prompts a chat step sends: known words, a recall, a greeting and the empty text."""
+TEXTS = (
+    "What is light?",
+    "Tell me about memory.",
+    "hello",
+    "",
+    "What have I said about light?",
+    "Why?",
+    "Tell me more.",
+    "No, light is a wave.",
+    "Is light a wave?",
+    "No, a whale is not a fish.",
+    "Is a whale a fish?",
+    "What did I say about whales?",
+)
+"""Prompts a chat step sends: known words, a greeting and the empty text; prompts that refer
+back to the session's latest subject (`Why?`, `Tell me more.`); corrections that state a
+claim, questions that check it and recalls of what was said. Their answers hang on what the
+session said before, so the replay alone tells a session's own state from another's, or from
+one a batch kept aside (docs/protocol.md § session.chat, § batch)."""
 UNKNOWN_REGISTER = "no_such_register_v9"
 NON_OBJECTS: tuple[Any, ...] = (5, "session.chat", None, [], True)
 """Batch elements that are not JSON objects."""

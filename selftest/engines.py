@@ -157,6 +157,7 @@ from selftest.mutants.conditions import CONDITION_MUTANTS
 from selftest.mutants.diff47 import JavaScriptTrimmed, PythonSpaceStripped
 from selftest.mutants.disk_names import FoldedJournalName, FoldedMutationOp
 from selftest.mutants.duplicates import DuplicateArgumentRefused, FirstDuplicateWinsBelowTop
+from selftest.mutants.earlier_count import EarlierCountInEightBits
 from selftest.mutants.edges import EDGE_MUTANTS, SAYS_MUTANTS
 from selftest.mutants.enumerations import dropped, swapped
 from selftest.mutants.folding import folded_any_undoubled, folded_loose
@@ -454,6 +455,7 @@ from selftest.mutants.sections import (
     RatifyScratchLeft,
     SealCheckedAtRatify,
 )
+from selftest.mutants.session_context import SESSION_CONTEXT_MUTANTS
 from selftest.mutants.sessions import (
     BatchStopsAtFailure,
     FilesWithoutLoad,
@@ -493,6 +495,7 @@ from selftest.mutants.types import (
     TruthyVerdict,
     WholeFloatAsInteger,
 )
+from selftest.mutants.unknown_named import UNKNOWN_NAMED_MUTANTS
 from selftest.mutants.variation import (
     BiasedSelector,
     BucketNameIgnored,
@@ -513,6 +516,7 @@ from selftest.mutants.written import (
     OverrideKeysFromPerIntent,
     ReportVersionFromSchema,
 )
+from selftest.mutants.written_subject import WRITTEN_SUBJECT_MUTANTS
 
 
 @dataclass(frozen=True)
@@ -967,6 +971,13 @@ _TABLE = (
     *(broken_engine(name, factory, "COG-EDGE-002") for name, factory in SAYS_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in REFERRING_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in PRIMED_MUTANTS),
+    *(
+        broken_engine(name, factory, *catches)
+        for name, factory, *catches in SESSION_CONTEXT_MUTANTS
+    ),
+    broken_engine("earlier_count_in_eight_bits", EarlierCountInEightBits, "COG-ANSWER-003"),
+    *(broken_engine(name, factory, req) for name, factory, req in WRITTEN_SUBJECT_MUTANTS),
+    *(broken_engine(name, factory, req) for name, factory, req in UNKNOWN_NAMED_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CLAUSE_MUTANTS),
     *(broken_engine(name, factory, *catches) for name, factory, *catches in STAGE_MUTANTS),
     *(broken_engine(name, factory, req) for name, factory, req in CONDITION_MUTANTS),

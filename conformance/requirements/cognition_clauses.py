@@ -253,9 +253,26 @@ NAMED: list[Labeled] = [
         "grounding_source": "pack",
         "says": {"said": [], "earlier": 0},
     },
+    {
+        "id": "NAMED-5",
+        "turns": [
+            "Tell me about blorvex.",
+            "What is a blorvex?",
+            "What did I say about blorvex?",
+        ],
+        "why": "`blorvex` is no lemma: a turn with no subject the lexicon knows names nothing, "
+        "so no earlier turn named it (`earlier` 0, nothing quoted) and no subject is known "
+        "(spec.md grounding rule 5: `oov`)",
+        "intent": "RECALL",
+        "subject": "blorvex",
+        "grounding_source": "oov",
+        "says": {"said": [], "earlier": 0, "claim": None},
+    },
 ]
 """§ Answers, RECALL: a turn names a subject when the first of its subjects the lexicon
-knows is the same word as it."""
+knows is the same word as it; a turn none of whose subjects the lexicon knows names
+nothing, so a RECALL of a word no pack knows finds no earlier turn however often it was
+used."""
 
 
 KINDS: list[Labeled] = [
@@ -451,11 +468,14 @@ def orderings_in_their_order(engine: EngineClient, ids: list[str]) -> None:
 @requirement(
     "COG-RECALL-461",
     "a turn names only the first of its subjects the lexicon knows: after 'Compare a river "
-    "and a lake.' a RECALL of lakes quotes nothing (earlier 0, pack), one of rivers quotes it",
+    "and a lake.' a RECALL of lakes quotes nothing (earlier 0, pack), one of rivers quotes it; "
+    "a RECALL of a word no pack knows, after turns that used it, quotes nothing (earlier 0, "
+    "oov)",
     family="cognition",
     capabilities=("sessions", "answers", "lexicon"),
     seed="docs/intents.md § Answers (RECALL: a turn names a subject when the first of its "
-    "subjects the lexicon knows is the same word as it)",
+    "subjects the lexicon knows is the same word as it); docs/spec.md § Cognition, grounding "
+    "rule 5 (no subject is known — oov)",
     cover=lambda ctx: _plan(NAMED, "named subjects"),
 )
 def turns_name_their_first_known_subject(engine: EngineClient, ids: list[str]) -> None:

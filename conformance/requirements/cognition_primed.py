@@ -21,13 +21,14 @@ def _differences(case: dict[str, Any], last: Any) -> list[str]:
 
 @requirement(
     "COG-PRIMED-001",
-    "every one-turn catalogue case read after a turn with a subject (known, or not): a prompt "
-    "no word of "
-    "which refers back keeps its intent and subject, and a prompt without a subject takes the "
-    "earlier turn's subject exactly when a slot of it refers back",
+    "every one-turn catalogue case read after a turn with a subject (known, or not, or "
+    "written in another form than its lemma): a prompt no word of which refers back keeps its "
+    "intent and subject, and a prompt without a subject takes the earlier turn's subject, as "
+    "written ('rivers', not its lemma river), exactly when a slot of it refers back",
     family="cognition",
     capabilities=("sessions", "lexicon"),
-    seed="docs/intents.md § Subjects (words that refer back: the session's latest subject), "
+    seed="docs/intents.md § Subjects (words that refer back: the session's latest subject; "
+    "the subject as written: `trees` grounds as *tree*, the subject stays `trees`), "
     "§ How a prompt is read (step 5, a lead without content), § Cue words (a slot left with "
     "no content word is read `it`)",
     cover=primed.primed_plan,

@@ -14,7 +14,7 @@ from typing import Any
 
 from conformance import answer_rules, rules
 from conformance import cases as cases_
-from conformance.coverage import GLOSSED_SPREAD, Case, Plan
+from conformance.coverage import GLOSSED_SPREAD, Case, Plan, joined
 from conformance.driver import run_four, run_script
 from conformance.engines.base import EngineClient
 from conformance.engines.view import member
@@ -168,20 +168,44 @@ def _positions(lemma: str) -> tuple[int, ...]:
     return picked or (code % 6,)
 
 
+MANY_NAMINGS = 300
+"""Namings before the RECALL of COG-ANSWER-003's long case: past 255, so a count held in eight
+bits, or read off a list of the latest turns kept up to 256 long, shows."""
+
+
+def _many_namings_plan(ctx: SuiteContext) -> Plan:
+    """One case: the first glossed lemma of the spread named :data:`MANY_NAMINGS` times."""
+    first = lemma_plan(ctx).cases[0].scenario
+    case = Case([*first, str(MANY_NAMINGS)], (("namings", str(MANY_NAMINGS)),))
+    return Plan((case,), (("namings", 1),))
+
+
 @requirement(
     "COG-ANSWER-003",
     "a RECALL quotes the turns that named its subject, the latest claim first and then the "
     "latest first, each as the turn counted from 1 (position + 1) with its normalised words, "
     "states the latest claim and says how many earlier turns named it, wherever in the "
-    "session they were",
+    "session they were, also after 300 of them (past any count of 8 bits or list of the "
+    "latest turns)",
     family="cognition",
     capabilities=(*CAPABILITIES, "lexicon"),
     seed="docs/intents.md § Answers (RECALL: the turn of each, counted from 1 for people; "
+    "how many earlier turns named the subject); § What an answer says, as data (`earlier`: "
     "how many earlier turns named the subject)",
-    cover=lemma_plan,
+    cover=joined(lemma_plan, _many_namings_plan),
 )
 def recall_turns_relation(engine: EngineClient, pair: list[str]) -> None:
-    lemma, filler = pair
+    """Six-turn scripts name the subject where its letters say; the long case names it
+    :data:`MANY_NAMINGS` times in a row: "how many earlier turns named the subject" is a
+    count of every one of them: of what a subject's tally keeps, only the things said are
+    cut to "the latest three" (docs/state.md § What is bounded, and how)."""
+    lemma, filler = pair[:2]
+    if len(pair) > 2:
+        namings = int(pair[2]) if pair[2].isdecimal() else 0
+        script = [NAMINGS[i % len(NAMINGS)].format(a=lemma) for i in range(namings)]
+        every = tuple(range(namings))
+        _recall_quotes(engine, lemma, script, every, sorted(every, reverse=True)[:3], {})
+        return
     named = _positions(lemma)
     script = [
         NAMINGS[i % len(NAMINGS)].format(a=lemma) if i in named else FILLER.format(a=filler)

@@ -84,6 +84,21 @@ SESSION_PROGRAMS: dict[str, list[dict[str, Any]]] = {
             for h in range(4)
         ],
     ],
+    "two sessions side by side: referring back, a correction, a check of it, a recall": [
+        _open(),
+        _open("terse_v1"),
+        _chat(0, "What is a river?"),
+        _chat(1, "Why?"),
+        _chat(1, "No, a whale is not a fish."),
+        _chat(0, "Tell me more."),
+        _chat(0, "Is a whale a fish?"),
+        _chat(1, "Is a whale a fish?"),
+        _open(),
+        _chat(1, "Why?"),
+        _chat(2, "Tell me more."),
+        _chat(0, "What did I say about whales?"),
+        _chat(1, "What did I say about whales?"),
+    ],
 }
 """Session programs the coverage sample runs before any generated one."""
 BATCH_PROGRAMS: dict[str, list[dict[str, Any]]] = {
@@ -119,6 +134,22 @@ BATCH_PROGRAMS: dict[str, list[dict[str, Any]]] = {
     ],
     "a nested batch first": [_open(), _batch({"do": "nested"}, _close(0)), _chat(0), _close(0)],
     "an empty batch": [_batch(), _open(), _batch(), _chat(0)],
+    "a batch leaning on turns before it and turns after it leaning on the batch": [
+        _open(),
+        _open("convivial_v1"),
+        _chat(0, "No, a whale is not a fish."),
+        _chat(0, "What is a river?"),
+        _batch(
+            _chat(0, "Why?"),
+            _chat(0, "Is a whale a fish?"),
+            _chat(1, "What is light?"),
+            _chat(0, "No, light is a wave."),
+        ),
+        _chat(0, "Tell me more."),
+        _chat(0, "Is light a wave?"),
+        _chat(1, "Why?"),
+        _batch(_chat(0, "What did I say about whales?"), _chat(1, "Is light a wave?")),
+    ],
 }
 """Batch programs the coverage sample runs before any generated one."""
 
@@ -130,7 +161,9 @@ def _plan(dimension: str, table: dict[str, list[dict[str, Any]]]) -> Plan:
 
 SEED = (
     "docs/protocol.md § session.open (an independent session); § session.chat (exactly what a "
-    "fresh runtime that saw the same earlier turns answers); § session.close; § Responses; "
+    "fresh runtime that saw the same earlier turns answers: a turn that refers back, checks a "
+    "claim or recalls what was said reads its own session's latest subject and claims, never "
+    "another session's); § session.close; § Responses; "
     "§ Error codes (SESSION_UNKNOWN, the check order)"
 )
 
@@ -140,7 +173,9 @@ SEED = (
     "any program of opens, chats and closes (closed, reused and never-opened ids, a mistyped "
     "text, an unknown register) is answered as the session model says: ids distinct among "
     "open sessions, turn_idx per session, SESSION_UNKNOWN once closed, and each session's "
-    "turns equal to the same turns in a fresh session alone",
+    "turns equal to the same turns in a fresh session alone, with other sessions opened and "
+    "chatting between them (turns that refer back to the latest subject, corrections, checks "
+    "of a claim and recalls among them)",
     family="protocol",
     capabilities=("sessions",),
     seed=SEED,
@@ -156,11 +191,14 @@ def sessions_follow_the_model(engine: EngineClient, program: list[Any]) -> None:
     "programs with batches follow the same model: one response per element in order, each "
     "what it would get alone (a non-object element PROTOCOL_BAD_JSON, one without an id "
     "PROTOCOL_BAD_REQUEST, a failing element in the middle changing nothing after it), "
-    "sessions opened or closed inside a batch counted as if sent alone, and a nested batch "
-    "refusing the whole batch before any element runs",
+    "sessions opened or closed inside a batch counted as if sent alone, session state "
+    "carrying through a batch's edges (a latest subject or claim made before a batch read "
+    "inside it, one made inside read after it), and a nested batch refusing the whole batch "
+    "before any element runs",
     family="protocol",
     capabilities=("sessions", "batch"),
-    seed=f"docs/protocol.md § batch; {SEED}",
+    seed=f"docs/protocol.md § batch (each element exactly what it would get if sent on its own "
+    f"line at that point; session state carries through the batch); {SEED}",
     strategy=lambda ctx: programs(ProgramMachine),
     cover=lambda ctx: _plan("batch programs", {**SESSION_PROGRAMS, **BATCH_PROGRAMS}),
 )
