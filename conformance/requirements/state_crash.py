@@ -30,6 +30,7 @@ from conformance.state.killer import (
     soak_and_kill,
     spawner,
 )
+from conformance.state.oracle import PENDING_CAP
 from conformance.state.traces import (
     Trace,
     both_traces,
@@ -39,7 +40,6 @@ from conformance.state.traces import (
 )
 
 BRIEF = "L10 brief"
-PENDING_CAP = 256
 KILLS_PER_EXAMPLE = 8
 KILL_SCALE = UnitScale("kills", KILLS_PER_EXAMPLE)
 """STATE-KILL-001 is sized in SIGKILLs: the profile's ``kills``, eight to an example."""

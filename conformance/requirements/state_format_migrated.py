@@ -15,7 +15,13 @@ from conformance.requirements.state import records as st_records
 from conformance.requirements.state_format import SEED, frame
 from conformance.state import format as fmt
 from conformance.state.driver import put, scratch
-from conformance.state.oracle import BASE_SCHEMA_VERSION, encode_core, schema_of, write_generation
+from conformance.state.oracle import (
+    BASE_SCHEMA_VERSION,
+    at_version,
+    encode_core,
+    schema_of,
+    write_generation,
+)
 
 WRITTEN = 7
 """The generation the suite writes its old directory at."""
@@ -43,12 +49,6 @@ MIGRATION = st.tuples(
 suite writes at that version (with *dangling*, its ``CURRENT`` names a generation that is
 not there, so the open falls back), then batches of puts, deletes (of the i-th record held,
 if any) and turns, each batch followed by a checkpoint while checkpoints last."""
-
-
-def _at_version(record: dict[str, Any], version: int) -> dict[str, Any]:
-    """*record* without the optional fields its schema *version* does not know."""
-    since = {"label": 2, "evidence": 3}
-    return {k: v for k, v in record.items() if since.get(k, 0) <= version}
 
 
 def _boot(boot: int) -> dict[str, Any]:
@@ -82,7 +82,7 @@ def _boot(boot: int) -> dict[str, Any]:
 def migrated_files_read_back(engine: EngineClient, scenario: list[Any]) -> None:
     version, rows, batches, checkpoints, dangling = scenario
     current = schema_of(engine.capabilities())
-    held = {(r["kind"], r["key"]): _at_version(r, version) for r in rows}
+    held = {(r["kind"], r["key"]): at_version(r, version) for r in rows}
     turns = len(rows) % 3
     old_core = encode_core(held.values())
     with scratch() as root:

@@ -69,11 +69,15 @@ def old_records(version: int, register_id: str | None, lemma: str) -> list[dict[
     ``evidence`` from 3), and a ``session`` record naming another register than
     *register_id*, which the session's turns write anew."""
     other = TERSE if register_id != TERSE else CONVIVIAL
-    labelled: dict[str, Any] = {"label": "migrated"} if version >= 2 else {}
-    evidenced: dict[str, Any] = {"evidence": 4} if version >= 3 else {}
-    return [
+    written: list[dict[str, Any]] = [
         {"kind": "recognizer", "key": "migrated-plain", "pattern": "hello", "weight": 1},
-        {"kind": "recognizer", "key": "migrated-label", "pattern": "hi", "weight": 2, **labelled},
+        {
+            "kind": "recognizer",
+            "key": "migrated-label",
+            "pattern": "hi",
+            "weight": 2,
+            "label": "migrated",
+        },
         {
             "kind": "candidate",
             "key": "migrated-bare",
@@ -87,10 +91,11 @@ def old_records(version: int, register_id: str | None, lemma: str) -> list[dict[
             "lemma": lemma,
             "score": 5,
             "status": "coherent",
-            **evidenced,
+            "evidence": 4,
         },
         {"kind": "session", "key": "session", "register_id": other},
     ]
+    return [oracle.at_version(record, version) for record in written]
 
 
 def _migrated_checkpoint(

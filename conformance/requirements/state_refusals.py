@@ -45,13 +45,10 @@ def _journal(engine: EngineClient, directory: Path, name: str) -> list[Proposal]
     return entries
 
 
-PENDING_CAP = 256
-"""At most this many proposals are pending in ``proposals.journal`` (docs/state.md)."""
-
 PROPOSE_STARTS: dict[str, tuple[int, int]] = {
     "fresh": (0, 0),
     "an overflow entry found at open": (0, 1),
-    "256 pending found at open": (PENDING_CAP, 0),
+    "256 pending found at open": (oracle.PENDING_CAP, 0),
 }
 """``(entries of proposals.journal, entries of overflow.journal)`` an open finds: from a
 fresh directory a proposal is queued; from the other two it spills to ``overflow.journal``."""
@@ -65,7 +62,7 @@ def _spill_model(
     pending: list[Proposal], overflow: list[Proposal], item: Proposal
 ) -> dict[str, Any]:
     """Where *item* goes (docs/state.md § Pending proposals and backpressure) and the answer."""
-    queued = len(pending) < PENDING_CAP and not overflow
+    queued = len(pending) < oracle.PENDING_CAP and not overflow
     (pending if queued else overflow).append(item)
     return {"queued": queued, "spilled": not queued, "pending": len(pending)}
 

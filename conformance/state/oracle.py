@@ -45,6 +45,20 @@ def manifest_version(generation: Path) -> int:
     return version
 
 
+PENDING_CAP = 256
+"""At most this many proposals are pending in ``proposals.journal`` (docs/state.md § Pending
+proposals and backpressure)."""
+
+OPTIONAL_SINCE: dict[str, int] = {"label": 2, "evidence": 3}
+"""The schema version that added each additive-optional field (a recognizer's ``label``, a
+candidate's ``evidence``)."""
+
+
+def at_version(record: dict[str, Any], version: int) -> dict[str, Any]:
+    """*record* without the optional fields its schema *version* does not know."""
+    return {k: v for k, v in record.items() if OPTIONAL_SINCE.get(k, 0) <= version}
+
+
 OPTIONAL_DEFAULTS: dict[str, dict[str, object]] = {
     "recognizer": {"label": ""},
     "candidate": {"evidence": 0},
