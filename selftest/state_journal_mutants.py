@@ -3,7 +3,8 @@
 
 Each is the reference ``ProtocolHandler`` whose store rewrites its journals through a
 changed ``JournalWriter`` (the rewritten journal given 0644, or its mode left to the
-umask; the journal kept stale once rewritten), or whose ``dirty`` is set by a refused
+umask; the journal kept stale once rewritten; a journal with no acknowledged line never
+rewritten, though it holds a refused line's bytes), or whose ``dirty`` is set by a refused
 proposal.
 """
 
@@ -81,6 +82,17 @@ def _queue_of(writer: type[JournalWriter], fs: FileOps) -> ProposalQueue:
     return queue
 
 
+class _NothingAckedNoRewriteWriter(JournalWriter):
+    """A journal with no acknowledged line is taken to have nothing to rebuild, also when
+    it holds bytes (its creating append's fsync failed, and so did the cut back)."""
+
+    def rewrite(self) -> None:
+        if self.size == 0:
+            self.stale = False
+            return
+        super().rewrite()
+
+
 class _Rewrite0644Store(StateStore):
     @classmethod
     def open_queue(cls, fs: FileOps) -> ProposalQueue:
@@ -97,6 +109,12 @@ class _StaleForeverStore(StateStore):
     @classmethod
     def open_queue(cls, fs: FileOps) -> ProposalQueue:
         return _queue_of(_StaleForeverWriter, fs)
+
+
+class _NothingAckedNoRewriteStore(StateStore):
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        return _queue_of(_NothingAckedNoRewriteWriter, fs)
 
 
 class _DirtiedByJournalStore(StateStore):
@@ -136,6 +154,14 @@ class JournalStaleForever(ProtocolHandler):
 
     def store_class(self) -> Any:
         return _StaleForeverStore
+
+
+class NothingAckedNotRewritten(ProtocolHandler):
+    """A journal that holds no acknowledged line is never rewritten: when the append that
+    created it failed and so did its cut back, the refused line stays and is listed."""
+
+    def store_class(self) -> Any:
+        return _NothingAckedNoRewriteStore
 
 
 class DirtiedByJournalRewrite(ProtocolHandler):

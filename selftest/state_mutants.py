@@ -180,6 +180,7 @@ from selftest.state_journal_mutants import (
     JournalsRepairedAsRead,
     JournalStaleForever,
     LineageRewrittenAt0644,
+    NothingAckedNotRewritten,
     UnreadableJournalAsEmpty,
     UnreadableJournalAsIO,
 )
@@ -1531,6 +1532,7 @@ _TABLE = (
     broken_engine("journal_rewritten_at_0644", JournalRewrittenAt0644, "STATE-JOURNAL-461"),
     broken_engine("journal_rewrite_left_to_umask", JournalRewriteLeftToUmask, "STATE-JOURNAL-461"),
     broken_engine("journal_stale_forever", JournalStaleForever, "STATE-JOURNAL-461"),
+    broken_engine("nothing_acked_not_rewritten", NothingAckedNotRewritten, "STATE-JOURNAL-461"),
     broken_engine("lineage_rewritten_at_0644", LineageRewrittenAt0644, "STATE-JOURNAL-461"),
     broken_engine("dirtied_by_journal_rewrite", DirtiedByJournalRewrite, "STATE-JOURNAL-461"),
     broken_engine("unreadable_journal_as_io", UnreadableJournalAsIO, "STATE-UNREADABLE-461"),

@@ -18,11 +18,29 @@ proposal's append, which would create it, fails at its creating open (ENOSPC, ER
 fsync (EIO); the journal holds no acknowledged line, so there is nothing to rebuild and the
 later proposals are acknowledged, counted and listed (a port whose retried rewrite refuses
 a journal that is not there refuses every proposal of that life).
+
+Then the failed append (its fsync, with and without a journal) fails twice over: after it,
+the first call of its clean-up is failed too (the cut back's truncate with EROFS, the
+rewrite's read with EIO, its staged write with ENOSPC, its rename with EROFS; the cut back
+and the rename both; the read and, in the next proposal, the retried rewrite's read),
+calls found in the run with the fsync alone failed. docs/state.md § I/O errors: "A failed
+system call of a state op on the state directory ... is refused with STATE_IO (a load's
+read: STATE_UNREADABLE ...)", "When work done after the failure (a cleanup, a retry) fails
+too, the refusal still names the first failure", and "A refused proposal is never listed
+..., no torn bytes of it remain for the next line to fuse with, and pending counts only
+acknowledged proposals". So each refusal is STATE_IO naming the path and error of the
+first call failed while it was served, and the journal lists the planted line and the
+acknowledged proposals only, which ``pending`` counts. Later proposals may be refused (an
+engine may refuse every append until it has rebuilt the journal). A port that leaves the
+refused line in a journal that holds no acknowledged line (nothing to rebuild, it thinks),
+or forgets the journal is stale when the cut back and the rewrite both failed, or reads
+the journal for its retried rewrite as a load does (STATE_UNREADABLE), fails.
 """
 
 from __future__ import annotations
 
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +48,12 @@ from conformance import cases
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.model import NotCheckable
 from conformance.requirements.registry import requirement
+from conformance.requirements.state_eio import names_errno, names_path
 from conformance.state import oracle, strace
 from conformance.state.driver import scratch
 from conformance.state.inject import (
     STORE,
+    WRITE_FLAGS,
     Injection,
     Launcher,
     Request,
@@ -318,6 +338,184 @@ def _problems(engine: EngineClient, run: Run, directory: Path) -> list[str]:
     return found
 
 
+@dataclass(frozen=True)
+class Twofold(Injection):
+    """The failed append's call (*call*, *number*, ...) and, after it, the calls of its
+    clean-up (*then*) failed too, each once: several strace injections in one run."""
+
+    then: tuple[Injection, ...] = ()
+
+    @property
+    def spec(self) -> str:
+        """One ``inject`` spec per call name (two invocations of one name by a step)."""
+        numbers: dict[tuple[str, str], list[int]] = {}
+        for part in (self, *self.then):
+            numbers.setdefault((part.call, part.errno), []).append(part.number)
+        specs = []
+        for (call, errno), found in numbers.items():
+            first, last = min(found), max(found)
+            when = str(first) if first == last else f"{first}..{last}+{last - first}"
+            specs.append(f"{call}:error={errno}:when={when}")
+        return " ".join(specs)
+
+    def describe(self) -> str:
+        later = "; then ".join(
+            f"{i.call} #{i.number} on {i.path} (request {i.request}) with {i.errno}"
+            for i in self.then
+        )
+        return f"{super().describe()}; then {later}"
+
+
+def _twofold(first: Injection, *then: Injection) -> Twofold | None:
+    """*first* and *then* in one run; None when two of them are one call name failed with
+    two errnos (strace takes one errno per name)."""
+    errnos: dict[str, str] = {}
+    for part in (first, *then):
+        if errnos.setdefault(part.call, part.errno) != part.errno:
+            return None
+    return Twofold(
+        first.call, first.number, first.errno, first.path, first.request, then=tuple(then)
+    )
+
+
+def _after_failure(run: Run, request: int) -> list[strace.StateCall]:
+    """The calls serving *request* made after the first call strace failed, by its process."""
+    failed = next((i for i, c in enumerate(run.calls) if c.injected), None)
+    if failed is None:
+        return []
+    pid = run.calls[failed].pid
+    return [c for c in run.calls[failed + 1 :] if c.pid == pid and c.answers == request]
+
+
+def _is_read_open(call: strace.StateCall) -> bool:
+    return call.name in ("open", "openat") and not any(f in call.flags for f in WRITE_FLAGS)
+
+
+CLEAN_UP = (
+    ("cut back", lambda c: c.name in ("ftruncate", "truncate") and c.paths[0] == JOURNAL, "EROFS"),
+    ("read", lambda c: _is_read_open(c) and c.paths[0] == JOURNAL, "EIO"),
+    ("staged write", lambda c: c.name in WRITES, "ENOSPC"),
+    ("rename", lambda c: c.name in RENAMES and c.paths[-1] == JOURNAL, "EROFS"),
+)
+"""The clean-up calls of a failed append, how each is found among the calls made after
+the failure while the refused proposal is served, and the errno it is failed with (not
+the append's EIO: the refusal must name the first failure, docs/state.md § I/O errors)."""
+
+
+def _clean_up(run: Run, request: int, kind: str) -> Injection | None:
+    """The first clean-up call of *kind* made after the failure while *request* is served."""
+    _, matches, errno = next(entry for entry in CLEAN_UP if entry[0] == kind)
+    call = next((c for c in _after_failure(run, request) if c.paths and matches(c)), None)
+    if call is None:
+        return None
+    return Injection(call.name, call.number, errno, call.paths[-1], request)
+
+
+def _landed_twofold(injection: Twofold, run: Run) -> bool:
+    """Whether the append's call failed first and each clean-up call failed as planned."""
+    if not landed(injection, run):
+        return False
+    failed = {(c.name, c.number, c.answers) for c in run.failed}
+    return all((t.call, t.number, t.request) in failed for t in injection.then)
+
+
+def _twofold_injections(once: Run, failed_append: Injection) -> list[Twofold]:
+    """The failed append with each clean-up call of the refused proposal failed too, and
+    with both its cut back and its rename (nothing then rebuilds the journal in that
+    request: the refused line's bytes are still there)."""
+    found = {kind: _clean_up(once, FAILING, kind) for kind, _, _ in CLEAN_UP}
+    made = [_twofold(failed_append, i) for i in found.values() if i is not None]
+    if found["cut back"] is not None and found["rename"] is not None:
+        made.append(_twofold(failed_append, found["cut back"], found["rename"]))
+    return [m for m in made if m is not None]
+
+
+def _twofold_problems(
+    engine: EngineClient, run: Run, directory: Path, planted: list[dict[str, Any]]
+) -> list[str]:
+    """The refused proposal is refused STATE_IO naming its first failure, any refusal a
+    failed call caused is STATE_IO naming that call's path and error, and the journal lists
+    the planted lines and the acknowledged proposals only (the refused one never, and no
+    bytes of it fused with a later line); ``pending`` counts them."""
+    if run.fault:
+        return [f"the engine stopped: {run.fault}"]
+    answers = run.answers
+    ok = [a is not None and a.ok for a in answers]
+    if not ok[0]:
+        return ["the open was refused"]
+    found: list[str] = []
+    if ok[FAILING]:
+        found.append("the proposal whose append failed was acknowledged")
+    for index, answer in enumerate(answers):
+        first = next((c for c in run.failed if c.answers == index), None)
+        if answer is None or answer.ok or first is None:
+            continue
+        op = SESSION[index].op
+        if answer.code != "STATE_IO":
+            found.append(
+                f"{op} answered {answer.code} when its {first.name} of {first.paths[0]} failed "
+                "first: a failed call of a state op that is not a load's read is STATE_IO"
+            )
+        if not any(names_path(answer.message, path, directory) for path in first.paths) or (
+            first.errno and not names_errno(answer.message, first.errno)
+        ):
+            found.append(
+                f"{op}'s refusal does not name its first failure ({first.name} of "
+                f"{first.paths[0]}, {first.errno}): {answer.message[:200]!r}"
+            )
+    acked = [p for i, p in ((2, LATER[0]), (4, LATER[1])) if ok[i]]
+    for index, wanted in ((2, len(planted) + 1), (4, len(planted) + len(acked))):
+        if ok[index] and _member(answers[index], "pending") != wanted:
+            found.append(f"pending is {_member(answers[index], 'pending')}, not {wanted}")
+    try:
+        listed = engine.call("state.journal", {"dir": str(directory), "name": "proposals"})
+    except EngineRefused as refusal:
+        return [*found, f"the journal cannot be read: {refusal.code}"]
+    if listed.get("entries") != planted + acked:
+        found.append(
+            f"the journal lists {listed.get('entries')}, not the planted lines and the "
+            f"acknowledged proposals {planted + acked}: a refused proposal is never listed, "
+            "and no bytes of it remain for the next line to fuse with"
+        )
+    return found
+
+
+def _twofold_runs(
+    engine: EngineClient,
+    launcher: Launcher,
+    root: Path,
+    once: Run,
+    failed_append: Injection,
+    fresh: bool,
+) -> tuple[int, list[str]]:
+    """Run each two-fold failure of *failed_append* (its run alone: *once*); the retried
+    rewrite's read is failed too after a failed read (the next proposal's retry)."""
+    prepare = _prepare_fresh if fresh else _prepare
+    planted = [] if fresh else [PLANTED]
+    version = oracle.schema_of(engine.capabilities())
+    label = "no journal yet, " if fresh else ""
+    ran, problems = 0, []
+    pending = _twofold_injections(once, failed_append)
+    while pending:
+        injection = pending.pop(0)
+        directory = root / f"{'fresh' if fresh else 'planted'}-twofold{ran}-{len(pending)}"
+        prepare(directory, version)
+        failed = run_session(launcher, directory, _bound(directory), injection)
+        if not _landed_twofold(injection, failed):
+            continue
+        ran += 1
+        problems += [
+            f"{label}{injection.describe()}: {p}"
+            for p in _twofold_problems(engine, failed, directory, planted)
+        ]
+        read = [t for t in injection.then if t.call in ("open", "openat")]
+        if read and len(injection.then) == 1 and (retry := _clean_up(failed, 2, "read")):
+            retried = _twofold(failed_append, read[0], retry)
+            if retried is not None:
+                pending.append(retried)
+    return ran, problems
+
+
 @requirement(
     "STATE-JOURNAL-461",
     "a proposals journal of mode 0664 whose append fails (its fsync with EIO, once or twice "
@@ -329,13 +527,19 @@ def _problems(engine: EngineClient, run: Run, directory: Path) -> list[str]:
     "boot event's fsync fails: the open is refused, the journal keeps mode 0664 and lists "
     "the planted event only, and the next open is boot 2; with no proposals journal yet, a "
     "proposal whose creating open (ENOSPC, EROFS) or fsync (EIO) fails is refused and the "
-    "later ones are acknowledged, counted and listed",
+    "later ones are acknowledged, counted and listed; when the failed fsync's clean-up fails "
+    "too (the cut back's truncate, the rewrite's read, staged write or rename, the cut back and "
+    "the rename, the read and the next proposal's retried read), each refusal is STATE_IO "
+    "naming its first failure and the journal lists the acknowledged lines only",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § Journals (a rewritten journal keeps the mode of the journal it "
     "replaces; until that rewrite succeeds the journal is stale; a journal that holds no "
-    "acknowledged line has nothing to rebuild), § Commit protocol (dirty)",
-    expected_ms=14_000,
+    "acknowledged line has nothing to rebuild), § Commit protocol (dirty), § I/O errors (a "
+    "failed call of a state op that is not a load's read is STATE_IO; when a cleanup or retry "
+    "fails too the refusal still names the first failure; a refused proposal is never listed "
+    "and leaves no torn bytes)",
+    expected_ms=24_000,
 )
 def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
     launcher = _launcher(engine)
@@ -363,6 +567,9 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
                 f"{injection.describe()}: {p}"
                 for p in [*_problems(engine, failed, directory), *_rewritten_again(run, failed)]
             ]
+            if number == 0:
+                _, found = _twofold_runs(engine, launcher, root, failed, injection, fresh=False)
+                problems += found
         for number, injection in enumerate(_lineage_injection(run)):
             directory = root / f"lineage{number}"
             _prepare(directory, version)
@@ -386,6 +593,9 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
                 f"no journal yet, {injection.describe()}: {p}"
                 for p in _fresh_problems(engine, failed, directory)
             ]
+            if injection.call in FSYNCS:
+                _, found = _twofold_runs(engine, launcher, root, failed, injection, fresh=True)
+                problems += found
     if not ran:
         raise NotCheckable(
             "no injected failure landed on the journal: its calls differ from run to run"

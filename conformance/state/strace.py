@@ -75,7 +75,8 @@ def filter_flags() -> tuple[str, ...]:
 
 def traced(command: list[str], output: Path, inject: str | None = None) -> list[str]:
     """*command* run under strace, the log of its file system calls going to *output*;
-    *inject* (``fsync:error=EIO:when=3``) fails the calls it names."""
+    *inject* (``fsync:error=EIO:when=3``) fails the calls it names (several such specs,
+    separated by spaces, each fail their own call)."""
     return [
         available() or "strace",
         "-f",
@@ -87,7 +88,7 @@ def traced(command: list[str], output: Path, inject: str | None = None) -> list[
         "16777216",
         "-e",
         f"trace={SYSCALLS}",
-        *(["-e", f"inject={inject}"] if inject else []),
+        *[arg for spec in (inject or "").split() for arg in ("-e", f"inject={spec}")],
         "-o",
         str(output),
         "--",
