@@ -197,6 +197,7 @@ from selftest.state_lineage_mutants import (
     BootsCounted,
     MigrationParentAtCurrentVersion,
 )
+from selftest.state_lstat_mutants import LstatFailureSwapped
 from selftest.state_mode_mutants import (
     CoreAndDeltaModedApart,
     FileModesLeftToUmask,
@@ -1296,6 +1297,7 @@ class RegisterBeforeStore(ProtocolHandler):
 
 _TABLE = (
     broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
+    broken_engine("lstat_failure_swapped", LstatFailureSwapped, "STATE-EIO-001"),
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
     broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
     broken_engine("debris_removal_unreported", DebrisRemovalUnreported, "STATE-TRACE-001"),

@@ -1,7 +1,8 @@
 """I/O errors at every system call: a checkpoint session and a journal session are run
 again and again under strace, each time one recorded call on the state directory failing
-(EIO, ENOSPC, EROFS; an fsync also twice in a row). Every refusal is a typed one-line
-STATE_IO (or STATE_UNREADABLE) naming the path and the error of the first failed call;
+(EIO, ENOSPC, EROFS; an fsync also twice in a row; an ``lstat`` of an entry, EIO). Every
+refusal is a typed one-line STATE_IO (or STATE_UNREADABLE: a delta load's of its base
+directory) naming the path and the error of the first failed call;
 nothing acknowledged is missing from the directory as left, nor from what a power cut
 would leave right after the acknowledgement or at the end (a failed fsync made nothing
 durable, whatever a later fsync says: PostgreSQL's lesson of 2018); a refused proposal
@@ -23,6 +24,7 @@ from conformance import cases, details
 from conformance.engines.base import EngineClient, EngineRefused
 from conformance.model import NotCheckable
 from conformance.requirements.registry import requirement
+from conformance.requirements.state_delta import delta_bytes, write_delta
 from conformance.state import oracle, strace
 from conformance.state.crashstates import materialise, snapshot
 from conformance.state.driver import load_many, scratch
@@ -58,6 +60,8 @@ SEED = (
 )
 ACKNOWLEDGING = ("state.checkpoint", "state.close", "state.propose")
 Pair = tuple[Any, Any]
+Start = tuple[int, int]
+"""The generation a session's open loads, and its schema version."""
 
 
 def _record(key: str) -> dict[str, Any]:
@@ -96,6 +100,9 @@ class Scenario:
     session: Session
     prepare: Callable[[Path], None]
     judge: Judge
+    needed: tuple[str, ...] = ()
+    """Entries the load of the session's open needs (a delta's base directory): a failed
+    ``lstat`` of one while the open loads is the load's failure, STATE_UNREADABLE."""
 
     def bound(self, directory: Path) -> Session:
         """The session, its opens naming *directory*."""
@@ -160,9 +167,12 @@ def _changes(call: Any) -> bool:
     return call.name in CHANGES or opened
 
 
-def _refusal_problems(run: Run, session: Session, directory: Path) -> list[str]:
+def _refusal_problems(
+    run: Run, session: Session, directory: Path, needed: tuple[str, ...] = ()
+) -> list[str]:
     """Each refusal typed and one line; the first call failed while serving a request,
-    named with its error by that request's refusal."""
+    named with its error by that request's refusal; a failed ``lstat`` of an entry the
+    load needs (*needed*) while a load is served refused STATE_UNREADABLE."""
     problems = []
     for index, answer in enumerate(run.answers):
         if answer is None or answer.ok:
@@ -182,6 +192,13 @@ def _refusal_problems(run: Run, session: Session, directory: Path) -> list[str]:
                 f"changes the directory, or any failed call of an op that loads nothing, is "
                 f"STATE_IO"
             )
+        examined = first.name in strace.STATS and first.paths[0] in needed
+        if examined and op in LOADING and answer.code != "STATE_UNREADABLE":
+            problems.append(
+                f"{op} answered {answer.code} when its {first.name} of {first.paths[0]}, "
+                f"the base of the delta generation it loads, failed first: an entry a load "
+                f"needs that cannot be read is STATE_UNREADABLE"
+            )
         if not any(names_path(answer.message, path, directory) for path in first.paths):
             problems.append(
                 f"{op}'s refusal does not name {_shown(first.paths[0])}, whose {first.name} "
@@ -197,15 +214,16 @@ def _result(answer: Any, key: str) -> Any:
 
 
 def _checkpoints(
-    run: Run, session: Session, first: list[dict[str, Any]]
+    run: Run, session: Session, first: list[dict[str, Any]], start: Start
 ) -> tuple[dict[int, Pair], list[tuple[Pair, list[str]]]]:
     """The checkpoint session's acknowledgements by request index, and after each request
     the last acknowledged (generation, identity) with the identities refused since; before
-    any, generation 1 holding *first* (none: the fresh state, generation 0, whose identity,
-    the empty core's at the engine's schema version, is not checked here)."""
+    any, the generation and schema version *start* holding *first* (none: the fresh state,
+    generation 0, whose identity, the empty core's at the engine's schema version, is not
+    checked here)."""
     version = _engine_schema(run)
     records = list(first)
-    last: Pair = (1, _identity(first)) if first else (0, None)
+    last: Pair = (start[0], _identity(first, start[1])) if first else (0, None)
     attempts: list[str] = []
     acked: dict[int, Pair] = {}
     after = []
@@ -240,9 +258,13 @@ def _loaded(what: str, seen: Seen, last: Pair, attempts: list[str]) -> tuple[str
 
 
 def _judge_checkpoints(
-    run: Run, session: Session, views: Views, first: list[dict[str, Any]]
+    run: Run,
+    session: Session,
+    views: Views,
+    first: list[dict[str, Any]],
+    start: Start = (1, oracle.CURRENT_SCHEMA_VERSION),
 ) -> tuple[list[str], int]:
-    acked, after = _checkpoints(run, session, first)
+    acked, after = _checkpoints(run, session, first, start)
     problems: list[str] = []
     wanted: list[tuple[str, Seen, Pair, list[str]]] = [
         (f"after {session[i].op} (request {i}) was acknowledged, a power cut", seen, acked[i], [])
@@ -366,6 +388,36 @@ FRESH_CHECKPOINTS = Scenario(_checkpoint_session(), lambda directory: None, _jud
 """The same session on an empty directory: its first checkpoint creates `gen-00000001` and
 `CURRENT` (no live generation, no `CURRENT` to keep)."""
 APPENDING = Scenario(_append_session(), lambda directory: None, _judge_appends)
+
+FILLER = [_record(f"f{n:02d}") for n in range(12)]
+"""Records every generation of the delta scenario holds, so a turn's change is small beside
+the core and a writer that writes deltas (the reference: one no larger than a quarter of the
+core) writes them, checking its base is on disk (an lstat of each of its files)."""
+OLDER = [_record("older")]
+BASE = [*FILLER, _record("base"), _record("gone")]
+TARGET = [*FILLER, _record("base"), _record("live")]
+DELTA = oracle.DELTA_SCHEMA_VERSION
+
+
+def _prepare_delta(directory: Path) -> None:
+    """``gen-00000001`` full, ``gen-00000002`` full (the base), ``gen-00000003`` a delta over
+    it (one put, one delete) that ``CURRENT`` names: the open loads the delta and its base,
+    and the first checkpoint's step 6 examines and removes ``gen-00000001``, a generation
+    this writer neither loaded nor committed."""
+    oracle.write_generation(directory, 1, oracle.encode_core(OLDER), DELTA, 1, point=False)
+    oracle.write_generation(directory, 2, oracle.encode_core(BASE), DELTA, 2, point=False)
+    write_delta(directory, 3, 2, delta_bytes(BASE, TARGET), _identity(TARGET, DELTA), 3)
+    (directory / "CURRENT").write_bytes(b"gen-00000003\n")
+
+
+def _judge_from_delta(run: Run, session: Session, views: Views) -> tuple[list[str], int]:
+    return _judge_checkpoints(run, session, views, TARGET, (3, DELTA))
+
+
+DELTA_CHECKPOINTS = Scenario(
+    _checkpoint_session(), _prepare_delta, _judge_from_delta, needed=("gen-00000002",)
+)
+"""The checkpoint session from a delta generation (an engine claiming ``state.delta``)."""
 
 
 def _launcher(engine: EngineClient) -> Launcher:
@@ -491,7 +543,7 @@ def _judged(
         refused += any(a is not None and not a.ok for a in run.answers)
         answers += sum(1 for a in run.answers if a is not None and a.ok)
         found = [f"the engine stopped: {run.fault}"] if run.fault else []
-        found += _refusal_problems(run, session, injected.live)
+        found += _refusal_problems(run, session, injected.live, scenario.needed)
         judged, gone = scenario.judge(run, session, seen)
         lost += gone
         if (found or judged) and not problems:
@@ -507,6 +559,25 @@ def _judged(
     details.count(runs_with_a_refusal=refused, answered_ok=answers, acknowledged_lost=lost)
     details.note(failed_by_errno=per_errno)
     return problems, lost
+
+
+def plan_examined(calls: list[strace.StateCall], session: Session) -> list[Injection]:
+    """:func:`plan`, and besides each ``lstat`` of an entry every checkpoint makes, once per
+    checkpoint (its live generation's files, its base's, then step 6's of each generation
+    it may remove: one checkpoint's are the next one's with other generations)."""
+    chosen = plan(calls, session)
+    planned = {(i.call, i.number) for i in chosen}
+    counted: dict[tuple[int, str], int] = {}
+    for call in calls:
+        request = min(call.answers, len(session) - 1)
+        if call.pid != calls[0].pid or call.name not in strace.STATS or call.paths == (".",):
+            continue
+        nth = counted[request, call.paths[0]] = counted.get((request, call.paths[0]), 0) + 1
+        if session[request].op != "state.checkpoint" or (call.name, call.number) in planned:
+            continue
+        if nth == 1:
+            chosen.append(Injection(call.name, call.number, "EIO", call.paths[0], request))
+    return chosen
 
 
 def fail_each_call(
@@ -541,19 +612,29 @@ def fail_each_call(
     "would leave it right after each acknowledgement or at the end (a failed fsync made "
     "nothing durable), loads the last acknowledged checkpoint (from empty, before any: the "
     "fresh state) or one refused after it; after a refused checkpoint, every later request "
-    "none of whose calls failed is acknowledged",
+    "none of whose calls failed is acknowledged; with state.delta, also from a delta "
+    "generation beside an older full one, where an lstat failed in commit step 6 (of each "
+    "generation and its files) is STATE_IO and one of the base directory while the open "
+    "loads it STATE_UNREADABLE",
     family="state",
     capabilities=STATE,
     seed=SEED
     + (
         '; docs/state.md § I/O errors: "A refused checkpoint leaves `CURRENT` naming the last '
-        'acknowledged generation", from a fresh directory too (no `CURRENT` yet)'
+        'acknowledged generation", from a fresh directory too (no `CURRENT` yet); '
+        '§ Confinement: "an entry to remove is checked with `lstat`", "An entry a load needs '
+        "that exists but cannot be read (permission denied, an I/O error) ... is refused with "
+        '`STATE_UNREADABLE`", "Every other file-system failure of a state op ... is '
+        '`STATE_IO`"; § Delta generations: "A base that exists but cannot be read is '
+        '`STATE_UNREADABLE`, as for any entry a load needs"'
     ),
-    expected_ms=30_000,
+    expected_ms=45_000,
 )
 def checkpoints_survive_io_errors(engine: EngineClient, _: object) -> None:
-    fail_each_call(engine, CHECKPOINTS, journals=False)
+    fail_each_call(engine, CHECKPOINTS, journals=False, planner=plan_examined)
     fail_each_call(engine, FRESH_CHECKPOINTS, journals=False)
+    if "state.delta" in engine.capabilities():
+        fail_each_call(engine, DELTA_CHECKPOINTS, journals=False, planner=plan_examined)
 
 
 @requirement(

@@ -358,19 +358,26 @@ def errnos_for(call: strace.StateCall) -> tuple[str, ...]:
 def plan(calls: list[strace.StateCall], session: Session) -> list[Injection]:
     """One injection per errno for the first call of each kind (the op of its request,
     the call, the shapes of its paths, its open flags; for a write, also how many writes
-    to that path the request made before it), and, for each such fsync, one that fails it
+    to that path the request made before it, and for an ``lstat`` how many of that path's
+    shape: a checkpoint examines its live generation's files, then step 6 each generation
+    it may remove; the entries beneath the state directory, not the directory's own path,
+    which the caller chose and may be a link), and, for each such fsync, one that fails it
     and the next fsync; in the order the calls were made."""
     seen: set[tuple[Any, ...]] = set()
     writes: dict[tuple[int, tuple[str, ...]], int] = {}
+    stats: dict[tuple[int, tuple[str, ...]], int] = {}
     chosen: list[Injection] = []
     for call in calls:
         if call.pid != calls[0].pid:
             continue
+        if call.name in strace.STATS and call.paths == (".",):
+            continue
         request = min(call.answers, len(session) - 1)
         shapes = tuple(map(_shape, call.paths))
         nth = 0
-        if call.name in WRITES:
-            nth = writes[request, shapes] = writes.get((request, shapes), 0) + 1
+        counted = writes if call.name in WRITES else stats if call.name in strace.STATS else None
+        if counted is not None:
+            nth = counted[request, shapes] = counted.get((request, shapes), 0) + 1
         key = (session[request].op, call.name, shapes, call.flags, nth)
         if key in seen:
             continue

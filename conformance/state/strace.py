@@ -28,9 +28,14 @@ INSTALL_HINT = "apt-get install -y strace, and allow ptrace"
 SYSCALLS = (
     "?open,openat,?creat,write,writev,pwrite64,fsync,fdatasync,?rename,renameat,?renameat2,"
     "?mkdir,mkdirat,?unlink,unlinkat,?rmdir,truncate,ftruncate,close,"
-    "?link,linkat,?symlink,symlinkat,fallocate,copy_file_range,sendfile"
+    "?link,linkat,?symlink,symlinkat,fallocate,copy_file_range,sendfile,"
+    "?lstat,?newfstatat,statx"
 )
 """Traced calls; ``?`` marks those an architecture may lack (arm64 has no ``open``)."""
+STATS = ("lstat", "newfstatat", "statx")
+"""The traced calls that examine an entry by its name (an ``lstat``; docs/state.md
+§ Confinement: an entry to remove is checked with it); one that names no path (an
+``fstat`` as ``AT_EMPTY_PATH``) touches no entry of the state directory."""
 IGNORED_NAMES = ("LOCK",)
 UNMODELLED = ("link", "linkat", "symlink", "symlinkat", "fallocate", "copy_file_range", "sendfile")
 """Calls the crash model does not cover: one on the state directory is reported as such."""
@@ -183,6 +188,9 @@ _NAMED: dict[str, tuple[tuple[int | None, int], ...]] = {
     "unlink": ((None, 0),),
     "rmdir": ((None, 0),),
     "truncate": ((None, 0),),
+    "lstat": ((None, 0),),
+    "newfstatat": ((0, 1),),
+    "statx": ((0, 1),),
 }
 
 
