@@ -37,10 +37,19 @@ Announce = Callable[[int, str], None]
 """Told the generation and identity a checkpoint will commit, before it writes them."""
 
 
+def _absent(path: Path) -> bool:
+    """Whether nothing is at *path*; a failed lstat other than "not found" is raised."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    return False
+
+
 def make_dirs(path: Path) -> None:
     """Create *path* and its missing parents, fsyncing each parent's new entry."""
     try:
-        missing = [d for d in (path, *path.parents) if not os.path.lexists(d)]
+        missing = [d for d in (path, *path.parents) if _absent(d)]
         for directory in reversed(missing):
             os.mkdir(directory)
             FileOps(directory.parent).fsync_dir(directory.parent)
