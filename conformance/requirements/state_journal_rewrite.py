@@ -40,6 +40,7 @@ the journal for its retried rewrite as a load does (STATE_UNREADABLE), fails.
 from __future__ import annotations
 
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -480,6 +481,21 @@ def _twofold_problems(
     return found
 
 
+def _landed_run(
+    launcher: Launcher,
+    directory: Path,
+    prepare: Callable[[Path, int], None],
+    version: int,
+    injection: Injection,
+    as_planned: Callable[[Any, Run], bool] = landed,
+) -> Run | None:
+    """The session run with *injection* in *directory*, made by *prepare*; None when the
+    injection did not land as planned (the engine's calls differ from the recorded run)."""
+    prepare(directory, version)
+    failed = run_session(launcher, directory, _bound(directory), injection)
+    return failed if as_planned(injection, failed) else None
+
+
 def _twofold_runs(
     engine: EngineClient,
     launcher: Launcher,
@@ -499,9 +515,8 @@ def _twofold_runs(
     while pending:
         injection = pending.pop(0)
         directory = root / f"{'fresh' if fresh else 'planted'}-twofold{ran}-{len(pending)}"
-        prepare(directory, version)
-        failed = run_session(launcher, directory, _bound(directory), injection)
-        if not _landed_twofold(injection, failed):
+        failed = _landed_run(launcher, directory, prepare, version, injection, _landed_twofold)
+        if failed is None:
             continue
         ran += 1
         problems += [
@@ -558,9 +573,8 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
         )
         for number, injection in enumerate(_injections(run)):
             directory = root / f"run{number}"
-            _prepare(directory, version)
-            failed = run_session(launcher, directory, _bound(directory), injection)
-            if not landed(injection, failed):
+            failed = _landed_run(launcher, directory, _prepare, version, injection)
+            if failed is None:
                 continue
             ran += 1
             problems += [
@@ -572,9 +586,8 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
                 problems += found
         for number, injection in enumerate(_lineage_injection(run)):
             directory = root / f"lineage{number}"
-            _prepare(directory, version)
-            failed = run_session(launcher, directory, _bound(directory), injection)
-            if not landed(injection, failed):
+            failed = _landed_run(launcher, directory, _prepare, version, injection)
+            if failed is None:
                 continue
             problems += [
                 f"{injection.describe()}: {p}"
@@ -585,9 +598,8 @@ def rewritten_journal_keeps_mode(engine: EngineClient, _: object) -> None:
         created = run_session(launcher, fresh, _bound(fresh), None)
         for number, injection in enumerate(_creating_injections(created)):
             directory = root / f"fresh{number}"
-            _prepare_fresh(directory, version)
-            failed = run_session(launcher, directory, _bound(directory), injection)
-            if not landed(injection, failed):
+            failed = _landed_run(launcher, directory, _prepare_fresh, version, injection)
+            if failed is None:
                 continue
             problems += [
                 f"no journal yet, {injection.describe()}: {p}"
