@@ -10,8 +10,7 @@ never the answer a prompt without a subject gets. "Saying that nothing was said 
 fixed part: the word `said`, letter case aside, as a whole word. With a subject it comes
 before what the pack says of the subject (the answer says so *first*). Every register
 keeps it": so under each of the four registers the surface says ``said``, and with a
-subject before the gloss as the pack words it (or, gloss-less, its first domain), located
-as COG-ANSWER-006 locates them.
+subject before the gloss as the pack words it.
 """
 
 from __future__ import annotations
@@ -92,22 +91,17 @@ SAID = re.compile(r"(?<!\w)said(?!\w)")
 aside (matched in the surface put in lower case)."""
 
 
-def _first_of_pack(lemma: str, text: str) -> int | None:
-    """Where in *text* (in lower case, white space runs as one space) what the pack says of
-    *lemma* first occurs: its gloss as the pack words it, or, gloss-less, its first domain
-    as a whole word (as COG-ANSWER-006 locates them); ``None`` when the lemma is no lemma of
-    the shipped packs or the text does not say it (COG-ANSWER-006 judges that)."""
+def _first_of_gloss(lemma: str, text: str) -> int | None:
+    """Where in *text* (in lower case, white space runs as one space) *lemma*'s gloss, as
+    the pack words it, first occurs; ``None`` when the lemma is no lemma of the shipped
+    packs, has no gloss, or the text does not say it (COG-ANSWER-006 judges that). A
+    gloss-less lemma's domains are single words a correct nothing-said sentence may hold
+    before ``said``, so only a gloss places what the pack says."""
     entry = packs().get(lemma)
-    if entry is None:
+    if entry is None or entry["gloss"] is None:
         return None
-    if entry["gloss"] is not None:
-        found = text.find(plain(entry["gloss"]))
-        return found if found >= 0 else None
-    if not entry["domains"]:
-        return None
-    domain = re.escape(plain(entry["domains"][0]))
-    match = re.search(rf"(?<![\w-]){domain}(?![\w-])", text)
-    return match.start() if match else None
+    found = text.find(plain(entry["gloss"]))
+    return found if found >= 0 else None
 
 
 def nothing_said_unsaid(surface: str, lemma: str | None) -> str | None:
@@ -116,7 +110,7 @@ def nothing_said_unsaid(surface: str, lemma: str | None) -> str | None:
     said = SAID.search(text)
     if said is None:
         return "it does not say the word 'said' (letter case aside, as a whole word)"
-    pack = _first_of_pack(lemma, text) if lemma is not None else None
+    pack = _first_of_gloss(lemma, text) if lemma is not None else None
     if pack is not None and pack < said.start():
         return (
             f"it says what the pack says of {lemma} before the word 'said': the answer "
@@ -130,7 +124,7 @@ def nothing_said_unsaid(surface: str, lemma: str | None) -> str | None:
     "a RECALL of a known subject nothing was said about says so first: its surface in a "
     "fresh session is never the DEFINITION's of that subject in the same state, and under "
     "every register says the whole word 'said' (letter case aside) before what the pack "
-    "says of the subject (its gloss, or gloss-less its first domain)",
+    "says of the subject (its gloss)",
     family="cognition",
     capabilities=("sessions", "lexicon"),
     seed="docs/intents.md § Answers (RECALL: says plainly that nothing was said, first; "
