@@ -46,7 +46,9 @@ from selftest.mutants.answers import (
     RecallClaimInTurnOrder,
     RecallCutBeforeClaimFirst,
     RecallLemmasByOldestSaid,
+    RecallNothingSaidSwapped,
     RecallOldestFirst,
+    RecallPackFirst,
     RecallTurnsFromZero,
     SaidCutInUtf16Units,
     SpansToDisclosureDepth,
@@ -1036,6 +1038,8 @@ _TABLE = (
             ("surface_names_first_unknown_only", SurfaceNamesFirstUnknownOnly, "COG-ANSWER-001"),
             ("recall_of_nothing_refused", NothingSaidRefused, "COG-RECALL-002"),
             ("recall_of_unsaid_subject_defined", UnsaidSubjectDefined, "COG-RECALL-001"),
+            ("recall_nothing_said_swapped", RecallNothingSaidSwapped, "COG-RECALL-002"),
+            ("recall_pack_first", RecallPackFirst, "COG-RECALL-001"),
             (
                 "answer_recall_claim_in_turn_order",
                 RecallClaimInTurnOrder,

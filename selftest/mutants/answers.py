@@ -384,6 +384,31 @@ class UnsaidSubjectDefined(ProtocolHandler):
             return super().chat(runtime, text)
 
 
+class RecallNothingSaidSwapped(ProtocolHandler):
+    """A RECALL without a subject where nothing was said and a turn without a subject that
+    is no RECALL swap their words: the RECALL gets the refusal (``I don't know``), the other
+    turn ``You haven't said anything``; each stays distinct from the other."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        swapped = {"NOTHING_SAID": compose.REFUSAL, "REFUSAL": compose.NOTHING_SAID}
+        with patch.multiple(compose, **swapped):
+            return super().chat(runtime, text)
+
+
+class RecallPackFirst(ProtocolHandler):
+    """A RECALL of a subject nothing was said about says what the pack says of the subject
+    first, then that nothing was said about it."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def pack_first(entry: Lemma, record: Any, overrides: Any) -> str:
+            told = compose.pack_surface(entry, record, overrides)
+            return f"{told} You haven't said anything about {entry.lemma} in this conversation yet."
+
+        single = {**compose.SINGLE, IntentTag.RECALL: pack_first}
+        with patch.object(compose, "SINGLE", single):
+            return super().chat(runtime, text)
+
+
 class WholeRecallLatestTurnsOnly(ProtocolHandler):
     """A RECALL of the whole session says the three latest things said, latest first, never
     moving the latest claim first: a claim older than them goes unsaid."""
