@@ -90,6 +90,7 @@ from selftest.state_broken_ops import (
     recover_without_checksums,
     with_claimed_dir_syncs,
 )
+from selftest.state_close_mutants import CloseFailureIgnored, ReadCloseStateIo
 from selftest.state_codecs import (
     JournalCrcUpperHex,
     JournalLengthInCodePoints,
@@ -1298,6 +1299,8 @@ class RegisterBeforeStore(ProtocolHandler):
 _TABLE = (
     broken_engine("no_dir_fsync", NoDirFsync, "STATE-CRASH-001"),
     broken_engine("lstat_failure_swapped", LstatFailureSwapped, "STATE-EIO-001"),
+    broken_engine("close_failure_ignored", CloseFailureIgnored, "STATE-EIO-001", "STATE-EIO-002"),
+    broken_engine("read_close_state_io", ReadCloseStateIo, "STATE-EIO-001", "STATE-EIO-002"),
     broken_engine("no_file_fsync", NoFileFsync, "STATE-CRASH-001"),
     broken_engine("in_place_commit", InPlaceCommit, "STATE-CRASH-001"),
     broken_engine("debris_removal_unreported", DebrisRemovalUnreported, "STATE-TRACE-001"),

@@ -2,11 +2,13 @@
 again and again under strace, each time one recorded call on the state directory failing
 (EIO, ENOSPC, EROFS; an fsync also twice in a row; an ``lstat`` of an entry, EIO). Every
 refusal is a typed one-line STATE_IO (or STATE_UNREADABLE: a delta load's of its base
-directory) naming the path and the error of the first failed call;
-nothing acknowledged is missing from the directory as left, nor from what a power cut
-would leave right after the acknowledgement or at the end (a failed fsync made nothing
-durable, whatever a later fsync says: PostgreSQL's lesson of 2018); a refused proposal
-is never listed, and ``pending`` counts exactly (docs/state.md § I/O errors).
+directory, a load's failed close of a descriptor it opened to read) naming the path and the
+error of the first failed call; a request whose close failed (not of LOCK) is refused, also
+after a successful fsync; nothing acknowledged is missing from the directory as left,
+nor from what a power cut would leave right after the acknowledgement or at the end (a
+failed fsync made nothing durable, whatever a later fsync says: PostgreSQL's lesson of
+2018); a refused proposal is never listed, and ``pending`` counts exactly (docs/state.md
+§ I/O errors).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from conformance.state.inject import (
     durable_image,
     landed,
     plan,
+    plannable,
     run_session,
 )
 
@@ -50,6 +53,8 @@ STATE = ("state",)
 TYPED = ("STATE_IO", "STATE_UNREADABLE")
 """What a file-system failure may be answered with: a writer's STATE_IO, a read's
 STATE_UNREADABLE (docs/state.md § Confinement)."""
+LOCK = "LOCK"
+"""The one entry whose failed close cannot matter: the pid in it is advisory."""
 LOADING = ("state.open", "state.load")
 """The ops that load a state directory, whose failed reads are STATE_UNREADABLE."""
 TURNS = 3
@@ -57,6 +62,14 @@ APPENDS = 5
 SEED = (
     "docs/state.md § I/O errors; PostgreSQL's fsync errors (2018): after a failed fsync, "
     "assume the data is gone"
+)
+CLOSE_SEED = (
+    '; docs/state.md § I/O errors: "A failed `close` is a failure like any other, also when '
+    "the file's fsync succeeded before it (...): the request it serves is refused, never "
+    "acknowledged. A failed close of a descriptor a load opened to read (a file or a "
+    "directory) is the load's read, `STATE_UNREADABLE`; of one opened to write, `STATE_IO`. "
+    "The one exception is a descriptor whose failure cannot matter: the pid in `LOCK`, which "
+    'is advisory."'
 )
 ACKNOWLEDGING = ("state.checkpoint", "state.close", "state.propose")
 Pair = tuple[Any, Any]
@@ -161,10 +174,56 @@ def _shown(path: str) -> str:
 
 def _changes(call: Any) -> bool:
     """Whether *call* changes the directory or makes a change durable (a write, an fsync, a
-    rename, an open for writing, ...): a failed one is a writer's failure, STATE_IO, whatever
-    op it served (docs/state.md § I/O errors; only a load's read is STATE_UNREADABLE)."""
-    opened = call.name in ("open", "openat") and any(f in call.flags for f in WRITE_FLAGS)
-    return call.name in CHANGES or opened
+    rename, an open for writing, ...), or closes a descriptor opened to write or through
+    which a change was made: a failed one is a writer's failure, STATE_IO, whatever op it
+    served (docs/state.md § I/O errors; only a load's read is STATE_UNREADABLE)."""
+    opened = any(f in call.flags for f in WRITE_FLAGS)
+    if call.name == "close":
+        return opened or call.changed
+    return call.name in CHANGES or (call.name in ("open", "openat") and opened)
+
+
+def _closed_read(call: Any) -> bool:
+    """Whether *call* closes a descriptor opened to read: not for writing, nothing changed
+    through it, on an entry of the state directory (a file or a directory). The state
+    directory's own descriptor is left out: a writer reaches what it changes through it as a
+    load reaches what it reads, so how it was opened does not say which it served."""
+    return _opened_close(call) and call.paths[0] != "." and not _changes(call)
+
+
+def _opened_close(call: Any) -> bool:
+    """Whether *call* closes a descriptor the engine opened (strace saw its open: it has
+    flags), not ``LOCK``'s. A descriptor strace saw no open of is a runtime's duplicate (the
+    one a directory listing reads through, which the runtime closes itself and whose
+    failure it may not pass on: Python's ``os.listdir`` of a descriptor); it is left out."""
+    return call.name == "close" and bool(call.flags) and call.paths[0] != LOCK
+
+
+def _close_problems(run: Run, session: Session) -> list[str]:
+    """A failed ``close`` of a descriptor the engine opened (not ``LOCK``'s) refuses the
+    request it serves: that request is never acknowledged, also when the file's fsync
+    succeeded before it (docs/state.md § I/O errors). Checked for a descriptor opened to
+    write or through which a change was made, and for a file a load opened; left out are a
+    descriptor another op opened only to read (commit step 6 keeps a generation it cannot
+    read, and the docs do not say a failed read there refuses the checkpoint) and a
+    directory opened only to read, which a runtime's listing opens and closes itself
+    without passing on a failed close (Node's ``fs.readdirSync`` and ``fs.Dir``)."""
+    problems = []
+    for call in run.failed:
+        if not _opened_close(call) or call.answers >= len(session):
+            continue
+        read_file = session[call.answers].op in LOADING and "O_DIRECTORY" not in call.flags
+        if not (_changes(call) or read_file):
+            continue
+        answer = run.answers[call.answers]
+        if answer is not None and answer.ok:
+            problems.append(
+                f"{session[call.answers].op} (request {call.answers}) was acknowledged though "
+                f"its close of {_shown(call.paths[0])} failed ({call.errno}): a failed close "
+                f"is a failure like any other, also after a successful fsync, and refuses "
+                f"the request it serves (only LOCK's may fail unseen)"
+            )
+    return problems
 
 
 def _refusal_problems(
@@ -191,6 +250,12 @@ def _refusal_problems(
                 f"failed first: only a load's read is STATE_UNREADABLE; a failed call that "
                 f"changes the directory, or any failed call of an op that loads nothing, is "
                 f"STATE_IO"
+            )
+        if _closed_read(first) and op in LOADING and answer.code != "STATE_UNREADABLE":
+            problems.append(
+                f"{op} answered {answer.code} when its close of {first.paths[0]}, opened to "
+                f"read, failed first: a failed close of a descriptor a load opened to read is "
+                f"the load's read, STATE_UNREADABLE"
             )
         examined = first.name in strace.STATS and first.paths[0] in needed
         if examined and op in LOADING and answer.code != "STATE_UNREADABLE":
@@ -544,6 +609,7 @@ def _judged(
         answers += sum(1 for a in run.answers if a is not None and a.ok)
         found = [f"the engine stopped: {run.fault}"] if run.fault else []
         found += _refusal_problems(run, session, injected.live, scenario.needed)
+        found += _close_problems(run, session)
         judged, gone = scenario.judge(run, session, seen)
         lost += gone
         if (found or judged) and not problems:
@@ -567,15 +633,16 @@ def plan_examined(calls: list[strace.StateCall], session: Session) -> list[Injec
     it may remove: one checkpoint's are the next one's with other generations)."""
     chosen = plan(calls, session)
     planned = {(i.call, i.number) for i in chosen}
-    counted: dict[tuple[int, str], int] = {}
+    seen: set[tuple[int, str]] = set()
     for call in calls:
         request = min(call.answers, len(session) - 1)
-        if call.pid != calls[0].pid or call.name not in strace.STATS or call.paths == (".",):
+        if not plannable(call, calls) or call.name not in strace.STATS:
             continue
-        nth = counted[request, call.paths[0]] = counted.get((request, call.paths[0]), 0) + 1
+        first = (request, call.paths[0]) not in seen
+        seen.add((request, call.paths[0]))
         if session[request].op != "state.checkpoint" or (call.name, call.number) in planned:
             continue
-        if nth == 1:
+        if first:
             chosen.append(Injection(call.name, call.number, "EIO", call.paths[0], request))
     return chosen
 
@@ -615,7 +682,10 @@ def fail_each_call(
     "none of whose calls failed is acknowledged; with state.delta, also from a delta "
     "generation beside an older full one, where an lstat failed in commit step 6 (of each "
     "generation and its files) is STATE_IO and one of the base directory while the open "
-    "loads it STATE_UNREADABLE",
+    "loads it STATE_UNREADABLE; a failed close (not of LOCK) of a descriptor opened to write "
+    "or through which a change was made, or of a file a load opened, refuses the request it "
+    "serves (never acknowledged, also after a successful fsync), and a load's failed close of "
+    "a descriptor it opened to read is STATE_UNREADABLE",
     family="state",
     capabilities=STATE,
     seed=SEED
@@ -626,7 +696,7 @@ def fail_each_call(
         "that exists but cannot be read (permission denied, an I/O error) ... is refused with "
         '`STATE_UNREADABLE`", "Every other file-system failure of a state op ... is '
         '`STATE_IO`"; § Delta generations: "A base that exists but cannot be read is '
-        '`STATE_UNREADABLE`, as for any entry a load needs"'
+        '`STATE_UNREADABLE`, as for any entry a load needs"' + CLOSE_SEED
     ),
     expected_ms=45_000,
 )
@@ -642,12 +712,16 @@ def checkpoints_survive_io_errors(engine: EngineClient, _: object) -> None:
     f"each system call {APPENDS} proposals (the journal created), a close, a reopen and "
     "one more proposal make on the state directory, failed in turn with EIO, ENOSPC and "
     "EROFS (an fsync also twice in a row): every refusal is a typed one-line STATE_IO "
-    "naming the path and the error of the first failed call; the journal lists exactly the "
-    "proposals acknowledged (no refused one, no torn bytes), pending counts them, and a "
-    "power cut right after each acknowledgement or at the end would lose none of them",
+    "naming the path and the error of the first failed call; a failed close (not of LOCK) "
+    "of a descriptor opened to write or through which a change was made, or of a file an "
+    "open loads, refuses the request it serves (never acknowledged, also after a successful "
+    "fsync), and an open's failed close of a journal it read is STATE_UNREADABLE; the journal "
+    "lists exactly the proposals acknowledged (no refused one, no torn bytes), pending counts "
+    "them, and a power cut right after each acknowledgement or at the end would lose none of "
+    "them",
     family="state",
     capabilities=STATE,
-    seed=SEED,
+    seed=SEED + CLOSE_SEED,
     expected_ms=5_000,
 )
 def appends_survive_io_errors(engine: EngineClient, _: object) -> None:

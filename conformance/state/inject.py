@@ -323,25 +323,10 @@ def _shape(path: str) -> str:
     return _NUMBERED.sub(lambda m: (m.group(1) or m.group(2)) + "N", path)
 
 
-WRITES = ("write", "writev", "pwrite64")
-CHANGES = (
-    *WRITES,
-    "fsync",
-    "fdatasync",
-    "ftruncate",
-    "truncate",
-    "creat",
-    "rename",
-    "renameat",
-    "renameat2",
-    "mkdir",
-    "mkdirat",
-    "unlink",
-    "unlinkat",
-    "rmdir",
-)
+WRITES = strace.WRITES
+CHANGES = strace.CHANGES
 """Calls that change the directory or make a change durable."""
-WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
+WRITE_FLAGS = strace.WRITE_FLAGS
 
 
 def errnos_for(call: strace.StateCall) -> tuple[str, ...]:
@@ -355,9 +340,17 @@ def errnos_for(call: strace.StateCall) -> tuple[str, ...]:
 """Calls each of which is failed where it falls: a line written in two writes may tear."""
 
 
+def plannable(call: strace.StateCall, calls: list[strace.StateCall]) -> bool:
+    """Whether *call* (of the recorded *calls*) may be chosen to fail: a call of the first
+    process (the engine's, not a wrapper's), and not an ``lstat`` of the state directory's
+    own path, which the caller chose and may be a link."""
+    return call.pid == calls[0].pid and not (call.name in strace.STATS and call.paths == (".",))
+
+
 def plan(calls: list[strace.StateCall], session: Session) -> list[Injection]:
     """One injection per errno for the first call of each kind (the op of its request,
-    the call, the shapes of its paths, its open flags; for a write, also how many writes
+    the call, the shapes of its paths, its open flags (a ``close``: those its descriptor was
+    opened with, and whether a change was made through it); for a write, also how many writes
     to that path the request made before it, and for an ``lstat`` how many of that path's
     shape: a checkpoint examines its live generation's files, then step 6 each generation
     it may remove; the entries beneath the state directory, not the directory's own path,
@@ -368,9 +361,7 @@ def plan(calls: list[strace.StateCall], session: Session) -> list[Injection]:
     stats: dict[tuple[int, tuple[str, ...]], int] = {}
     chosen: list[Injection] = []
     for call in calls:
-        if call.pid != calls[0].pid:
-            continue
-        if call.name in strace.STATS and call.paths == (".",):
+        if not plannable(call, calls):
             continue
         request = min(call.answers, len(session) - 1)
         shapes = tuple(map(_shape, call.paths))
@@ -378,7 +369,7 @@ def plan(calls: list[strace.StateCall], session: Session) -> list[Injection]:
         counted = writes if call.name in WRITES else stats if call.name in strace.STATS else None
         if counted is not None:
             nth = counted[request, shapes] = counted.get((request, shapes), 0) + 1
-        key = (session[request].op, call.name, shapes, call.flags, nth)
+        key = (session[request].op, call.name, shapes, call.flags, call.changed, nth)
         if key in seen:
             continue
         seen.add(key)

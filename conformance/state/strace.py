@@ -217,6 +217,28 @@ ANSWER_CALLS = ("write", "writev", "sendto", "sendmsg")
 SOCKET_CALLS = "sendto,sendmsg"
 """Traced besides :data:`SYSCALLS` where an engine answers on a socket."""
 
+OPENS = ("open", "openat", "creat")
+WRITES = ("write", "writev", "pwrite64")
+CHANGES = (
+    *WRITES,
+    "fsync",
+    "fdatasync",
+    "ftruncate",
+    "truncate",
+    "creat",
+    "rename",
+    "renameat",
+    "renameat2",
+    "mkdir",
+    "mkdirat",
+    "unlink",
+    "unlinkat",
+    "rmdir",
+)
+"""Calls that change the directory or make a change durable."""
+WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
+"""Open flags that make an open one for writing."""
+
 INJECTABLE = tuple(
     name.lstrip("?") for name in SYSCALLS.split(",") if name.lstrip("?") not in UNMODELLED
 )
@@ -227,7 +249,8 @@ INJECTABLE = tuple(
 class StateCall:
     """One call on a state directory: its invocation number among its process's calls of
     that name (strace's ``when=``), the paths it touches relative to the directory, the
-    flags it was opened with, the answer lines written before it, and its failure."""
+    flags it was opened with (a ``close``: those its descriptor was opened with), the
+    answer lines written before it, and its failure."""
 
     pid: int
     name: str
@@ -237,6 +260,10 @@ class StateCall:
     answers: int
     errno: str | None
     injected: bool
+    changed: bool = False
+    """For a ``close``: whether a call that changes the directory (:data:`CHANGES`, an open
+    for writing) was made through the descriptor it closes, or named an entry relative to it
+    (``flags`` are those the descriptor was opened with)."""
 
 
 def through_descriptor(text: str, opened: Callable[[int], str | None]) -> str:
@@ -258,11 +285,14 @@ def state_calls(log: str, root: Path, answer_pipe: str | None) -> list[StateCall
     answers, pending = 0, b""
     found = []
     held: dict[int, str] = {}
+    descriptors: dict[int, _Held] = {}
     for pid, call in calls(log):
+        fd, path = call.fd(0)
+        closed = descriptors.get(fd) if call.name == "close" and fd is not None else None
         _track(call, held)
+        _track_use(call, descriptors)
         key = (pid, call.name)
         counts[key] = counts.get(key, 0) + 1
-        fd, path = call.fd(0)
         answering = path == answer_pipe or (answer_pipe is None and fd == 1)
         if call.name in ANSWER_CALLS and not call.failed and answering:
             pending += _written(call)
@@ -280,20 +310,68 @@ def state_calls(log: str, root: Path, answer_pipe: str | None) -> list[StateCall
                     call.name,
                     counts[key],
                     paths,
-                    flags,
+                    closed.flags if closed else flags,
                     answers,
                     call.errno,
                     call.injected,
+                    closed.changed if closed else False,
                 )
             )
     return found
+
+
+@dataclass
+class _Held:
+    """How a descriptor was opened, and whether a change was made through it."""
+
+    flags: str
+    changed: bool = False
+
+
+def open_flags(call: _Call) -> str:
+    """The flags an ``open``, ``openat`` or ``creat`` call names (``""`` for another)."""
+    if call.name == "openat" and len(call.args) > 2:
+        return call.args[2]
+    if call.name == "open" and len(call.args) > 1:
+        return call.args[1]
+    return "O_WRONLY|O_CREAT|O_TRUNC" if call.name == "creat" else ""
+
+
+def changes(name: str, flags: str = "") -> bool:
+    """Whether a call *name* (an open: with *flags*) changes the directory or makes a change
+    durable."""
+    return name in CHANGES or (name in OPENS and any(f in flags for f in WRITE_FLAGS))
+
+
+def _track_use(call: _Call, descriptors: dict[int, _Held]) -> None:
+    """Keep *descriptors* (descriptor -> how it was opened, whether it changed something) up
+    to date with *call*: a change made through a descriptor, or naming an entry relative to
+    a directory descriptor (its ``dirfd``, or ``/proc/*/fd/N``), marks that descriptor."""
+    if call.failed:
+        return
+    if call.name in OPENS:
+        fd, _ = call.returned_fd()
+        if fd is not None:
+            descriptors[fd] = _Held(open_flags(call))
+    elif call.name == "close" and (fd := call.fd(0)[0]) is not None:
+        descriptors.pop(fd, None)
+    if not changes(call.name, open_flags(call)):
+        return
+    used = [call.fd(0)[0]] if call.name in _ON_DESCRIPTOR else []
+    for dir_index, name_index in _NAMED.get(call.name, ()):
+        used += [call.fd(dir_index)[0]] if dir_index is not None else []
+        through = _PROC_FD.match(call.string(name_index))
+        used += [int(through.group(1))] if through else []
+    for fd in used:
+        if fd is not None and fd in descriptors:
+            descriptors[fd].changed = True
 
 
 def _track(call: _Call, held: dict[int, str]) -> None:
     """Keep *held* (descriptor -> the path strace's ``-y`` shows) up to date with *call*."""
     if call.failed:
         return
-    if call.name in ("open", "openat", "creat"):
+    if call.name in OPENS:
         fd, path = call.returned_fd()
         if fd is not None:
             held[fd] = path
