@@ -3,12 +3,12 @@ again and again under strace, each time one recorded call on the state directory
 (EIO, ENOSPC, EROFS; an fsync also twice in a row; an ``lstat`` of an entry, EIO). Every
 refusal is a typed one-line STATE_IO (or STATE_UNREADABLE: a delta load's of its base
 directory, a load's failed close of a descriptor it opened to read) naming the path and the
-error of the first failed call; a request whose close failed (not of LOCK) is refused, also
-after a successful fsync; nothing acknowledged is missing from the directory as left,
-nor from what a power cut would leave right after the acknowledgement or at the end (a
-failed fsync made nothing durable, whatever a later fsync says: PostgreSQL's lesson of
-2018); a refused proposal is never listed, and ``pending`` counts exactly (docs/state.md
-§ I/O errors).
+error of the first failed call; a request whose close failed, of a descriptor written or
+changed through or of a file a load read, is refused, also after a successful fsync;
+nothing acknowledged is missing from the directory as left, nor from what a power cut
+would leave right after the acknowledgement or at the end (a failed fsync made nothing
+durable, whatever a later fsync says: PostgreSQL's lesson of 2018); a refused proposal is
+never listed, and ``pending`` counts exactly (docs/state.md § I/O errors).
 """
 
 from __future__ import annotations
@@ -64,12 +64,13 @@ SEED = (
     "assume the data is gone"
 )
 CLOSE_SEED = (
-    '; docs/state.md § I/O errors: "A failed `close` is a failure like any other, also when '
-    "the file's fsync succeeded before it (...): the request it serves is refused, never "
-    "acknowledged. A failed close of a descriptor a load opened to read (a file or a "
-    "directory) is the load's read, `STATE_UNREADABLE`; of one opened to write, `STATE_IO`. "
-    "The one exception is a descriptor whose failure cannot matter: the pid in `LOCK`, which "
-    'is advisory."'
+    '; docs/state.md § I/O errors: "A failed `close` of a descriptor opened to write, or one '
+    "a write, an fsync, a truncation or a change of an entry went through, is a failure like "
+    "any other, also when the file's fsync succeeded before it (...): the request it serves "
+    "is refused with `STATE_IO`, never acknowledged. So is a failed close of a file a load "
+    "opened to read, as the load's read: `STATE_UNREADABLE`. Any other failed close cannot "
+    "matter (...) and may be passed over (...); an engine that refuses for one answers "
+    '`STATE_UNREADABLE` while it serves a load and `STATE_IO` otherwise."'
 )
 ACKNOWLEDGING = ("state.checkpoint", "state.close", "state.propose")
 Pair = tuple[Any, Any]
@@ -200,14 +201,11 @@ def _opened_close(call: Any) -> bool:
 
 
 def _close_problems(run: Run, session: Session) -> list[str]:
-    """A failed ``close`` of a descriptor the engine opened (not ``LOCK``'s) refuses the
-    request it serves: that request is never acknowledged, also when the file's fsync
-    succeeded before it (docs/state.md § I/O errors). Checked for a descriptor opened to
-    write or through which a change was made, and for a file a load opened; left out are a
-    descriptor another op opened only to read (commit step 6 keeps a generation it cannot
-    read, and the docs do not say a failed read there refuses the checkpoint) and a
-    directory opened only to read, which a runtime's listing opens and closes itself
-    without passing on a failed close (Node's ``fs.readdirSync`` and ``fs.Dir``)."""
+    """A failed ``close`` of a descriptor opened to write or through which a change was
+    made, or of a file a load opened, refuses the request it serves: that request is never
+    acknowledged, also when the file's fsync succeeded before it (docs/state.md § I/O
+    errors). Any other failed close (a directory opened only to read it, a file read
+    outside a load, ``LOCK``'s) may be passed over by those words."""
     problems = []
     for call in run.failed:
         if not _opened_close(call) or call.answers >= len(session):
