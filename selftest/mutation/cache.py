@@ -85,7 +85,9 @@ def remember(
 def recall(
     cache: dict[str, dict], table: dict[str, Mutant], suite: str, root: Path = Path("mutants")
 ) -> int:
-    """Write into mutmut's ``*.meta`` every cached verdict that holds for a mutant without one."""
+    """Write into mutmut's ``*.meta`` every cached verdict that holds for a mutant without
+    one, and every cached kill that holds where the meta has no kill (a code an older run of
+    a kept ``mutants/`` left): a kill is final for its function's source."""
     given = 0
     for meta in sorted(root.glob("reference/**/*.py.meta")):
         data = json.loads(meta.read_text("utf-8"))
@@ -93,7 +95,9 @@ def recall(
         for name, code in data["exit_code_by_key"].items():
             mutant = table.get(name)
             entry = cache.get(mutant.key) if mutant else None
-            if code is None and entry and mutant and holds(entry, mutant, suite):
+            if entry is None or mutant is None or not holds(entry, mutant, suite):
+                continue
+            if code is None or (code not in KILLED and entry["code"] in KILLED):
                 data["exit_code_by_key"][name] = entry["code"]
                 changed = True
                 given += 1
