@@ -1,9 +1,9 @@
 """Broken engines whose failed ``close`` is taken the wrong way (GAP-010): docs/state.md
-§ I/O errors says a failed close is a failure like any other, also when the file's fsync
-succeeded before it, so the request it serves is refused; and a failed close of a
-descriptor a load opened to read is the load's read, ``STATE_UNREADABLE`` (of one opened to
-write, ``STATE_IO``). The one exception is ``LOCK``'s. Only a close the file system fails
-shows either mistake, so only an injected failure (STATE-EIO-001, STATE-EIO-002) does.
+§ I/O errors says a failed close of a descriptor opened to write, or one a change went
+through, refuses the request it serves with ``STATE_IO``, also when the file's fsync
+succeeded before it, and a failed close of a file a load opened to read is the load's read,
+``STATE_UNREADABLE``. Only a close the file system fails shows either mistake, so only an
+injected failure (STATE-EIO-001, STATE-EIO-002) does.
 
 Each store's file operations run with ``os.close`` replaced while a call of theirs is in
 flight (the engine serves one request at a time): a port that closes through a helper of

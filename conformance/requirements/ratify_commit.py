@@ -32,7 +32,7 @@ from conformance.state.driver import scratch
 
 SEED = "docs/registers.md § Atomic commit of the pair"
 COMMIT_ID = "commit_pack"
-KILLABLE = (*inject.CHANGES, "open", "openat", "close")
+KILLABLE = (*strace.CHANGES, "open", "openat", "close")
 """Calls a kill lands at: every call that changes the directory or makes a change durable,
 and the opens and closes between them."""
 Pair = tuple[bytes | None, bytes | None]

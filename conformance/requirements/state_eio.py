@@ -31,10 +31,8 @@ from conformance.state import oracle, strace
 from conformance.state.crashstates import materialise, snapshot
 from conformance.state.driver import load_many, scratch
 from conformance.state.inject import (
-    CHANGES,
     ERRNOS,
     STORE,
-    WRITE_FLAGS,
     Injection,
     Launcher,
     Planner,
@@ -178,10 +176,9 @@ def _changes(call: Any) -> bool:
     rename, an open for writing, ...), or closes a descriptor opened to write or through
     which a change was made: a failed one is a writer's failure, STATE_IO, whatever op it
     served (docs/state.md § I/O errors; only a load's read is STATE_UNREADABLE)."""
-    opened = any(f in call.flags for f in WRITE_FLAGS)
     if call.name == "close":
-        return opened or call.changed
-    return call.name in CHANGES or (call.name in ("open", "openat") and opened)
+        return any(f in call.flags for f in strace.WRITE_FLAGS) or call.changed
+    return strace.changes(call.name, call.flags)
 
 
 def _closed_read(call: Any) -> bool:
@@ -219,7 +216,8 @@ def _close_problems(run: Run, session: Session) -> list[str]:
                 f"{session[call.answers].op} (request {call.answers}) was acknowledged though "
                 f"its close of {_shown(call.paths[0])} failed ({call.errno}): a failed close "
                 f"is a failure like any other, also after a successful fsync, and refuses "
-                f"the request it serves (only LOCK's may fail unseen)"
+                f"the request it serves (only a descriptor nothing was written through may fail "
+                f"unseen, and not a file a load read)"
             )
     return problems
 

@@ -54,7 +54,6 @@ from conformance.state import oracle, strace
 from conformance.state.driver import scratch
 from conformance.state.inject import (
     STORE,
-    WRITE_FLAGS,
     Injection,
     Launcher,
     Request,
@@ -85,7 +84,6 @@ SESSION = [
 ]
 LINEAGE = "lineage.journal"
 FSYNCS = ("fsync", "fdatasync")
-WRITES = ("write", "writev", "pwrite64")
 
 
 def _prepare(directory: Path, version: int) -> None:
@@ -199,7 +197,7 @@ def _injections(run: Run) -> list[Injection]:
             continue
         if call.name in FSYNCS and fsync is None:
             fsync = call
-        if call.name in WRITES and write is None:
+        if call.name in strace.WRITES and write is None:
             write = call
     if fsync is None or write is None:
         raise AssertionError(
@@ -389,13 +387,13 @@ def _after_failure(run: Run, request: int) -> list[strace.StateCall]:
 
 
 def _is_read_open(call: strace.StateCall) -> bool:
-    return call.name in ("open", "openat") and not any(f in call.flags for f in WRITE_FLAGS)
+    return call.name in ("open", "openat") and not any(f in call.flags for f in strace.WRITE_FLAGS)
 
 
 CLEAN_UP = (
     ("cut back", lambda c: c.name in ("ftruncate", "truncate") and c.paths[0] == JOURNAL, "EROFS"),
     ("read", lambda c: _is_read_open(c) and c.paths[0] == JOURNAL, "EIO"),
-    ("staged write", lambda c: c.name in WRITES, "ENOSPC"),
+    ("staged write", lambda c: c.name in strace.WRITES, "ENOSPC"),
     ("rename", lambda c: c.name in RENAMES and c.paths[-1] == JOURNAL, "EROFS"),
 )
 """The clean-up calls of a failed append, how each is found among the calls made after

@@ -323,18 +323,11 @@ def _shape(path: str) -> str:
     return _NUMBERED.sub(lambda m: (m.group(1) or m.group(2)) + "N", path)
 
 
-WRITES = strace.WRITES
-CHANGES = strace.CHANGES
-"""Calls that change the directory or make a change durable."""
-WRITE_FLAGS = strace.WRITE_FLAGS
-
-
 def errnos_for(call: strace.StateCall) -> tuple[str, ...]:
     """Each of :data:`ERRNOS` for a call that changes the directory (an open for writing
     included); EIO alone for an open to read and a close: these fail one way whatever
     the errno (the call did not happen), so the others would repeat the same run."""
-    writes = call.name in ("open", "openat") and any(f in call.flags for f in WRITE_FLAGS)
-    return ERRNOS if call.name in CHANGES or writes else (TWICE,)
+    return ERRNOS if strace.changes(call.name, call.flags) else (TWICE,)
 
 
 """Calls each of which is failed where it falls: a line written in two writes may tear."""
@@ -366,7 +359,9 @@ def plan(calls: list[strace.StateCall], session: Session) -> list[Injection]:
         request = min(call.answers, len(session) - 1)
         shapes = tuple(map(_shape, call.paths))
         nth = 0
-        counted = writes if call.name in WRITES else stats if call.name in strace.STATS else None
+        counted = (
+            writes if call.name in strace.WRITES else stats if call.name in strace.STATS else None
+        )
         if counted is not None:
             nth = counted[request, shapes] = counted.get((request, shapes), 0) + 1
         key = (session[request].op, call.name, shapes, call.flags, call.changed, nth)
