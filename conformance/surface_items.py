@@ -21,7 +21,13 @@ def plain(text: str) -> str:
 
 def said_as_words(words: str, text: str) -> bool:
     """Whether *text* holds *words* with no letter or digit joined to either end."""
-    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) is not None
+    return words_at(words, text, 0) is not None
+
+
+def words_at(words: str, text: str, start: int) -> int | None:
+    """Where the first whole-word *words* of *text* at or after *start* ends (None: nowhere)."""
+    found = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)").search(text, start)
+    return None if found is None else found.end()
 
 
 def _list(says: dict[str, Any], name: str) -> list[Any]:
@@ -53,11 +59,11 @@ def unsaid(surface: str, says: dict[str, Any]) -> list[str]:
         if not isinstance(step, dict):
             continue
         told = plain(f"{step.get('from')} {step.get('relation')} {step.get('to')}")
-        found = text.find(told, at)
-        if found < 0:
-            missing.append(f"the step {told!r} (in the order told)")
+        end = words_at(told, text, at)
+        if end is None:
+            missing.append(f"the step {told!r} (whole words, in the order told)")
         else:
-            at = found + len(told)
+            at = end
     words = _texts([says.get("claim")]) + _texts(_list(says, "unknown"))
     quoted = [q for q in _list(says, "said") if isinstance(q, dict)]
     for said in quoted:

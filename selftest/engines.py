@@ -55,6 +55,7 @@ from selftest.mutants.answers import (
     StepKindBothWays,
     StepsCutByRegister,
     SurfaceNamesFirstUnknownOnly,
+    SurfaceStepLetterDoubled,
     SurfaceStepsSwapped,
     SurfaceTurnsFromZero,
     SurfaceUnknownUnnamed,
@@ -264,6 +265,7 @@ from selftest.mutants.pack_bytes import (
 from selftest.mutants.pack_says import (
     DepthOnlyInPackSurface,
     GlossFlagAlwaysSet,
+    GlossJoinedToNextWord,
     GlossVerdictWithoutGloss,
     NarrativeStepsWithoutDomains,
     OovWordedAsRefusal,
@@ -928,6 +930,7 @@ _TABLE = (
     broken_engine("depth_only_in_pack_surface", DepthOnlyInPackSurface, "COG-ANSWER-006"),
     broken_engine("verdict_about_second_subject", VerdictAboutSecondSubject, "COG-ANSWER-006"),
     broken_engine("gloss_verdict_without_gloss", GlossVerdictWithoutGloss, "COG-ANSWER-006"),
+    broken_engine("gloss_joined_to_next_word", GlossJoinedToNextWord, "COG-ANSWER-006"),
     broken_engine("gloss_flag_always_set", GlossFlagAlwaysSet, "LEX-ROWS-001"),
     broken_engine(
         "narrative_steps_without_domains", NarrativeStepsWithoutDomains, "COG-ANSWER-006"
@@ -1031,6 +1034,7 @@ _TABLE = (
             ("answer_spans_to_depth", SpansToDisclosureDepth, "COG-ANSWER-001"),
             ("surface_turns_from_zero", SurfaceTurnsFromZero, "COG-ANSWER-005"),
             ("surface_steps_swapped", SurfaceStepsSwapped, "COG-ANSWER-005"),
+            ("surface_step_letter_doubled", SurfaceStepLetterDoubled, "COG-ANSWER-005"),
             ("surface_unknown_unnamed", SurfaceUnknownUnnamed, "COG-ANSWER-005"),
             ("surface_lists_run_together", ListsRunTogether, "COG-ANSWER-005"),
             ("surface_yes_when_decided", SurfaceYesWhenDecided, "COG-ANSWER-005"),

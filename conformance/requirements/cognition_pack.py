@@ -170,7 +170,7 @@ def unsaid(intent: str, result: Any, subjects: list[str], depth: int) -> list[st
         owed = list(entry["domains"][:depth]) if entry["gloss"] is None or task.domains_too else []
         if task.example_domains:
             owed += [d for d in entry["domains"][:2] if d not in owed]
-        if entry["gloss"] is not None and _plain(entry["gloss"]) not in text:
+        if entry["gloss"] is not None and not _count(entry["gloss"], text):
             missing.append(f"the gloss of {name} {entry['gloss']!r}")
         missing += [f"{name}'s domain {d!r}" for d in owed if not _count(d, text)]
     if intent == "PROCEDURE" and packs().get(VERB, {}).get("pos") == "verb":

@@ -458,6 +458,23 @@ class SurfaceStepsSwapped(ProtocolHandler):
         return _reworded(super().chat(runtime, text), swapped)
 
 
+class SurfaceStepLetterDoubled(ProtocolHandler):
+    """A step that opens a sentence has its first letter doubled (``Mmoon pulls tide``), as
+    a capitalising helper that adds the upper-case letter to the whole word would."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        def doubled(surface: str, said: dict[str, Any]) -> str:
+            for step in said.get("steps", []):
+                told = f"{step['from']} {step['relation']} {step['to']}"
+                opening = told[:1].upper() + told[1:]
+                at = surface.find(opening)
+                if at >= 0:
+                    return surface[:at] + opening[:1] + surface[at:]
+            return surface
+
+        return _reworded(super().chat(runtime, text), doubled)
+
+
 class SurfaceUnknownUnnamed(ProtocolHandler):
     """The surface of a partly grounded turn never names the words not grounded."""
 

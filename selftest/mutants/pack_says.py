@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from reference.lexicon import Lemma
+from reference.lexicon import Lemma, default_lexicon
 from reference.realize import compose
 from reference.realize.depth import DISCLOSURE_KEY
 from reference.runtime import ChatRuntime, TurnRuntime
@@ -66,6 +66,19 @@ class GlossVerdictWithoutGloss(ProtocolHandler):
             word = "Yes" if answer.verdict == "yes" else "No"
             return f"{word}: the pack's gloss of {entry.lemma} says so. ({entry.pack_id})."
         return super().realize_turn(runtime, record)
+
+
+class GlossJoinedToNextWord(ProtocolHandler):
+    """The sentence that ends with a gloss loses its full stop and space, so the next word
+    is joined to the gloss's last one (``surrounded by landpack-grounded``), as parts joined
+    with no separator would be."""
+
+    def realize_turn(self, runtime: TurnRuntime, record: TruthRecord) -> str:
+        surface = super().realize_turn(runtime, record)
+        for lemma in default_lexicon().lemmas:
+            if lemma.gloss:
+                surface = surface.replace(f"{lemma.gloss}. ", lemma.gloss, 1)
+        return surface
 
 
 class NarrativeStepsWithoutDomains(ProtocolHandler):
