@@ -219,8 +219,9 @@ def _background(result: Any, subjects: list[str]) -> str:
 
 @requirement(
     "COG-ANSWER-006",
-    "every answer that says what the pack says of a subject says its gloss, or for a "
-    "gloss-less lemma its first domains as many as the disclosure depth, under every "
+    "every answer that says what the pack says of a subject says its gloss (as whole words, "
+    "letter case and white space aside), or for a gloss-less lemma its first domains as "
+    "many as the disclosure depth, under every "
     "register, and names a domain beyond the depth fewer times than a deeper register does "
     "(comparisons and frame transfers aside; also of a subject it need not describe, where "
     "it names such a domain no item accounts for): DEFINITION, CAUSE and TRANSITIVE_QUERY "
