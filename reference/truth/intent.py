@@ -24,7 +24,7 @@ from typing import Any
 from reference.lexicon import Lexicon
 from reference.truth.grammar import slot_terms, subject_pronoun
 from reference.truth.sentences import Sentence, split_sentences
-from reference.truth.spelling import reading_text
+from reference.truth.spelling import mend_stem, reading_text
 from reference.truth.text import content_terms, tokenize, word_matches
 
 
@@ -506,15 +506,22 @@ class Reader:
     """Reads prompts against one lexicon (which words it holds decides what is misspelt).
 
     A reading depends on the text alone, so the latest 4,096 are kept: a script run under
-    several registers, or a prompt a user repeats, is read once.
+    several registers, or a prompt a user repeats, is read once. A word's mending depends
+    on the word alone, so the latest 4,096 mended words are kept too: the words of the
+    forms (``tell``, ``define``) recur in prompt after prompt, and each is tried against
+    every form word once.
     """
 
     def __init__(self, known: Callable[[str], bool]) -> None:
         self.known = known
         self.read = functools.lru_cache(maxsize=4096)(self._read)
+        self.mended = functools.lru_cache(maxsize=4096)(self._mended)
+
+    def _mended(self, word: str) -> str:
+        return mend_stem(word, self.known)
 
     def _read(self, normalized: str) -> Reading:
-        return read_text(reading_text(normalized, self.known))
+        return read_text(reading_text(normalized, self.mended))
 
 
 _READERS: dict[int, tuple[Lexicon | None, Reader]] = {}

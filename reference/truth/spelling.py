@@ -128,13 +128,14 @@ def mend(word: str, known: Callable[[str], bool]) -> str:
     return found[0] if len(found) == 1 else word
 
 
-def _mend_stem(word: str, known: Callable[[str], bool]) -> str:
+def mend_stem(word: str, known: Callable[[str], bool]) -> str:
+    """*word* with its stem (all of it, or what goes before its apostrophe) mended."""
     stem, apostrophe, clitic = word.partition("'")
     return mend(stem, known) + apostrophe + clitic
 
 
-def reading_text(normalized: str, known: Callable[[str], bool]) -> str:
-    """The text a prompt's form is read from: misspellings of the form words mended (a
-    contraction's stem too: ``wht's``), then contractions spelled out."""
-    mended = sub_words(normalized, lambda word: _mend_stem(word, known))
-    return expand(mended)
+def reading_text(normalized: str, mended: Callable[[str], str]) -> str:
+    """The text a prompt's form is read from: each word as *mended* gives it (misspellings
+    of the form words mended, a contraction's stem too: ``wht's``; see :func:`mend_stem`),
+    then contractions spelled out."""
+    return expand(sub_words(normalized, mended))

@@ -53,8 +53,12 @@ def _letter_view(text: str) -> str:
 
 def word_matches(text: str) -> Iterator[re.Match[str]]:
     """The words of *text* (runs of letters, two runs joined by one inner apostrophe), as
-    matches whose spans index *text* itself."""
-    return _TOKEN.finditer(_letter_view(text))
+    matches whose spans index *text* itself.
+
+    ASCII text is matched as it is: its only number characters are the digits, which
+    the word pattern never takes, so its letter view would give the same matches."""
+    view = text if text.isascii() else _letter_view(text)
+    return _TOKEN.finditer(view)
 
 
 def sub_words(text: str, replace: Callable[[str], str]) -> str:
