@@ -198,6 +198,7 @@ from selftest.state_lineage_mutants import (
     BootsCounted,
     MigrationParentAtCurrentVersion,
 )
+from selftest.state_load_mutants import LoadClearsLeftovers
 from selftest.state_lstat_mutants import LstatFailureSwapped
 from selftest.state_mode_mutants import (
     CoreAndDeltaModedApart,
@@ -1651,6 +1652,7 @@ _TABLE = (
         ShutdownSettlesRefusedCheckpoint,
         "STATE-SHUTDOWN-601",
     ),
+    broken_engine("load_clears_leftovers", LoadClearsLeftovers, "STATE-LOCK-101"),
 )
 
 BROKEN_STATE: dict[str, BrokenEngine] = {engine.name: engine for engine in _TABLE}
