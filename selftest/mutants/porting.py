@@ -12,12 +12,14 @@ import base64
 import copy
 import dataclasses
 import hashlib
+import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from reference.errors import RegisterError
+from reference.protocol.envelope import encode_response
 from reference.realize import DecorationSeed
 from reference.registers.model import RegisterPack
 from reference.runtime import ChatRuntime
@@ -536,6 +538,26 @@ def _line_text(line: str | bytes) -> str | None:
         return line.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+class ControlCharactersInStrings(ProtocolHandler):
+    """The request line's reader lets a raw control character (U+0000 to U+001F) stand in a
+    string (Python's ``json.loads(strict=False)``, a hand-written reader without the check):
+    a line RFC 8259 refuses is answered as the request it would be."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        text = _line_text(line)
+        if text is not None and any(ord(char) < 0x20 for char in text.rstrip("\r\n")):
+            try:
+                json.loads(text)
+            except ValueError:
+                try:
+                    request = json.loads(text, strict=False)
+                except ValueError:
+                    request = None
+                if isinstance(request, dict):
+                    return encode_response(self.handle(request))
+        return super().handle_line(line)
 
 
 class ExponentIntegers(ProtocolHandler):
