@@ -112,19 +112,37 @@ def rerun(part: str, report: Path) -> None:
     """Survivors of *part* that a later run (*report*, of their lines, after the suite gained
     checks) killed become kills; the run keeps how many (``killed_on_rerun``)."""
     _counts, after = summary(json.loads(report.read_text("utf-8")))
-    spared = {s["key"] for s in after}
     rerun_keys = _all_keys(json.loads(report.read_text("utf-8")))
     runs = json.loads(FIGURES.read_text("utf-8"))["runs"]
     for run in runs:
         if run["part"] != part:
             continue
-        killed = [s for s in run["survivors"] if s["key"] in rerun_keys and s["key"] not in spared]
+        killed = _killed_on_rerun(run["survivors"], after, rerun_keys)
         for survivor in killed:
             run["counts"][survivor["status"]] -= 1
             run["counts"]["Killed"] = run["counts"].get("Killed", 0) + 1
-        run["survivors"] = [s for s in run["survivors"] if s not in killed]
+            run["survivors"].remove(survivor)
         run["killed_on_rerun"] = run.get("killed_on_rerun", 0) + len(killed)
     FIGURES.write_text(json.dumps({"runs": runs}, indent=1, ensure_ascii=False) + "\n", "utf-8")
+
+
+def _killed_on_rerun(
+    survivors: list[dict[str, Any]], after: list[dict[str, Any]], rerun_keys: set[str]
+) -> list[dict[str, Any]]:
+    """The *survivors* the rerun killed: of those whose key it ran, all but as many per key
+    as survived it (two mutants can share a key: one operand and the whole test replaced
+    at one column by the same mutator)."""
+    spared = Counter(s["key"] for s in after)
+    killed = []
+    for survivor in survivors:
+        key = survivor["key"]
+        if key not in rerun_keys:
+            continue
+        if spared[key]:
+            spared[key] -= 1
+        else:
+            killed.append(survivor)
+    return killed
 
 
 def _all_keys(report: dict[str, Any]) -> set[str]:

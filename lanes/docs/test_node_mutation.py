@@ -41,3 +41,19 @@ def test_reviews_are_well_formed_and_name_recorded_survivors() -> None:
     runs = json.loads(nodefigures.FIGURES.read_text("utf-8"))["runs"]
     survivors = {s["key"] for run in runs for s in run["survivors"]}
     assert sorted(set(reviews) - survivors) == []
+
+
+def test_a_rerun_kills_survivors_by_key_and_count() -> None:
+    """Two survivors sharing a key, one killed by the rerun: one kill, one survivor kept; a
+    key the rerun did not run keeps its survivor."""
+    shared = {
+        "key": "lib/x.js:3:4 ConditionalExpression",
+        "status": "Survived",
+        "replacement": "true",
+    }
+    other = {"key": "lib/x.js:9:1 StringLiteral", "status": "Survived", "replacement": '""'}
+    after = [dict(shared)]
+    killed = nodefigures._killed_on_rerun(
+        [dict(shared), dict(shared), dict(other)], after, {shared["key"]}
+    )
+    assert killed == [shared]
