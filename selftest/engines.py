@@ -51,6 +51,7 @@ from selftest.mutants.answers import (
     RecallPackFirst,
     RecallTurnsFromZero,
     SaidCutInUtf16Units,
+    SharedBeyondSecondsThird,
     SpansToDisclosureDepth,
     StepKindBothWays,
     StepsCutByRegister,
@@ -176,6 +177,7 @@ from selftest.mutants.lists42 import (
     EveryClaimFirst,
     PathTriedBackwardFirst,
     RecallOrderedByLastNamed,
+    ShorterWayWins,
 )
 from selftest.mutants.loader import (
     BrokenUserPackFallsBack,
@@ -1100,6 +1102,8 @@ _TABLE = (
     ),
     broken_engine("lists42_every_claim_first", EveryClaimFirst, "COG-ANSWER-003"),
     broken_engine("lists42_path_tried_backward_first", PathTriedBackwardFirst, "COG-STEP-703"),
+    broken_engine("shorter_way_wins", ShorterWayWins, "COG-STEP-704"),
+    broken_engine("shared_beyond_seconds_third", SharedBeyondSecondsThird, "COG-ANSWER-001"),
     broken_engine("mut42_abbreviation_stop_ends_scan", AbbreviationStopEndsScan, "COG-EDGE-001"),
     broken_engine(
         "mut42_abbreviation_after_any_separator", AbbreviationAfterAnySeparator, "COG-EDGE-001"

@@ -560,3 +560,22 @@ class NarrativeTellsKindsFirst(ProtocolHandler):
 
         with patch.object(grounding, "told", kinds_first):
             return super().chat(runtime, text)
+
+
+def _shared_with_every_domain(content: Any) -> dict[str, Any] | None:
+    grounded = content["grounded"]
+    if content["intent"] != "COMPARISON" or len(grounded) < 2:
+        return None
+    first, second = (list(entry["domains"][: says.COMPARED]) for entry in grounded[:2])
+    shared = [d for d in first if d in grounded[1]["domains"]]
+    own = [[d for d in domains if d not in shared] for domains in (first, second)]
+    return {"own": own, "shared": shared}
+
+
+class SharedBeyondSecondsThird(ProtocolHandler):
+    """A COMPARISON's shared domains are the first subject's first three found anywhere in the
+    second's domains, not only among its first three (the bound applied to one side)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with patch.object(says, "_compared", _shared_with_every_domain):
+            return super().chat(runtime, text)

@@ -49,6 +49,21 @@ def _backward_first(graph: TeachingGraph, first: str, second: str) -> TeachingPa
     return graph.path(second, first) or graph.path(first, second)
 
 
+def _shorter_way(graph: TeachingGraph, first: str, second: str) -> TeachingPath | None:
+    found = [p for p in (graph.path(first, second), graph.path(second, first)) if p]
+    return min(found, key=lambda p: len(p.steps)) if found else None
+
+
+class ShorterWayWins(ProtocolHandler):
+    """Of the paths between two known subjects, the one of fewer steps is taken, so a path
+    of one step back beats one of two steps forward (a port that searches both ways and
+    keeps the shorter, as a blind porting mistake did)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with mock.patch.object(TeachingGraph, "either_way", _shorter_way):
+            return super().chat(runtime, text)
+
+
 class PathTriedBackwardFirst(ProtocolHandler):
     """A path between two known subjects is tried from the second to the first before from
     the first to the second."""
