@@ -35,6 +35,7 @@ from selftest.mutants.answers import (
     ClaimSplitAtLastCopula,
     ComparedOverAllDomains,
     EarlierCountsQuoted,
+    ExampleKindOfSomethingElse,
     FormOfReadInto,
     ListsRunTogether,
     NarrativeTellsKindsFirst,
@@ -1103,6 +1104,7 @@ _TABLE = (
     broken_engine("lists42_every_claim_first", EveryClaimFirst, "COG-ANSWER-003"),
     broken_engine("lists42_path_tried_backward_first", PathTriedBackwardFirst, "COG-STEP-703"),
     broken_engine("shorter_way_wins", ShorterWayWins, "COG-STEP-704"),
+    broken_engine("example_kind_of_something_else", ExampleKindOfSomethingElse, "COG-STEP-705"),
     broken_engine("shared_beyond_seconds_third", SharedBeyondSecondsThird, "COG-ANSWER-001"),
     broken_engine("mut42_abbreviation_stop_ends_scan", AbbreviationStopEndsScan, "COG-EDGE-001"),
     broken_engine(

@@ -579,3 +579,25 @@ class SharedBeyondSecondsThird(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with patch.object(says, "_compared", _shared_with_every_domain):
             return super().chat(runtime, text)
+
+
+def _told_with_every_kind_step(
+    subject: Lemma, graph: Any, *, example: bool
+) -> tuple[teaching.TeachingPath, ...]:
+    if not example:
+        return answer.told(subject, graph, example=False)
+    kinds = answer.KIND_INTO | answer.KIND_OUT
+    out, into = graph.out_of(subject.lemma), graph.into(subject.lemma)
+    found = tuple(s for s in out if s.steps[0].relation in answer.KIND_INTO) + tuple(
+        s for s in into if s.steps[0].relation in kinds
+    )
+    return found[: answer.TOLD] if found else answer.told(subject, graph, example=True)
+
+
+class ExampleKindOfSomethingElse(ProtocolHandler):
+    """An EXAMPLE counts a step making its subject a kind of something else (``mineral
+    includes metal``) among the instances of the subject (both kind relations taken into it)."""
+
+    def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
+        with patch.object(grounding, "told", _told_with_every_kind_step):
+            return super().chat(runtime, text)
