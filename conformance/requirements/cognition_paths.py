@@ -30,7 +30,7 @@ ASKED = "How is {a} connected to {b}?"
 """docs/intents.md § The table of forms: `how/why is A connected/related/linked to B`."""
 
 
-def _path(says: Any) -> list[Step]:
+def path_of(says: Any) -> list[Step]:
     return [
         (member(s, "from", "string"), member(s, "relation", "string"), member(s, "to", "string"))
         for s in member(says, "steps", "array")
@@ -45,7 +45,7 @@ def _judged(step: Step, first: str, second: str, result: Any) -> str | None:
     if result.get("intent") != "TRANSITIVE_QUERY" or result.get("subject") != first:
         return None
     says = says_of(result)
-    way, path = member(says, "way"), _path(says)
+    way, path = member(says, "way"), path_of(says)
     source_first = first == source
     if source_first and way != "forward":
         return (
