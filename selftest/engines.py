@@ -236,6 +236,12 @@ from selftest.mutants.mut41 import (
     UnknownNamedWhateverGrounds,
 )
 from selftest.mutants.mut42 import AbbreviationAfterAnySeparator, AbbreviationStopEndsScan
+from selftest.mutants.names import (
+    ContractionOfConstructor,
+    FirstTurnZeroForgotten,
+    InheritedOpFound,
+    IntentByAttribute,
+)
 from selftest.mutants.node42 import AsciiWordBoundaries, SlotNoiseJoins
 from selftest.mutants.null_rule import (
     NullRuleCountsTransitions,
@@ -561,6 +567,10 @@ CueAnalogyDropped = swapped("cue C-02 analogy")
 GluedFullStopEndsSentence = swapped("end mark . glued")
 
 _TABLE = (
+    broken_engine("inherited_op_found", InheritedOpFound, "PROTO-NAMES-001"),
+    broken_engine("intent_by_attribute", IntentByAttribute, "PROTO-NAMES-001"),
+    broken_engine("contraction_of_constructor", ContractionOfConstructor, "COG-META-002"),
+    broken_engine("first_turn_zero_forgotten", FirstTurnZeroForgotten, "STATE-FORMAT-001"),
     broken_engine("evidence_keys_in_arrival_order", EvidenceKeysInArrivalOrder, "PROTO-ORDER-006"),
     broken_engine(
         "unknown_intent_in_arrival_order", UnknownIntentInArrivalOrder, "PROTO-ORDER-006"

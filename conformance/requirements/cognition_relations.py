@@ -13,9 +13,11 @@ from typing import Any
 
 from conformance import cases as cases_
 from conformance import rules
+from conformance.canonical import canonical_json
 from conformance.coverage import Case, Plan
 from conformance.driver import run_script
 from conformance.engines.base import EngineClient
+from conformance.inherited_names import PROMPT_WORDS, as_named, control
 from conformance.model import SuiteContext
 from conformance.requirements.registry import requirement
 
@@ -70,3 +72,65 @@ def normalisation_equal_prompts(engine: EngineClient, prompts: list[str]) -> Non
                 )
                 found.append(f"{prompt!r} ({name}): {said} vs {plainly}")
     assert not found, cases_.lines(found, f"{len(found)} variants read differently:")
+
+
+WORD_SCRIPTS = (
+    ("What is a {w}?",),
+    ("Tell me about the {w}.",),
+    ("Why do {w}s grow?",),
+    ("Is a {w} a fish?",),
+    ("No, a {w} is not a fish.",),
+    ("Compare {w} and air.",),
+    ("How is {w} connected to seed?",),
+    ("Give me an example of {w}.",),
+    ("Explain {w} through the lens of water.",),
+    ("How do I make a {w}?",),
+    ("The {w}'s light is bright.",),
+    ("What is the word {w}?",),
+    ("{w}",),
+    ("A {w} is a river.", "What do you remember about {w}?", "Tell me more."),
+    ("Light is a {w}.", "What is light?", "Is light a {w}?"),
+)
+"""Scripts with one word no pack holds, in each kind of place a form reads a word from,
+and across turns (a claim kept, recalled, referred back to)."""
+
+WORD_KEYS = ("intent", "subject", "grounding_source", "says")
+
+
+def word_plan(ctx: SuiteContext) -> Plan:
+    """Every script with every inherited name that is a word."""
+    del ctx
+    scripts = [list(script) for script in WORD_SCRIPTS]
+    classes = tuple(("words", word) for word in PROMPT_WORDS)
+    return Plan((Case(scripts, classes),), (("words", len(PROMPT_WORDS)),))
+
+
+def _readings(engine: EngineClient, script: list[str], word: str) -> list[str]:
+    turns = run_script(engine, None, [turn.format(w=word) for turn in script])
+    return [canonical_json({key: turn.get(key) for key in WORD_KEYS}) for turn in turns]
+
+
+@requirement(
+    "COG-META-002",
+    "a prompt word spelt like a name a programming language's objects inherit "
+    "(constructor, prototype, length, toString, valueOf, hasOwnProperty) is read like any "
+    "word no pack holds: every turn of a script gets the intent, subject, grounding source "
+    "and says its control (the word one letter away) gets, the word in place",
+    family="cognition",
+    capabilities=("sessions",),
+    seed="docs/intents.md § How a prompt is read (the steps read the text alone; closed "
+    "lists); § Subjects; docs/protocol.md § Closed lists are matched exactly",
+    cover=word_plan,
+)
+def inherited_words_read_alike(engine: EngineClient, scripts: list[list[str]]) -> None:
+    found = []
+    for script in scripts:
+        for word in PROMPT_WORDS:
+            named = _readings(engine, script, word)
+            other = [as_named(t, word.lower()) for t in _readings(engine, script, control(word))]
+            other = [as_named(t, word) for t in other]
+            for number, (got, expected) in enumerate(zip(named, other, strict=True)):
+                if got != expected:
+                    prompt = script[number].format(w=word)
+                    found.append(f"{prompt!r} (turn {number}): {got} vs its control {expected}")
+    assert not found, cases_.lines(found, f"{len(found)} turns read unlike their control:")

@@ -75,11 +75,13 @@ generation a first session of two turns leaves holds a life record whose context
 
 
 def _prompts(lemmas: list[str], seed: int, turns: int, known: set[str]) -> list[str]:
-    """Two greetings (no subject yet), a lesson, then a generated conversation: corrections
-    and recalls find something, and some subjects are written as plurals of their lemmas
-    (the vault is keyed by the lemma, never by the word as written)."""
+    """None, one or two greetings (no subject yet; by the seed, so a lemma is also first
+    named at turn 0), a lesson, then a generated conversation: corrections and recalls find
+    something, and some subjects are written as plurals of their lemmas (the vault is keyed
+    by the lemma, never by the word as written)."""
     body = conversation(lemmas, max(turns - 3, 0), seed, known)
-    return [*GREETINGS, prompt("teach", lemmas[0], lemmas[1]), *body][:turns]
+    greetings = GREETINGS[: seed % (len(GREETINGS) + 1)]
+    return [*greetings, prompt("teach", lemmas[0], lemmas[1]), *body][:turns]
 
 
 def _known(engine: EngineClient) -> set[str]:
@@ -288,10 +290,10 @@ def _check_lineage(directory: Path, lived_life: Life, version: int) -> None:
 
 @requirement(
     "STATE-FORMAT-001",
-    "a generated conversation (two greetings, then teach, recall, correct, compare, under every "
-    "register) lived on a store in two sessions with a restart between them, then proposals: "
-    "the suite's own reader of docs/state.md finds, at the first close and at the end, CURRENT "
-    "naming the last generation (one per turn), each "
+    "a generated conversation (none to two greetings, then teach, recall, correct, compare, "
+    "under every register) lived on a store in two sessions with a restart between them, "
+    "then proposals: the suite's own reader of docs/state.md finds, at the first close and "
+    "at the end, CURRENT naming the last generation (one per turn), each "
     "manifest canonical with its checksum, file SHA-256, identity formula, schema version "
     "and turn count, each core.jsonl canonical, ordered and typed, the life record's turns, "
     "latest subject (null before any) and rotor (big-endian bit patterns whose versor "

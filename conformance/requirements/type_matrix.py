@@ -55,11 +55,11 @@ OP_CAPABILITY = {
 other ``state.*`` ops are gated by ``algebra`` and ``state``."""
 
 
-def _capability(op: str) -> str:
+def op_capability(op: str) -> str:
     return OP_CAPABILITY.get(op) or op.split(".")[0]
 
 
-def _base_args(op: str, directory: Path) -> dict[str, Any]:
+def base_args(op: str, directory: Path) -> dict[str, Any]:
     """Well-typed arguments of *op*: one replaced by a wrong value makes the only fault."""
     place = str(directory / "absent")
     mv = {"a": MV_ZERO, "b": MV_ZERO, "x": MV_ZERO, "versor": [1, *MV_ZERO[1:]]}
@@ -114,7 +114,7 @@ def _claimed_protocol_cases(engine: EngineClient) -> list[tuple[Field, Any]]:
     return [
         (field, value)
         for field, value in matrix(PROTOCOL_FIELDS)
-        if _capability(field.place.split(":", 1)[1]) in claimed
+        if op_capability(field.place.split(":", 1)[1]) in claimed
         and not (
             field.place == "protocol:session.open"
             and field.name == "files"
@@ -148,7 +148,7 @@ def protocol_types(engine: EngineClient, _: object) -> None:
                 request: dict[str, Any] = {"id": number, "op": "hello", "args": {}}
             else:
                 op = field.place.split(":", 1)[1]
-                args = _base_args(op, root)
+                args = base_args(op, root)
                 args[field.name] = value
                 request = {"id": number, "op": op, "args": args}
             if field.place == "request":
