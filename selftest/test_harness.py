@@ -447,3 +447,23 @@ def test_a_long_op_name_is_quoted_cut_with_its_length() -> None:
     assert shown("state.open") == "state.open"
     long = shown("x" * 100_000)
     assert len(long) <= SHOWN_CHARACTERS + 30 and "(100,000 characters)" in long, long
+
+
+BLOCKING_ECHO = (
+    "import sys\n"
+    "for line in sys.stdin.buffer:\n"
+    "    sys.stdout.buffer.write(b'{\"id\":null,\"ok\":true,\"result\":{}}\\n')\n"
+    "    sys.stdout.buffer.flush()\n"
+)
+"""An engine that answers each line, flushed, before it reads the next (a write to a full
+stdout pipe blocks it)."""
+
+
+def test_many_raw_lines_reach_an_engine_that_answers_as_it_reads(open_program) -> None:
+    """Far more request bytes than a pipe holds: written while the answers are read, never
+    all before (which would leave engine and harness each waiting on a full pipe)."""
+    engine = open_program(shlex.join([sys.executable, "-c", BLOCKING_ECHO]))
+    lines = 20_000
+    data = b'{"id":1,"op":"hello","args":{"padding":"' + b"x" * 40 + b'"}}\n'
+    responses = engine.raw_lines(data * lines)
+    assert len(responses) == lines

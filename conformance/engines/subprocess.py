@@ -180,11 +180,23 @@ class SubprocessEngine(EngineClient):
         return self._read_response()
 
     def _exchange_lines(self, data: bytes, count: int) -> list[object]:
-        self._write(data)
-        return [self._read_response() for _ in range(count)]
+        """Write *data* from another thread while the responses are read: an engine that
+        answers each line before it reads the next blocks on a full stdout pipe, and would
+        wait forever on a harness still writing."""
+        stdin = self._stdin()
+        writer = threading.Thread(target=self._write_all, args=(stdin, data), daemon=True)
+        writer.start()
+        try:
+            return [self._read_response() for _ in range(count)]
+        finally:
+            writer.join(self.timeout)
 
     def _write(self, data: bytes) -> None:
         """Write *data* to the running engine's stdin and flush it."""
+        self._write_all(self._stdin(), data)
+
+    def _stdin(self) -> IO[bytes]:
+        """The running engine's stdin (EngineFault when it is not running)."""
         if self._process is None:
             raise EngineFault("crash", f"cannot start {self.argv[0]!r}: {self._start_error}")
         if self._ended or self._pump.stopped.is_set():
@@ -194,6 +206,11 @@ class SubprocessEngine(EngineClient):
         stdin = self._process.stdin
         if stdin is None:
             raise EngineFault("crash", "the engine's stdin is not a pipe")
+        return stdin
+
+    @staticmethod
+    def _write_all(stdin: IO[bytes], data: bytes) -> None:
+        """Write and flush *data*; an engine gone meanwhile is noticed by the reader."""
         try:
             stdin.write(data)
             stdin.flush()
