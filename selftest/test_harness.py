@@ -452,7 +452,7 @@ def test_a_long_op_name_is_quoted_cut_with_its_length() -> None:
 BLOCKING_ECHO = (
     "import sys\n"
     "for line in sys.stdin.buffer:\n"
-    "    sys.stdout.buffer.write(b'{\"id\":null,\"ok\":true,\"result\":{}}\\n')\n"
+    '    sys.stdout.buffer.write(b\'{"id":null,"ok":true,"result":{}}\\n\')\n'
     "    sys.stdout.buffer.flush()\n"
 )
 """An engine that answers each line, flushed, before it reads the next (a write to a full
