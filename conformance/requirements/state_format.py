@@ -47,7 +47,9 @@ SCENARIO = st.tuples(
     st.integers(2, 6),
 ).map(list)
 """``[register_id, seed, turns before the restart, turns after it]``."""
-COVER = [[None, 7, 3, 3], ["terse_v1", 8, 4, 2], ["convivial_v1", 9, 2, 5]]
+COVER = [[None, 7, 3, 3], ["terse_v1", 8, 4, 2], ["convivial_v1", 9, 2, 5], [None, 11, 2, 4]]
+"""By the seed, one, two and no greetings: a first close before any subject (null context)
+and a lemma first named at turn 0."""
 
 CONDITION_SLACK = 1e-12
 """How far the versor condition the suite computes from a persisted rotor may be from the
