@@ -226,3 +226,8 @@ DiskFoldedDebris = _handler(
     _patched_store(lambda: mock.patch.object(commit_module, "is_debris", _folded_debris)),
     "Leftovers are matched after case folding: ``ſtaging-9`` and ``CURRENT.TMP`` are removed.",
 )
+DiskManifestLastMemberWins = _handler(
+    "DiskManifestLastMemberWins",
+    _patched_store(lambda: mock.patch.object(manifest, "_members_once", dict)),
+    "A manifest that names a member twice is read keeping the last, as a request line is.",
+)

@@ -40,7 +40,9 @@ def _loaded(result: dict[str, Any]) -> str:
 
 def _spelled_manifest(directory: Path, field: str, text: str, version: int) -> None:
     """gen-00000001 (named by CURRENT) whose manifest holds *text* as *field*, its checksum
-    the SHA-256 of the text without it, beside a valid, newer gen-00000002."""
+    the SHA-256 of the text without it (for a member named twice, of the canonical JSON a
+    reader that keeps the last would parse, so only the repeat makes it invalid), beside a
+    valid, newer gen-00000002."""
     core = oracle.encode_core([RECORD])
     oracle.write_generation(directory, 2, oracle.encode_core([]), version, point=False)
     oracle.write_generation(directory, 1, core, version, turn_count=1)
@@ -63,7 +65,8 @@ def _spelled_manifest(directory: Path, field: str, text: str, version: int) -> N
             body[field] = PLACEHOLDER
         good = json_good(field, body, good, core)
         without = spelled(body, name, text, good)
-        checksum = hashlib.sha256(without.encode("utf-8")).hexdigest()
+        parsed = spelled(body, name, good, good) if text == DUPLICATE else without
+        checksum = hashlib.sha256(parsed.encode("utf-8")).hexdigest()
         text_body = '{"checksum":"' + checksum + '",' + without[1:]
     (directory / "gen-00000001" / "manifest.json").write_bytes(text_body.encode("utf-8") + b"\n")
 

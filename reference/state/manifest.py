@@ -92,12 +92,20 @@ def is_count(value: object) -> bool:
     return type(value) is int and 0 <= value <= 2**53 - 1
 
 
+def _members_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of *pairs*; ValueError when it names a member twice (not one manifest)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise ValueError("a member named twice")
+    return found
+
+
 def _read_manifest(directory: Path, fs: FileOps) -> dict[str, Any]:
     data = fs.read_file(directory / MANIFEST)
     if data is None:
         raise InvalidGeneration(f"{MANIFEST} missing")
     try:
-        manifest = json.loads(data.decode("utf-8"))
+        manifest = json.loads(data.decode("utf-8"), object_pairs_hook=_members_once)
     except ValueError as exc:
         raise InvalidGeneration(f"{MANIFEST} is not JSON ({exc.__class__.__name__})") from exc
     if not isinstance(manifest, dict) or not _FIELDS.issubset(manifest):

@@ -20,7 +20,7 @@ const NUMBER = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const ESCAPES = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
-function parse(text) {
+function parse(text, { membersOnce = false } = {}) {
   let pos = 0;
   const fail = (what) => {
     throw new JsonError(`${what} at column ${pos + 1}`);
@@ -92,6 +92,7 @@ function parse(text) {
         skip();
         if (text[pos] !== '"') fail('Expecting property name enclosed in double quotes');
         const key = string();
+        if (membersOnce && Object.hasOwn(obj, key)) fail('A member named twice');
         skip();
         if (text[pos] !== ':') fail("Expecting ':' delimiter");
         pos += 1;

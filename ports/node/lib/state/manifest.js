@@ -84,7 +84,8 @@ function describeValue(v) {
 function parseManifest(bytes) {
   let manifest;
   try {
-    manifest = json.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes));
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    manifest = json.parse(text, { membersOnce: true });
   } catch {
     return { problem: 'its manifest is not JSON' };
   }
