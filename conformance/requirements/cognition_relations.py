@@ -105,6 +105,12 @@ def word_plan(ctx: SuiteContext) -> Plan:
     return Plan((Case(scripts, classes),), (("words", len(PROMPT_WORDS)),))
 
 
+def _as_word(reading: str, word: str) -> str:
+    """A reading of *word*'s control in the terms of *word*, lowercased (as step 1 reads it)
+    or as typed."""
+    return as_named(as_named(reading, word.lower()), word)
+
+
 def _readings(engine: EngineClient, script: list[str], word: str) -> list[str]:
     turns = run_script(engine, None, [turn.format(w=word) for turn in script])
     return [canonical_json({key: turn.get(key) for key in WORD_KEYS}) for turn in turns]
@@ -127,8 +133,7 @@ def inherited_words_read_alike(engine: EngineClient, scripts: list[list[str]]) -
     for script in scripts:
         for word in PROMPT_WORDS:
             named = _readings(engine, script, word)
-            other = [as_named(t, word.lower()) for t in _readings(engine, script, control(word))]
-            other = [as_named(t, word) for t in other]
+            other = [_as_word(t, word) for t in _readings(engine, script, control(word))]
             for number, (got, expected) in enumerate(zip(named, other, strict=True)):
                 if got != expected:
                     prompt = script[number].format(w=word)

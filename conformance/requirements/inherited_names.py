@@ -30,8 +30,6 @@ from conformance.strategies import pack
 PATHS = frozenset({"dir", "path", "socket"})
 """String arguments that are paths: a name there would be a file in the engine's cwd."""
 
-NO_ARGS = frozenset({"hello", "lexicon.list"})
-
 ACTING = frozenset(
     {
         "engine.fork",
@@ -68,7 +66,7 @@ def _richer(op: str, root: Path, store: str | None) -> list[dict[str, Any]]:
         found = [{"store": store, "mutations": [m]} for m in (put, delete)]
     elif store is not None and op == "state.digest":
         found = [{"store": store}]
-    return [{} if op in NO_ARGS else base_args(op, root), *found]
+    return [base_args(op, root), *found]
 
 
 def _objects(value: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:

@@ -64,6 +64,8 @@ def base_args(op: str, directory: Path) -> dict[str, Any]:
     place = str(directory / "absent")
     mv = {"a": MV_ZERO, "b": MV_ZERO, "x": MV_ZERO, "versor": [1, *MV_ZERO[1:]]}
     bases: dict[str, dict[str, Any]] = {
+        "hello": {},
+        "lexicon.list": {},
         "register.validate": {"pack": {}},
         "register.ratify": {"pack": {}},
         "register.ratify_file": {"path": f"{place}/x.json"},
