@@ -20,6 +20,26 @@ INSIDE: dict[str, bytes] = {
 }
 """Sequences put inside a JSON string: none is UTF-8 however the bytes around it read."""
 
+TAIL = {name: INSIDE[name] for name in ("a cut three-byte sequence", "the byte 0xFF")}
+"""Sequences put after a document: a decoder that holds back an unfinished sequence at the
+end of its input (a streaming decoder, Go's ``utf8.FullRune`` loop, ``TextDecoder`` with
+``stream``) drops the cut one and never sees it; 0xFF is never the start of a sequence."""
+
+
+def outside(document: bytes) -> dict[str, bytes]:
+    """*document* with each sequence of :data:`INSIDE` where no string holds it: before its
+    first byte, after its first byte (between two tokens) and, for :data:`TAIL`, after its
+    last byte. A reader that decodes only the strings, or stops at the end of the value,
+    reads each one as *document*."""
+    placed = {}
+    for name, sequence in INSIDE.items():
+        placed[f"{name} before it"] = sequence + document
+        placed[f"{name} after its first byte"] = document[:1] + sequence + document[1:]
+    for name, sequence in TAIL.items():
+        placed[f"{name} after it"] = document + sequence
+    return placed
+
+
 BOM = b"\xef\xbb\xbf"
 """A UTF-8 byte order mark: valid UTF-8, which a pack file may not start with."""
 

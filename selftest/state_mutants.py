@@ -253,6 +253,7 @@ from selftest.state_type_mutants import (
     LaxSchemaVersion,
 )
 from selftest.state_utf8_mutants import CoreLenientUtf8, DeltaNotObjectAsDamage
+from selftest.utf8_tail_mutants import Utf8TailHeldBack
 from selftest.state_vault_mutants import VaultKeyOfWordAsWritten
 
 
@@ -1457,6 +1458,16 @@ _TABLE = (
     broken_engine("unterminated_line_whole", UnterminatedLineWhole, "STATE-JOURNAL-001"),
     broken_engine("journal_lenient_utf8", JournalLenientUtf8, "STATE-JOURNAL-002"),
     broken_engine("core_lenient_utf8", CoreLenientUtf8, "STATE-DISK-802"),
+    broken_engine(
+        "utf8_tail_held_back",
+        Utf8TailHeldBack,
+        "PROTO-FRAME-001",
+        "LOAD-READ-301",
+        "STATE-JOURNAL-002",
+        "STATE-DELTA-353",
+        "STATE-DISK-802",
+        "STATE-MANIFEST-002",
+    ),
     broken_engine("delta_not_object_as_damage", DeltaNotObjectAsDamage, "STATE-DELTA-353"),
     broken_engine("short_line_torn", ShortLineTorn, "STATE-JOURNAL-002"),
     broken_engine("overflow_forgotten", OverflowForgotten, "STATE-JOURNAL-003"),

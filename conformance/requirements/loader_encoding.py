@@ -13,9 +13,10 @@ from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
 
 PLACE = b"@@BYTES@@"
-BAD_BYTES = sorted([*bad_utf8.INSIDE, *bad_utf8.reencoded("{}")])
-"""Every case: bytes that are not UTF-8 put inside the pack's description, or the whole pack
-file in an encoding other than plain UTF-8 (a byte order mark first, UTF-16, UTF-32)."""
+BAD_BYTES = sorted([*bad_utf8.INSIDE, *bad_utf8.outside(b"{}"), *bad_utf8.reencoded("{}")])
+"""Every case: bytes that are not UTF-8 put inside the pack's description or where no string
+holds them (before, between two tokens, after the document), or the whole pack file in an
+encoding other than plain UTF-8 (a byte order mark first, UTF-16, UTF-32)."""
 
 
 def pack_file(register_id: str, name: str) -> str:
@@ -25,6 +26,8 @@ def pack_file(register_id: str, name: str) -> str:
         document["description"] = "before @@BYTES@@ after"
         text = json.dumps(document, ensure_ascii=False).encode("utf-8")
         data = text.replace(PLACE, bad_utf8.INSIDE[name])
+    elif name in bad_utf8.outside(b"{}"):
+        data = bad_utf8.outside(json.dumps(document, ensure_ascii=False).encode("utf-8"))[name]
     else:
         data = bad_utf8.reencoded(json.dumps(document, ensure_ascii=False))[name]
     return base64.b64encode(data).decode("ascii")
@@ -33,7 +36,8 @@ def pack_file(register_id: str, name: str) -> str:
 @requirement(
     "LOAD-READ-301",
     "a pack file that is not UTF-8 (a lone continuation byte, 0xFF, a cut sequence, an "
-    "overlong sequence, an encoded surrogate), that starts with a byte order mark or that is "
+    "overlong sequence, an encoded surrogate, inside a string, before, between two tokens "
+    "or after the document), that starts with a byte order mark or that is "
     "UTF-16 or UTF-32 (with or without their byte order mark) is refused "
     "with REGISTER_MALFORMED, field null: never read with replacement characters",
     family="loader",

@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import coverage, oracle
+from conformance import bad_utf8, coverage, oracle
 from conformance.canonical import RefusedJSON, canonical_json, read_json
 from conformance.engines.base import EngineClient
 from conformance.requirements.protocol import framed
@@ -42,6 +42,12 @@ def _hello(request_id: str, extra: str = "") -> bytes:
 def _raw_pad(value: bytes) -> Line:
     """A hello carrying the raw bytes *value* (not necessarily UTF-8) in an ignored member."""
     return lambda rid: _hello(rid)[:-1] + b',"pad":' + value + b"}"
+
+
+def _placed(name: str) -> Line:
+    """A hello with the bytes of case *name* of :func:`bad_utf8.outside` where no string
+    holds them."""
+    return lambda rid: bad_utf8.outside(_hello(rid))[name]
 
 
 def _padded(value: str) -> Line:
@@ -106,6 +112,7 @@ FRAMES: dict[str, tuple[Line, bool]] = {
     "a byte that is never UTF-8": (_raw_pad(b'"\xff"'), False),
     "an overlong UTF-8 encoding": (_raw_pad(b'"\xc0\xaf"'), False),
     "a truncated UTF-8 sequence": (_raw_pad(b'"\xe2\x82"'), False),
+    **{f"a request with {name}": (_placed(name), False) for name in bad_utf8.outside(b"{}")},
     "a request line of 1 MiB": (_padded(" " * LONG_LINE_BYTES + "0"), True),
     "astral text in a request": (_padded('"\U0001f600 \u00e9 \u4e2d"'), True),
 }

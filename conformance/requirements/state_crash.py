@@ -257,6 +257,10 @@ NOT_OBJECTS = {
         f"not UTF-8: {name}": b'{"lemma":"a' + inside + b'"}'
         for name, inside in bad_utf8.INSIDE.items()
     },
+    **{
+        f"not UTF-8: {name}": payload
+        for name, payload in bad_utf8.outside(b'{"lemma":"a"}').items()
+    },
 }
 """Payloads that are not a JSON object: a line framing one is corrupt (docs/state.md
 § Journals), however good its length and checksum."""

@@ -505,6 +505,12 @@ NOT_UTF8: dict[str, bytes] = {
         + b'","kind":"recognizer","op":"delete"}'
         for name, inside in bad_utf8.INSIDE.items()
     },
+    **{
+        f"an entry that is not UTF-8: {name}": entry
+        for name, entry in bad_utf8.outside(
+            b'{"key":"a","kind":"recognizer","op":"delete"}'
+        ).items()
+    },
     "an entry that is a JSON array": b'["delete","recognizer","a"]',
     "an entry that is null": b"null",
 }

@@ -206,20 +206,26 @@ def core_spellings(engine: EngineClient, _: object) -> None:
 
 
 def _not_utf8_records(engine: EngineClient) -> list[str]:
-    """A record whose key holds bytes that are not UTF-8 (checksums holding) is malformed."""
+    """A record with bytes that are not UTF-8, in its key or where no string holds them
+    (checksums holding), is malformed."""
     record = canonical_json({"kind": "recognizer", "key": "k@", "pattern": "p", "weight": 1})
-    named = list(bad_utf8.INSIDE.items())
+    lines = {
+        f"its key holding {name}": record.encode("utf-8").replace(b"@", inside)
+        for name, inside in bad_utf8.INSIDE.items()
+    }
+    lines |= {f"{name}": line for name, line in bad_utf8.outside(record.encode("utf-8")).items()}
+    named = list(lines.items())
     with scratch() as root:
         directories = []
-        for number, (_, inside) in enumerate(named):
+        for number, (_, line) in enumerate(named):
             directory = root / str(number)
-            core = record.encode("utf-8").replace(b"@", inside) + b"\n"
+            core = line + b"\n"
             oracle.write_generation(directory, 2, oracle.encode_core([]), point=False)
             oracle.write_generation(directory, 3, core, schema_version=oracle.BASE_SCHEMA_VERSION)
             directories.append(directory)
         answers = load_many(engine, directories)
     return [
-        f"a recognizer record whose key holds {name}: "
+        f"a recognizer record with {name}: "
         f"{answer.get('error') or _loaded(answer.get('result') or {})}, "
         "expected STATE_RECORD_MALFORMED"
         for (name, _), answer in zip(named, answers, strict=True)

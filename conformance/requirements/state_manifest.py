@@ -83,11 +83,17 @@ def _not_utf8(name: str) -> Callable[[bytes], bytes]:
     return lambda data: bad_utf8.reencoded(data.decode("utf-8"))[name]
 
 
+def _placed(name: str) -> Callable[[bytes], bytes]:
+    """The manifest's bytes with case *name* of :func:`bad_utf8.outside`."""
+    return lambda data: bad_utf8.outside(data)[name]
+
+
 NOT_UTF8: dict[str, Callable[[bytes], bytes]] = {
     **{f"manifest.json as {name}": _not_utf8(name) for name in bad_utf8.reencoded("")},
     "manifest.json with an overlong space (C0 A0) after its opening brace": (
         lambda data: data[:1] + b"\xc0\xa0" + data[1:]
     ),
+    **{f"manifest.json with {name}": _placed(name) for name in bad_utf8.outside(b"{}")},
 }
 """A manifest whose members and checksum are right but whose bytes are not plain UTF-8
 (docs/state.md § The manifest: read as UTF-8 JSON, as a request line is): a reader that
