@@ -44,6 +44,8 @@ from selftest.mutants.check_order import ChecksumBeforeSchema, InUseBeforeFiles
 from selftest.mutants.order_pairs import Order2SchemaBeforeFields
 from selftest.mutants.porting_state import (
     AnyCaseDigest,
+    BufferKeys,
+    CStringKeys,
     DirtyAsInteger,
     FoldedKeys,
     FreshNullWhenLoaded,
@@ -253,8 +255,8 @@ from selftest.state_type_mutants import (
     LaxSchemaVersion,
 )
 from selftest.state_utf8_mutants import CoreLenientUtf8, DeltaNotObjectAsDamage
-from selftest.utf8_tail_mutants import Utf8TailHeldBack
 from selftest.state_vault_mutants import VaultKeyOfWordAsWritten
+from selftest.utf8_tail_mutants import Utf8TailHeldBack
 
 
 class NoDirFsync(ProtocolHandler):
@@ -1439,6 +1441,8 @@ _TABLE = (
     broken_engine("pending_cap_inclusive", PendingCapInclusive, "STATE-JOURNAL-003"),
     broken_engine("normalised_keys", NormalisedKeys, "STATE-KEY-002"),
     broken_engine("folded_keys", FoldedKeys, "STATE-KEY-002"),
+    broken_engine("c_string_keys", CStringKeys, "STATE-KEY-002"),
+    broken_engine("buffer_keys", BufferKeys, "STATE-KEY-002"),
     broken_engine("int32_fields", Int32Fields, "STATE-APPLY-001"),
     broken_engine("lenient_core_reader", LenientCoreReader, "STATE-CANON-001"),
     broken_engine("negative_counts_clamped", NegativeCountsClamped, "STATE-VAULT-001"),

@@ -18,8 +18,8 @@ from reference import jsonio
 from reference.protocol import envelope
 from reference.serve import ProtocolHandler
 from reference.state import core, delta, journal, manifest
-from reference.state.journal import checked_payload
 from reference.state.fsops import FileOps
+from reference.state.journal import checked_payload
 
 _strict_loads = jsonio.loads_untrusted
 _strict_line = core._decode_line

@@ -200,16 +200,30 @@ LOOKALIKE_KEYS = (
     "A",
     "a ",
     "a",
+    "a\t",
+    "a\x00",
+    "r\x00a",
+    "r\x00b",
+    "\U0001f600",
+    "\U0001f601",
+    "k" * 127 + "a",
+    "k" * 127 + "b",
+    "\u00e9" * 127 + "a",
+    "\u00e9" * 127 + "b",
 )
-"""Keys that one Unicode normalization (NFC, NFD, NFKC) or case folding makes equal; each
-pair is two keys, since a key is the code points it holds."""
+"""Keys that one Unicode normalization (NFC, NFD, NFKC), case folding or trimming makes
+equal, and keys a port's string type confuses: equal up to a NUL (a C string), equal in
+their first UTF-16 unit (a surrogate pair's high half), equal in their first 127 code points
+or 254 bytes (a buffer one short of 128 code points). Each is a key of its own, since a key
+is the code points it holds."""
 
 
 @requirement(
     "STATE-KEY-002",
     "record keys are compared as the code points they hold: keys equal under NFC, NFKC, case "
     "folding or trimming (é and e + U+0301, K, k and the Kelvin sign, ﬁ and fi, Ａ and A, "
-    "'a ' and a) are distinct records stored as sent, and deleting one leaves the others",
+    "'a ', a tab and a), up to a NUL, in a surrogate pair's first half or in their first 127 "
+    "code points are distinct records stored as sent, and deleting one leaves the others",
     family="state",
     capabilities=STATE,
     seed="docs/state.md § The persistent core (a key is compared as its code points); "

@@ -259,6 +259,39 @@ class FoldedKeysStore(StateStore):
         super().apply(_key_as(mutations, lambda key: key.strip().casefold()))
 
 
+class CStringKeysStore(StateStore):
+    """Keeps record keys as C strings: a key ends at its first NUL."""
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        super().apply(_key_as(mutations, lambda key: key.split("\x00", 1)[0]))
+
+
+def _in_buffer(key: str) -> str:
+    """*key* as a 255-byte buffer holds it with its terminating NUL: its first 254 bytes."""
+    return key.encode("utf-8")[:254].decode("utf-8", "ignore")
+
+
+class BufferKeysStore(StateStore):
+    """Keeps record keys in a 255-byte buffer: a key is cut after 254 bytes of UTF-8."""
+
+    def apply(self, mutations: list[dict[str, Any]]) -> None:
+        super().apply(_key_as(mutations, _in_buffer))
+
+
+class CStringKeys(ProtocolHandler):
+    """Record keys end at their first NUL: `r` + NUL + `a` and `r` + NUL + `b` are one record."""
+
+    def store_class(self) -> type[StateStore]:
+        return CStringKeysStore
+
+
+class BufferKeys(ProtocolHandler):
+    """Record keys are cut after 254 bytes: 127 `é` and a last letter are one record."""
+
+    def store_class(self) -> type[StateStore]:
+        return BufferKeysStore
+
+
 class NormalisedKeys(ProtocolHandler):
     """Record keys are NFC-normalised: `e` + U+0301 is stored as `é`, one record with it."""
 
