@@ -73,9 +73,12 @@ UNKNOWN_FIELD_NAMES: tuple[tuple[str, ...], ...] = (
     ("\ue000", "\U0001f600"),
     ("\uffff", "\U00010000"),
     ("a\U0001f600", "a\ue000"),
+    ("9", "10"),
 )
-"""Unknown top-level fields: near misses of real names, and pairs whose first in code point
-order is not their first in UTF-16 code unit order."""
+"""Unknown top-level fields: near misses of real names, pairs whose first in code point
+order is not their first in UTF-16 code unit order, and integer-like names whose first in
+code point order is not the smallest number (a JavaScript object lists such keys first, in
+numeric order, whatever order they came in)."""
 
 
 def unknown_fields(ctx: SuiteContext) -> Plan:

@@ -241,6 +241,7 @@ from selftest.mutants.names import (
     FirstTurnZeroForgotten,
     InheritedOpFound,
     IntentByAttribute,
+    UnknownNamesInObjectKeyOrder,
 )
 from selftest.mutants.node42 import AsciiWordBoundaries, SlotNoiseJoins
 from selftest.mutants.null_rule import (
@@ -569,6 +570,12 @@ GluedFullStopEndsSentence = swapped("end mark . glued")
 _TABLE = (
     broken_engine("inherited_op_found", InheritedOpFound, "PROTO-NAMES-001"),
     broken_engine("intent_by_attribute", IntentByAttribute, "PROTO-NAMES-001"),
+    broken_engine(
+        "unknown_names_in_object_key_order",
+        UnknownNamesInObjectKeyOrder,
+        "LOAD-FIELD-002",
+        "LOAD-SHAPE-001",
+    ),
     broken_engine("contraction_of_constructor", ContractionOfConstructor, "COG-META-002"),
     broken_engine("first_turn_zero_forgotten", FirstTurnZeroForgotten, "STATE-FORMAT-001"),
     broken_engine("evidence_keys_in_arrival_order", EvidenceKeysInArrivalOrder, "PROTO-ORDER-006"),

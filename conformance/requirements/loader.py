@@ -824,6 +824,21 @@ SHAPES: dict[str, tuple[dict[str, Any], str, str]] = {
         "REGISTER_UNKNOWN_INTENT",
         "realizer_overrides.per_intent.\ue000",
     ),
+    "unknown integer-like buckets, first in code point order": (
+        {"discourse_markers": {"9": [], "10": []}},
+        "REGISTER_UNKNOWN_BUCKET",
+        "discourse_markers.10",
+    ),
+    "unknown integer-like override keys, first in code point order": (
+        {"realizer_overrides": {"9": 1, "10": 1}},
+        "REGISTER_UNKNOWN_OVERRIDE",
+        "realizer_overrides.10",
+    ),
+    "unknown integer-like intents, first in code point order": (
+        {"realizer_overrides": {"per_intent": {"9": {}, "10": {}}}},
+        "REGISTER_UNKNOWN_INTENT",
+        "realizer_overrides.per_intent.10",
+    ),
     "per_intent inside per_intent": (
         {"realizer_overrides": {"per_intent": {"CAUSE": {"per_intent": {}}}}},
         "REGISTER_UNKNOWN_OVERRIDE",

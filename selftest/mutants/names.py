@@ -9,6 +9,7 @@ from unittest.mock import patch
 
 from reference.protocol import handler as handler_module
 from reference.protocol.envelope import bad_arg
+from reference.registers import validate
 from reference.runtime import ChatRuntime
 from reference.serve import ProtocolHandler
 from reference.truth import spelling, vault
@@ -87,3 +88,21 @@ class FirstTurnZeroForgotten(ProtocolHandler):
     def chat(self, runtime: ChatRuntime, text: str) -> dict[str, Any]:
         with patch.object(vault.Vault, "store", _store_first_turn_truthy):
             return super().chat(runtime, text)
+
+
+def _object_keys(names: Any, key: Any = None) -> list[Any]:
+    """*names* in the order a JavaScript object lists its keys: array indices first, in
+    numeric order, then the others as they came."""
+    names = list(names)
+    indices = [n for n in names if isinstance(n, str) and n.isascii() and n.isdigit()]
+    indices = [n for n in indices if n == "0" or not n.startswith("0")]
+    return sorted(indices, key=int) + [n for n in names if n not in indices]
+
+
+class UnknownNamesInObjectKeyOrder(ProtocolHandler):
+    """A pack's names are checked in a JavaScript object's key order, not code point order:
+    of the unknown names ``9`` and ``10``, ``9`` is named."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        with patch.object(validate, "sorted", _object_keys, create=True):
+            return super().handle(request)
