@@ -114,6 +114,7 @@ from selftest.state_commit_start_mutants import (
     OverflowSkipsCanonicalCheck,
     RefusedFirstCommitForgets,
 )
+from selftest.state_counter_mutants import BootsAsText, GenerationsAsText
 from selftest.state_delta_mutants import (
     DeltaAbsentDeleteRefused,
     DeltaBaseAnySchema,
@@ -1442,6 +1443,8 @@ _TABLE = (
     broken_engine("normalised_keys", NormalisedKeys, "STATE-KEY-002"),
     broken_engine("folded_keys", FoldedKeys, "STATE-KEY-002"),
     broken_engine("c_string_keys", CStringKeys, "STATE-KEY-002"),
+    broken_engine("generations_as_text", GenerationsAsText, "STATE-COUNT-001"),
+    broken_engine("boots_as_text", BootsAsText, "STATE-COUNT-001"),
     broken_engine("buffer_keys", BufferKeys, "STATE-KEY-002"),
     broken_engine("int32_fields", Int32Fields, "STATE-APPLY-001"),
     broken_engine("lenient_core_reader", LenientCoreReader, "STATE-CANON-001"),
