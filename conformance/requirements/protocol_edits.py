@@ -32,6 +32,18 @@ BASES: tuple[str, ...] = (
 """Valid request lines (hellos, so any edit that keeps them JSON asks for nothing with an
 effect), holding every kind of value, each escape and white space between tokens."""
 
+NOT_JSON_SPACE = {
+    "a vertical tab": "\x0b",
+    "a form feed": "\x0c",
+    "a next line (U+0085)": "\x85",
+    "a no-break space": "\u00a0",
+    "a line separator (U+2028)": "\u2028",
+    "an ideographic space": "\u3000",
+    "a byte order mark (U+FEFF)": "\ufeff",
+}
+"""White space in C's ``isspace``, Python's ``str.isspace``, JavaScript's ``\\s`` or
+``trim``, Go's ``unicode.IsSpace``, but not JSON's (space, tab, line feed, carriage return)."""
+
 ALPHABET: tuple[str, ...] = (
     *'{}[]:,"\\/',
     *"bfnrtu",
@@ -45,10 +57,12 @@ ALPHABET: tuple[str, ...] = (
     "\x1f",
     "\x7f",
     "\u00e9",
+    *NOT_JSON_SPACE,
 )
 """The characters an edit writes: the grammar's punctuation, escape letters, hex and not-hex
 letters, number characters, JSON white space (never a line feed: that ends the line), control
-characters (allowed outside JSON only as white space, never raw in a string) and others."""
+characters (allowed outside JSON only as white space, never raw in a string), the white space
+of other languages' classes and others."""
 
 KINDS = ("insert", "delete", "replace")
 
@@ -97,6 +111,14 @@ NAMED: dict[str, Edit] = {
     "a DEL (U+007F) raw in a string, which JSON allows": [0, "insert", _at(0, '"v"', 1), "\x7f"],
     "white space between tokens, which JSON allows": [1, "insert", _at(1, ", {"), "\r"],
     "a solidus written raw after its escape": [0, "insert", _at(0, "\\/", 2), "/"],
+    **{
+        f"{name} between tokens, which JSON does not allow": [1, "insert", _at(1, ", {"), char]
+        for name, char in NOT_JSON_SPACE.items()
+    },
+    **{
+        f"{name} after the object, which JSON does not allow": [0, "insert", len(BASES[0]), char]
+        for name, char in NOT_JSON_SPACE.items()
+    },
 }
 """One edit per rule of the grammar a reader is likeliest to leave out, and edits that keep
 the line JSON (a raw DEL in a string, a carriage return between tokens)."""
@@ -122,7 +144,8 @@ def _cover(ctx: Any) -> Plan:
     "PROTO-JSON-003",
     "a request line one character away from valid JSON (a character inserted, deleted or "
     "replaced: punctuation, quotes, backslash, escape letters, hex and not-hex letters, "
-    "number characters, white space, control characters) is answered as RFC 8259 judges "
+    "number characters, white space, other languages' white space such as a vertical tab, a "
+    "no-break space or U+2028, control characters) is answered as RFC 8259 judges "
     "it: not JSON (a raw control character in a string, an unknown escape, \\u without four "
     "hex digits, an unquoted name, a missing or replaced ':', a missing ',', an "
     "unterminated string, text after the value) gets PROTOCOL_BAD_JSON (id null, no "

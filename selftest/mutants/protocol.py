@@ -183,6 +183,16 @@ class BomStripped(ProtocolHandler):
         return super().handle_line(line.removeprefix(bom))  # type: ignore[arg-type]
 
 
+class SpaceAsIsspace(ProtocolHandler):
+    """A vertical tab or a form feed is read as white space (C's ``isspace``), so a request
+    line holding one between tokens is answered."""
+
+    def handle_line(self, line: str | bytes) -> str:
+        if isinstance(line, bytes):
+            return super().handle_line(line.replace(b"\x0b", b" ").replace(b"\x0c", b" "))
+        return super().handle_line(line.replace("\x0b", " ").replace("\x0c", " "))
+
+
 class InvalidUtf8Replaced(ProtocolHandler):
     """A line that is not UTF-8 is decoded with U+FFFD for each bad byte instead of refused."""
 
