@@ -17,14 +17,14 @@ from unittest import mock
 from reference import jsonio
 from reference.protocol import envelope
 from reference.serve import ProtocolHandler
-from reference.state import core, delta, journal, manifest
+from reference.state import delta, journal, loader, manifest
 from reference.state.fsops import FileOps
 from reference.state.journal import checked_payload
 
 _strict_loads = jsonio.loads_untrusted
-_strict_line = core._decode_line
+_strict_core = loader.decode_core
 _strict_delta = delta.apply_delta
-_strict_manifest = manifest._read_manifest
+_strict_generation = loader.check_generation
 
 
 def held_back(data: bytes) -> bytes:
@@ -38,8 +38,11 @@ def _loads(data: bytes | str) -> Any:
     return _strict_loads(held_back(data) if isinstance(data, bytes) else data)
 
 
-def _decode_line(line: bytes, number: int, schema_version: int) -> Any:
-    return _strict_line(held_back(line), number, schema_version)
+def _decode_core(data: bytes, schema_version: int) -> Any:
+    """A core read line by line, each line's unfinished last sequence held back."""
+    if data.endswith(b"\n"):
+        data = b"".join(held_back(line) + b"\n" for line in data[:-1].split(b"\n"))
+    return _strict_core(data, schema_version)
 
 
 def _reframed(line: bytes) -> bytes:
@@ -71,8 +74,9 @@ class _HeldBackFiles:
         return None if data is None else held_back(data)
 
 
-def _read_manifest(directory: Path, fs: FileOps) -> dict[str, Any]:
-    return _strict_manifest(directory, _HeldBackFiles(fs))  # type: ignore[arg-type]
+def _check_generation(directory: Path, fs: FileOps | None = None) -> Any:
+    files = _HeldBackFiles(fs or FileOps(directory))
+    return _strict_generation(directory, files)  # type: ignore[arg-type]
 
 
 @contextlib.contextmanager
@@ -80,9 +84,9 @@ def _streaming_decoder() -> Iterator[None]:
     with contextlib.ExitStack() as stack:
         for module in (jsonio, envelope, delta, journal):
             stack.enter_context(mock.patch.object(module, "loads_untrusted", _loads))
-        stack.enter_context(mock.patch.object(core, "_decode_line", _decode_line))
+        stack.enter_context(mock.patch.object(loader, "decode_core", _decode_core))
         stack.enter_context(mock.patch.object(manifest, "apply_delta", _apply_delta))
-        stack.enter_context(mock.patch.object(manifest, "_read_manifest", _read_manifest))
+        stack.enter_context(mock.patch.object(loader, "check_generation", _check_generation))
         yield
 
 
