@@ -114,7 +114,11 @@ from selftest.state_commit_start_mutants import (
     OverflowSkipsCanonicalCheck,
     RefusedFirstCommitForgets,
 )
-from selftest.state_counter_mutants import BootsAsText, GenerationsAsText
+from selftest.state_counter_mutants import (
+    BootsAsText,
+    GenerationsAsText,
+    LookalikeAloneNotFresh,
+)
 from selftest.state_delta_mutants import (
     DeltaAbsentDeleteRefused,
     DeltaBaseAnySchema,
@@ -1445,6 +1449,7 @@ _TABLE = (
     broken_engine("c_string_keys", CStringKeys, "STATE-KEY-002"),
     broken_engine("generations_as_text", GenerationsAsText, "STATE-COUNT-001"),
     broken_engine("boots_as_text", BootsAsText, "STATE-COUNT-001"),
+    broken_engine("lookalike_alone_not_fresh", LookalikeAloneNotFresh, "STATE-NAMES-804"),
     broken_engine("buffer_keys", BufferKeys, "STATE-KEY-002"),
     broken_engine("int32_fields", Int32Fields, "STATE-APPLY-001"),
     broken_engine("lenient_core_reader", LenientCoreReader, "STATE-CANON-001"),

@@ -24,7 +24,7 @@ from conformance.disk_variants import (
     spelled,
     spellings,
 )
-from conformance.engines.base import EngineClient
+from conformance.engines.base import EngineClient, EngineRefused
 from conformance.requirements.registry import requirement
 from conformance.requirements.type_matrix import RECORDS
 from conformance.state import oracle
@@ -287,8 +287,8 @@ def boot_spellings(engine: EngineClient, _: object) -> None:
     "a directory whose name spells a generation number another way than gen- and 8 ASCII "
     "digits from 1 (Arabic-Indic, fullwidth, superscript or mathematical digits, 7 or 9 "
     "digits, a sign, a space, a trailing newline, GEN-, gen_, gen-00000000) is no "
-    "generation: a load never falls back to it, a checkpoint never numbers past it, and "
-    "nothing removes it",
+    "generation: a load never falls back to it, a checkpoint never numbers past it, an open "
+    "of a directory holding only it is fresh, and nothing removes it",
     family="state",
     capabilities=("state",),
     seed="docs/state.md § Directory layout (generation names); § Recovery rules (load) 3; "
@@ -304,14 +304,7 @@ def generation_names(engine: EngineClient, _: object) -> None:
             oracle.write_generation(
                 directory, 1, oracle.encode_core([RECORD]), turn_count=1, point=False
             )
-            fake = directory / "fake"
-            oracle.write_generation(
-                fake, max(spelled_number, 1), oracle.encode_core([]), turn_count=7, point=False
-            )
-            inner = next(fake.iterdir())
-            _renumber(inner, spelled_number)
-            inner.rename(directory / name)
-            fake.rmdir()
+            _lookalike(directory, name, spelled_number)
             directories.append(directory)
         answers = load_many(engine, directories)
         for (label, name, _n), answer in zip(GENERATION_NAMES, answers, strict=True):
@@ -338,7 +331,46 @@ def generation_names(engine: EngineClient, _: object) -> None:
                     )
                 if _files(directory / name) != before:
                     problems.append(f"{label} ({name!r}) was removed or changed by the store")
+        problems += _alone(engine, root / "alone")
     assert not problems, cases.lines(problems, f"{len(problems)} misread generation name(s):")
+
+
+def _lookalike(directory: Path, name: str, spelled_number: int) -> None:
+    """A valid generation's files, whose manifest names *spelled_number*, at *directory/name*."""
+    fake = directory / "fake"
+    oracle.write_generation(
+        fake, max(spelled_number, 1), oracle.encode_core([]), turn_count=7, point=False
+    )
+    inner = next(fake.iterdir())
+    _renumber(inner, spelled_number)
+    inner.rename(directory / name)
+    fake.rmdir()
+
+
+def _alone(engine: EngineClient, root: Path) -> list[str]:
+    """A directory holding one look-alike and nothing else holds no generation: its open is
+    fresh, and the look-alike stays as it was."""
+    problems = []
+    with Stores(engine) as stores:
+        for number, (label, name, spelled_number) in enumerate(GENERATION_NAMES):
+            directory = root / str(number)
+            _lookalike(directory, name, spelled_number)
+            before = _files(directory / name)
+            try:
+                opened = stores.open(directory)
+            except EngineRefused as refusal:
+                problems.append(f"{label} ({name!r}) alone: the open refused {refusal.code}")
+                continue
+            stores.close(opened["store"])
+            if opened.get("generation") != 0 or opened.get("recovered") is not None:
+                problems.append(
+                    f"{label} ({name!r}) alone: the open loaded generation "
+                    f"{opened.get('generation')!r} (recovered {opened.get('recovered')!r}), "
+                    "not a fresh state"
+                )
+            if _files(directory / name) != before:
+                problems.append(f"{label} ({name!r}) alone was removed or changed by the store")
+    return problems
 
 
 def _renumber(generation: Path, number: int) -> None:
