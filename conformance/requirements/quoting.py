@@ -316,6 +316,13 @@ def _other_cases(entries: list[dict[str, Any]]) -> Iterator[Case]:
         if not entry.get("path") and not is_line:
             for kind, text in LONGS.items():
                 yield Case(f"{entry['name']}, {kind}", entry, text, text, " ")
+        if _is_name(entry["field"]):
+            yield Case(f"{entry['name']}, the empty name", entry, "", "", " ")
+
+
+def _is_name(field: str | None) -> bool:
+    """Whether the refusal's field is the text itself, or ends in it: the text is a name."""
+    return field == table.T or (isinstance(field, str) and field.endswith("." + table.T))
 
 
 def _check(engine: EngineClient, chosen: list[Case]) -> None:
@@ -342,7 +349,8 @@ def quoted_line_breaks(engine: EngineClient, _: object) -> None:
 @requirement(
     "PROTO-QUOTE-002",
     "every client text an error can quote, holding NUL, another C0 control, tab, DEL, a C1 "
-    "control, a BOM or an astral character, or 600 characters, gets a message with no "
+    "control, a BOM or an astral character, or 600 characters, or a name that is empty (its "
+    "field then the empty name, never left out), gets a message with no "
     "control character, valid Unicode (never cut inside a character, nor before its 200th; "
     "no U+FFFD the text did not hold), "
     "quoting the text verbatim or escaped; a lone surrogate escape is PROTOCOL_BAD_JSON with "

@@ -502,6 +502,22 @@ class MessageSpansLines(ProtocolHandler):
         return response
 
 
+def _without_empty_field(response: dict[str, Any]) -> dict[str, Any]:
+    error = response.get("error")
+    if isinstance(error, dict) and error.get("field") == "":
+        error = {key: value for key, value in error.items() if key != "field"}
+        return {**response, "error": error}
+    return response
+
+
+class EmptyFieldLeftOut(ProtocolHandler):
+    """An error's field is written only when it is not empty (``if (field)``): a refusal
+    naming the empty argument name has no field."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        return _without_empty_field(super().handle(request))
+
+
 class EmptyStructuralMessage(ProtocolHandler):
     """A pack that is not a JSON object is refused with an empty message."""
 
