@@ -213,7 +213,7 @@ def _not_utf8_records(engine: EngineClient) -> list[str]:
         f"its key holding {name}": record.encode("utf-8").replace(b"@", inside)
         for name, inside in bad_utf8.INSIDE.items()
     }
-    lines |= {f"{name}": line for name, line in bad_utf8.outside(record.encode("utf-8")).items()}
+    lines |= bad_utf8.outside(record.encode("utf-8"))
     named = list(lines.items())
     with scratch() as root:
         directories = []
