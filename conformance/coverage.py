@@ -14,6 +14,7 @@ from typing import Any
 
 from conformance import oracle
 from conformance import strategies as gen
+from conformance.loose_values import FALSY_TEXTS
 from conformance.model import SuiteContext
 from conformance.oracle import FOUR_REGISTERS, MAX_BUCKET, MAX_ID_LEN, MAX_MARKER_LEN
 
@@ -410,7 +411,8 @@ def decoration_shapes(ctx: SuiteContext) -> Plan:
     are empty or padded with spaces (the formula adds the space whatever the surface), and
     markers at their edges: padded with white space of several kinds, white space alone,
     decomposed and compatibility forms (used and hashed as they are, never trimmed or
-    normalised)."""
+    normalised), and markers and surfaces another language reads as false
+    (:data:`~conformance.loose_values.FALSY_TEXTS`)."""
     surface = "A surface \U0001f4d6."
     shapes = {
         "no markers": ([], [], surface),
@@ -427,6 +429,9 @@ def decoration_shapes(ctx: SuiteContext) -> Plan:
         "markers of white space alone": ([" "], ["  "], surface),
         "decomposed markers (not NFC)": (["Cafe\u0301,"], [" \u212b"], surface),
         "compatibility forms (not NFKC)": (["\uff33o,"], [" \ufb01ne"], surface),
+        **{f"falsy opening {t!r}": ([t], [], surface) for t in FALSY_TEXTS},
+        **{f"falsy closing {t!r}": ([], [t], surface) for t in FALSY_TEXTS},
+        **{f"falsy surface {t!r}": (["So,"], ["!"], t) for t in FALSY_TEXTS},
     }
     cases = tuple(
         Case(
@@ -452,10 +457,13 @@ PACK_KINDS = ("null", "overrides", "markers", "both")
 
 
 def _bucket(size: int) -> list[str]:
-    """*size* markers; from 16 up they hold every length and width of :data:`WIDE_MARKERS`."""
+    """*size* markers, texts another language reads as false first (``"0"``, ``"0.0"``, ...:
+    :data:`~conformance.loose_values.FALSY_TEXTS`); a bucket with room for every length and
+    width of :data:`WIDE_MARKERS` holds those first."""
+    fillers = [*FALSY_TEXTS, *(f"m{i}," for i in range(size))]
     if size < len(WIDE_MARKERS):
-        return [f"m{i}," for i in range(size)]
-    return [*WIDE_MARKERS, *(f"m{i}," for i in range(size - len(WIDE_MARKERS)))]
+        return fillers[:size]
+    return [*WIDE_MARKERS, *fillers[: size - len(WIDE_MARKERS)]]
 
 
 def _width_classes(*buckets: list[str]) -> Classes:

@@ -8,9 +8,10 @@ values first, one class each, so a single such mistake fails its requirement.
 
 from __future__ import annotations
 
-from conformance import coverage
+from conformance import coverage, oracle
 from conformance import strategies as gen
 from conformance.coverage import Case, Plan
+from conformance.loose_values import FALSY_TEXTS, NUMERIC_TWINS
 from conformance.model import SuiteContext
 
 SCHEMA_NEAR_MISSES = (
@@ -95,12 +96,37 @@ EXPECTED_ID_NEAR_MISSES = ("", "MISMATCH_v1", "mismatch_v1 ", "mismatch_v", "mis
 
 
 def expected_ids(ctx: SuiteContext) -> Plan:
-    """The pack ``mismatch_v1`` validated against each near-miss expected id."""
+    """The pack ``mismatch_v1`` validated against each near-miss expected id, then each pair
+    of ids equal as numbers, both ways round."""
     cases = tuple(
         Case([gen.pack("mismatch_v1"), other], (("near misses", repr(other)),))
         for other in EXPECTED_ID_NEAR_MISSES
     )
-    return Plan(cases, (("near misses", len(EXPECTED_ID_NEAR_MISSES)),))
+    twins = numeric_twins(ctx)
+    return Plan(
+        cases + twins.cases, (("near misses", len(EXPECTED_ID_NEAR_MISSES)), *twins.universe)
+    )
+
+
+def numeric_twins(ctx: SuiteContext) -> Plan:
+    """A pack of each id of :data:`~conformance.loose_values.NUMERIC_TWINS` with its twin,
+    both ways round: the twin is another id."""
+    cases = tuple(
+        Case([gen.pack(rid), other], (("ids equal as numbers", f"{rid} as {other}"),))
+        for pair in NUMERIC_TWINS
+        for rid, other in (pair, pair[::-1])
+    )
+    return Plan(cases, (("ids equal as numbers", len(cases)),))
+
+
+def falsy_chats(ctx: SuiteContext) -> Plan:
+    """Under each of the four registers, one session whose turns are the empty text and each
+    text another language reads as false (:data:`~conformance.loose_values.FALSY_TEXTS`)."""
+    cases = tuple(
+        Case([register_id, ["", *FALSY_TEXTS]], (("falsy texts", str(register_id)),))
+        for register_id in oracle.FOUR_REGISTERS
+    )
+    return Plan(cases, (("falsy texts", len(cases)),))
 
 
 FREE_TEXT = {
@@ -111,6 +137,11 @@ FREE_TEXT = {
     "description empty": ("description", ""),
     "display_name empty": ("display_name", ""),
     "display_name astral": ("display_name", "\U0001f680 Rocket"),
+    **{
+        f"{name} {text!r}": (name, text)
+        for name in ("version", "description", "display_name")
+        for text in ("0", "false", "null")
+    },
 }
 """Free-text fields hold any string: the format puts no rule on them."""
 
@@ -165,12 +196,12 @@ def select_cases(ctx: SuiteContext) -> Plan:
     )
     untouched = tuple(
         Case({**plain, "bucket": [marker]}, (("markers kept byte for byte", repr(marker)),))
-        for marker in UNTOUCHED_MARKERS
+        for marker in (*UNTOUCHED_MARKERS, *FALSY_TEXTS)
     )
     universe = (
         *base.universe,
         ("big turn indices", len(BIG_TURN_INDICES)),
         ("seed characters", len(SEED_TEXT_FIELDS) * len(coverage.MARKER_CHARS)),
-        ("markers kept byte for byte", len(UNTOUCHED_MARKERS)),
+        ("markers kept byte for byte", len(UNTOUCHED_MARKERS) + len(FALSY_TEXTS)),
     )
     return Plan(base.cases + cases + texts + untouched, universe)

@@ -223,6 +223,7 @@ from selftest.mutants.loader import (
     WhitespaceEditMalformed,
     WrongMissingFieldCode,
 )
+from selftest.mutants.loose import FalsyOpeningDropped, NumericIdsEqual
 from selftest.mutants.member_order import (
     EvidenceKeysInArrivalOrder,
     UnknownIntentInArrivalOrder,
@@ -860,6 +861,8 @@ _TABLE = (
     broken_engine("invalid_utf8_replaced", InvalidUtf8Replaced, "PROTO-FRAME-001"),
     broken_engine("space_as_isspace", SpaceAsIsspace, "PROTO-JSON-003"),
     broken_engine("empty_field_left_out", EmptyFieldLeftOut, "PROTO-QUOTE-002"),
+    broken_engine("falsy_opening_dropped", FalsyOpeningDropped, "VAR-DECOR-001", "VAR-CHAT-002"),
+    broken_engine("numeric_ids_equal", NumericIdsEqual, "LOAD-ID-002"),
     broken_engine("nan_accepted", NanAccepted, "PROTO-JSON-001"),
     broken_engine("first_duplicate_wins", FirstDuplicateWins, "PROTO-JSON-001"),
     broken_engine("minus_counted_as_digit", MinusCountedAsDigit, "PROTO-JSON-001"),

@@ -228,6 +228,7 @@ from selftest.state_order_mutants import (
     PruneOldestFirst,
 )
 from selftest.state_proposal_mutants import (
+    EmptyProposalAsList,
     OverflowCorruptLinesSpill,
     PendingCountsCorruptLines,
     ProposalIntegersAsDoubles,
@@ -1591,6 +1592,7 @@ _TABLE = (
     broken_engine("session_record_kept", SessionRecordKept, "STATE-LIFE-601"),
     broken_engine("store_claimed_before_register", StoreClaimedBeforeRegister, "STATE-LIFE-102"),
     broken_engine("proposal_integers_as_doubles", ProposalIntegersAsDoubles, "STATE-PROPOSE-602"),
+    broken_engine("empty_proposal_as_list", EmptyProposalAsList, "STATE-PROPOSE-603"),
     broken_engine(
         "proposal_integers_in_hashed_range", ProposalIntegersInHashedRange, "STATE-PROPOSE-602"
     ),

@@ -5,7 +5,8 @@ proposal journals, or that do not keep a proposal's integers exact (docs/state.m
 Two are the reference ``ProtocolHandler`` whose store opens its proposal queue and then
 adds the corrupt lines recovery kept in one journal to that journal's count
 (``STATE-PROPOSE-601`` fails on each); two more mishandle a proposal's integers past the
-canonical range, which are written as their exact digits (``STATE-PROPOSE-602``).
+canonical range, which are written as their exact digits (``STATE-PROPOSE-602``); one
+writes the empty object as ``[]``, as PHP's encoder does (``STATE-PROPOSE-603``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from reference.protocol.envelope import refuse
 from reference.serve import ProtocolHandler
 from reference.state import StateStore, recover
 from reference.state.fsops import FileOps
+from reference.state.journal import JournalWriter
 from reference.state.layout import OVERFLOW, PROPOSALS
 from reference.state.proposals import ProposalQueue
 
@@ -96,3 +98,28 @@ class ProposalIntegersInHashedRange(ProtocolHandler):
         if _past_safe(args.get("proposal")):
             refuse("STATE_BAD_MUTATION", "proposal: an integer past 2^53 - 1", "proposal")
         return super().op_state_propose(args)
+
+
+class _EmptyAsListWriter(JournalWriter):
+    def append(self, payload: Any) -> None:
+        super().append(payload if payload else [])
+
+
+class _EmptyAsListStore(StateStore):
+    @classmethod
+    def open_queue(cls, fs: FileOps) -> ProposalQueue:
+        queue = super().open_queue(fs)
+        queue.writers = {
+            name: _EmptyAsListWriter(writer.path, writer.fs, writer.size)
+            for name, writer in queue.writers.items()
+        }
+        return queue
+
+
+class EmptyProposalAsList(ProtocolHandler):
+    """The empty proposal ``{}`` is written as ``[]``, as PHP writes an empty array.
+
+    Its journal line then reads back as a corrupt one."""
+
+    def store_class(self) -> Any:
+        return _EmptyAsListStore

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from conformance.coverage import Case, Plan
 from conformance.engines.base import EngineClient
+from conformance.loose_values import FALSY_TEXTS
 from conformance.requirements.registry import requirement
 
 IDS: tuple[int | str, ...] = (
@@ -37,13 +38,15 @@ IDS: tuple[int | str, ...] = (
     " \tpadded\n",
     " ",
     'a/b"c\\d\be\ff\ng\rh\ti',
+    *FALSY_TEXTS,
 )
 """Ids a double, a 64-bit integer, a C string or a trim would not carry back unchanged (white
 space first, last and alone, a NUL last, a line break inside); integers of
 1,000 digits, the most the guarded reader accepts (the minus sign is not a digit); a string
 holding each of the eight characters JSON has a two-character escape for (``"`` ``\\`` ``/``
 backspace, form feed, line feed, carriage return, tab), an astral character (a surrogate pair
-as ``\\u`` escapes) and characters whose ``\\u`` escapes hold hex letters."""
+as ``\\u`` escapes), characters whose ``\\u`` escapes hold hex letters, and texts another
+language reads as false (``"0"``, ``"null"``, ...)."""
 
 SHORT_ESCAPES = {
     '"': '\\"',

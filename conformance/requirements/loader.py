@@ -469,6 +469,7 @@ Edit = tuple[str, bytes, str, str | None]
     "§ Fields (register_id equal to the file stem)",
     strategy=lambda ctx: st.tuples(gen.valid_packs(), gen.register_ids).map(list),
     max_examples=10,
+    cover=near_misses.numeric_twins,
 )
 def renamed_pack_refused(engine: EngineClient, scenario: list[Any]) -> None:
     document, other = scenario

@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import coverage, oracle
+from conformance import coverage, near_misses, oracle
 from conformance import strategies as gen
 from conformance.coverage import Case, Plan
 from conformance.driver import run_script
@@ -158,6 +158,7 @@ def batch_equals_sequential(engine: EngineClient, arg_list: list[dict[str, Any]]
         st.sampled_from(oracle.FOUR_REGISTERS),
         st.lists(st.text(max_size=200), min_size=1, max_size=4),
     ).map(list),
+    cover=near_misses.falsy_chats,
 )
 def chat_shape(engine: EngineClient, scenario: list[Any]) -> None:
     register_id, texts = scenario
