@@ -8,6 +8,8 @@ any other text or object, used and written as it is.
 
 from __future__ import annotations
 
+from conformance.jsontypes import EncodableObject
+
 FALSY_TEXTS = (
     "0",
     "0.0",
@@ -31,7 +33,7 @@ NUMERIC_TWINS = (("10", "1e1"), ("1", "01"), ("1", "1.0"), ("0", "0.0"), ("100",
 """Pairs of distinct valid register ids equal as numbers (PHP's ``==`` on numeric strings,
 a text parsed to a number before it is compared)."""
 
-EMPTY_SHAPES: dict[str, dict[str, object]] = {
+EMPTY_SHAPES: dict[str, EncodableObject] = {
     "the empty object": {},
     "empty containers inside": {"a": {}, "b": [], "c": [{}], "d": {"e": []}},
     "falsy members": {"zero": 0, "false": False, "null": None, "empty": "", "text": "0"},
