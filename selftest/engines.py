@@ -223,7 +223,7 @@ from selftest.mutants.loader import (
     WhitespaceEditMalformed,
     WrongMissingFieldCode,
 )
-from selftest.mutants.loose import FalsyOpeningDropped, NumericIdsEqual
+from selftest.mutants.loose import FalsyIdRefused, FalsyOpeningDropped, NumericIdsEqual
 from selftest.mutants.member_order import (
     EvidenceKeysInArrivalOrder,
     UnknownIntentInArrivalOrder,
@@ -863,6 +863,7 @@ _TABLE = (
     broken_engine("empty_field_left_out", EmptyFieldLeftOut, "PROTO-QUOTE-002"),
     broken_engine("falsy_opening_dropped", FalsyOpeningDropped, "VAR-DECOR-001", "VAR-CHAT-002"),
     broken_engine("numeric_ids_equal", NumericIdsEqual, "LOAD-ID-002"),
+    broken_engine("falsy_id_refused", FalsyIdRefused, "PROTO-ID-001"),
     broken_engine("nan_accepted", NanAccepted, "PROTO-JSON-001"),
     broken_engine("first_duplicate_wins", FirstDuplicateWins, "PROTO-JSON-001"),
     broken_engine("minus_counted_as_digit", MinusCountedAsDigit, "PROTO-JSON-001"),

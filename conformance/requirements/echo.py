@@ -97,16 +97,26 @@ def _spelled_ids(engine: EngineClient, request_id: str) -> None:
     }
     responses = engine.raw_lines(b"".join(line + b"\n" for line in lines.values()))
     for (name, line), response in zip(lines.items(), responses, strict=True):
-        assert isinstance(response, dict), f"id spelled {line!r} ({name}): response {response!r}"
-        echoed = response.get("id")
-        assert echoed == request_id and type(echoed) is str, (
-            f"id {request_id!r} spelled {line.decode()!r} ({name}) echoed as {echoed!r}"
-        )
+        _answered(response, request_id, f"spelled {line.decode()!r} ({name})")
+
+
+def _answered(response: object, request_id: int | str, how: str) -> None:
+    """The hello of id *request_id* was served (a valid id is no refusal) and echoes the id
+    with its type."""
+    assert isinstance(response, dict), f"id {request_id!r} {how}: response {response!r}"
+    echoed = response.get("id")
+    assert echoed == request_id and type(echoed) is type(request_id), (
+        f"id {request_id!r} {how} echoed as {echoed!r}"
+    )
+    assert response.get("ok") is True, (
+        f"id {request_id!r} {how}: a valid id, but the hello was refused: {response.get('error')}"
+    )
 
 
 @requirement(
     "PROTO-ID-001",
-    "a request's id is echoed exactly: integers past 2^53 and 2^64 in every digit, strings "
+    "a request's id is accepted (its hello is answered) and echoed exactly: integers past "
+    '2^53 and 2^64 in every digit, the falsy 0, "" and "0", strings '
     "with astral, private-use, NUL and line-break characters and white space first, last or "
     "alone; every string id also sent as raw lines spelled with each two-character escape "
     "(\\/ among them), \\u escapes in lower- and upper-case hex (a surrogate pair for an "
@@ -121,10 +131,6 @@ def _spelled_ids(engine: EngineClient, request_id: str) -> None:
 )
 def id_echoed(engine: EngineClient, request_id: int | str) -> None:
     response = engine.raw({"id": request_id, "op": "hello", "args": {}}, checked=False)
-    assert isinstance(response, dict), f"id {request_id!r}: response {response!r}"
-    echoed = response.get("id")
-    assert echoed == request_id and type(echoed) is type(request_id), (
-        f"id {request_id!r} echoed as {echoed!r}"
-    )
+    _answered(response, request_id, "sent as a JSON value")
     if isinstance(request_id, str):
         _spelled_ids(engine, request_id)

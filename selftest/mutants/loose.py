@@ -21,6 +21,19 @@ class FalsyOpeningDropped(ProtocolHandler):
         return super().join("" if opening == "0" else opening, surface, closing)
 
 
+class FalsyIdRefused(ProtocolHandler):
+    """A request id is tested for truth as PHP's ``empty()`` does: ids 0 and "" are refused.
+
+    The refusal is ``PROTOCOL_BAD_REQUEST`` naming ``id``, though it echoes the id."""
+
+    def handle(self, request: object) -> dict[str, Any]:
+        if isinstance(request, dict) and _empty_in_php(request.get("id", 1)):
+            message = "request 'id' is empty"
+            error = {"code": "PROTOCOL_BAD_REQUEST", "field": "id", "message": message}
+            return {"id": request["id"], "ok": False, "error": error}
+        return super().handle(request)
+
+
 class NumericIdsEqual(ProtocolHandler):
     """Register ids are compared as PHP's ``==`` does: ``10`` validates as ``1e1``.
 
@@ -39,3 +52,7 @@ def _same_number(a: object, b: object) -> bool:
     if not (_NUMBER.fullmatch(a) and _NUMBER.fullmatch(b)):
         return False
     return float(a) == float(b)
+
+
+def _empty_in_php(value: object) -> bool:
+    return value == "" or (type(value) is int and value == 0)
